@@ -1,0 +1,180 @@
+//! The checked PAMELA model: the intermediate representation produced by
+//! [`crate::parse`] and consumed by [`crate::bound`] and [`crate::sim`].
+//!
+//! Names are resolved: resources and processes are referred to by index, expressions are
+//! [`expr::Expr`] trees whose free variables are parameters, loop variables and process
+//! arguments. Every term keeps its source span for diagnostics.
+
+use expr::{Cond, Expr, Name};
+use miette::SourceSpan;
+
+/// Index of a resource in [`Model::resources`].
+pub type ResId = usize;
+/// Index of a process in [`Model::processes`].
+pub type ProcId = usize;
+
+/// A checked model.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// File name and text, for rendering diagnostics that point into the model.
+    pub source: SourceFile,
+    /// Parameters in declaration order.
+    pub params: Vec<Param>,
+    /// Resources in declaration order.
+    pub resources: Vec<Resource>,
+    /// Processes in declaration order, including `main`.
+    pub processes: Vec<Process>,
+}
+
+/// The model's source text and file name.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// File name as given by the user (or a label such as `<demo:mrm>`).
+    pub name: String,
+    /// The full text.
+    pub text: std::sync::Arc<str>,
+}
+
+/// `param N: int >= 1;`, `param tau >= 0;`, `param B = N / P;`.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// Its name.
+    pub name: Name,
+    /// Declared `int`.
+    pub integer: bool,
+    /// `>= e` (inclusive lower bound), if declared.
+    pub lower: Option<Expr>,
+    /// `<= e` (inclusive upper bound), if declared.
+    pub upper: Option<Expr>,
+    /// `= e`: a derived parameter, computed from the others and never bound directly.
+    pub definition: Option<Expr>,
+    /// Where it is declared.
+    pub span: SourceSpan,
+}
+
+/// `resource s;`, `resource pool: 4;`, `resource cpu[P];`, `resource net: inf;`.
+#[derive(Clone, Debug)]
+pub struct Resource {
+    /// Its name.
+    pub name: Name,
+    /// Servers per resource (per family member); `None` is an infinite server.
+    pub multiplicity: Option<Expr>,
+    /// For a family `r[n]`, the member count `n`: members are `r[0] .. r[n-1]`.
+    pub family: Option<Expr>,
+    /// Where it is declared.
+    pub span: SourceSpan,
+}
+
+/// `process name(a, b) = term;` or `main = term;`.
+#[derive(Clone, Debug)]
+pub struct Process {
+    /// Its name.
+    pub name: Name,
+    /// Formal arguments, bound by substitution at each call.
+    pub args: Vec<Name>,
+    /// The body.
+    pub body: Term,
+    /// Where it is declared.
+    pub span: SourceSpan,
+}
+
+/// A process term with its source span.
+#[derive(Clone, Debug)]
+pub struct Term {
+    /// What it is.
+    pub kind: TermKind,
+    /// Where it is written.
+    pub span: SourceSpan,
+}
+
+/// `seq` or `par`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compose {
+    /// Sequential composition (`;`, `seq v in a..=b`).
+    Seq,
+    /// Parallel fork/join composition (`||`, `par v in a..=b`).
+    Par,
+}
+
+/// The kinds of process term.
+#[derive(Clone, Debug)]
+pub enum TermKind {
+    /// Does nothing, takes no time.
+    Skip,
+    /// `use(r, t)` or `use(r[i], t)`: hold one server of the resource for `t`.
+    Use {
+        /// The resource.
+        res: ResId,
+        /// Member index for a family (`None` for a plain resource).
+        index: Option<Expr>,
+        /// Service time.
+        time: Expr,
+    },
+    /// `delay(t)`: take `t` without contention.
+    Delay(Expr),
+    /// `A ; B ; …` or `A || B || …`.
+    Compose(Compose, Vec<Term>),
+    /// `seq v in lo..=hi BODY` or `par v in lo..=hi BODY` (empty range: skip).
+    Loop {
+        /// Sequential or parallel replication.
+        kind: Compose,
+        /// The loop variable, bound in `body`.
+        var: Name,
+        /// First index (inclusive).
+        lo: Expr,
+        /// Last index (inclusive).
+        hi: Expr,
+        /// The replicated term.
+        body: Box<Term>,
+    },
+    /// `if c A else B`.
+    If {
+        /// The condition (may be stochastic).
+        cond: Cond,
+        /// Runs where the condition holds.
+        then: Box<Term>,
+        /// Runs elsewhere (`None`: skip).
+        els: Option<Box<Term>>,
+    },
+    /// `name(args)`: the process body with its arguments substituted.
+    Call {
+        /// The called process.
+        proc: ProcId,
+        /// Actual arguments, one per formal.
+        args: Vec<Expr>,
+    },
+}
+
+impl Model {
+    /// The process named `name`.
+    pub fn process(&self, name: &str) -> Option<ProcId> {
+        self.processes.iter().position(|p| &*p.name == name)
+    }
+
+    /// The parameter named `name`.
+    pub fn param(&self, name: &str) -> Option<&Param> {
+        self.params.iter().find(|p| &*p.name == name)
+    }
+
+    /// The resource named `name`.
+    pub fn resource(&self, name: &str) -> Option<ResId> {
+        self.resources.iter().position(|r| &*r.name == name)
+    }
+
+    /// The facts about parameters the simplifier may use (integrality, bounds, definitions).
+    pub fn assumptions(&self) -> expr::Assumptions {
+        let mut a = expr::Assumptions::new();
+        for p in &self.params {
+            a.set(
+                &p.name,
+                expr::VarInfo {
+                    integer: p.integer,
+                    lower: p.lower.clone(),
+                    upper: p.upper.clone(),
+                    definition: p.definition.clone(),
+                },
+            );
+        }
+        a
+    }
+}

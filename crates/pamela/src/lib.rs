@@ -2,6 +2,10 @@
 //!
 //! placeholder: filled in as the modules land.
 
+pub mod diag;
 pub mod model;
 
-pub use model::{Compose, Model, Param, ProcId, Process, ResId, Resource, SourceFile, Term, TermKind};
+pub use diag::{ErrorKind, ModelError};
+pub use model::{
+    Binding, Compose, Model, Param, ProcId, Process, ResId, Resource, SourceFile, Term, TermKind,
+};

@@ -178,3 +178,26 @@ impl Model {
         a
     }
 }
+
+/// Values for every parameter of a model (derived ones included), exact.
+///
+/// Made by [`Model::bind`], which checks the given values against the declarations
+/// (integrality, bounds) and computes derived parameters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Binding {
+    /// Parameter values by name.
+    pub values: std::collections::BTreeMap<Name, expr::Rational>,
+}
+
+impl Binding {
+    /// The value of `name`, if bound.
+    pub fn get(&self, name: &str) -> Option<&expr::Rational> {
+        self.values.get(name)
+    }
+
+    /// The value of `name` as `f64`, if bound.
+    pub fn get_f64(&self, name: &str) -> Option<f64> {
+        use num_traits::ToPrimitive;
+        self.values.get(name).and_then(|r| r.to_f64())
+    }
+}

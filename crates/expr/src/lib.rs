@@ -6,22 +6,15 @@
 //! [`simplify::simplify`] brings an expression to a canonical, usually closed form under
 //! [`Assumptions`]; [`eval`] evaluates exactly (rationals) or in `f64`; [`compile`] turns an
 //! expression into a fast evaluator over a slot array; [`print`] renders text, LaTeX and JSON.
-//!
-//! ```
-//! use expr::{Assumptions, Expr};
-//! // sum_{i=1}^{N} (tau_l + tau_s)  simplifies to  N*(tau_l + tau_s)
-//! let body = Expr::var("tau_l") + Expr::var("tau_s");
-//! let e = Expr::sum_over("i", Expr::int(1), Expr::var("N"), body);
-//! let a = Assumptions::new()
-//!     .int_at_least("N", 1)
-//!     .real_at_least("tau_l", 0)
-//!     .real_at_least("tau_s", 0);
-//! let s = expr::simplify::simplify(&e, &a);
-//! assert!(!s.has_fold());
-//! ```
 
 pub mod assume;
+pub mod compile;
+pub mod eval;
+pub mod grid;
 pub mod node;
+pub mod number;
+pub mod print;
+pub mod simplify;
 
 pub use assume::{Assumptions, VarInfo};
 pub use node::{CmpOp, Cond, Expr, Fold, FoldOp, Name, Rational};

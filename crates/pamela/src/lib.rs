@@ -2,8 +2,13 @@
 //!
 //! placeholder: filled in as the modules land.
 
+pub mod bind;
+pub mod bound;
+pub mod check;
 pub mod diag;
 pub mod model;
+pub mod sim;
+pub mod syntax;
 
 pub use diag::{ErrorKind, ModelError};
 pub use model::{

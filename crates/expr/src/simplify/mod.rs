@@ -20,7 +20,7 @@ pub use arith::factor_for_display;
 use crate::assume::{Assumptions, VarInfo};
 use crate::node::{CmpOp, Cond, Expr, Fold, FoldOp, Name, Rational};
 use num_integer::Integer;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, Zero};
 use prove::Prover;
 
 /// Simplifies `e` under assumptions `a`.
@@ -453,9 +453,10 @@ fn gcd(a: Expr, b: Expr) -> Expr {
     Expr::Gcd(Box::new(a), Box::new(b))
 }
 
-/// A rational as `f64` (for tests and diagnostics).
+/// A rational as `f64` (for tests).
+#[cfg(test)]
 pub(crate) fn to_f64(r: &Rational) -> f64 {
-    r.to_f64().unwrap_or(f64::NAN)
+    num_traits::ToPrimitive::to_f64(r).unwrap_or(f64::NAN)
 }
 
 #[cfg(test)]

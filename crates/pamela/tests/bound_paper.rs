@@ -86,12 +86,18 @@ fn item1_mrm_closed_form_phi_omega_and_value() {
     agrees(&m, "T^l", &r.tl, &pts, |p| p["N"] * (p["P"] * p["tau_s"]).max(p["tau_l"] + p["tau_s"]));
     agrees(&m, "phi", &r.phi, &pts, |p| p["N"] * (p["tau_l"] + p["tau_s"]));
     agrees(&m, "omega", &r.omega, &pts, |p| p["N"] * p["P"] * p["tau_s"]);
-    // P=4, N=10, tau_l=3, tau_s=1 -> T^l = 40, and the server binds.
+    // P=4, N=10, tau_l=3, tau_s=1 -> T^l = 40 (spec §5.11 item 1), at the saturation point
+    // P* = 4 where phi = omega (theta = 0; ties report the critical path).
     let p: Point = [("N", 10.0), ("P", 4.0), ("tau_l", 3.0), ("tau_s", 1.0)].into();
     let ev = r.evaluate(&binding(&m, &p)).unwrap();
     assert_eq!(ev.tl, 40.0);
+    assert_eq!(ev.theta, 0.0);
+    // Past saturation the server binds: P=8 -> T^l = N*P*tau_s = 80, theta = ln 2.
+    let p: Point = [("N", 10.0), ("P", 8.0), ("tau_l", 3.0), ("tau_s", 1.0)].into();
+    let ev = r.evaluate(&binding(&m, &p)).unwrap();
+    assert_eq!(ev.tl, 80.0);
     assert_eq!(ev.binds, Binds::Resource("s".into()));
-    assert!((ev.theta - (40.0f64 / 40.0).ln()).abs() < 1e-12);
+    assert!((ev.theta - 2.0f64.ln()).abs() < 1e-12);
     // Below saturation (P* = (tau_l + tau_s)/tau_s = 4) the critical path binds.
     let p: Point = [("N", 10.0), ("P", 2.0), ("tau_l", 3.0), ("tau_s", 1.0)].into();
     assert_eq!(r.evaluate(&binding(&m, &p)).unwrap().binds, Binds::CriticalPath);

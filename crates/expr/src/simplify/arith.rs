@@ -161,7 +161,10 @@ fn mul_terms(a: &Expr, b: &Expr) -> Expr {
     for (x, k) in ma.into_iter().chain(mb) {
         *bases.entry(x).or_insert(0) += k;
     }
-    build_term(ca * cb, bases.into_iter().filter(|(_, k)| *k != 0).collect())
+    build_term(
+        ca * cb,
+        bases.into_iter().filter(|(_, k)| *k != 0).collect(),
+    )
 }
 
 /// Canonical integer power of a canonical base.

@@ -29,15 +29,27 @@ struct Range<'a> {
 
 impl Range<'_> {
     fn count(&self) -> Expr {
-        arith::add(vec![self.hi.clone(), arith::neg(self.lo.clone()), Expr::one()])
+        arith::add(vec![
+            self.hi.clone(),
+            arith::neg(self.lo.clone()),
+            Expr::one(),
+        ])
     }
 }
 
 pub(super) fn simplify_fold(s: &mut Simplifier, fd: &Fold) -> Expr {
     let lo = s.simplify(&fd.lo);
     let hi = s.simplify(&fd.hi);
-    let lo = if s.is_integer(&lo) { lo } else { s.round(lo, false) };
-    let hi = if s.is_integer(&hi) { hi } else { s.round(hi, true) };
+    let lo = if s.is_integer(&lo) {
+        lo
+    } else {
+        s.round(lo, false)
+    };
+    let hi = if s.is_integer(&hi) {
+        hi
+    } else {
+        s.round(hi, true)
+    };
     let count = arith::add(vec![hi.clone(), arith::neg(lo.clone()), Expr::one()]);
     let p = s.prover();
     if p.nonpos(&count) {
@@ -133,7 +145,8 @@ pub(super) fn linear(e: &Expr, var: &str) -> Option<(Expr, Expr)> {
         match &t {
             Expr::Var(v) if &**v == var => coef.push(Expr::one()),
             Expr::Mul(fs) => {
-                let (dep, ind): (Vec<&Expr>, Vec<&Expr>) = fs.iter().partition(|f| f.depends_on(var));
+                let (dep, ind): (Vec<&Expr>, Vec<&Expr>) =
+                    fs.iter().partition(|f| f.depends_on(var));
                 match dep.as_slice() {
                     [Expr::Var(v)] if &**v == var => {
                         coef.push(arith::mul(ind.into_iter().cloned().collect()))
@@ -148,7 +161,9 @@ pub(super) fn linear(e: &Expr, var: &str) -> Option<(Expr, Expr)> {
         return None;
     }
     let c = arith::add(coef);
-    if c.as_num().is_some_and(|r| *r == crate::node::Rational::from_integer(0.into())) {
+    if c.as_num()
+        .is_some_and(|r| *r == crate::node::Rational::from_integer(0.into()))
+    {
         return None;
     }
     Some((c, arith::add(rest)))
@@ -197,7 +212,8 @@ fn sum(s: &mut Simplifier, r: &Range, body: Expr) -> Option<Expr> {
                 return Some(match count(s, r, c) {
                     Some(n) => arith::mul(vec![(**a).clone(), n]),
                     None => {
-                        let ind = Expr::If(c.clone(), Box::new(Expr::one()), Box::new(Expr::zero()));
+                        let ind =
+                            Expr::If(c.clone(), Box::new(Expr::one()), Box::new(Expr::zero()));
                         arith::mul(vec![(**a).clone(), keep(FoldOp::Sum, r, ind)])
                     }
                 });
@@ -336,7 +352,9 @@ fn count(s: &mut Simplifier, r: &Range, c: &Cond) -> Option<Expr> {
             let inside = s.cond(&inside);
             Some(s.ite(inside, &Expr::one(), &Expr::zero()))
         }
-        Cond::Cmp(CmpOp::Eq, a, b) if residue(var, a, b).is_some() || residue(var, b, a).is_some() => {
+        Cond::Cmp(CmpOp::Eq, a, b)
+            if residue(var, a, b).is_some() || residue(var, b, a).is_some() =>
+        {
             let (x, m, target) = residue(var, a, b).or_else(|| residue(var, b, a))?;
             count_residue(s, r, &x, &m, &target)
         }
@@ -370,7 +388,8 @@ fn residue(var: &str, a: &Expr, b: &Expr) -> Option<(Expr, Expr, Expr)> {
         return None;
     }
     let (k, _) = linear(x, var)?;
-    k.is_int(1).then(|| ((**x).clone(), (**m).clone(), b.clone()))
+    k.is_int(1)
+        .then(|| ((**x).clone(), (**m).clone(), b.clone()))
 }
 
 /// `#{i in range : (i + c) mod M == t}` = `floor((hi + c - t)/M) - floor((lo - 1 + c - t)/M)`
@@ -380,7 +399,10 @@ fn count_residue(s: &mut Simplifier, r: &Range, x: &Expr, m: &Expr, t: &Expr) ->
         return None;
     }
     let (_, c) = linear(x, r.var)?;
-    let top = arith::div(arith::add(vec![r.hi.clone(), c.clone(), arith::neg(t.clone())]), m.clone());
+    let top = arith::div(
+        arith::add(vec![r.hi.clone(), c.clone(), arith::neg(t.clone())]),
+        m.clone(),
+    );
     let bot = arith::div(
         arith::add(vec![r.lo.clone(), Expr::int(-1), c, arith::neg(t.clone())]),
         m.clone(),
@@ -524,7 +546,14 @@ fn member_count(s: &mut Simplifier, r: &Range, inner: &Fold) -> Option<Expr> {
     out
 }
 
-fn max_preimage(s: &mut Simplifier, g: &Expr, w: &str, wlo: &Expr, whi: &Expr, n: &Expr) -> Option<Expr> {
+fn max_preimage(
+    s: &mut Simplifier,
+    g: &Expr,
+    w: &str,
+    wlo: &Expr,
+    whi: &Expr,
+    n: &Expr,
+) -> Option<Expr> {
     if !g.depends_on(w) {
         return Some(n.clone());
     }
@@ -532,8 +561,10 @@ fn max_preimage(s: &mut Simplifier, g: &Expr, w: &str, wlo: &Expr, whi: &Expr, n
         Expr::Floor(x) => {
             // x = a*w + rest; blocks of B = 1/a consecutive indices, offset c = rest*B.
             let (a, rest) = linear(x, w)?;
+            // B is an integer divisor: non-negative means positive wherever floor(w/B) is
+            // defined.
             let b = arith::pow(a, -1);
-            if !s.is_integer(&b) || !s.prover().positive(&b) {
+            if !s.is_integer(&b) || !s.nonneg(&b) {
                 return None;
             }
             let c = arith::mul(vec![rest, b.clone()]);
@@ -548,14 +579,23 @@ fn max_preimage(s: &mut Simplifier, g: &Expr, w: &str, wlo: &Expr, whi: &Expr, n
             // Exact for any range: the count in the first block, in the last block, and B
             // if a whole block fits.
             let bm1 = arith::sub(b.clone(), Expr::one());
-            let fblock = arith::mul(vec![b.clone(), s.round(arith::div(first.clone(), b.clone()), true)]);
-            let lblock = arith::mul(vec![b.clone(), s.round(arith::div(last.clone(), b.clone()), true)]);
+            let fblock = arith::mul(vec![
+                b.clone(),
+                s.round(arith::div(first.clone(), b.clone()), true),
+            ]);
+            let lblock = arith::mul(vec![
+                b.clone(),
+                s.round(arith::div(last.clone(), b.clone()), true),
+            ]);
             let f_end = s.extremum(vec![last.clone(), arith::add(vec![fblock, bm1])], false);
             let f = arith::add(vec![f_end, arith::neg(first.clone()), Expr::one()]);
             let l_start = s.extremum(vec![first.clone(), lblock], true);
             let l = arith::add(vec![last.clone(), arith::neg(l_start), Expr::one()]);
             let whole = arith::sub(
-                s.round(arith::div(arith::add(vec![last, Expr::one()]), b.clone()), true),
+                s.round(
+                    arith::div(arith::add(vec![last, Expr::one()]), b.clone()),
+                    true,
+                ),
                 s.round(arith::div(first, b.clone()), false),
             );
             let full = s.ite(Cond::Cmp(CmpOp::Ge, whole, Expr::one()), &b, &Expr::zero());
@@ -572,7 +612,8 @@ fn max_preimage(s: &mut Simplifier, g: &Expr, w: &str, wlo: &Expr, whi: &Expr, n
         }
         _ => {
             let (k, _) = linear(g, w)?;
-            (s.is_integer(&k) && (s.prover().positive(&k) || s.prover().negative(&k))).then(Expr::one)
+            (s.is_integer(&k) && (s.prover().positive(&k) || s.prover().negative(&k)))
+                .then(Expr::one)
         }
     }
 }

@@ -230,7 +230,11 @@ impl Simplifier {
                 let p = self.probability(x);
                 arith::sub(Expr::one(), p)
             }
-            det => Expr::If(Box::new(det.clone()), Box::new(Expr::one()), Box::new(Expr::zero())),
+            det => Expr::If(
+                Box::new(det.clone()),
+                Box::new(Expr::one()),
+                Box::new(Expr::zero()),
+            ),
         }
     }
 
@@ -446,7 +450,8 @@ fn gcd(a: Expr, b: Expr) -> Expr {
     if a == b {
         return a;
     }
-    if a.as_num().is_some_and(|r| r.abs().is_one()) || b.as_num().is_some_and(|r| r.abs().is_one()) {
+    if a.as_num().is_some_and(|r| r.abs().is_one()) || b.as_num().is_some_and(|r| r.abs().is_one())
+    {
         return Expr::one();
     }
     let (a, b) = if a <= b { (a, b) } else { (b, a) };

@@ -196,7 +196,13 @@ impl Prover<'_> {
                 let ib = self.iv(b, depth);
                 let nonzero = |i: Interval| i.lo >= 1.0 || i.hi <= -1.0;
                 let lo = if nonzero(ia) || nonzero(ib) { 1.0 } else { 0.0 };
-                let cap = |i: Interval| if nonzero(i) { i.lo.abs().max(i.hi.abs()) } else { f64::INFINITY };
+                let cap = |i: Interval| {
+                    if nonzero(i) {
+                        i.lo.abs().max(i.hi.abs())
+                    } else {
+                        f64::INFINITY
+                    }
+                };
                 Interval::new(lo, cap(ia).min(cap(ib)))
             }
             Expr::Log(a) => {

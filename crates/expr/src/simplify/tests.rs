@@ -115,8 +115,14 @@ fn check(original: &Expr, a: &Assumptions, expected: &Expr, points: &[Vec<(&str,
     assert!(!s.has_fold(), "fold left in {s:?}");
     for p in points {
         let (x, y, z) = (at(original, p), at(&s, p), at(expected, p));
-        assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{p:?}: original {x} simplified {y}\n{s:?}");
-        assert!((y - z).abs() <= 1e-9 * y.abs().max(1.0), "{p:?}: simplified {y} expected {z}");
+        assert!(
+            (x - y).abs() <= 1e-9 * x.abs().max(1.0),
+            "{p:?}: original {x} simplified {y}\n{s:?}"
+        );
+        assert!(
+            (y - z).abs() <= 1e-9 * y.abs().max(1.0),
+            "{p:?}: simplified {y} expected {z}"
+        );
     }
     s
 }
@@ -146,7 +152,12 @@ fn mrm_max_factors_out_n() {
         v("P"),
         Expr::sum_over("i", i(1), v("N"), v("tau_l") + v("tau_s")),
     );
-    let om = Expr::sum_over("p", i(1), v("P"), Expr::sum_over("i", i(1), v("N"), v("tau_s")));
+    let om = Expr::sum_over(
+        "p",
+        i(1),
+        v("P"),
+        Expr::sum_over("i", i(1), v("N"), v("tau_s")),
+    );
     let e = Expr::max(vec![cp, om]);
     let expected = v("N") * Expr::max(vec![v("P") * v("tau_s"), v("tau_l") + v("tau_s")]);
     let pts = grid(
@@ -165,7 +176,10 @@ fn empty_range_guard_and_nonempty() {
     assert_eq!(at(&s, &[("N", 0.0), ("t", 2.0)]), 0.0);
     assert_eq!(at(&s, &[("N", 3.0), ("t", 2.0)]), 6.0);
     let a1 = Assumptions::new().int_at_least("N", 1);
-    assert_eq!(simplify(&Expr::sum_over("i", i(1), v("N"), v("t")), &a1), v("N") * v("t"));
+    assert_eq!(
+        simplify(&Expr::sum_over("i", i(1), v("N"), v("t")), &a1),
+        v("N") * v("t")
+    );
 }
 
 #[test]
@@ -173,7 +187,12 @@ fn power_sums() {
     let a = params();
     let e = Expr::sum_over("i", i(1), v("N"), v("i") * v("tau"));
     let expected = v("N") * (v("N") + i(1)) * v("tau") / i(2);
-    check(&e, &a, &expected, &grid(&["N", "tau"], &[&[1.0, 5.0, 12.0], &[1.0, 0.5]]));
+    check(
+        &e,
+        &a,
+        &expected,
+        &grid(&["N", "tau"], &[&[1.0, 5.0, 12.0], &[1.0, 0.5]]),
+    );
     let e2 = Expr::sum_over("i", i(3), v("N"), Expr::Pow(Box::new(v("i")), 2));
     let s = simplify(&e2, &a);
     for n in [1.0, 2.0, 3.0, 7.0] {
@@ -184,26 +203,52 @@ fn power_sums() {
 #[test]
 fn stochastic_branching_is_n_p_tau() {
     // Σ_i if(prob(p)) tau  ->  N*p*tau  (spec §5.3: the paper's `pτ` is a typo)
-    let e = Expr::sum_over("i", i(1), v("N"), Expr::ite(Cond::Prob(v("p")), v("tau"), Expr::zero()));
+    let e = Expr::sum_over(
+        "i",
+        i(1),
+        v("N"),
+        Expr::ite(Cond::Prob(v("p")), v("tau"), Expr::zero()),
+    );
     let expected = v("N") * v("p") * v("tau");
-    check(&e, &params(), &expected, &grid(&["N", "p", "tau"], &[&[1.0, 9.0], &[0.0, 0.3, 1.0], &[2.0]]));
+    check(
+        &e,
+        &params(),
+        &expected,
+        &grid(&["N", "p", "tau"], &[&[1.0, 9.0], &[0.0, 0.3, 1.0], &[2.0]]),
+    );
 }
 
 #[test]
 fn counting_residues_and_bounds() {
     let a = params();
     // Σ_{i=1}^{N} [i mod P == 0] = floor(N/P)
-    let c = Cond::cmp(CmpOp::Eq, Expr::Mod(Box::new(v("i")), Box::new(v("P"))), i(0));
+    let c = Cond::cmp(
+        CmpOp::Eq,
+        Expr::Mod(Box::new(v("i")), Box::new(v("P"))),
+        i(0),
+    );
     let e = Expr::sum_over("i", i(1), v("N"), Expr::ite(c, v("tau"), Expr::zero()));
     let expected = Expr::Floor(Box::new(v("N") / v("P"))) * v("tau");
-    check(&e, &a, &expected, &grid(&["N", "P", "tau"], &[&[1.0, 7.0, 12.0], &[1.0, 3.0, 5.0], &[1.5]]));
+    check(
+        &e,
+        &a,
+        &expected,
+        &grid(
+            &["N", "P", "tau"],
+            &[&[1.0, 7.0, 12.0], &[1.0, 3.0, 5.0], &[1.5]],
+        ),
+    );
     // Σ_{i=1}^{N} [i <= 4] * tau
     let c = Cond::cmp(CmpOp::Le, v("i"), i(4));
     let e = Expr::sum_over("i", i(1), v("N"), Expr::ite(c, v("tau"), v("tau") * i(2)));
     let s = simplify(&e, &a);
     assert!(!s.has_fold());
     for n in [1.0, 3.0, 4.0, 5.0, 10.0] {
-        assert_eq!(at(&s, &[("N", n), ("tau", 1.0)]), at(&e, &[("N", n), ("tau", 1.0)]), "N={n}");
+        assert_eq!(
+            at(&s, &[("N", n), ("tau", 1.0)]),
+            at(&e, &[("N", n), ("tau", 1.0)]),
+            "N={n}"
+        );
     }
 }
 
@@ -263,7 +308,12 @@ fn strided_banks_give_gcd_form() {
     assert!(!s.has_fold(), "{s:?}");
     // Spec §5.6 checks: N=64, M=8: S=2 -> 16 accesses per bank, S=1 -> 8, S=8 -> 64;
     // N=60, M=8, S=3 -> 8 (ceil of 7.5).
-    for (n, m, st, want) in [(64.0, 8.0, 2.0, 16.0), (64.0, 8.0, 1.0, 8.0), (64.0, 8.0, 8.0, 64.0), (60.0, 8.0, 3.0, 8.0)] {
+    for (n, m, st, want) in [
+        (64.0, 8.0, 2.0, 16.0),
+        (64.0, 8.0, 1.0, 8.0),
+        (64.0, 8.0, 8.0, 64.0),
+        (60.0, 8.0, 3.0, 8.0),
+    ] {
         let p = [("N", n), ("M", m), ("S", st), ("tau", 1.0)];
         assert_eq!(at(&s, &p), want);
         assert_eq!(at(&e, &p), want);

@@ -508,6 +508,21 @@ impl Cond {
         }
     }
 
+    /// Applies [`Cond::substitute`] for each pair, simultaneously.
+    pub fn substitute_all(&self, pairs: &[(Name, Expr)]) -> Cond {
+        let fresh: Vec<Name> = (0..pairs.len())
+            .map(|i| Name::from(format!("\u{1}s{i}").as_str()))
+            .collect();
+        let mut c = self.clone();
+        for ((n, _), f) in pairs.iter().zip(&fresh) {
+            c = c.substitute(n, &Expr::Var(f.clone()));
+        }
+        for ((_, v), f) in pairs.iter().zip(&fresh) {
+            c = c.substitute(f, v);
+        }
+        c
+    }
+
     /// Replaces every free occurrence of `name` by `value`.
     pub fn substitute(&self, name: &str, value: &Expr) -> Cond {
         let fv = value.free_vars();

@@ -11,8 +11,8 @@
 //!   and the ω term (the n-ary forms of the spec, §3.4);
 //! - `if c A else B`: each quantity is `if(c, ·, ·)` (eq. 1), reduced later by counting over
 //!   loop indices or, for `prob(p)`, by expectation;
-//! - calls: the callee's summary, computed once with its arguments symbolic, with the actual
-//!   arguments substituted.
+//! - calls: the callee's body with the actual arguments substituted, analysed once per
+//!   distinct call.
 //!
 //! For a resource family `r[n]` the demand is a function of the member: a use of `r[e]`
 //! contributes `if(e == #r, t, 0)`, and ω takes `max_{#r = 0}^{n-1}` of the member's demand.
@@ -23,7 +23,10 @@ use crate::diag::{ErrorKind, ModelError, Result};
 use crate::model::{Binding, Compose, Model, ProcId, ResId, Term, TermKind};
 use expr::simplify::Simplifier;
 use expr::{Cond, Expr, FoldOp, Name};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+/// Most process calls one analysis expands (each distinct call is analysed once).
+pub const MAX_CALLS: usize = 100_000;
 
 /// Largest expression (in nodes) the analysis builds before giving up with a limit error.
 pub const MAX_EXPR_SIZE: usize = 200_000;
@@ -86,6 +89,7 @@ pub struct Evaluated {
     pub resources: Vec<(String, f64)>,
 }
 
+#[derive(Clone)]
 struct Summary {
     phi: Expr,
     tl: Expr,
@@ -170,8 +174,11 @@ impl BoundReport {
         let ev = |what: &str, e: &Expr| -> Result<f64> {
             expr::eval::eval_f64(e, &env, &expr::eval::EvalLimits::default()).map_err(|err| {
                 Box::new(
-                    ModelError::new(ErrorKind::Evaluation, format!("cannot evaluate {what}: {err}"))
-                        .with_help("bind every parameter with -D NAME=VALUE"),
+                    ModelError::new(
+                        ErrorKind::Evaluation,
+                        format!("cannot evaluate {what}: {err}"),
+                    )
+                    .with_help("bind every parameter with -D NAME=VALUE"),
                 )
             })
         };
@@ -180,7 +187,10 @@ impl BoundReport {
         let omega = ev("omega", &self.omega)?;
         let mut resources = Vec::with_capacity(self.resources.len());
         for r in &self.resources {
-            resources.push((r.name.clone(), ev(&format!("omega of {}", r.name), &r.omega)?));
+            resources.push((
+                r.name.clone(),
+                ev(&format!("omega of {}", r.name), &r.omega)?,
+            ));
         }
         let binds = match resources
             .iter()
@@ -220,7 +230,15 @@ fn member_simplifier(model: &Model) -> Simplifier {
 struct Analyzer<'m> {
     model: &'m Model,
     s: Simplifier,
-    memo: HashMap<ProcId, std::rc::Rc<Summary>>,
+    /// Analysed calls: (process, simplified arguments, facts about their names, summary).
+    memo: Vec<(
+        ProcId,
+        Vec<Expr>,
+        Vec<(Name, Option<expr::VarInfo>)>,
+        Summary,
+    )>,
+    /// Calls analysed so far (bounded by [`MAX_CALLS`]).
+    work: usize,
 }
 
 impl<'m> Analyzer<'m> {
@@ -228,7 +246,8 @@ impl<'m> Analyzer<'m> {
         Analyzer {
             model,
             s: member_simplifier(model),
-            memo: HashMap::new(),
+            memo: Vec::new(),
+            work: 0,
         }
     }
 
@@ -329,39 +348,55 @@ impl<'m> Analyzer<'m> {
                     demand,
                 })
             }
-            TermKind::Call { proc, args } => {
-                let callee = self.process_summary(*proc)?;
-                let formals = &self.model.processes[*proc].args;
-                let pairs: Vec<(Name, Expr)> = formals
-                    .iter()
-                    .cloned()
-                    .zip(args.iter().cloned())
-                    .collect();
-                let mut demand = BTreeMap::new();
-                for (r, d) in &callee.demand {
-                    let d = self.simplify(&d.substitute_all(&pairs))?;
-                    demand.insert(*r, d);
-                }
-                Ok(Summary {
-                    phi: self.simplify(&callee.phi.substitute_all(&pairs))?,
-                    tl: self.simplify(&callee.tl.substitute_all(&pairs))?,
-                    demand,
-                })
-            }
+            TermKind::Call { proc, args } => self.call(*proc, args),
         }
     }
 
-    /// A process's summary with its formal arguments symbolic, computed once in a scope
-    /// that sees only the model's parameters.
-    fn process_summary(&mut self, p: ProcId) -> Result<std::rc::Rc<Summary>> {
-        if let Some(s) = self.memo.get(&p) {
+    /// A call: the callee's body with the arguments substituted (the language's
+    /// substitution semantics), analysed once per distinct (arguments, facts about the
+    /// names in them).
+    fn call(&mut self, proc: ProcId, args: &[Expr]) -> Result<Summary> {
+        self.work += 1;
+        if self.work > MAX_CALLS {
+            return Err(Box::new(
+                ModelError::new(
+                    ErrorKind::Limit,
+                    format!("more than {MAX_CALLS} process calls to analyse"),
+                )
+                .with_help(
+                    "the call tree grows exponentially; share sub-processes or bind parameters",
+                ),
+            ));
+        }
+        let args = args
+            .iter()
+            .map(|a| self.simplify(a))
+            .collect::<Result<Vec<_>>>()?;
+        let facts: Vec<(Name, Option<expr::VarInfo>)> = args
+            .iter()
+            .flat_map(|a| a.free_vars())
+            .map(|n| {
+                let info = self.s.assumptions().get(&n).cloned();
+                (n, info)
+            })
+            .collect();
+        if let Some((_, _, _, s)) = self
+            .memo
+            .iter()
+            .find(|(p, a, f, _)| *p == proc && *a == args && *f == facts)
+        {
             return Ok(s.clone());
         }
-        let saved = std::mem::replace(&mut self.s, member_simplifier(self.model));
-        let out = self.term(&self.model.processes[p].body);
-        self.s = saved;
-        let out = std::rc::Rc::new(out?);
-        self.memo.insert(p, out.clone());
+        let callee = &self.model.processes[proc];
+        let pairs: Vec<(Name, Expr)> = callee
+            .args
+            .iter()
+            .cloned()
+            .zip(args.iter().cloned())
+            .collect();
+        let body = callee.body.substitute(&pairs);
+        let out = self.term(&body)?;
+        self.memo.push((proc, args, facts, out.clone()));
         Ok(out)
     }
 
@@ -397,8 +432,16 @@ impl<'m> Analyzer<'m> {
         })
     }
 
-    fn replicate(&mut self, kind: Compose, var: &str, lo: &Expr, hi: &Expr, s: Summary) -> Result<Summary> {
-        let over = |op: FoldOp, body: &Expr| Expr::fold(op, var, lo.clone(), hi.clone(), body.clone());
+    fn replicate(
+        &mut self,
+        kind: Compose,
+        var: &str,
+        lo: &Expr,
+        hi: &Expr,
+        s: Summary,
+    ) -> Result<Summary> {
+        let over =
+            |op: FoldOp, body: &Expr| Expr::fold(op, var, lo.clone(), hi.clone(), body.clone());
         let mut demand = BTreeMap::new();
         for (r, d) in &s.demand {
             demand.insert(*r, self.simplify(&over(FoldOp::Sum, d))?);

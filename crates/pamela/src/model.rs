@@ -201,3 +201,70 @@ impl Binding {
         self.values.get(name).and_then(|r| r.to_f64())
     }
 }
+
+impl Term {
+    /// The term with each `(name, value)` substituted for the free occurrences of `name`
+    /// (process-call semantics), renaming loop variables that would capture a free variable
+    /// of a value.
+    pub fn substitute(&self, pairs: &[(Name, Expr)]) -> Term {
+        let free: std::collections::BTreeSet<Name> =
+            pairs.iter().flat_map(|(_, v)| v.free_vars()).collect();
+        self.subst(pairs, &free)
+    }
+
+    fn subst(&self, pairs: &[(Name, Expr)], free: &std::collections::BTreeSet<Name>) -> Term {
+        let e = |x: &Expr| x.substitute_all(pairs);
+        let kind = match &self.kind {
+            TermKind::Skip => TermKind::Skip,
+            TermKind::Use { res, index, time } => TermKind::Use {
+                res: *res,
+                index: index.as_ref().map(e),
+                time: e(time),
+            },
+            TermKind::Delay(t) => TermKind::Delay(e(t)),
+            TermKind::Compose(k, items) => {
+                TermKind::Compose(*k, items.iter().map(|t| t.subst(pairs, free)).collect())
+            }
+            TermKind::Loop {
+                kind,
+                var,
+                lo,
+                hi,
+                body,
+            } => {
+                // The loop variable hides any pair of the same name inside the body.
+                let inner: Vec<(Name, Expr)> =
+                    pairs.iter().filter(|(n, _)| n != var).cloned().collect();
+                let (var, body) = if free.contains(var) {
+                    let fresh = expr::node::fresh_name(var, |n| {
+                        free.iter().any(|f| &**f == n) || pairs.iter().any(|(p, _)| &**p == n)
+                    });
+                    let renamed = body.substitute(&[(var.clone(), Expr::Var(fresh.clone()))]);
+                    (fresh, renamed)
+                } else {
+                    (var.clone(), (**body).clone())
+                };
+                TermKind::Loop {
+                    kind: *kind,
+                    var,
+                    lo: e(lo),
+                    hi: e(hi),
+                    body: Box::new(body.subst(&inner, free)),
+                }
+            }
+            TermKind::If { cond, then, els } => TermKind::If {
+                cond: cond.substitute_all(pairs),
+                then: Box::new(then.subst(pairs, free)),
+                els: els.as_ref().map(|t| Box::new(t.subst(pairs, free))),
+            },
+            TermKind::Call { proc, args } => TermKind::Call {
+                proc: *proc,
+                args: args.iter().map(e).collect(),
+            },
+        };
+        Term {
+            kind,
+            span: self.span,
+        }
+    }
+}

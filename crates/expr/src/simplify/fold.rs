@@ -356,6 +356,10 @@ fn count(s: &mut Simplifier, r: &Range, c: &Cond) -> Option<Expr> {
             if residue(var, a, b).is_some() || residue(var, b, a).is_some() =>
         {
             let (x, m, target) = residue(var, a, b).or_else(|| residue(var, b, a))?;
+            if matches!(&target, Expr::Var(t) if is_member(s, t)) {
+                // Leave `Σ [x mod M == member]` whole for the per-member maximum rule.
+                return None;
+            }
             count_residue(s, r, &x, &m, &target)
         }
         _ => {
@@ -438,6 +442,12 @@ fn extremum(s: &mut Simplifier, op: FoldOp, r: &Range, body: Expr) -> Option<Exp
                 .collect();
             Some(s.extremum(parts, false))
         }
+        Expr::Add(_) if dependent_content(s, var, &body).is_some() => {
+            // body = k * c with k >= 0 independent of the index: k * ext(c).
+            let (k, c) = dependent_content(s, var, &body)?;
+            let m = extremum(s, op, r, c.clone()).unwrap_or_else(|| keep(op, r, c));
+            Some(arith::mul(vec![k, m]))
+        }
         Expr::Add(ts) if ts.iter().any(|t| !t.depends_on(var)) => {
             let (ind, dep) = split_dependent(ts, var);
             let inner = arith::add(dep);
@@ -471,6 +481,23 @@ fn extremum(s: &mut Simplifier, op: FoldOp, r: &Range, body: Expr) -> Option<Exp
         Expr::Fold(inner) if is_max && is_member(s, var) => member_count(s, r, inner),
         _ => linear_extremum(s, is_max, r, &body),
     }
+}
+
+/// Splits a sum whose terms share an index-dependent factor `c` as `k * c`, with the
+/// cofactor `k` independent of the index and provably non-negative.
+fn dependent_content(s: &Simplifier, var: &str, body: &Expr) -> Option<(Expr, Expr)> {
+    let common: arith::Mono = arith::content(body)
+        .into_iter()
+        .filter(|(b, _)| b.depends_on(var))
+        .collect();
+    if common.is_empty() {
+        return None;
+    }
+    let k = arith::div_mono(body, &common);
+    if k.depends_on(var) || !s.nonneg(&k) {
+        return None;
+    }
+    Some((k, arith::build_term(crate::node::Rational::from_integer(1.into()), common)))
 }
 
 /// The extremum of a body linear in the index, at one end of the range.

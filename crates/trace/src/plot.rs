@@ -1,0 +1,409 @@
+//! SVG line and scatter plots (speed-up curves, predicted vs. measured times), drawn with
+//! `plotters`.
+//!
+//! Axis ranges come from the data with a 5 % margin. Points with a NaN or infinite
+//! coordinate or a magnitude of 1e300 or more are skipped, and on a logarithmic axis so are
+//! coordinates outside `1e-100..=1e100` (in particular those `<= 0`). Empty plots, single points and all-equal values render without error: an
+//! empty plot shows "no data", and a degenerate range is widened around its value. Each
+//! series gets its own colour (10 distinct colours, then repeating) and a legend entry if
+//! its name is not empty.
+//!
+//! ```
+//! use trace::plot::{LinePlot, Series};
+//!
+//! let plot = LinePlot {
+//!     title: "speed-up".into(),
+//!     x_label: "P".into(),
+//!     y_label: "T(1)/T(P)".into(),
+//!     series: vec![Series::new("model", vec![(1.0, 1.0), (2.0, 1.9), (4.0, 3.5)])],
+//!     log_x: true,
+//!     log_y: false,
+//! };
+//! let svg = plot.render_svg(640, 480).unwrap();
+//! assert!(svg.starts_with("<svg") && svg.contains("speed-up"));
+//! ```
+
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::num::label as num_label;
+use crate::TraceError;
+
+/// A named sequence of `(x, y)` points.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Series {
+    /// Legend entry; an empty name gets no legend entry.
+    pub name: String,
+    /// The points, joined in this order by a [`LinePlot`].
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Series {
+    /// A series with this name and these points.
+    pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            name: name.into(),
+            points,
+        }
+    }
+}
+
+/// Lines with point markers, one per series; either axis may be logarithmic.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LinePlot {
+    /// Caption above the plot (none if empty).
+    pub title: String,
+    /// Label of the x axis.
+    pub x_label: String,
+    /// Label of the y axis.
+    pub y_label: String,
+    /// The series, each drawn as a polyline through its points in order.
+    pub series: Vec<Series>,
+    /// Logarithmic x axis (points with `x <= 0` are skipped; see the module docs).
+    pub log_x: bool,
+    /// Logarithmic y axis (points with `y <= 0` are skipped; see the module docs).
+    pub log_y: bool,
+}
+
+/// Unconnected points, one colour per series, plus labelled horizontal reference lines.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ScatterPlot {
+    /// Caption above the plot (none if empty).
+    pub title: String,
+    /// Label of the x axis.
+    pub x_label: String,
+    /// Label of the y axis.
+    pub y_label: String,
+    /// The series, each drawn as filled circles.
+    pub series: Vec<Series>,
+    /// Horizontal reference lines `(y, label)`, drawn dashed across the plot with the label
+    /// at the right end (e.g. a lower bound, or a measured time). Included in the y range;
+    /// non-finite ones are skipped.
+    pub hlines: Vec<(f64, String)>,
+}
+
+impl LinePlot {
+    /// Renders the plot as an SVG document of `width` x `height` pixels (at least 160 x 120).
+    pub fn render_svg(&self, width: u32, height: u32) -> Result<String, TraceError> {
+        let content = Content::Lines(self);
+        let (xs, ys) = content.ranges(self.log_x, self.log_y);
+        match (xs, ys) {
+            (Axis::Lin(x), Axis::Lin(y)) => render(width, height, &content, lin(x), lin(y)),
+            (Axis::Lin(x), Axis::Log(y)) => render(width, height, &content, lin(x), log(y)),
+            (Axis::Log(x), Axis::Lin(y)) => render(width, height, &content, log(x), lin(y)),
+            (Axis::Log(x), Axis::Log(y)) => render(width, height, &content, log(x), log(y)),
+        }
+    }
+}
+
+impl ScatterPlot {
+    /// Renders the plot as an SVG document of `width` x `height` pixels (at least 160 x 120).
+    pub fn render_svg(&self, width: u32, height: u32) -> Result<String, TraceError> {
+        let content = Content::Scatter(self);
+        let (xs, ys) = content.ranges(false, false);
+        render(width, height, &content, lin(xs.bounds()), lin(ys.bounds()))
+    }
+}
+
+/// Ten distinct colours (the Tableau 10 palette).
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// A computed axis range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Axis {
+    Lin((f64, f64)),
+    Log((f64, f64)),
+}
+
+impl Axis {
+    fn bounds(self) -> (f64, f64) {
+        match self {
+            Axis::Lin(b) | Axis::Log(b) => b,
+        }
+    }
+}
+
+fn lin((lo, hi): (f64, f64)) -> RangedCoordf64 {
+    (lo..hi).into()
+}
+
+fn log((lo, hi): (f64, f64)) -> LogCoord<f64> {
+    (lo..hi).log_scale().into()
+}
+
+/// Whether a coordinate can be drawn on an axis. Linear axes take magnitudes below 1e300;
+/// logarithmic axes take `1e-100..=1e100`, which keeps the axis ratio finite (plotters' log
+/// axis loops for a very long time on ratios that overflow).
+fn plottable(v: f64, log: bool) -> bool {
+    if log {
+        (1e-100..=1e100).contains(&v)
+    } else {
+        v.is_finite() && v.abs() < 1e300
+    }
+}
+
+/// Range of the plottable `values` with a 5 % margin; never empty.
+fn axis_range(values: impl Iterator<Item = f64>, log: bool) -> Axis {
+    let (lo, hi) = values
+        .filter(|&v| plottable(v, log))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if log {
+        if lo > hi {
+            return Axis::Log((1.0, 10.0));
+        }
+        let (l, h) = (lo.log10(), hi.log10());
+        let (l, h) = if h - l < 1e-9 {
+            (l - 0.5, h + 0.5)
+        } else {
+            let m = (h - l) * 0.05;
+            (l - m, h + m)
+        };
+        Axis::Log((10f64.powf(l), 10f64.powf(h)))
+    } else {
+        if lo > hi {
+            return Axis::Lin((0.0, 1.0));
+        }
+        let scale = lo.abs().max(hi.abs());
+        if hi - lo <= scale * 1e-9 {
+            let pad = if scale > 0.0 { scale * 0.1 } else { 1.0 };
+            Axis::Lin((lo - pad, hi + pad))
+        } else {
+            let m = (hi - lo) * 0.05;
+            Axis::Lin((lo - m, hi + m))
+        }
+    }
+}
+
+/// What to draw inside the axes.
+enum Content<'a> {
+    Lines(&'a LinePlot),
+    Scatter(&'a ScatterPlot),
+}
+
+impl Content<'_> {
+    fn title(&self) -> &str {
+        match self {
+            Content::Lines(p) => &p.title,
+            Content::Scatter(p) => &p.title,
+        }
+    }
+
+    fn labels(&self) -> (&str, &str) {
+        match self {
+            Content::Lines(p) => (&p.x_label, &p.y_label),
+            Content::Scatter(p) => (&p.x_label, &p.y_label),
+        }
+    }
+
+    fn series(&self) -> &[Series] {
+        match self {
+            Content::Lines(p) => &p.series,
+            Content::Scatter(p) => &p.series,
+        }
+    }
+
+    fn hlines(&self) -> &[(f64, String)] {
+        match self {
+            Content::Lines(_) => &[],
+            Content::Scatter(p) => &p.hlines,
+        }
+    }
+
+    /// The drawable points of series `i`.
+    fn points(&self, i: usize, log_x: bool, log_y: bool) -> Vec<(f64, f64)> {
+        self.series()[i]
+            .points
+            .iter()
+            .copied()
+            .filter(|&(x, y)| plottable(x, log_x) && plottable(y, log_y))
+            .collect()
+    }
+
+    /// Axis ranges covering all drawable points (and reference lines).
+    fn ranges(&self, log_x: bool, log_y: bool) -> (Axis, Axis) {
+        let all: Vec<(f64, f64)> = (0..self.series().len())
+            .flat_map(|i| self.points(i, log_x, log_y))
+            .collect();
+        let hys = self
+            .hlines()
+            .iter()
+            .map(|h| h.0)
+            .filter(|&y| plottable(y, log_y));
+        (
+            axis_range(all.iter().map(|p| p.0), log_x),
+            axis_range(all.iter().map(|p| p.1).chain(hys), log_y),
+        )
+    }
+}
+
+/// Replaces control characters (which plotters would copy into the SVG unescaped, and which
+/// XML forbids) by spaces.
+fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+fn render_err<E: std::fmt::Display>(e: E) -> TraceError {
+    TraceError::Render(e.to_string())
+}
+
+/// Draws `content` on axes `x` and `y` into an SVG string.
+fn render<X, Y>(
+    width: u32,
+    height: u32,
+    content: &Content<'_>,
+    x: X,
+    y: Y,
+) -> Result<String, TraceError>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    if width < 160 || height < 120 {
+        return Err(TraceError::InvalidOption {
+            option: "width/height",
+            reason: format!("{width} x {height} pixels is too small; use at least 160 x 120"),
+        });
+    }
+    let (log_x, log_y) = match content {
+        Content::Lines(p) => (p.log_x, p.log_y),
+        Content::Scatter(_) => (false, false),
+    };
+    let x_range = x.range();
+    let (x_lo, x_hi) = (x_range.start, x_range.end);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(render_err)?;
+        let mut builder = ChartBuilder::on(&root);
+        builder
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(64);
+        if !content.title().is_empty() {
+            builder.caption(clean(content.title()), ("sans-serif", 24));
+        }
+        let mut chart = builder.build_cartesian_2d(x, y).map_err(render_err)?;
+        let (x_label, y_label) = content.labels();
+        let (x_label, y_label) = (clean(x_label), clean(y_label));
+        let fmt = |v: &f64| num_label(*v);
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .x_label_formatter(&fmt)
+            .y_label_formatter(&fmt)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
+            .light_line_style(RGBColor(238, 238, 238))
+            .bold_line_style(RGBColor(215, 215, 215))
+            .draw()
+            .map_err(render_err)?;
+
+        let mut any_points = false;
+        let mut any_legend = false;
+        for (i, series) in content.series().iter().enumerate() {
+            let colour = PALETTE[i % PALETTE.len()];
+            let points = content.points(i, log_x, log_y);
+            any_points |= !points.is_empty();
+            let name = clean(&series.name);
+            any_legend |= !name.is_empty();
+            match content {
+                Content::Lines(_) => {
+                    let anno = chart
+                        .draw_series(LineSeries::new(
+                            points.iter().copied(),
+                            colour.stroke_width(2),
+                        ))
+                        .map_err(render_err)?;
+                    if !name.is_empty() {
+                        anno.label(name.as_str()).legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                        });
+                    }
+                    chart
+                        .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+                        .map_err(render_err)?;
+                }
+                Content::Scatter(_) => {
+                    let anno = chart
+                        .draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+                        .map_err(render_err)?;
+                    if !name.is_empty() {
+                        anno.label(name.as_str())
+                            .legend(move |(x, y)| Circle::new((x + 10, y), 4, colour.filled()));
+                    }
+                }
+            }
+        }
+
+        for (y_ref, label) in content.hlines() {
+            if !plottable(*y_ref, log_y) {
+                continue;
+            }
+            let style = ShapeStyle::from(&BLACK).stroke_width(1);
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(x_lo, *y_ref), (x_hi, *y_ref)],
+                    6,
+                    4,
+                    style,
+                ))
+                .map_err(render_err)?;
+            if !label.is_empty() {
+                let font = ("sans-serif", 13)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Right, VPos::Bottom));
+                chart
+                    .draw_series(std::iter::once(Text::new(
+                        clean(label),
+                        (x_hi, *y_ref),
+                        font,
+                    )))
+                    .map_err(render_err)?;
+            }
+        }
+
+        if !any_points {
+            let area = chart.plotting_area();
+            let (w, h) = area.dim_in_pixel();
+            let font = ("sans-serif", 16)
+                .into_font()
+                .color(&RGBColor(120, 120, 120))
+                .pos(Pos::new(HPos::Center, VPos::Center));
+            area.strip_coord_spec()
+                .draw(&Text::new("no data", (w as i32 / 2, h as i32 / 2), font))
+                .map_err(render_err)?;
+        }
+
+        if any_legend {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(160, 160, 160))
+                .label_font(("sans-serif", 15))
+                .draw()
+                .map_err(render_err)?;
+        }
+        root.present().map_err(render_err)?;
+    }
+    Ok(svg)
+}

@@ -196,12 +196,14 @@ impl Expr {
         Expr::Var(Name::from(name))
     }
 
-    /// `a / b`, written as `a * b^-1`.
+    /// `a / b`, written as `a * b^-1` (the same as the `/` operator, callable by path).
+    #[allow(clippy::should_implement_trait)]
     pub fn div(a: Expr, b: Expr) -> Expr {
         Expr::Mul(vec![a, Expr::Pow(Box::new(b), -1)])
     }
 
-    /// `a - b`, written as `a + (-1)*b`.
+    /// `a - b`, written as `a + (-1)*b` (the same as the `-` operator, callable by path).
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(a: Expr, b: Expr) -> Expr {
         Expr::Add(vec![a, Expr::Mul(vec![Expr::int(-1), b])])
     }

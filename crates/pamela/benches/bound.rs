@@ -1,3 +1,4 @@
+#![allow(missing_docs)] // criterion_group! generates undocumented items
 //! Speed of the symbolic bound: parse to closed form for every example model, evaluation of
 //! a closed form, and a 10^6-point sweep of the machine-repair model.
 //!
@@ -46,7 +47,10 @@ fn mrm_closed_form() -> (Compiled, Vec<Name>) {
     let root = pamela::check::root(&m, None).expect("root");
     let r = pamela::bound::bound(&m, root).expect("bound");
     assert!(r.is_closed_form());
-    let slots: Vec<Name> = ["N", "P", "tau_l", "tau_s"].iter().map(|s| Name::from(*s)).collect();
+    let slots: Vec<Name> = ["N", "P", "tau_l", "tau_s"]
+        .iter()
+        .map(|s| Name::from(*s))
+        .collect();
     (Compiled::new(&r.tl, &slots).expect("compiles"), slots)
 }
 
@@ -73,5 +77,10 @@ fn sweep_million(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, parse_to_closed_form, evaluate_closed_form, sweep_million);
+criterion_group!(
+    benches,
+    parse_to_closed_form,
+    evaluate_closed_form,
+    sweep_million
+);
 criterion_main!(benches);

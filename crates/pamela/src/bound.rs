@@ -227,16 +227,14 @@ fn member_simplifier(model: &Model) -> Simplifier {
     s
 }
 
+/// An analysed call: process, simplified arguments, facts about the names in them, result.
+type CallEntry = (ProcId, Vec<Expr>, Vec<(Name, Option<expr::VarInfo>)>, Summary);
+
 struct Analyzer<'m> {
     model: &'m Model,
     s: Simplifier,
     /// Analysed calls: (process, simplified arguments, facts about their names, summary).
-    memo: Vec<(
-        ProcId,
-        Vec<Expr>,
-        Vec<(Name, Option<expr::VarInfo>)>,
-        Summary,
-    )>,
+    memo: Vec<CallEntry>,
     /// Calls analysed so far (bounded by [`MAX_CALLS`]).
     work: usize,
 }

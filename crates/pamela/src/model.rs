@@ -1,5 +1,5 @@
 //! The checked PAMELA model: the intermediate representation produced by
-//! [`crate::parse`] and consumed by [`crate::bound`] and [`crate::sim`].
+//! [`crate::syntax::parse`] and consumed by [`crate::bound`] and [`crate::sim`].
 //!
 //! Names are resolved: resources and processes are referred to by index, expressions are
 //! [`expr::Expr`] trees whose free variables are parameters, loop variables and process

@@ -90,7 +90,7 @@ impl Interval {
         let base = if k < 0 { self.recip() } else { self };
         let n = k.unsigned_abs();
         let mut out = Interval::point(1.0);
-        if n % 2 == 0 && base.lo < 0.0 && base.hi > 0.0 {
+        if n.is_multiple_of(2) && base.lo < 0.0 && base.hi > 0.0 {
             let m = base.lo.abs().max(base.hi);
             return Interval::new(0.0, m.powi(n as i32));
         }

@@ -1,1 +1,407 @@
-fn main() {}
+//! `vates`: predicts how long parallel programs run, and explains why.
+//!
+//! This binary is the only place where the vates engines meet. It currently drives the
+//! first method, PAMELA (van Gemund): a process model of `seq`/`par`/`use`/`delay`/`if` over
+//! resources, its symbolic lower bound T^l, and its exact discrete-event simulation T.
+//!
+//! # Commands
+//!
+//! ```text
+//! vates demo [--out DIR]
+//! vates pamela bound MODEL [-D k=v]... [--root NAME] [--format text|json|latex]
+//! vates pamela sim   MODEL -D k=v... [--root NAME] [--seed S] [--arbitration fcfs|random]
+//!                    [--max-events N] [--trace t.json] [--trace-unit-us U] [--gantt g.svg]
+//!                    [--format text|json]
+//! vates pamela sweep MODEL -D P=1..64 [-D N=100 ...] [--root NAME] [--engine bound,sim]
+//!                    [--csv f.csv] [--plot f.svg] [--format text|json] [--seed S]
+//!                    [--arbitration fcfs|random] [--max-events N]
+//! ```
+//!
+//! `-D NAME=VALUE` binds a parameter (exact: `0.1` is 1/10, `3/4` is allowed); `-D P=1..64`,
+//! `-D P=1..64:4`, `-D tau=0.5..2:0.25` (inclusive ranges) and `-D P=1,2,4,8` (lists) make
+//! a sweep and are accepted only by `sweep`. Derived parameters (`param B = N / P;`) are
+//! computed, never bound.
+//!
+//! Exit status: 0 on success; 1 on a model or input error (a `miette` report on standard
+//! error: `file:line:col`, the source line with a caret, and a hint); 2 on a usage error
+//! (unknown flag, malformed `-D`, a range given to `bound` or `sim`).
+//!
+//! # `pamela bound`
+//!
+//! Prints T^l, the critical path φ (mutual exclusion ignored), the contention bound ω
+//! (condition synchronisation ignored), each finite resource's contention term ω_r, and
+//! whether T^l is in closed form (no sums or maxima over ranges left: O(1) to evaluate).
+//! Given `-D` values are substituted and the results simplified again. When every
+//! parameter is bound it also prints the values, θ = ln(ω/φ) and which term binds.
+//!
+//! `--format json` prints one object:
+//!
+//! ```text
+//! {
+//!   "tl":    {"expr": "N*max(P*tau_s, tau_l + tau_s)", "latex": "...", "value": 40.0},
+//!   "phi":   {"expr": ..., "latex": ..., "value": ...},
+//!   "omega": {"expr": ..., "latex": ..., "value": ...},
+//!   "theta": 0.0,
+//!   "binding": "resource s",          // or "critical path"
+//!   "closed_form": true,
+//!   "resources": {"s": {"expr": ..., "latex": ..., "value": ...}}
+//! }
+//! ```
+//!
+//! `value`, `theta` and `binding` are present only when every parameter is bound; `theta`
+//! is `null` when it is not finite (φ or ω is 0). `expr`/`latex` are the symbolic forms;
+//! with a partial binding they are the forms after substituting the given values (with a
+//! full binding they stay symbolic, and `value` holds the number). `closed_form` describes
+//! the symbolic T^l. `--format latex` prints `T^l = …`, `\phi = …`, `\omega = …` and
+//! `\omega_{r} = …` lines.
+//!
+//! # `pamela sim`
+//!
+//! Needs every parameter bound. Prints T, the number of `use`/`delay` events, the peak
+//! number of live processes and each resource's utilisation (for a family, its busiest
+//! members). `--format json`:
+//!
+//! ```text
+//! {
+//!   "time": 43.0, "events": 80, "peak_active": 5,
+//!   "utilization": {"s": 0.930},
+//!   "resources": [{"name": "s", "busy": 40.0, "utilization": 0.930, "served": 40,
+//!                  "members": [{"name": "cpu[0]", "busy": .., "utilization": .., "served": ..}]}]
+//! }
+//! ```
+//!
+//! `--trace FILE` writes Chrome trace JSON (open it in <https://ui.perfetto.dev>): one track
+//! per resource server, one slice per served `use`. Times are scaled by `--trace-unit-us`
+//! microseconds per model time unit, default 1: one model time unit shows as 1 µs (the
+//! network example, written in µs, then shows real time). `--gantt FILE` writes an SVG
+//! Gantt chart of the same trace.
+//!
+//! # `pamela sweep`
+//!
+//! The `-D` bindings form a grid, the cartesian product of every binding's values, in
+//! row-major order (the last `-D` varies fastest). Engines: `bound` evaluates T^l, φ and ω
+//! (substituted with the fixed values, then compiled over the swept ones: millions of
+//! points per second); `sim` simulates every point, in parallel. The plot (`--plot FILE`)
+//! has the first swept parameter on its x axis and lines for T^l and T, plus φ and ω when
+//! only one parameter is swept; with more than one swept parameter every combination of
+//! the others gets its own T^l and T lines (the first [`sweep::MAX_PLOT_GROUPS`]
+//! combinations are drawn; the CSV has every point). Long axes are thinned to about a
+//! thousand points per line. Grids are limited to 10^8 points with `bound` only and
+//! 10^7 with `sim`.
+//!
+//! CSV (`--csv FILE`): a header, then one row per point: one column per `-D` parameter (in
+//! the order given), then `bound`, `phi`, `omega` (engine `bound`) and `sim` (engine
+//! `sim`); a value that cannot be computed is an empty field. `--format json` prints `{"parameters": [...], "engines": [...], "points":
+//! [{"P": 1, "N": 10, "bound": 40, "phi": 40, "omega": 10, "sim": 40}, ...]}` (a value that
+//! cannot be computed is `null`). Text output is a table (sampled to at most
+//! [`sweep::MAX_TEXT_ROWS`] rows for large grids).
+//!
+//! # `demo`
+//!
+//! A tour of the method on the example models embedded in the binary; `--out DIR` also
+//! writes plots and a Gantt chart there.
+
+mod bound_cmd;
+mod demo;
+mod error;
+mod examples;
+mod input;
+mod progress;
+mod sim_cmd;
+mod sweep;
+mod text;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+
+use error::{CliError, Result};
+use input::Define;
+
+/// Predict how long parallel programs run, and explain why.
+#[derive(Parser, Debug)]
+#[command(
+    name = "vates",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = "Start with `vates demo`. Exit status: 0 success, 1 model or input error, 2 usage error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// A five-minute tour on the embedded example models (start here).
+    Demo(DemoArgs),
+    /// PAMELA (van Gemund): symbolic lower bound T^l and exact simulation T of process
+    /// models.
+    #[command(subcommand)]
+    Pamela(PamelaCommand),
+}
+
+/// Options of `vates demo`.
+#[derive(clap::Args, Debug)]
+struct DemoArgs {
+    /// Also write SVG plots and a Gantt chart into this directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum PamelaCommand {
+    /// Symbolic lower bound T^l, critical path φ, contention bound ω, θ and the binding term.
+    Bound(BoundArgs),
+    /// Exact discrete-event simulation: execution time T and resource utilisation.
+    Sim(SimArgs),
+    /// Evaluate T^l and/or simulate T over a grid of parameter values.
+    Sweep(SweepArgs),
+}
+
+/// The model and how to bind it (shared by the PAMELA commands).
+#[derive(clap::Args, Debug)]
+struct ModelArgs {
+    /// The model file (`.pam`).
+    #[arg(value_name = "MODEL")]
+    model: PathBuf,
+    /// Bind a parameter: NAME=VALUE (sweep also NAME=LO..HI, NAME=LO..HI:STEP, NAME=V1,V2,...).
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = input::parse_define)]
+    define: Vec<Define>,
+    /// The root process (default: `main`).
+    #[arg(long, value_name = "NAME")]
+    root: Option<String>,
+}
+
+/// Options of `vates pamela bound`.
+#[derive(clap::Args, Debug)]
+struct BoundArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = BoundFormat::Text)]
+    format: BoundFormat,
+}
+
+/// Output formats of `bound`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BoundFormat {
+    /// Aligned text for people.
+    Text,
+    /// One JSON object (documented schema).
+    Json,
+    /// LaTeX equations.
+    Latex,
+}
+
+/// Output formats of `sim` and `sweep`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned text for people.
+    Text,
+    /// JSON (documented schema).
+    Json,
+}
+
+/// Queue discipline of the simulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ArbitrationArg {
+    /// First come, first served.
+    Fcfs,
+    /// A uniformly random waiter (seeded).
+    Random,
+}
+
+impl From<ArbitrationArg> for pamela::sim::Arbitration {
+    fn from(a: ArbitrationArg) -> Self {
+        match a {
+            ArbitrationArg::Fcfs => pamela::sim::Arbitration::Fcfs,
+            ArbitrationArg::Random => pamela::sim::Arbitration::Random,
+        }
+    }
+}
+
+/// Simulator options shared by `sim` and `sweep`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SimFlags {
+    /// Seed of the random arbitration and of `prob(p)` conditions.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    seed: u64,
+    /// How a released server picks the next waiting request.
+    #[arg(long, value_enum, default_value_t = ArbitrationArg::Fcfs)]
+    arbitration: ArbitrationArg,
+    /// Stop with an error after this many use/delay events (per simulation; `1e9` notation
+    /// allowed).
+    #[arg(long, default_value = "1e9", value_parser = parse_count, value_name = "N")]
+    max_events: u64,
+}
+
+impl SimFlags {
+    /// The simulator options these flags select.
+    pub fn options(&self, record_trace: bool) -> pamela::sim::SimOptions {
+        pamela::sim::SimOptions {
+            arbitration: self.arbitration.into(),
+            seed: self.seed,
+            max_events: self.max_events,
+            record_trace,
+        }
+    }
+}
+
+/// Options of `vates pamela sim`.
+#[derive(clap::Args, Debug)]
+struct SimArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    sim: SimFlags,
+    /// Write a Chrome trace JSON file (open in Perfetto).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    /// Microseconds per model time unit in the --trace file.
+    #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = parse_scale)]
+    trace_unit_us: f64,
+    /// Write an SVG Gantt chart of the resource servers.
+    #[arg(long, value_name = "FILE")]
+    gantt: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// A sweep engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Engine {
+    /// The symbolic bound T^l (with φ and ω), compiled and evaluated per point.
+    Bound,
+    /// The discrete-event simulator, one run per point.
+    Sim,
+}
+
+/// Options of `vates pamela sweep`.
+#[derive(clap::Args, Debug)]
+struct SweepArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Engines to run, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Engine::Bound, Engine::Sim])]
+    engine: Vec<Engine>,
+    /// Write every point to a CSV file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write an SVG line plot over the first swept parameter.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[command(flatten)]
+    sim: SimFlags,
+}
+
+/// Parses a count such as `1000000`, `1e9` or `2.5e6` (a whole number >= 1).
+fn parse_count(s: &str) -> std::result::Result<u64, String> {
+    let r = expr::number::parse_rational(s).map_err(|e| e.to_string())?;
+    let v = expr::number::to_f64(&r);
+    if r.is_integer() && (1.0..=9.0e18).contains(&v) {
+        Ok(v as u64)
+    } else {
+        Err(format!("`{s}` is not a whole number between 1 and 9e18"))
+    }
+}
+
+/// Parses a positive finite time scale.
+fn parse_scale(s: &str) -> std::result::Result<f64, String> {
+    let r = expr::number::parse_rational(s).map_err(|e| e.to_string())?;
+    let v = expr::number::to_f64(&r);
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` is not a positive number"))
+    }
+}
+
+fn main() -> ExitCode {
+    miette::set_hook(Box::new(|_| {
+        Box::new(
+            miette::MietteHandlerOpts::new()
+                .terminal_links(false)
+                .width(100)
+                .build(),
+        )
+    }))
+    .ok();
+    let cli = Cli::parse();
+    let path: &[&str] = match &cli.command {
+        Command::Demo(_) => &["demo"],
+        Command::Pamela(PamelaCommand::Bound(_)) => &["pamela", "bound"],
+        Command::Pamela(PamelaCommand::Sim(_)) => &["pamela", "sim"],
+        Command::Pamela(PamelaCommand::Sweep(_)) => &["pamela", "sweep"],
+    };
+    let mut out = std::io::stdout().lock();
+    let result = run(cli, &mut out).and_then(|()| out.flush().map_err(CliError::Stdout));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(CliError::Usage(msg)) => {
+            // Shown like clap's own errors, with the subcommand's usage line.
+            let mut cmd = Cli::command();
+            cmd.build();
+            let mut sub = cmd;
+            for name in path {
+                match sub.find_subcommand(name) {
+                    Some(s) => sub = s.clone(),
+                    None => break,
+                }
+            }
+            let _ = sub
+                .error(clap::error::ErrorKind::ArgumentConflict, msg)
+                .print();
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            e.report();
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
+    match cli.command {
+        Command::Demo(a) => demo::run(a.out.as_deref(), out),
+        Command::Pamela(PamelaCommand::Bound(a)) => {
+            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
+            bound_cmd::run(&loaded, &a.model.define, a.format, out)
+        }
+        Command::Pamela(PamelaCommand::Sim(a)) => {
+            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
+            let opts = sim_cmd::Outputs {
+                trace: a.trace,
+                trace_unit_us: a.trace_unit_us,
+                gantt: a.gantt,
+            };
+            sim_cmd::run(&loaded, &a.model.define, &a.sim, &opts, a.format, out)
+        }
+        Command::Pamela(PamelaCommand::Sweep(a)) => {
+            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
+            let mut engines: Vec<Engine> = Vec::new();
+            for e in a.engine {
+                if !engines.contains(&e) {
+                    engines.push(e);
+                }
+            }
+            let opts = sweep::Options {
+                engines,
+                csv: a.csv,
+                plot: a.plot,
+                format: a.format,
+                sim: a.sim,
+            };
+            sweep::run(&loaded, &a.model.define, &opts, out)
+        }
+    }
+}

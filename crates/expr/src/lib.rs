@@ -5,7 +5,7 @@
 //! ranges ([`Fold`]) and conditionals ([`Cond`], including stochastic `prob(p)` conditions).
 //! [`simplify::simplify`] brings an expression to a canonical, usually closed form under
 //! [`Assumptions`]; [`eval`] evaluates exactly (rationals) or in `f64`; [`compile`] turns an
-//! expression into a fast evaluator over a slot array; [`print`] renders text, LaTeX and JSON.
+//! expression into a fast evaluator over a slot array; [`mod@print`] renders text, LaTeX and JSON.
 
 pub mod assume;
 pub mod compile;

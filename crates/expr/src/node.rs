@@ -534,7 +534,9 @@ impl Cond {
     fn subst(&self, name: &str, value: &Expr, fv: &BTreeSet<Name>) -> Cond {
         match self {
             Cond::Const(_) => self.clone(),
-            Cond::Cmp(op, a, b) => Cond::Cmp(*op, a.subst(name, value, fv), b.subst(name, value, fv)),
+            Cond::Cmp(op, a, b) => {
+                Cond::Cmp(*op, a.subst(name, value, fv), b.subst(name, value, fv))
+            }
             Cond::And(v) => Cond::And(v.iter().map(|c| c.subst(name, value, fv)).collect()),
             Cond::Or(v) => Cond::Or(v.iter().map(|c| c.subst(name, value, fv)).collect()),
             Cond::Not(c) => Cond::Not(Box::new(c.subst(name, value, fv))),
@@ -589,7 +591,12 @@ mod tests {
     #[test]
     fn substitution_avoids_capture() {
         // sum_{i=1}^{N} (i + j)  with j := i  must not capture.
-        let e = Expr::sum_over("i", Expr::int(1), Expr::var("N"), Expr::var("i") + Expr::var("j"));
+        let e = Expr::sum_over(
+            "i",
+            Expr::int(1),
+            Expr::var("N"),
+            Expr::var("i") + Expr::var("j"),
+        );
         let s = e.substitute("j", &Expr::var("i"));
         assert!(s.depends_on("i"), "the substituted i stays free");
         assert_eq!(s.free_vars().len(), 2);
@@ -597,7 +604,12 @@ mod tests {
 
     #[test]
     fn bound_variables_are_not_free() {
-        let e = Expr::max_over("p", Expr::int(1), Expr::var("P"), Expr::var("p") * Expr::var("t"));
+        let e = Expr::max_over(
+            "p",
+            Expr::int(1),
+            Expr::var("P"),
+            Expr::var("p") * Expr::var("t"),
+        );
         let fv: Vec<_> = e.free_vars().into_iter().collect();
         assert_eq!(fv, vec![Name::from("P"), Name::from("t")]);
         assert!(!e.depends_on("p"));

@@ -38,9 +38,7 @@ fn options() -> Result<Options, String> {
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        let value = args
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value"))?;
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let num = |v: &str| {
             v.parse::<usize>()
                 .map_err(|_| format!("{flag} expects a positive integer, got `{v}`"))
@@ -119,15 +117,25 @@ fn main() {
         let t = simulate(&model, root, &binding, &SimOptions::default())
             .expect("simulates")
             .time;
-        assert!(ev.tl <= t * (1.0 + 1e-9), "T^l {} > T {t} in model {k}", ev.tl);
+        assert!(
+            ev.tl <= t * (1.0 + 1e-9),
+            "T^l {} > T {t} in model {k}",
+            ev.tl
+        );
         points.push((ev.theta, ev.tl / t));
         if (k + 1) % 100 == 0 {
             eprintln!("{} models done", k + 1);
         }
     }
 
-    println!("alpha = T^l/T against theta = ln(omega/phi), {} models", points.len());
-    println!("{:>14}  {:>6}  {:>10}  {:>10}", "theta bin", "count", "mean alpha", "min alpha");
+    println!(
+        "alpha = T^l/T against theta = ln(omega/phi), {} models",
+        points.len()
+    );
+    println!(
+        "{:>14}  {:>6}  {:>10}  {:>10}",
+        "theta bin", "count", "mean alpha", "min alpha"
+    );
     let width = 0.5;
     let mut lo = -2.5;
     while lo < 2.5 {

@@ -228,7 +228,12 @@ fn member_simplifier(model: &Model) -> Simplifier {
 }
 
 /// An analysed call: process, simplified arguments, facts about the names in them, result.
-type CallEntry = (ProcId, Vec<Expr>, Vec<(Name, Option<expr::VarInfo>)>, Summary);
+type CallEntry = (
+    ProcId,
+    Vec<Expr>,
+    Vec<(Name, Option<expr::VarInfo>)>,
+    Summary,
+);
 
 struct Analyzer<'m> {
     model: &'m Model,

@@ -36,13 +36,23 @@ fn time(g: &mut ChaCha8Rng, vars: &[String]) -> String {
     }
 }
 
-fn term(g: &mut ChaCha8Rng, depth: usize, vars: &mut Vec<String>, plain: usize, fam: usize) -> String {
+fn term(
+    g: &mut ChaCha8Rng,
+    depth: usize,
+    vars: &mut Vec<String>,
+    plain: usize,
+    fam: usize,
+) -> String {
     let leaf = depth >= 4 || (depth > 0 && g.gen_bool(0.25));
     if leaf {
         return match g.gen_range(0..5) {
             0 => format!("delay({})", time(g, vars)),
             1 => match vars.last() {
-                Some(v) => format!("use(f[({v} + {}) mod {fam}], {})", g.gen_range(0..fam), time(g, vars)),
+                Some(v) => format!(
+                    "use(f[({v} + {}) mod {fam}], {})",
+                    g.gen_range(0..fam),
+                    time(g, vars)
+                ),
                 None => format!("use(f[{}], {})", g.gen_range(0..fam), time(g, vars)),
             },
             _ => format!("use(r{}, {})", g.gen_range(0..plain), time(g, vars)),
@@ -52,7 +62,9 @@ fn term(g: &mut ChaCha8Rng, depth: usize, vars: &mut Vec<String>, plain: usize, 
         0 | 1 => {
             let n = g.gen_range(2..=3);
             let op = if g.gen_bool(0.4) { " ; " } else { " || " };
-            let parts: Vec<String> = (0..n).map(|_| term(g, depth + 1, vars, plain, fam)).collect();
+            let parts: Vec<String> = (0..n)
+                .map(|_| term(g, depth + 1, vars, plain, fam))
+                .collect();
             format!("{{ {} }}", parts.join(op))
         }
         2 | 3 => {
@@ -92,16 +104,32 @@ fn check(seed: u64) -> Result<Seen, TestCaseError> {
     let binding = model.bind(&[]).expect("no parameters");
     let report = pamela::bound::bound(&model, root).expect("bound");
     let ev = report.evaluate(&binding).expect("evaluates");
-    prop_assert!(ev.phi <= ev.tl + 1e-9, "phi {} > T^l {}\n{src}", ev.phi, ev.tl);
-    prop_assert!(ev.omega <= ev.tl + 1e-9, "omega {} > T^l {}\n{src}", ev.omega, ev.tl);
+    prop_assert!(
+        ev.phi <= ev.tl + 1e-9,
+        "phi {} > T^l {}\n{src}",
+        ev.phi,
+        ev.tl
+    );
+    prop_assert!(
+        ev.omega <= ev.tl + 1e-9,
+        "omega {} > T^l {}\n{src}",
+        ev.omega,
+        ev.tl
+    );
     seen.contention_bound = ev.omega > ev.phi;
-    for (arbitration, s) in [(Arbitration::Fcfs, 0), (Arbitration::Random, seed), (Arbitration::Random, seed ^ 0xabcd)] {
+    for (arbitration, s) in [
+        (Arbitration::Fcfs, 0),
+        (Arbitration::Random, seed),
+        (Arbitration::Random, seed ^ 0xabcd),
+    ] {
         let opts = SimOptions {
             arbitration,
             seed: s,
             ..SimOptions::default()
         };
-        let t = simulate(&model, root, &binding, &opts).expect("simulates").time;
+        let t = simulate(&model, root, &binding, &opts)
+            .expect("simulates")
+            .time;
         prop_assert!(
             ev.tl <= t + 1e-9 * t.max(1.0),
             "T^l {} > T {} ({arbitration:?}, seed {s})\n{src}",
@@ -131,6 +159,9 @@ fn fixed_seeds_cover_the_generator() {
         gaps += seen.strict_gap as usize;
     }
     // The generator must exercise both regimes and real queueing, or the test is vacuous.
-    assert!(contention >= 20, "only {contention} contention-bound models");
+    assert!(
+        contention >= 20,
+        "only {contention} contention-bound models"
+    );
     assert!(gaps >= 20, "only {gaps} models with T^l < T");
 }

@@ -4,7 +4,7 @@
 //! parameter values (never by text), and must contain no sum or max over a range.
 
 use expr::{Name, Rational};
-use pamela::bound::{bound, BoundReport, Binds};
+use pamela::bound::{bound, Binds, BoundReport};
 use pamela::Model;
 use std::collections::BTreeMap;
 
@@ -83,9 +83,15 @@ fn item1_mrm_closed_form_phi_omega_and_value() {
         ("tau_l", &[0.0, 1.0, 3.0]),
         ("tau_s", &[0.5, 1.0]),
     ]);
-    agrees(&m, "T^l", &r.tl, &pts, |p| p["N"] * (p["P"] * p["tau_s"]).max(p["tau_l"] + p["tau_s"]));
-    agrees(&m, "phi", &r.phi, &pts, |p| p["N"] * (p["tau_l"] + p["tau_s"]));
-    agrees(&m, "omega", &r.omega, &pts, |p| p["N"] * p["P"] * p["tau_s"]);
+    agrees(&m, "T^l", &r.tl, &pts, |p| {
+        p["N"] * (p["P"] * p["tau_s"]).max(p["tau_l"] + p["tau_s"])
+    });
+    agrees(&m, "phi", &r.phi, &pts, |p| {
+        p["N"] * (p["tau_l"] + p["tau_s"])
+    });
+    agrees(&m, "omega", &r.omega, &pts, |p| {
+        p["N"] * p["P"] * p["tau_s"]
+    });
     // P=4, N=10, tau_l=3, tau_s=1 -> T^l = 40 (spec §5.11 item 1), at the saturation point
     // P* = 4 where phi = omega (theta = 0; ties report the critical path).
     let p: Point = [("N", 10.0), ("P", 4.0), ("tau_l", 3.0), ("tau_s", 1.0)].into();
@@ -100,7 +106,10 @@ fn item1_mrm_closed_form_phi_omega_and_value() {
     assert!((ev.theta - 2.0f64.ln()).abs() < 1e-12);
     // Below saturation (P* = (tau_l + tau_s)/tau_s = 4) the critical path binds.
     let p: Point = [("N", 10.0), ("P", 2.0), ("tau_l", 3.0), ("tau_s", 1.0)].into();
-    assert_eq!(r.evaluate(&binding(&m, &p)).unwrap().binds, Binds::CriticalPath);
+    assert_eq!(
+        r.evaluate(&binding(&m, &p)).unwrap().binds,
+        Binds::CriticalPath
+    );
 }
 
 #[test]
@@ -127,8 +136,14 @@ fn item2_pipeline() {
          main = par i in 1..=N { seq k in 1..=M { use(u[k - 1], tau) } };",
     );
     let r = report(&m, "main");
-    let pts = grid(&[("N", &[1.0, 4.0, 9.0]), ("M", &[1.0, 4.0, 6.0]), ("tau", &[1.0, 0.25])]);
-    agrees(&m, "T^l", &r.tl, &pts, |p| (p["M"] * p["tau"]).max(p["N"] * p["tau"]));
+    let pts = grid(&[
+        ("N", &[1.0, 4.0, 9.0]),
+        ("M", &[1.0, 4.0, 6.0]),
+        ("tau", &[1.0, 0.25]),
+    ]);
+    agrees(&m, "T^l", &r.tl, &pts, |p| {
+        (p["M"] * p["tau"]).max(p["N"] * p["tau"])
+    });
 }
 
 #[test]
@@ -140,7 +155,11 @@ fn item3_branching_is_n_p_tau() {
          main = seq i in 1..=N { if prob(p) mult };",
     );
     let r = report(&m, "main");
-    let pts = grid(&[("N", &[1.0, 7.0, 100.0]), ("p", &[0.0, 0.25, 1.0]), ("tau", &[2.0])]);
+    let pts = grid(&[
+        ("N", &[1.0, 7.0, 100.0]),
+        ("p", &[0.0, 0.25, 1.0]),
+        ("tau", &[2.0]),
+    ]);
     agrees(&m, "T^l", &r.tl, &pts, |p| p["N"] * p["p"] * p["tau"]);
 }
 
@@ -148,22 +167,30 @@ fn item3_branching_is_n_p_tau() {
 fn item4_vectorization_three_machines() {
     let algo = "param N: int >= 1; param S: int >= 1; param tau_s >= 0; param tau_v >= 0;
                 main = par i in 1..=N mult(i);";
-    let seq = model(&format!("{algo} resource s; process mult(i) = use(s, tau_s);"));
+    let seq = model(&format!(
+        "{algo} resource s; process mult(i) = use(s, tau_s);"
+    ));
     let vec = model(&format!(
         "{algo} resource v[S]; process mult(i) = seq j in 1..=S use(v[j - 1], tau_v);"
     ));
-    let par = model(&format!("{algo} resource s_[N]; process mult(i) = use(s_[i - 1], tau_s);"));
+    let par = model(&format!(
+        "{algo} resource s_[N]; process mult(i) = use(s_[i - 1], tau_s);"
+    ));
     let pts = grid(&[
         ("N", &[1.0, 4.0, 64.0]),
         ("S", &[1.0, 4.0, 8.0]),
         ("tau_s", &[1.0, 2.5]),
         ("tau_v", &[0.5, 1.0]),
     ]);
-    agrees(&seq, "sequential", &report(&seq, "main").tl, &pts, |p| p["N"] * p["tau_s"]);
+    agrees(&seq, "sequential", &report(&seq, "main").tl, &pts, |p| {
+        p["N"] * p["tau_s"]
+    });
     agrees(&vec, "vector", &report(&vec, "main").tl, &pts, |p| {
         (p["S"] * p["tau_v"]).max(p["N"] * p["tau_v"])
     });
-    agrees(&par, "parallel", &report(&par, "main").tl, &pts, |p| p["tau_s"]);
+    agrees(&par, "parallel", &report(&par, "main").tl, &pts, |p| {
+        p["tau_s"]
+    });
 }
 
 #[test]
@@ -175,14 +202,28 @@ fn item5_vector_chaining() {
     let sequential = model(&format!(
         "{units} main = {{ par i in 1..=N mult_1(i) }} ; {{ par i in 1..=N mult_2(i) }};"
     ));
-    let chained = model(&format!("{units} main = par i in 1..=N {{ mult_1(i) ; mult_2(i) }};"));
-    let pts = grid(&[("N", &[1.0, 3.0, 64.0]), ("S", &[1.0, 4.0, 8.0]), ("tau_v", &[1.0, 0.5])]);
-    agrees(&sequential, "sequentialised", &report(&sequential, "main").tl, &pts, |p| {
-        2.0 * (p["S"] * p["tau_v"]).max(p["N"] * p["tau_v"])
-    });
-    agrees(&chained, "chained", &report(&chained, "main").tl, &pts, |p| {
-        (2.0 * p["S"] * p["tau_v"]).max(p["N"] * p["tau_v"])
-    });
+    let chained = model(&format!(
+        "{units} main = par i in 1..=N {{ mult_1(i) ; mult_2(i) }};"
+    ));
+    let pts = grid(&[
+        ("N", &[1.0, 3.0, 64.0]),
+        ("S", &[1.0, 4.0, 8.0]),
+        ("tau_v", &[1.0, 0.5]),
+    ]);
+    agrees(
+        &sequential,
+        "sequentialised",
+        &report(&sequential, "main").tl,
+        &pts,
+        |p| 2.0 * (p["S"] * p["tau_v"]).max(p["N"] * p["tau_v"]),
+    );
+    agrees(
+        &chained,
+        "chained",
+        &report(&chained, "main").tl,
+        &pts,
+        |p| (2.0 * p["S"] * p["tau_v"]).max(p["N"] * p["tau_v"]),
+    );
 }
 
 const MEMBANK: &str = "
@@ -214,7 +255,9 @@ fn item6_memory_banks_stride_form() {
     // exact also when M/gcd does not divide N.
     agrees(&m, "T^l", &r.tl, &pts, |p| {
         let per_bank = (p["N"] * gcd(p["M"], p["S"]) / p["M"]).ceil();
-        (p["tau_c"] + p["tau_m"]).max(p["N"] * p["tau_c"]).max(per_bank * p["tau_m"])
+        (p["tau_c"] + p["tau_m"])
+            .max(p["N"] * p["tau_c"])
+            .max(per_bank * p["tau_m"])
     });
     // The spec's numeric checks (§5.6).
     for (n, mm, s, tc, tm, want) in [
@@ -238,7 +281,11 @@ fn item7_adi_block_partitionings() {
     let i_axis = model(&format!(
         "{common} main = seq i in 1..=N-2 par j in 0..=N-1 use(cpu[floor(i / B)], tau_u);"
     ));
-    let pts = grid(&[("N", &[16.0, 64.0, 1024.0]), ("P", &[1.0, 4.0, 8.0, 16.0]), ("tau_u", &[1.0, 0.5])]);
+    let pts = grid(&[
+        ("N", &[16.0, 64.0, 1024.0]),
+        ("P", &[1.0, 4.0, 8.0, 16.0]),
+        ("tau_u", &[1.0, 0.5]),
+    ]);
     agrees(&j_axis, "j-axis", &report(&j_axis, "main").tl, &pts, |p| {
         (p["N"] - 2.0) * p["N"] / p["P"] * p["tau_u"]
     });
@@ -275,11 +322,17 @@ main = row1;
 #[test]
 fn item8_network_table1_tl_column() {
     let m = model(NETWORK);
-    let want = [0.900072, 1.508454, 1.800144, 3.016908, 1.800144, 2.700216, 3.016908, 5.400432];
+    let want = [
+        0.900072, 1.508454, 1.800144, 3.016908, 1.800144, 2.700216, 3.016908, 5.400432,
+    ];
     let p: Point = [("L", 1e6)].into();
     for (k, w) in want.iter().enumerate() {
         let r = report(&m, &format!("row{}", k + 1));
         let got = eval(&m, &r.tl, &p);
-        assert!((got - w).abs() < 1e-9, "row {}: T^l = {got}, want {w}", k + 1);
+        assert!(
+            (got - w).abs() < 1e-9,
+            "row {}: T^l = {got}, want {w}",
+            k + 1
+        );
     }
 }

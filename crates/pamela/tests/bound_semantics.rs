@@ -25,7 +25,9 @@ fn call_arguments_are_not_captured_by_callee_loops() {
 
 #[test]
 fn empty_ranges_are_skip() {
-    let e = eval("resource r; main = { seq i in 3..=2 use(r, 5) } ; par j in 1..=0 delay(7) ; delay(1);");
+    let e = eval(
+        "resource r; main = { seq i in 3..=2 use(r, 5) } ; par j in 1..=0 delay(7) ; delay(1);",
+    );
     assert_eq!(e.tl, 1.0);
     assert_eq!(e.omega, 0.0);
 }

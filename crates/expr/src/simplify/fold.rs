@@ -497,7 +497,10 @@ fn dependent_content(s: &Simplifier, var: &str, body: &Expr) -> Option<(Expr, Ex
     if k.depends_on(var) || !s.nonneg(&k) {
         return None;
     }
-    Some((k, arith::build_term(crate::node::Rational::from_integer(1.into()), common)))
+    Some((
+        k,
+        arith::build_term(crate::node::Rational::from_integer(1.into()), common),
+    ))
 }
 
 /// The extremum of a body linear in the index, at one end of the range.

@@ -1,12 +1,12 @@
 //! Bringing expressions to a canonical and, where the structure allows, closed form.
 //!
 //! The simplifier works bottom-up. Sums and products are kept in a polynomial normal form
-//! ([`arith`]); `min`/`max` drop operands that another provably dominates and factor out
+//! (module `arith`); `min`/`max` drop operands that another provably dominates and factor out
 //! common non-negative monomials (`max(N*a, N*P*b)` becomes `N*max(a, P*b)`); folds over
-//! ranges are reduced by the rules in [`fold`] (constant bodies, linearity, power sums,
+//! ranges are reduced by the rules in module `fold` (constant bodies, linearity, power sums,
 //! counting of conditions over the index, maxima of resource demand per family member);
 //! stochastic conditionals become expectations. Decisions about signs and comparisons come
-//! from a sound interval [`prove`]r that reads the [`Assumptions`].
+//! from a sound interval prover (module `prove`) that reads the [`Assumptions`].
 //!
 //! Whatever the simplifier cannot reduce stays as an evaluable fold, so the result is always
 //! equal to the input at every point where the input is defined.

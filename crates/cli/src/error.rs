@@ -1,0 +1,125 @@
+//! The errors a command can end with, and how they are shown.
+//!
+//! Model errors keep their source spans and are rendered by `miette`'s graphical handler
+//! (file, line, column, caret, help). Everything else — unreadable or unwritable files,
+//! parameter values that do not fit the model, oversized grids — becomes a [`Diag`]: a
+//! message with an optional hint, rendered by the same handler. Every one of them ends the
+//! process with exit status 1; usage errors never get here (clap exits with status 2).
+
+use std::path::Path;
+
+use pamela::ModelError;
+
+/// Why a command failed.
+#[derive(Debug)]
+pub enum CliError {
+    /// An error in the model or in its use (parse, check, binding, evaluation, limits).
+    Model(Box<ModelError>),
+    /// Any other error with a message and a hint.
+    Diag(Diag),
+    /// Writing to standard output failed (e.g. a closed pipe).
+    Stdout(std::io::Error),
+    /// A usage error found after argument parsing; shown like clap's, exit status 2.
+    Usage(String),
+}
+
+/// A located-nowhere diagnostic: a message and an optional hint.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{message}")]
+pub struct Diag {
+    /// One-line description.
+    pub message: String,
+    /// How to fix it.
+    #[help]
+    pub help: Option<String>,
+}
+
+/// Result alias for command code.
+pub type Result<T, E = CliError> = std::result::Result<T, E>;
+
+impl CliError {
+    /// An error with a message and no hint.
+    pub fn msg(message: impl Into<String>) -> Self {
+        CliError::Diag(Diag {
+            message: message.into(),
+            help: None,
+        })
+    }
+
+    /// An error with a message and a hint.
+    pub fn with_help(message: impl Into<String>, help: impl Into<String>) -> Self {
+        CliError::Diag(Diag {
+            message: message.into(),
+            help: Some(help.into()),
+        })
+    }
+
+    /// A usage error (exit status 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError::Usage(message.into())
+    }
+
+    /// A file could not be read.
+    pub fn read(path: &Path, err: &std::io::Error) -> Self {
+        CliError::with_help(
+            format!("cannot read `{}`: {}", path.display(), io_reason(err)),
+            "check the path and its permissions",
+        )
+    }
+
+    /// A file could not be written.
+    pub fn write(path: &Path, err: &std::io::Error) -> Self {
+        CliError::with_help(
+            format!("cannot write `{}`: {}", path.display(), io_reason(err)),
+            "check that the directory exists and is writable",
+        )
+    }
+
+    /// Renders the error to standard error in `miette`'s format.
+    pub fn report(self) {
+        let report = match self {
+            CliError::Model(e) => miette::Report::new(*e),
+            CliError::Diag(d) => miette::Report::new(d),
+            CliError::Stdout(e) => miette::Report::new(Diag {
+                message: format!("cannot write to standard output: {}", io_reason(&e)),
+                help: None,
+            }),
+            CliError::Usage(m) => miette::Report::new(Diag {
+                message: m,
+                help: None,
+            }),
+        };
+        eprintln!("{report:?}");
+    }
+}
+
+impl From<Box<ModelError>> for CliError {
+    fn from(e: Box<ModelError>) -> Self {
+        CliError::Model(e)
+    }
+}
+
+/// A short reason for an I/O error, without the OS error number.
+fn io_reason(err: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match err.kind() {
+        K::NotFound => "no such file or directory".to_string(),
+        K::PermissionDenied => "permission denied".to_string(),
+        K::InvalidData => "the file is not valid UTF-8 text".to_string(),
+        _ => {
+            let s = err.to_string();
+            // "Is a directory (os error 21)" → "is a directory"
+            let s = s.split(" (os error").next().unwrap_or(&s).to_string();
+            let mut c = s.chars();
+            match c.next() {
+                Some(f) => f.to_lowercase().chain(c).collect(),
+                None => s,
+            }
+        }
+    }
+}
+
+/// Writes `bytes` to `path`; the error names the path.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|e| CliError::write(path, &e))
+}

@@ -1,0 +1,132 @@
+//! Reading models and `-D` parameter bindings.
+
+use std::io::Read;
+use std::path::Path;
+
+use expr::grid::{parse_binding, Values};
+use expr::{Name, Rational};
+use pamela::{Model, ProcId};
+
+use crate::error::{CliError, Result};
+
+/// A model ready to analyse: parsed, checked, with its root process picked.
+pub struct Loaded {
+    /// The checked model.
+    pub model: Model,
+    /// The root process.
+    pub root: ProcId,
+}
+
+impl Loaded {
+    /// The root process's name.
+    pub fn root_name(&self) -> &str {
+        &self.model.processes[self.root].name
+    }
+
+    /// The model's label in messages: its file name as given.
+    pub fn label(&self) -> &str {
+        &self.model.source.name
+    }
+}
+
+/// Reads, parses and checks the model in `path` and picks `root` (default `main`).
+///
+/// Read errors name the path; parse and check errors point into the text.
+pub fn load(path: &Path, root: Option<&str>) -> Result<Loaded> {
+    let text = read_text(path)?;
+    load_text(&path.display().to_string(), &text, root)
+}
+
+/// Parses and checks model `text`, labelled `name` in diagnostics, and picks `root`.
+pub fn load_text(name: &str, text: &str, root: Option<&str>) -> Result<Loaded> {
+    let model = pamela::syntax::parse(name, text)?;
+    let root = pamela::check::root(&model, root)?;
+    Ok(Loaded { model, root })
+}
+
+/// Reads a text file, refusing ones larger than the parser accepts without reading them
+/// whole.
+fn read_text(path: &Path) -> Result<String> {
+    let file = std::fs::File::open(path).map_err(|e| CliError::read(path, &e))?;
+    if let Ok(meta) = file.metadata() {
+        if meta.is_dir() {
+            return Err(CliError::with_help(
+                format!("cannot read `{}`: it is a directory", path.display()),
+                "give the path of a model file (`.pam`)",
+            ));
+        }
+    }
+    let limit = pamela::syntax::MAX_INPUT_BYTES as u64 + 1;
+    let mut text = String::new();
+    file.take(limit)
+        .read_to_string(&mut text)
+        .map_err(|e| CliError::read(path, &e))?;
+    Ok(text)
+}
+
+/// One `-D NAME=VALUE` (or range, or list) as given on the command line.
+#[derive(Clone, Debug)]
+pub struct Define {
+    /// The parameter name.
+    pub name: Name,
+    /// Its value or values.
+    pub values: Values,
+    /// The text as typed, for messages.
+    pub text: String,
+}
+
+/// clap value parser for `-D`: checks the syntax with [`expr::grid::parse_binding`].
+pub fn parse_define(s: &str) -> std::result::Result<Define, String> {
+    let (name, values) = parse_binding(s).map_err(|e| e.to_string())?;
+    Ok(Define {
+        name,
+        values,
+        text: s.to_string(),
+    })
+}
+
+/// The defines as single values; a range or list, or a name given twice, is a usage error
+/// of `command` (exit status 2).
+pub fn single_values(defines: &[Define], command: &str) -> Result<Vec<(Name, Rational)>> {
+    let mut out: Vec<(Name, Rational)> = Vec::with_capacity(defines.len());
+    for d in defines {
+        let v = match &d.values {
+            Values::Single(v) => v.clone(),
+            Values::List(vs) if vs.len() == 1 => vs[0].clone(),
+            _ => {
+                return Err(CliError::usage(format!(
+                    "`-D {}` gives several values, but `vates pamela {command}` takes one value \
+                     per parameter; sweep with `vates pamela sweep MODEL -D {}`",
+                    d.text, d.text
+                )))
+            }
+        };
+        if out.iter().any(|(n, _)| *n == d.name) {
+            return Err(CliError::usage(format!(
+                "`{}` is bound more than once; give each parameter one -D",
+                d.name
+            )));
+        }
+        out.push((d.name.clone(), v));
+    }
+    Ok(out)
+}
+
+/// The parameters that need a value (declared, not derived) and are not in `given`.
+pub fn missing_params(model: &Model, given: &[(Name, Rational)]) -> Vec<Name> {
+    model
+        .params
+        .iter()
+        .filter(|p| p.definition.is_none() && !given.iter().any(|(n, _)| *n == p.name))
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+/// `N=10, P=4` for messages and headings.
+pub fn show_values(values: &[(Name, Rational)]) -> String {
+    values
+        .iter()
+        .map(|(n, v)| format!("{n}={}", expr::number::format_rational(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

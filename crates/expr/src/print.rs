@@ -51,6 +51,15 @@ fn is_plain_number(r: &Rational) -> bool {
     !format_rational(r).contains('/')
 }
 
+/// The order terms of a sum are written in: positive terms first, then subtracted ones,
+/// then the constant, so `-2 + N` reads `N - 2` (the canonical tree order is kept otherwise).
+fn display_order(v: &[Expr]) -> Vec<&Expr> {
+    let mut out: Vec<&Expr> = v.iter().collect();
+    out.sort_by_key(|t| (matches!(t, Expr::Num(_)), is_negative(t)));
+    out
+}
+
+
 /// Whether the expression prints with a leading minus sign (as a term of a sum it is then
 /// written as a subtraction).
 fn is_negative(e: &Expr) -> bool {
@@ -181,7 +190,8 @@ impl<W: Write> Text<'_, W> {
             Expr::Add(v) if v.is_empty() => self.out.write_char('0'),
             Expr::Mul(_) => self.out.write_char('1'),
             Expr::Add(v) => {
-                self.expr(&v[0], false, Prec::Neg)?;
+                let v = display_order(v);
+                self.expr(v[0], false, Prec::Neg)?;
                 for t in &v[1..] {
                     if is_negative(t) {
                         self.out.write_str(" - ")?;
@@ -523,7 +533,8 @@ impl Latex {
             Expr::Add(v) if v.is_empty() => self.out.push('0'),
             Expr::Mul(_) => self.out.push('1'),
             Expr::Add(v) => {
-                self.expr(&v[0], false, Prec::Neg);
+                let v = display_order(v);
+                self.expr(v[0], false, Prec::Neg);
                 for t in &v[1..] {
                     if is_negative(t) {
                         self.out.push_str(" - ");
@@ -784,7 +795,7 @@ mod tests {
         assert_eq!((v("a") - v("b") * v("c")).to_string(), "a - b*c");
         assert_eq!((v("a") - (v("b") + v("c"))).to_string(), "a - (b + c)");
         assert_eq!((v("a") + i(-3)).to_string(), "a - 3");
-        assert_eq!((i(-3) + v("a")).to_string(), "-3 + a");
+        assert_eq!((i(-3) + v("a")).to_string(), "a - 3");
         assert_eq!((-v("a")).to_string(), "-a");
         assert_eq!((-(v("a") + v("b"))).to_string(), "-(a + b)");
         assert_eq!(i(-7).to_string(), "-7");

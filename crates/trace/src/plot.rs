@@ -263,6 +263,48 @@ fn render_err<E: std::fmt::Display>(e: E) -> TraceError {
     TraceError::Render(e.to_string())
 }
 
+/// The corner of the plotting area that the fewest data points fall in (the outer 35% of
+/// each axis), so the legend hides as little as possible; ties prefer the upper left.
+fn legend_corner(
+    content: &Content<'_>,
+    x: &std::ops::Range<f64>,
+    y: &std::ops::Range<f64>,
+    log_x: bool,
+    log_y: bool,
+) -> SeriesLabelPosition {
+    let frac = |v: f64, r: &std::ops::Range<f64>, log: bool| {
+        let (v, lo, hi) = if log {
+            (v.ln(), r.start.ln(), r.end.ln())
+        } else {
+            (v, r.start, r.end)
+        };
+        if hi > lo {
+            (v - lo) / (hi - lo)
+        } else {
+            0.5
+        }
+    };
+    // Counts for upper-left, upper-right, lower-left, lower-right.
+    let mut counts = [0usize; 4];
+    for i in 0..content.series().len() {
+        for (px, py) in content.points(i, log_x, log_y) {
+            let (fx, fy) = (frac(px, x, log_x), frac(py, y, log_y));
+            let (left, right, low, high) = (fx < 0.35, fx > 0.65, fy < 0.35, fy > 0.65);
+            counts[0] += (left && high) as usize;
+            counts[1] += (right && high) as usize;
+            counts[2] += (left && low) as usize;
+            counts[3] += (right && low) as usize;
+        }
+    }
+    let best = (0..4).min_by_key(|&k| counts[k]).unwrap_or(0);
+    match best {
+        1 => SeriesLabelPosition::UpperRight,
+        2 => SeriesLabelPosition::LowerLeft,
+        3 => SeriesLabelPosition::LowerRight,
+        _ => SeriesLabelPosition::UpperLeft,
+    }
+}
+
 /// Draws `content` on axes `x` and `y` into an SVG string.
 fn render<X, Y>(
     width: u32,
@@ -286,6 +328,7 @@ where
         Content::Scatter(_) => (false, false),
     };
     let x_range = x.range();
+    let y_range = y.range();
     let (x_lo, x_hi) = (x_range.start, x_range.end);
     let mut svg = String::new();
     {
@@ -396,7 +439,7 @@ where
         if any_legend {
             chart
                 .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
+                .position(legend_corner(content, &x_range, &y_range, log_x, log_y))
                 .background_style(WHITE.mix(0.85))
                 .border_style(RGBColor(160, 160, 160))
                 .label_font(("sans-serif", 15))
@@ -406,4 +449,30 @@ where
         root.present().map_err(render_err)?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_goes_to_the_emptiest_corner() {
+        // Points crowd the upper left and the lower right: the legend must avoid both.
+        let mut pts: Vec<(f64, f64)> = (0..20).map(|k| (k as f64 * 0.01, 1.0)).collect();
+        pts.extend((0..10).map(|k| (1.0 - k as f64 * 0.01, 0.0)));
+        pts.push((1.0, 1.0));
+        let plot = ScatterPlot {
+            title: String::new(),
+            x_label: String::new(),
+            y_label: String::new(),
+            series: vec![Series {
+                name: "s".into(),
+                points: pts,
+            }],
+            hlines: vec![],
+        };
+        let c = Content::Scatter(&plot);
+        let pos = legend_corner(&c, &(0.0..1.0), &(0.0..1.0), false, false);
+        assert!(matches!(pos, SeriesLabelPosition::LowerLeft), "{pos:?}");
+    }
 }

@@ -265,7 +265,7 @@ struct SimArgs {
     /// Microseconds per model time unit in the --trace file.
     #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = parse_scale)]
     trace_unit_us: f64,
-    /// Write an SVG Gantt chart of the resource servers.
+    /// Write an SVG Gantt chart of the resource servers and the processes (think, queueing wait, service).
     #[arg(long, value_name = "FILE")]
     gantt: Option<PathBuf>,
     /// Output format.

@@ -104,7 +104,7 @@ pub fn run(
 pub fn gantt_svg(loaded: &Loaded, tr: &trace::Trace) -> Result<String> {
     let opts = trace::gantt::GanttOptions {
         title: Some(format!(
-            "{} — root {}: resource servers",
+            "{} — root {}: resource servers and processes",
             loaded.label(),
             loaded.root_name()
         )),

@@ -285,7 +285,9 @@ fn sim_writes_chrome_trace_and_gantt() {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
     let events = v["traceEvents"].as_array().expect("traceEvents");
     let slices: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
-    assert_eq!(slices.len(), 40); // one per served use(s, 1)
+    // 40 on the server lane (one per served use(s, 1)); on the 4 process lanes, 40 delays,
+    // 40 services and 3 waits (p=2, 3, 4 queue in the first round only).
+    assert_eq!(slices.len(), 123);
     let end = slices
         .iter()
         .map(|e| e["ts"].as_f64().unwrap() + e["dur"].as_f64().unwrap())

@@ -59,7 +59,6 @@ fn display_order(v: &[Expr]) -> Vec<&Expr> {
     out
 }
 
-
 /// Whether the expression prints with a leading minus sign (as a term of a sum it is then
 /// written as a subtraction).
 fn is_negative(e: &Expr) -> bool {

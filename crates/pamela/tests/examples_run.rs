@@ -43,7 +43,11 @@ fn sample_binding(m: &pamela::Model, scale: i64) -> Vec<(Name, Rational)> {
 #[test]
 fn every_example_bounds_in_closed_form_and_below_simulation() {
     let all = examples();
-    assert!(all.len() >= 16, "expected the paper's models, found {}", all.len());
+    assert!(
+        all.len() >= 16,
+        "expected the paper's models, found {}",
+        all.len()
+    );
     let mut roots_checked = 0;
     for (file, text) in all {
         let m = pamela::syntax::parse(&file, &text).unwrap_or_else(|e| panic!("{file}: {e:?}"));
@@ -56,11 +60,20 @@ fn every_example_bounds_in_closed_form_and_below_simulation() {
             .collect();
         for root in roots {
             let r = pamela::check::root(&m, Some(&root)).unwrap();
-            let report = pamela::bound::bound(&m, r).unwrap_or_else(|e| panic!("{file}:{root}: {e:?}"));
-            assert!(report.is_closed_form(), "{file}:{root}: T^l = {}", report.tl);
+            let report =
+                pamela::bound::bound(&m, r).unwrap_or_else(|e| panic!("{file}:{root}: {e:?}"));
+            assert!(
+                report.is_closed_form(),
+                "{file}:{root}: T^l = {}",
+                report.tl
+            );
             for scale in [1, 2] {
-                let b = m.bind(&sample_binding(&m, scale)).unwrap_or_else(|e| panic!("{file}: {e:?}"));
-                let ev = report.evaluate(&b).unwrap_or_else(|e| panic!("{file}:{root}: {e:?}"));
+                let b = m
+                    .bind(&sample_binding(&m, scale))
+                    .unwrap_or_else(|e| panic!("{file}: {e:?}"));
+                let ev = report
+                    .evaluate(&b)
+                    .unwrap_or_else(|e| panic!("{file}:{root}: {e:?}"));
                 // With prob() conditions T^l bounds the expected time: T^l is convex in the
                 // branch outcomes, so E[T] >= E[T^l(outcomes)] >= T^l(E[outcomes]) (Jensen).
                 // Compare with the mean over many seeds, allowing for sampling error.

@@ -289,17 +289,16 @@ fn same_instant_requests_are_served_in_child_order() {
     assert_eq!(r.time, 6.0);
     let tr = r.trace.unwrap();
     let mut iv: Vec<_> = tr
-        .intervals
-        .iter()
+        .lane_intervals(0)
         .map(|i| (i.start, i.end, i.label.as_str()))
         .collect();
     iv.sort_by(|a, b| a.partial_cmp(b).unwrap());
     assert_eq!(
         iv,
         [
-            (0.0, 3.0, "main p=1"),
-            (3.0, 5.0, "main p=2"),
-            (5.0, 6.0, "main p=3")
+            (0.0, 3.0, "A: main p=1"),
+            (3.0, 5.0, "B: main p=2"),
+            (5.0, 6.0, "C: main p=3")
         ]
     );
 }
@@ -633,16 +632,31 @@ fn trace_has_one_lane_per_server() {
             ("pool#0", "pool"),
             ("pool#1", "pool"),
             ("cpu[0]", "cpu"),
-            ("cpu[1]", "cpu")
+            ("cpu[1]", "cpu"),
+            ("main p=0", "processes"),
+            ("main p=1", "processes"),
         ]
     );
-    assert_eq!(tr.intervals.len(), 6);
-    assert!(tr.intervals.iter().all(|i| i.kind == trace::Kind::Busy));
+    // 6 services on server lanes; p=0: 3 services; p=1: 3 services and 1 wait (for s).
+    assert_eq!(tr.intervals.len(), 6 + 3 + 4);
     let cpu1: Vec<_> = tr
         .lane_intervals(4)
         .map(|i| (i.start, i.end, i.label.as_str()))
         .collect();
-    assert_eq!(cpu1, [(4.0, 5.0, "main p=1")]);
+    assert_eq!(cpu1, [(4.0, 5.0, "B: main p=1")]);
+    let p1: Vec<_> = tr
+        .lane_intervals(6)
+        .map(|i| (i.start, i.end, i.label.as_str(), i.kind))
+        .collect();
+    assert_eq!(
+        p1,
+        [
+            (0.0, 1.0, "wait s", trace::Kind::Wait),
+            (1.0, 2.0, "s", trace::Kind::Busy),
+            (2.0, 4.0, "pool", trace::Kind::Busy),
+            (4.0, 5.0, "cpu[1]", trace::Kind::Busy),
+        ]
+    );
     assert_eq!(tr.makespan(), r.time);
     tr.validate().unwrap();
     // No trace unless asked for.
@@ -666,4 +680,213 @@ fn deep_nesting_runs_without_recursion() {
     let r = sim(&text, &[]);
     assert_eq!(r.time, 299.0);
     assert_eq!(r.events, 1);
+}
+
+fn traced(text: &str, vals: &[(&str, i64)]) -> (SimResult, trace::Trace) {
+    let mut r = sim_with(
+        text,
+        vals,
+        &SimOptions {
+            record_trace: true,
+            ..SimOptions::default()
+        },
+    );
+    let tr = r.trace.take().expect("trace requested");
+    (r, tr)
+}
+
+/// The ids of the lanes in group `processes`.
+fn process_lanes(tr: &trace::Trace) -> Vec<usize> {
+    (0..tr.lanes.len())
+        .filter(|&l| tr.lanes[l].group == "processes")
+        .collect()
+}
+
+/// Total duration of the intervals of `kind` on `lane`.
+fn lane_total(tr: &trace::Trace, lane: usize, kind: trace::Kind) -> f64 {
+    tr.lane_intervals(lane)
+        .filter(|i| i.kind == kind)
+        .map(|i| i.duration())
+        .sum()
+}
+
+#[test]
+fn trace_process_lanes_explain_mrm_queueing() {
+    // N=2, P=3, tau_l=1, tau_s=1, FCFS. Round 1: all three request s at t=1; p=1 is served
+    // 1-2, p=2 waits 1-2 and is served 2-3, p=3 waits 1-3 and is served 3-4. Round 2: p=1
+    // requests at 3 while p=3 holds s, waits 3-4, served 4-5; p=2 requests at 4 (p=1 holds
+    // s), waits 4-5, served 5-6; p=3 requests at 5, waits 5-6, served 6-7. T = 7.
+    // Waits per process: 0+1, 1+1, 2+1; total queueing 6.
+    let text = "param N: int >= 1; param P: int >= 1; param tau_l >= 0; param tau_s >= 0;
+        resource s;
+        main = par p in 1..=P { seq i in 1..=N { delay(tau_l); use(s, tau_s) } };";
+    let (r, tr) = traced(text, &[("N", 2), ("P", 3), ("tau_l", 1), ("tau_s", 1)]);
+    assert_eq!(r.time, 7.0);
+    tr.validate().unwrap();
+    assert_eq!(tr.makespan(), 7.0);
+    let lanes: Vec<_> = tr
+        .lanes
+        .iter()
+        .map(|l| (l.name.as_str(), l.group.as_str()))
+        .collect();
+    assert_eq!(
+        lanes,
+        [
+            ("s", "s"),
+            ("main p=1", "processes"),
+            ("main p=2", "processes"),
+            ("main p=3", "processes"),
+        ]
+    );
+    let procs = process_lanes(&tr);
+    assert_eq!(procs.len(), 3);
+    for &l in &procs {
+        // N·(tau_l + tau_s)
+        assert_eq!(lane_total(&tr, l, trace::Kind::Busy), 4.0);
+    }
+    let waits: Vec<f64> = procs
+        .iter()
+        .map(|&l| lane_total(&tr, l, trace::Kind::Wait))
+        .collect();
+    assert_eq!(waits, [1.0, 2.0, 3.0]);
+    assert_eq!(waits.iter().sum::<f64>(), 6.0);
+    // The full timeline of p=3.
+    let p3: Vec<_> = tr
+        .lane_intervals(procs[2])
+        .map(|i| (i.start, i.end, i.label.as_str(), i.kind))
+        .collect();
+    use trace::Kind::{Busy, Wait};
+    assert_eq!(
+        p3,
+        [
+            (0.0, 1.0, "delay", Busy),
+            (1.0, 3.0, "wait s", Wait),
+            (3.0, 4.0, "s", Busy),
+            (4.0, 5.0, "delay", Busy),
+            (5.0, 6.0, "wait s", Wait),
+            (6.0, 7.0, "s", Busy),
+        ]
+    );
+    // The server lane: one interval per service, labelled with the client.
+    let server: Vec<_> = tr
+        .lane_intervals(0)
+        .map(|i| (i.start, i.end, i.label.as_str()))
+        .collect();
+    assert_eq!(
+        server,
+        [
+            (1.0, 2.0, "A: main p=1"),
+            (2.0, 3.0, "B: main p=2"),
+            (3.0, 4.0, "C: main p=3"),
+            (4.0, 5.0, "A: main p=1"),
+            (5.0, 6.0, "B: main p=2"),
+            (6.0, 7.0, "C: main p=3"),
+        ]
+    );
+    for &l in &procs {
+        let mut ivs: Vec<_> = tr.lane_intervals(l).collect();
+        ivs.sort_by(|a, b| a.start.total_cmp(&b.start));
+        // No overlap on one lane.
+        for w in ivs.windows(2) {
+            assert!(w[0].end <= w[1].start, "{:?} overlaps {:?}", w[0], w[1]);
+        }
+        // Every wait ends where the service of the waited-for member starts.
+        for (k, iv) in ivs.iter().enumerate() {
+            if iv.kind == Wait {
+                assert!(iv.duration() > 0.0);
+                let member = iv.label.strip_prefix("wait ").expect("wait label");
+                let next = ivs[k + 1];
+                assert_eq!(
+                    (next.start, next.label.as_str(), next.kind),
+                    (iv.end, member, Busy)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn trace_process_lane_names_are_unique_and_cover_calls_and_families() {
+    // The root acts (so it has a lane), a plain `par` names both branches like the parent,
+    // and a process called inside a `par` loop is named after the loop's process.
+    let text = "resource cpu[2]; resource io: inf;
+        work(k) = par j in 0..=1 use(cpu[j], k);
+        main = delay(1); { delay(2) || use(io, 1) }; par q in 1..=2 work(q);";
+    let (r, tr) = traced(text, &[]);
+    // 0-1 main; 1-3 the two branches; then q=1: j=0,1 use 1 each; q=2: 2 each, queued.
+    assert_eq!(r.time, 3.0 + 3.0);
+    tr.validate().unwrap();
+    let names: Vec<_> = tr.lanes.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "cpu[0]",
+            "cpu[1]",
+            "io#0",
+            "main",
+            "main#2",
+            "main#3",
+            "work k=1 j=0",
+            "work k=1 j=1",
+            "work k=2 j=0",
+            "work k=2 j=1",
+        ]
+    );
+    let ivs = |l: usize| -> Vec<(f64, f64, String)> {
+        tr.lane_intervals(l)
+            .map(|i| (i.start, i.end, i.label.clone()))
+            .collect()
+    };
+    assert_eq!(ivs(3), [(0.0, 1.0, "delay".to_string())]);
+    assert_eq!(ivs(4), [(1.0, 3.0, "delay".to_string())]);
+    assert_eq!(ivs(5), [(1.0, 2.0, "io".to_string())]);
+    assert_eq!(
+        ivs(8),
+        [
+            (3.0, 4.0, "wait cpu[0]".to_string()),
+            (4.0, 6.0, "cpu[0]".to_string())
+        ]
+    );
+    assert_eq!(
+        ivs(0),
+        [
+            (3.0, 4.0, "D: work k=1 j=0".to_string()),
+            (4.0, 6.0, "F: work k=2 j=0".to_string())
+        ]
+    );
+}
+
+#[test]
+fn trace_process_lanes_are_capped() {
+    let text = "param P: int >= 1; resource s;
+        main = par p in 1..=P { delay(1); use(s, 1) };";
+    let (r, tr) = traced(text, &[("P", 20_000)]);
+    assert_eq!(r.time, 20_001.0);
+    tr.validate().unwrap();
+    let procs = process_lanes(&tr);
+    assert_eq!(pamela::sim::MAX_PROCESS_LANES, 10_000);
+    assert_eq!(procs.len(), 10_000);
+    assert_eq!(tr.lanes.len(), 1 + 10_000);
+    assert_eq!(tr.lanes[procs[0]].name, "main p=1");
+    assert_eq!(tr.lanes[procs[9_999]].name, "main p=10000");
+    // Every service is on the server lane; the first 10000 processes also have their delay,
+    // service and (all but p=1) wait on their own lane.
+    assert_eq!(tr.intervals.len(), 20_000 + 10_000 * 2 + 9_999);
+    let last = tr.lane_intervals(0).last().unwrap();
+    assert_eq!(
+        (last.start, last.end, last.label.as_str()),
+        (20_000.0, 20_001.0, "main p=20000")
+    );
+    let p10000: Vec<_> = tr
+        .lane_intervals(procs[9_999])
+        .map(|i| (i.start, i.end, i.label.as_str()))
+        .collect();
+    assert_eq!(
+        p10000,
+        [
+            (0.0, 1.0, "delay"),
+            (1.0, 10_000.0, "wait s"),
+            (10_000.0, 10_001.0, "s")
+        ]
+    );
 }

@@ -4,13 +4,15 @@
 
 use super::eval::{int_range, snap};
 use super::lower::{Node, Program, NONE};
-use super::{Arbitration, MemberUsage, ResourceUsage, SimOptions, SimResult, MAX_ACTIVE};
+use super::{
+    Arbitration, MemberUsage, ResourceUsage, SimOptions, SimResult, MAX_ACTIVE, MAX_PROCESS_LANES,
+};
 use crate::diag::{ErrorKind, ModelError};
 use crate::model::Model;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::fmt::Write;
 
 /// A control-stack entry of a thread.
@@ -44,9 +46,6 @@ struct Thread {
     pc: u32,
     /// The member held or waited for during a `use` (`NONE` during a `delay`).
     holding: u32,
-    /// Trace only: the server slot held, and the `use` node (for the label).
-    server: u32,
-    node: u32,
 }
 
 /// Bits of an event key that hold the thread id; the sequence number sits above them.
@@ -94,14 +93,76 @@ struct Member {
 
 /// Trace recording state (only with `record_trace`).
 struct Recorder {
-    /// Per member: server slot → local lane id.
+    /// Per member: server slot → local server lane.
     lanes: Vec<Vec<u32>>,
     /// Per member: free server slots.
     free: Vec<Vec<u32>>,
-    /// Local lanes: (member, server slot).
+    /// Local server lanes: (member, server slot).
     lane_key: Vec<(u32, u32)>,
-    /// (local lane, start, end, label).
-    intervals: Vec<(u32, f64, f64, String)>,
+    /// Per thread id: the thread currently running under that id (ids are recycled, so
+    /// everything that must outlive the thread is in `clients`).
+    threads: Vec<ThreadRec>,
+    /// Threads that performed a `use` or `delay`, in order of their first one.
+    clients: Vec<Client>,
+    /// Clients with a process lane (at most [`MAX_PROCESS_LANES`]).
+    process_lanes: usize,
+    /// Threads spawned so far: the spawn ordinal of the next one.
+    spawned: u64,
+    intervals: Vec<Rec>,
+}
+
+/// Trace state of a live thread.
+#[derive(Clone, Copy, Debug, Default)]
+struct ThreadRec {
+    /// Index into [`Program::scopes`] of the place it was spawned.
+    scope: u32,
+    /// Spawn ordinal.
+    spawn: u64,
+    /// Index into [`Recorder::clients`]; `NONE` before its first `use` or `delay`.
+    client: u32,
+    /// The server slot held during a `use`.
+    server: u32,
+    /// When the current `use` was requested.
+    request: f64,
+}
+
+/// A thread that performed a `use` or `delay`.
+#[derive(Debug)]
+struct Client {
+    /// Process name and frame variables at spawn, e.g. `main p=3`.
+    label: String,
+    /// Spawn ordinal: process lanes are ordered by it.
+    spawn: u64,
+    /// Whether it has a process lane.
+    lane: bool,
+}
+
+/// A recorded interval; labels are made when the trace is built.
+#[derive(Clone, Copy, Debug)]
+enum Rec {
+    /// Service of `client` on local server lane `lane`.
+    Server {
+        lane: u32,
+        client: u32,
+        start: f64,
+        end: f64,
+    },
+    /// On the client's process lane: a `delay`.
+    Delay { client: u32, start: f64, end: f64 },
+    /// On the client's process lane: queueing for `member`.
+    Wait {
+        client: u32,
+        member: u32,
+        start: f64,
+        end: f64,
+    },
+    /// On the client's process lane: service by `member`.
+    Serve {
+        client: u32,
+        member: u32,
+        start: f64,
+        end: f64,
+    },
 }
 
 struct Sim<'a, 'p> {
@@ -152,6 +213,10 @@ pub(crate) fn run(
         lanes: vec![Vec::new(); members.len()],
         free: vec![Vec::new(); members.len()],
         lane_key: Vec::new(),
+        threads: Vec::new(),
+        clients: Vec::new(),
+        process_lanes: 0,
+        spawned: 0,
         intervals: Vec::new(),
     });
     let mut sim = Sim {
@@ -177,7 +242,7 @@ pub(crate) fn run(
         end: None,
         rec,
     };
-    let root = sim.spawn(NONE, prog.root)?;
+    let root = sim.spawn(NONE, prog.root, prog.root_scope)?;
     sim.threads[root as usize]
         .slots
         .resize(prog.root_frame as usize, 0.0);
@@ -220,8 +285,9 @@ impl Sim<'_, '_> {
         ))
     }
 
-    /// A new thread with parent `parent` that will start at `pc`; its frame is empty.
-    fn spawn(&mut self, parent: u32, pc: u32) -> Result<u32, Box<ModelError>> {
+    /// A new thread with parent `parent` that will start at `pc`, spawned in scope `scope`
+    /// (for its trace lane name); its frame is empty.
+    fn spawn(&mut self, parent: u32, pc: u32, scope: u32) -> Result<u32, Box<ModelError>> {
         self.active += 1;
         if self.active > MAX_ACTIVE {
             return Err(Box::new(
@@ -253,6 +319,20 @@ impl Sim<'_, '_> {
         th.pending = 0;
         th.pc = pc;
         th.holding = NONE;
+        if let Some(rec) = &mut self.rec {
+            let t = tid as usize;
+            if t >= rec.threads.len() {
+                rec.threads.resize(t + 1, ThreadRec::default());
+            }
+            rec.threads[t] = ThreadRec {
+                scope,
+                spawn: rec.spawned,
+                client: NONE,
+                server: NONE,
+                request: 0.0,
+            };
+            rec.spawned += 1;
+        }
         Ok(tid)
     }
 
@@ -314,7 +394,7 @@ impl Sim<'_, '_> {
         if m != NONE {
             self.threads[tid as usize].holding = NONE;
             if let Some(rec) = &mut self.rec {
-                rec.free[m as usize].push(self.threads[tid as usize].server);
+                rec.free[m as usize].push(rec.threads[tid as usize].server);
             }
             let mem = &mut self.members[m as usize];
             let next = match self.arbitration {
@@ -357,6 +437,9 @@ impl Sim<'_, '_> {
                         let t = self.duration(n, time.eval(self.frame(tid)))?;
                         self.event()?;
                         self.threads[tid as usize].holding = NONE;
+                        if self.rec.is_some() {
+                            self.record_delay(tid, t);
+                        }
                         return self.schedule(n, t, tid);
                     }
                     Node::Use {
@@ -391,7 +474,7 @@ impl Sim<'_, '_> {
                         }
                         self.event()?;
                         if self.rec.is_some() {
-                            self.threads[tid as usize].node = n;
+                            self.record_request(tid);
                         }
                         let mem = &mut self.members[m as usize];
                         if mem.busy < mem.cap {
@@ -414,12 +497,14 @@ impl Sim<'_, '_> {
                             next = prog.kids[*first as usize];
                         }
                     },
-                    Node::Par { first, len } => {
+                    Node::Par { first, len, scope } => {
                         if *len == 0 {
                             next = NONE;
                             continue;
                         }
-                        self.fork(tid, *len, |k| (prog.kids[(first + k) as usize], None))?;
+                        self.fork(tid, *len, *scope, |k| {
+                            (prog.kids[(first + k) as usize], None)
+                        })?;
                         return Ok(());
                     }
                     Node::Loop {
@@ -428,6 +513,7 @@ impl Sim<'_, '_> {
                         lo,
                         hi,
                         body,
+                        scope,
                     } => {
                         let f = self.frame(tid);
                         let (a, b) = lo
@@ -445,7 +531,7 @@ impl Sim<'_, '_> {
                                 self.spawn_limit(count)?;
                             }
                             let (slot, body) = (*slot, *body);
-                            self.fork(tid, count as u32, |k| {
+                            self.fork(tid, count as u32, *scope, |k| {
                                 (body, Some((slot, a + f64::from(k))))
                             })?;
                             return Ok(());
@@ -559,12 +645,13 @@ impl Sim<'_, '_> {
         ))
     }
 
-    /// Blocks `tid` on `count` children; child `k` starts at `child(k).0`, with the parent's
-    /// current frame and, if given, `slot := value`.
+    /// Blocks `tid` on `count` children spawned in scope `scope`; child `k` starts at
+    /// `child(k).0`, with the parent's current frame and, if given, `slot := value`.
     fn fork(
         &mut self,
         tid: u32,
         count: u32,
+        scope: u32,
         child: impl Fn(u32) -> (u32, Option<(u32, f64)>),
     ) -> Result<(), Box<ModelError>> {
         self.scratch.clear();
@@ -574,7 +661,7 @@ impl Sim<'_, '_> {
         self.threads[tid as usize].pending = count;
         for k in 0..count {
             let (pc, set) = child(k);
-            let c = self.spawn(tid, pc)?;
+            let c = self.spawn(tid, pc, scope)?;
             let slots = &mut self.threads[c as usize].slots;
             slots.extend_from_slice(&self.scratch);
             if let Some((s, v)) = set {
@@ -585,8 +672,61 @@ impl Sim<'_, '_> {
         Ok(())
     }
 
-    /// Trace: gives `tid` a server slot of member `m` and records its busy interval.
+    /// Trace: the client index of `tid`, made at its first `use` or `delay`, with a process
+    /// lane while there are fewer than [`MAX_PROCESS_LANES`].
+    fn client(&mut self, tid: u32) -> u32 {
+        let Some(rec) = &mut self.rec else {
+            return NONE;
+        };
+        let tr = &mut rec.threads[tid as usize];
+        if tr.client != NONE {
+            return tr.client;
+        }
+        // The spawn frame is the bottom of the slot stack; the slots of the spawn scope's
+        // variables are never written after the spawn (inner loops use deeper slots, calls
+        // push frames above it).
+        let sc = &self.prog.scopes[tr.scope as usize];
+        let mut label = sc.process.to_string();
+        for (name, v) in sc.vars.iter().zip(&self.threads[tid as usize].slots) {
+            let _ = write!(label, " {name}={v}");
+        }
+        let lane = rec.process_lanes < MAX_PROCESS_LANES;
+        rec.process_lanes += usize::from(lane);
+        let c = rec.clients.len() as u32;
+        rec.clients.push(Client {
+            label,
+            spawn: tr.spawn,
+            lane,
+        });
+        tr.client = c;
+        c
+    }
+
+    /// Trace: `tid` requests a server now.
+    fn record_request(&mut self, tid: u32) {
+        self.client(tid);
+        if let Some(rec) = &mut self.rec {
+            rec.threads[tid as usize].request = self.now;
+        }
+    }
+
+    /// Trace: a `delay(dur)` of `tid` starting now.
+    fn record_delay(&mut self, tid: u32, dur: f64) {
+        let client = self.client(tid);
+        let Some(rec) = &mut self.rec else { return };
+        if rec.clients[client as usize].lane {
+            rec.intervals.push(Rec::Delay {
+                client,
+                start: self.now,
+                end: self.now + dur,
+            });
+        }
+    }
+
+    /// Trace: gives `tid` a server slot of member `m` and records its service (on the server
+    /// lane and on the process lane, after the wait since the request if there was one).
     fn record(&mut self, m: u32, tid: u32, dur: f64) {
+        let client = self.client(tid);
         let Some(rec) = &mut self.rec else { return };
         let mu = m as usize;
         let server = match rec.free[mu].pop() {
@@ -598,22 +738,31 @@ impl Sim<'_, '_> {
                 s
             }
         };
-        let th = &self.threads[tid as usize];
-        let lane = rec.lanes[mu][server as usize];
-        let label = match &self.prog.nodes[th.node as usize] {
-            Node::Use { scope, .. } => {
-                let sc = &self.prog.scopes[*scope as usize];
-                let mut s = sc.process.to_string();
-                let f = &th.slots[th.base as usize..];
-                for (name, v) in sc.vars.iter().zip(f) {
-                    let _ = write!(s, " {name}={v}");
-                }
-                s
+        let (start, end) = (self.now, self.now + dur);
+        rec.intervals.push(Rec::Server {
+            lane: rec.lanes[mu][server as usize],
+            client,
+            start,
+            end,
+        });
+        let tr = &mut rec.threads[tid as usize];
+        tr.server = server;
+        if rec.clients[client as usize].lane {
+            if tr.request < start {
+                rec.intervals.push(Rec::Wait {
+                    client,
+                    member: m,
+                    start: tr.request,
+                    end: start,
+                });
             }
-            _ => String::new(),
-        };
-        rec.intervals.push((lane, self.now, self.now + dur, label));
-        self.threads[tid as usize].server = server;
+            rec.intervals.push(Rec::Serve {
+                client,
+                member: m,
+                start,
+                end,
+            });
+        }
     }
 
     fn member_name(&self, r: usize, k: u32) -> String {
@@ -666,7 +815,17 @@ impl Sim<'_, '_> {
         }
     }
 
-    /// Lanes in declaration order (resource, member, server), then the intervals.
+    /// The name of member `m` (a flat member index), e.g. `s` or `cpu[2]`.
+    fn member_label(&self, m: u32) -> String {
+        let r = self
+            .prog
+            .res
+            .partition_point(|info| info.first + info.members <= m);
+        self.member_name(r, m - self.prog.res[r].first)
+    }
+
+    /// Server lanes in declaration order (resource, member, server), then process lanes in
+    /// spawn order, then the intervals.
     fn build_trace(&self, rec: Recorder) -> trace::Trace {
         let mut t = trace::Trace::new(self.model.source.name.clone());
         let mut order: Vec<u32> = (0..rec.lane_key.len() as u32).collect();
@@ -687,9 +846,103 @@ impl Sim<'_, '_> {
             };
             id[l as usize] = t.add_lane(name, info.name.clone());
         }
-        for (lane, start, end, label) in rec.intervals {
-            t.push(id[lane as usize], start, end, label, trace::Kind::Busy);
+
+        // Process lanes: unique names (`#2`, `#3`, … on a collision), and the label of the
+        // client's service on server lanes (see `server_label`).
+        let mut clients = rec.clients;
+        let mut laned: Vec<usize> = (0..clients.len()).filter(|&c| clients[c].lane).collect();
+        laned.sort_by_key(|&c| clients[c].spawn);
+        let mut used: HashSet<String> = t.lanes.iter().map(|l| l.name.clone()).collect();
+        let mut next_k: HashMap<String, u64> = HashMap::new();
+        let mut lane_of = vec![usize::MAX; clients.len()];
+        for (row, &c) in laned.iter().enumerate() {
+            let base = &clients[c].label;
+            let mut name = base.clone();
+            if !used.insert(name.clone()) {
+                let k = next_k.entry(base.clone()).or_insert(1);
+                loop {
+                    *k += 1;
+                    name = format!("{base}#{k}");
+                    if used.insert(name.clone()) {
+                        break;
+                    }
+                }
+            }
+            lane_of[c] = t.add_lane(name.clone(), "processes");
+            clients[c].label = server_label(row, &name);
+        }
+
+        let mut members: HashMap<u32, (String, String)> = HashMap::new();
+        let mut member = |m: u32| {
+            members
+                .entry(m)
+                .or_insert_with(|| {
+                    let name = self.member_label(m);
+                    (format!("wait {name}"), name)
+                })
+                .clone()
+        };
+        let busy = trace::Kind::Busy;
+        for iv in rec.intervals {
+            match iv {
+                Rec::Server {
+                    lane,
+                    client,
+                    start,
+                    end,
+                } => {
+                    let label = clients[client as usize].label.clone();
+                    t.push(id[lane as usize], start, end, label, busy);
+                }
+                Rec::Delay { client, start, end } => {
+                    t.push(lane_of[client as usize], start, end, "delay", busy);
+                }
+                Rec::Wait {
+                    client,
+                    member: m,
+                    start,
+                    end,
+                } => {
+                    let label = member(m).0;
+                    t.push(
+                        lane_of[client as usize],
+                        start,
+                        end,
+                        label,
+                        trace::Kind::Wait,
+                    );
+                }
+                Rec::Serve {
+                    client,
+                    member: m,
+                    start,
+                    end,
+                } => {
+                    let label = member(m).1;
+                    t.push(lane_of[client as usize], start, end, label, busy);
+                }
+            }
         }
         t
     }
+}
+
+/// The label of a client's service on a server lane: a letter code of its process-lane row
+/// (`A`, …, `Z`, `AA`, … in bijective base 26), then the lane name, e.g. `C: main p=3`. The
+/// Gantt chart colours busy bars by the leading letters of the label, so the code gives each
+/// client its own colour, which the lane name alone would not (`main p=1` and `main p=2`
+/// share the prefix `main`).
+pub(super) fn server_label(row: usize, lane: &str) -> String {
+    let mut code = Vec::new();
+    let mut n = row + 1;
+    while n > 0 {
+        n -= 1;
+        code.push(b'A' + (n % 26) as u8);
+        n /= 26;
+    }
+    code.reverse();
+    let mut s = String::from_utf8(code).unwrap_or_default();
+    s.push_str(": ");
+    s.push_str(lane);
+    s
 }

@@ -29,8 +29,6 @@ pub(crate) enum Node {
         res: u32,
         index: Option<Ev>,
         time: Ev,
-        /// Index into [`Program::scopes`].
-        scope: u32,
     },
     /// Children are `kids[first .. first + len]`.
     Seq {
@@ -40,6 +38,8 @@ pub(crate) enum Node {
     Par {
         first: u32,
         len: u32,
+        /// Index into [`Program::scopes`]: the scope the children are spawned in.
+        scope: u32,
     },
     Loop {
         par: bool,
@@ -47,6 +47,9 @@ pub(crate) enum Node {
         lo: Ev,
         hi: Ev,
         body: u32,
+        /// For a `par` loop, index into [`Program::scopes`] of the scope the children are
+        /// spawned in (with the loop variable); `NONE` for a `seq` loop.
+        scope: u32,
     },
     If {
         cond: Cnd,
@@ -74,11 +77,12 @@ pub(crate) struct ResInfo {
     pub multiplicity: Option<u64>,
 }
 
-/// What a trace label needs to know about the scope of a `use`.
+/// What a trace lane name needs to know about the place where a thread is spawned: the
+/// process whose body holds the `par`, and the variables of its frame there.
 #[derive(Debug)]
 pub(crate) struct Scope {
     pub process: Name,
-    /// Variable names by frame slot.
+    /// Variable names by frame slot (arguments, then enclosing loop variables).
     pub vars: Vec<Name>,
 }
 
@@ -87,15 +91,16 @@ pub(crate) struct Scope {
 pub(crate) struct Program {
     pub nodes: Vec<Node>,
     pub spans: Vec<SourceSpan>,
-    /// Scopes of `use` nodes, for trace labels.
+    /// Spawn scopes of `par` nodes and of the root, for trace lane names.
     pub scopes: Vec<Scope>,
     pub kids: Vec<u32>,
     pub res: Vec<ResInfo>,
     /// Total number of family members.
     pub members: u32,
-    /// Root body node and frame size.
+    /// Root body node, frame size and spawn scope.
     pub root: u32,
     pub root_frame: u32,
+    pub root_scope: u32,
 }
 
 struct Lowerer<'a> {
@@ -168,6 +173,7 @@ pub(crate) fn lower(
             members: 0,
             root: 0,
             root_frame: 0,
+            root_scope: 0,
         },
         procs: vec![None; model.processes.len()],
         current: root,
@@ -176,6 +182,7 @@ pub(crate) fn lower(
     let (body, frame) = l.process(root, rp.span)?;
     l.prog.root = body;
     l.prog.root_frame = frame;
+    l.prog.root_scope = l.scope(root, &[]);
     Ok(l.prog)
 }
 
@@ -273,6 +280,16 @@ impl Lowerer<'_> {
         Ok(done)
     }
 
+    /// Records a spawn scope: process `p` with frame variables `vars`.
+    fn scope(&mut self, p: ProcId, vars: &[Name]) -> u32 {
+        let id = self.prog.scopes.len() as u32;
+        self.prog.scopes.push(Scope {
+            process: self.model.processes[p].name.clone(),
+            vars: vars.to_vec(),
+        });
+        id
+    }
+
     fn push(&mut self, node: Node, span: SourceSpan) -> u32 {
         let id = self.prog.nodes.len() as u32;
         self.prog.nodes.push(node);
@@ -329,18 +346,11 @@ impl Lowerer<'_> {
                     None => None,
                 };
                 let time = self.ev(time, scope, span)?;
-                // The scope, for trace labels.
-                let sc = self.prog.scopes.len() as u32;
-                self.prog.scopes.push(Scope {
-                    process: self.model.processes[self.current].name.clone(),
-                    vars: scope.clone(),
-                });
                 return Ok(self.push(
                     Node::Use {
                         res: *res as u32,
                         index,
                         time,
-                        scope: sc,
                     },
                     span,
                 ));
@@ -355,7 +365,11 @@ impl Lowerer<'_> {
                 self.prog.kids.extend(ids);
                 match kind {
                     Compose::Seq => Node::Seq { first, len },
-                    Compose::Par => Node::Par { first, len },
+                    Compose::Par => Node::Par {
+                        first,
+                        len,
+                        scope: self.scope(self.current, scope),
+                    },
                 }
             }
             TermKind::Loop {
@@ -370,14 +384,21 @@ impl Lowerer<'_> {
                 let slot = scope.len() as u32;
                 scope.push(var.clone());
                 *frame = (*frame).max(scope.len() as u32);
+                let par = *kind == Compose::Par;
+                let spawn = if par {
+                    self.scope(self.current, scope)
+                } else {
+                    NONE
+                };
                 let body = self.term(body, scope, frame);
                 scope.pop();
                 Node::Loop {
-                    par: *kind == Compose::Par,
+                    par,
                     slot,
                     lo,
                     hi,
                     body: body?,
+                    scope: spawn,
                 }
             }
             TermKind::If { cond, then, els } => {

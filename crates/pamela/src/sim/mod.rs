@@ -2,7 +2,8 @@
 //!
 //! [`simulate`] runs a zero-argument process of a checked [`Model`] under a [`Binding`] of
 //! every parameter and returns the completion time `T`, the number of events and per-resource
-//! usage; with [`SimOptions::record_trace`] also a [`trace::Trace`] with one lane per server.
+//! usage; with [`SimOptions::record_trace`] also a [`trace::Trace`] with one lane per server
+//! and one lane per simulated process (see [Trace](#trace)).
 //!
 //! # Semantics
 //!
@@ -55,6 +56,34 @@
 //! cannot spin forever; at most [`MAX_ACTIVE`] threads may be live at once (about 100 bytes
 //! each), and families may have at most [`MAX_MEMBERS`] members in total. Each of these
 //! raises an [`ErrorKind::Limit`] error instead of exhausting time or memory.
+//!
+//! # Trace
+//!
+//! With [`SimOptions::record_trace`] the result carries a [`trace::Trace`] that shows both
+//! sides of every queue. Lanes come in two parts:
+//!
+//! - **Server lanes**, first, in declaration order: one per server that served at least one
+//!   `use` (`s`; `pool#0`, `pool#1` for a multiplicity other than 1; `cpu[3]` for a family
+//!   member), in lane group = the resource name. Each served `use` is one busy interval,
+//!   labelled with the client: a letter code of the client's process lane (`A` for the first
+//!   process lane, … `Z`, `AA`, …) and that lane's name, e.g. `C: main p=3`. The Gantt chart
+//!   colours busy bars by the leading letters of a label ([`trace::gantt::label_prefix`]), so
+//!   the code gives every client its own colour; with the lane name alone all `main p=…`
+//!   clients would share one.
+//! - **Process lanes**, in lane group `processes`, in spawn order: one per thread (process
+//!   instance: the root, or a branch of a `par`) that performs at least one `use` or `delay`,
+//!   named by its process and the variables of its frame at spawn (`main p=3`; a branch of
+//!   `A || B` is named like its parent; `#2`, `#3`, … are appended to keep names unique). On
+//!   it, `delay(t)` is a busy interval `delay`; `use(r, t)` is a wait interval `wait s` (or
+//!   `wait cpu[2]`) from the request until service starts, only if that is later, then a busy
+//!   interval `s` (`cpu[2]`) for the service. A thread does one thing at a time, so intervals
+//!   on a process lane do not overlap; the wait intervals add up to the total queueing time.
+//!
+//! Zero-duration actions are recorded as zero-length busy intervals. Lanes are keyed by spawn,
+//! not by the engine's (recycled) thread ids. At most [`MAX_PROCESS_LANES`] process lanes are
+//! recorded: threads whose first `use` or `delay` comes after that many have got lanes appear
+//! only on server lanes, labelled with their name without a code (`main p=10001`). Without
+//! `record_trace` nothing of this is recorded.
 
 mod engine;
 mod eval;
@@ -70,6 +99,10 @@ use crate::model::{Binding, Model, ProcId};
 /// Most threads (process instances) that may be live at the same time; each takes about
 /// 100 bytes.
 pub const MAX_ACTIVE: usize = 10_000_000;
+
+/// Most process lanes a trace records (see [Trace](self#trace)); further threads appear only
+/// on server lanes.
+pub const MAX_PROCESS_LANES: usize = 10_000;
 
 /// How a released server picks the next waiting request.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -90,7 +123,8 @@ pub struct SimOptions {
     pub seed: u64,
     /// Stop with an [`ErrorKind::Limit`] error after this many `use`/`delay` events.
     pub max_events: u64,
-    /// Record a [`trace::Trace`] with one lane per resource server.
+    /// Record a [`trace::Trace`] with one lane per resource server and one per process (see
+    /// [Trace](self#trace)); nothing is recorded when `false`.
     pub record_trace: bool,
 }
 
@@ -146,8 +180,9 @@ pub struct SimResult {
     /// Most threads live at once (a `par` waiting for its children counts as one).
     pub peak_active: usize,
     /// The trace, when [`SimOptions::record_trace`] was set: one lane per server (`s`,
-    /// `pool#2`, `cpu[3]`), one busy interval per served `use`, labelled with the requesting
-    /// process and its variables (`main p=3 i=7`).
+    /// `pool#2`, `cpu[3]`) with one busy interval per served `use` labelled with its client
+    /// (`C: main p=3`), then one lane per process (`main p=3`, group `processes`) with its
+    /// `delay`s, waits and services; see [Trace](self#trace).
     pub trace: Option<trace::Trace>,
 }
 

@@ -474,20 +474,55 @@ fn trace_lanes_and_labels() {
     .unwrap();
     assert_eq!(r.time, 4.0);
     let tr = r.trace.unwrap();
-    let names: Vec<_> = tr.lanes.iter().map(|l| l.name.as_str()).collect();
-    assert_eq!(names, ["pool#0", "pool#1"]);
+    let lanes: Vec<_> = tr
+        .lanes
+        .iter()
+        .map(|l| (l.name.as_str(), l.group.as_str()))
+        .collect();
+    assert_eq!(
+        lanes,
+        [
+            ("pool#0", "pool"),
+            ("pool#1", "pool"),
+            ("main p=1", "processes"),
+            ("main p=2", "processes"),
+            ("main p=3", "processes")
+        ]
+    );
     let mut iv: Vec<_> = tr
         .intervals
         .iter()
-        .map(|i| (i.lane, i.start, i.end, i.label.as_str()))
+        .map(|i| (i.lane, i.start, i.end, i.label.as_str(), i.kind))
         .collect();
     iv.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    use trace::Kind::{Busy, Wait};
     assert_eq!(
         iv,
         [
-            (0, 0.0, 1.0, "main p=1"),
-            (0, 1.0, 4.0, "main p=3"),
-            (1, 0.0, 2.0, "main p=2")
+            (0, 0.0, 1.0, "A: main p=1", Busy),
+            (0, 1.0, 4.0, "C: main p=3", Busy),
+            (1, 0.0, 2.0, "B: main p=2", Busy),
+            (2, 0.0, 1.0, "pool", Busy),
+            (3, 0.0, 2.0, "pool", Busy),
+            // p=3 waits for p=1's server.
+            (4, 0.0, 1.0, "wait pool", Wait),
+            (4, 1.0, 4.0, "pool", Busy),
         ]
+    );
+}
+
+#[test]
+fn server_label_codes() {
+    use super::engine::server_label;
+    assert_eq!(server_label(0, "main p=1"), "A: main p=1");
+    assert_eq!(server_label(25, "x"), "Z: x");
+    assert_eq!(server_label(26, "x"), "AA: x");
+    assert_eq!(server_label(27, "x"), "AB: x");
+    assert_eq!(server_label(26 + 26 * 26 - 1, "x"), "ZZ: x");
+    assert_eq!(server_label(26 + 26 * 26, "x"), "AAA: x");
+    // Distinct codes give distinct colour prefixes in the Gantt chart.
+    assert_eq!(
+        trace::gantt::label_prefix(&server_label(2, "main p=3")),
+        "C"
     );
 }

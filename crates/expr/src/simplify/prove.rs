@@ -176,7 +176,14 @@ impl Prover<'_> {
             }
             Expr::Ceil(a) => {
                 let i = self.iv(a, depth);
-                Interval::new(i.lo.ceil(), i.hi.ceil())
+                // The ceiling of a strictly positive value is at least 1, which the interval
+                // (whose ends may be limits, like 1/P -> 0) cannot tell.
+                let lo = if self.strictly_positive(a, depth) {
+                    i.lo.ceil().max(1.0)
+                } else {
+                    i.lo.ceil()
+                };
+                Interval::new(lo, i.hi.ceil())
             }
             Expr::Mod(a, b) => {
                 let ia = self.iv(a, depth);
@@ -252,6 +259,28 @@ impl Prover<'_> {
                 }
             }
             Expr::If(_, a, b) => self.iv(a, depth).hull(self.iv(b, depth)),
+        }
+    }
+
+    /// Whether `e > 0` follows from the signs of its parts: positive constants, names with a
+    /// positive lower bound, and products, powers, sums, maxima and minima of those.
+    fn strictly_positive(&self, e: &Expr, depth: usize) -> bool {
+        if depth >= MAX_DEPTH {
+            return false;
+        }
+        match e {
+            Expr::Num(r) => r.to_f64().is_some_and(|x| x > 0.0),
+            Expr::Var(v) => self.var_interval(v, depth).lo > 0.0,
+            Expr::Mul(fs) => fs.iter().all(|f| self.strictly_positive(f, depth + 1)),
+            Expr::Pow(b, _) => self.strictly_positive(b, depth + 1),
+            Expr::Add(ts) => {
+                ts.iter().all(|t| self.iv(t, depth + 1).lo >= 0.0)
+                    && ts.iter().any(|t| self.strictly_positive(t, depth + 1))
+            }
+            Expr::Max(v) => v.iter().any(|x| self.strictly_positive(x, depth + 1)),
+            Expr::Min(v) => v.iter().all(|x| self.strictly_positive(x, depth + 1)),
+            Expr::Ceil(a) => self.strictly_positive(a, depth + 1),
+            _ => self.iv(e, depth).lo > 0.0,
         }
     }
 

@@ -386,3 +386,13 @@ fn display_factoring_keeps_value() {
     assert_eq!(at(&e, &p), 56.0);
     assert_eq!(at(&f, &p), 56.0);
 }
+
+#[test]
+fn ceiling_of_a_positive_ratio_is_at_least_one() {
+    // max(1, ceil(N/P)) = ceil(N/P) for N, P >= 1 (the data-parallel model's bound).
+    let e = Expr::max(vec![i(1), Expr::Ceil(Box::new(v("N") / v("P")))]);
+    assert_eq!(simplify(&e, &params()), Expr::Ceil(Box::new(v("N") / v("P"))));
+    // Not for N >= 0: ceil(0/P) = 0.
+    let a = Assumptions::new().int_at_least("N", 0).int_at_least("P", 1);
+    assert!(matches!(simplify(&e, &a), Expr::Max(_)));
+}

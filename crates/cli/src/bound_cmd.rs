@@ -19,6 +19,8 @@ pub struct Analysis {
     pub shown: BoundReport,
     /// Whether the symbolic T^l is in closed form.
     pub closed_form: bool,
+    /// Whether the model has `prob(p)` conditions (T^l then bounds the expected time).
+    pub stochastic: bool,
     /// The given values.
     pub given: Vec<(expr::Name, expr::Rational)>,
     /// Parameters still symbolic.
@@ -52,6 +54,7 @@ pub fn analyse(loaded: &Loaded, given: Vec<(expr::Name, expr::Rational)>) -> Res
     Ok(Analysis {
         shown,
         closed_form,
+        stochastic: model.is_stochastic(),
         given,
         missing,
         values,
@@ -155,6 +158,12 @@ pub fn render_text(loaded: &Loaded, a: &Analysis) -> String {
             "contains folds: evaluation cost grows with ranges"
         }
     );
+    if a.stochastic {
+        let _ = writeln!(
+            s,
+            "  prob() conditions: T^l bounds the expected run time, E[T] >= T^l; single runs vary"
+        );
+    }
     if let Some(v) = &a.values {
         let _ = writeln!(s);
         if a.given.is_empty() {
@@ -220,6 +229,7 @@ pub fn to_json_value(a: &Analysis) -> serde_json::Value {
         m.insert("binding".into(), serde_json::json!(v.binds.to_string()));
     }
     m.insert("closed_form".into(), serde_json::json!(a.closed_form));
+    m.insert("stochastic".into(), serde_json::json!(a.stochastic));
     let mut res = serde_json::Map::new();
     for r in &a.shown.resources {
         let value = v.and_then(|v| {

@@ -44,6 +44,7 @@
 //!   "theta": 0.0,
 //!   "binding": "resource s",          // or "critical path"
 //!   "closed_form": true,
+//!   "stochastic": false,              // true: prob() conditions, T^l bounds E[T]
 //!   "resources": {"s": {"expr": ..., "latex": ..., "value": ...}}
 //! }
 //! ```
@@ -52,7 +53,8 @@
 //! is `null` when it is not finite (φ or ω is 0). `expr`/`latex` are the symbolic forms;
 //! with a partial binding they are the forms after substituting the given values (with a
 //! full binding they stay symbolic, and `value` holds the number). `closed_form` describes
-//! the symbolic T^l. `--format latex` prints `T^l = …`, `\phi = …`, `\omega = …` and
+//! the symbolic T^l; `stochastic` says the model has `prob(p)` conditions, so T^l bounds the
+//! expected run time. `--format latex` prints `T^l = …`, `\phi = …`, `\omega = …` and
 //! `\omega_{r} = …` lines.
 //!
 //! # `pamela sim`

@@ -773,3 +773,43 @@ fn version_and_help() {
         .success()
         .stdout(predicate::str::contains("--engine"));
 }
+
+#[test]
+fn bound_says_when_the_model_is_stochastic() {
+    let out = vates()
+        .args([
+            "pamela",
+            "bound",
+            &example("branching.pam"),
+            "-D",
+            "N=100",
+            "-D",
+            "p=0.3",
+            "-D",
+            "tau=2",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["stochastic"], true);
+    assert_eq!(v["tl"]["value"], 60.0);
+    let out = vates()
+        .args(["pamela", "bound", &example("mrm.pam"), "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["stochastic"], false);
+    vates()
+        .args(["pamela", "bound", &example("branching.pam")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("E[T] >= T^l"));
+}

@@ -268,3 +268,22 @@ impl Term {
         }
     }
 }
+
+impl Model {
+    /// Whether any process contains a stochastic `prob(p)` condition. For such models the
+    /// bound is on the expected run time (T^l is convex in the branch outcomes, so
+    /// E[T] >= T^l by Jensen's inequality), while single simulated runs vary with the seed.
+    pub fn is_stochastic(&self) -> bool {
+        fn term(t: &Term) -> bool {
+            match &t.kind {
+                TermKind::If { cond, then, els } => {
+                    cond.is_stochastic() || term(then) || els.as_deref().is_some_and(term)
+                }
+                TermKind::Compose(_, items) => items.iter().any(term),
+                TermKind::Loop { body, .. } => term(body),
+                _ => false,
+            }
+        }
+        self.processes.iter().any(|p| term(&p.body))
+    }
+}

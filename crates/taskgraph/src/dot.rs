@@ -1,0 +1,830 @@
+//! DOT import and export.
+//!
+//! Reading accepts a `digraph` (optionally `strict`, optionally named) with:
+//! node statements `a [time=2, proc=1]`; edge statements `a -> b`, chains `a -> b -> c` and
+//! subgraph endpoints `a -> {b c}` (edges to every node of the subgraph); attribute lists
+//! (`[k=v, k=v; k=v]`, several lists allowed); `node [time=1]` defaults (applied to nodes
+//! created afterwards in the same or inner scope); `graph`/`edge` attribute statements and
+//! `k=v` graph attributes (ignored); subgraphs and clusters; ports (`a:p:n`, ignored);
+//! `//`, `/* */` and `#` comments; quoted ids (`\"` is a quote, `\\` a backslash,
+//! backslash-newline a line continuation, other escapes are kept verbatim), numerals and
+//! HTML strings `<...>`. Keywords are case-insensitive.
+//!
+//! Node attributes: `time` (or, if absent, `weight`) is the task time; a missing time is an
+//! error naming the node unless [`DotOptions::default_time`] is set. `proc`, `queue` and
+//! `priority` are integer attributes; `"rate:NAME"` is the request rate for resource NAME;
+//! every other node attribute (e.g. `label`, `shape`) is kept as a string extra attribute.
+//! Edge attributes are ignored. Nodes are numbered in order of first mention.
+//!
+//! Nesting of subgraphs is limited to 64 levels, so hostile input cannot overflow the stack.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::error::{ErrorKind, GraphError};
+use crate::graph::{Limits, TaskAttrs, TaskGraph, TaskGraphBuilder};
+
+/// Options for [`read_dot_with`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DotOptions {
+    /// Time for nodes without a `time` or `weight` attribute (`None`: such nodes are errors).
+    pub default_time: Option<f64>,
+    /// Size limits.
+    pub limits: Limits,
+}
+
+const MAX_DEPTH: usize = 64;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Id(String, bool),
+    LBrace,
+    RBrace,
+    LBracket,
+    RBracket,
+    Semi,
+    Comma,
+    Eq,
+    Colon,
+    Arrow,
+    UEdge,
+    Eof,
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    pos: usize,
+    peeked: Option<(Tok, usize, usize)>,
+}
+
+type Attrs = BTreeMap<String, (String, usize, usize)>;
+
+struct Node {
+    id: String,
+    start: usize,
+    end: usize,
+    attrs: Attrs,
+}
+
+struct Parser<'a> {
+    lex: Lexer<'a>,
+    name: &'a str,
+    nodes: Vec<Node>,
+    index: HashMap<String, u32>,
+    edges: Vec<(u32, u32)>,
+    defaults: Vec<Attrs>,
+    limits: Limits,
+}
+
+impl<'a> Lexer<'a> {
+    fn err(&self, msg: impl Into<String>, start: usize, end: usize, name: &str) -> GraphError {
+        GraphError::new(ErrorKind::Syntax, msg).at(name, self.text, start, end, "here")
+    }
+
+    fn next(&mut self, name: &str) -> Result<(Tok, usize, usize), GraphError> {
+        if let Some(t) = self.peeked.take() {
+            return Ok(t);
+        }
+        let b = self.text.as_bytes();
+        // Skip whitespace and comments.
+        loop {
+            while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
+                self.pos += 1;
+            }
+            if self.pos >= b.len() {
+                return Ok((Tok::Eof, self.pos, self.pos));
+            }
+            if b[self.pos] == b'#' || b[self.pos..].starts_with(b"//") {
+                while self.pos < b.len() && b[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+            } else if b[self.pos..].starts_with(b"/*") {
+                let start = self.pos;
+                match self.text[self.pos + 2..].find("*/") {
+                    Some(i) => self.pos += 2 + i + 2,
+                    None => {
+                        return Err(self.err("unterminated /* comment", start, start + 2, name))
+                    }
+                }
+            } else {
+                break;
+            }
+        }
+        let start = self.pos;
+        let c = b[start];
+        let single = match c {
+            b'{' => Some(Tok::LBrace),
+            b'}' => Some(Tok::RBrace),
+            b'[' => Some(Tok::LBracket),
+            b']' => Some(Tok::RBracket),
+            b';' => Some(Tok::Semi),
+            b',' => Some(Tok::Comma),
+            b'=' => Some(Tok::Eq),
+            b':' => Some(Tok::Colon),
+            _ => None,
+        };
+        if let Some(t) = single {
+            self.pos += 1;
+            return Ok((t, start, self.pos));
+        }
+        if b[start..].starts_with(b"->") {
+            self.pos += 2;
+            return Ok((Tok::Arrow, start, self.pos));
+        }
+        if b[start..].starts_with(b"--") {
+            self.pos += 2;
+            return Ok((Tok::UEdge, start, self.pos));
+        }
+        if c == b'"' {
+            let mut s = String::new();
+            let mut i = start + 1;
+            loop {
+                let Some(ch) = self.text[i..].chars().next() else {
+                    return Err(self.err("unterminated quoted string", start, start + 1, name));
+                };
+                match ch {
+                    '"' => {
+                        i += 1;
+                        break;
+                    }
+                    '\\' => {
+                        let nx = self.text[i + 1..].chars().next();
+                        match nx {
+                            Some('"') => {
+                                s.push('"');
+                                i += 2;
+                            }
+                            Some('\\') => {
+                                s.push('\\');
+                                i += 2;
+                            }
+                            Some('\n') => i += 2,
+                            _ => {
+                                s.push('\\');
+                                i += 1;
+                            }
+                        }
+                    }
+                    _ => {
+                        s.push(ch);
+                        i += ch.len_utf8();
+                    }
+                }
+            }
+            self.pos = i;
+            return Ok((Tok::Id(s, true), start, i));
+        }
+        if c == b'<' {
+            let mut depth = 0usize;
+            let mut i = start;
+            while i < b.len() {
+                match b[i] {
+                    b'<' => depth += 1,
+                    b'>' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            if i >= b.len() {
+                return Err(self.err("unterminated HTML string <...>", start, start + 1, name));
+            }
+            self.pos = i + 1;
+            return Ok((
+                Tok::Id(self.text[start + 1..i].to_string(), true),
+                start,
+                self.pos,
+            ));
+        }
+        if c == b'-' || c == b'.' || c.is_ascii_digit() {
+            let mut i = start + usize::from(c == b'-');
+            let digits_start = i;
+            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+                i += 1;
+            }
+            if i == digits_start {
+                return Err(self.err("expected a number after `-`", start, start + 1, name));
+            }
+            self.pos = i;
+            return Ok((Tok::Id(self.text[start..i].to_string(), false), start, i));
+        }
+        if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 {
+            let mut i = start;
+            while i < b.len() && (b[i] == b'_' || b[i].is_ascii_alphanumeric() || b[i] >= 0x80) {
+                i += 1;
+            }
+            self.pos = i;
+            return Ok((Tok::Id(self.text[start..i].to_string(), false), start, i));
+        }
+        let ch = self.text[start..].chars().next().unwrap_or('?');
+        Err(self.err(
+            format!("unexpected character `{ch}`"),
+            start,
+            start + ch.len_utf8(),
+            name,
+        ))
+    }
+
+    fn peek(&mut self, name: &str) -> Result<&Tok, GraphError> {
+        if self.peeked.is_none() {
+            let t = self.next(name)?;
+            self.peeked = Some(t);
+        }
+        Ok(&self.peeked.as_ref().expect("just set").0)
+    }
+}
+
+/// Adds `src` to `dst`; `time` and `weight` are aliases, so setting one drops the other.
+fn merge(dst: &mut Attrs, src: Attrs) {
+    for (alias, other) in [("time", "weight"), ("weight", "time")] {
+        if src.contains_key(alias) && !src.contains_key(other) {
+            dst.remove(other);
+        }
+    }
+    dst.extend(src);
+}
+
+fn is_kw(t: &Tok, kw: &str) -> bool {
+    matches!(t, Tok::Id(s, false) if s.eq_ignore_ascii_case(kw))
+}
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Id(s, _) => format!("`{s}`"),
+        Tok::LBrace => "`{`".into(),
+        Tok::RBrace => "`}`".into(),
+        Tok::LBracket => "`[`".into(),
+        Tok::RBracket => "`]`".into(),
+        Tok::Semi => "`;`".into(),
+        Tok::Comma => "`,`".into(),
+        Tok::Eq => "`=`".into(),
+        Tok::Colon => "`:`".into(),
+        Tok::Arrow => "`->`".into(),
+        Tok::UEdge => "`--`".into(),
+        Tok::Eof => "end of input".into(),
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn next(&mut self) -> Result<(Tok, usize, usize), GraphError> {
+        self.lex.next(self.name)
+    }
+
+    fn peek(&mut self) -> Result<&Tok, GraphError> {
+        self.lex.peek(self.name)
+    }
+
+    fn unexpected(&self, t: &Tok, s: usize, e: usize, wanted: &str) -> GraphError {
+        self.lex.err(
+            format!("expected {wanted}, found {}", describe(t)),
+            s,
+            e,
+            self.name,
+        )
+    }
+
+    fn expect_id(&mut self, wanted: &str) -> Result<(String, usize, usize), GraphError> {
+        match self.next()? {
+            (Tok::Id(s, _), a, b) => Ok((s, a, b)),
+            (t, a, b) => Err(self.unexpected(&t, a, b, wanted)),
+        }
+    }
+
+    fn graph(&mut self) -> Result<(), GraphError> {
+        let (mut t, mut s, mut e) = self.next()?;
+        if is_kw(&t, "strict") {
+            (t, s, e) = self.next()?;
+        }
+        if is_kw(&t, "graph") {
+            return Err(GraphError::new(
+                ErrorKind::Syntax,
+                "undirected `graph`: a task graph must be a `digraph`",
+            )
+            .with_help("write `digraph` and use `->` for precedences")
+            .at(self.name, self.lex.text, s, e, "here"));
+        }
+        if !is_kw(&t, "digraph") {
+            return Err(self.unexpected(&t, s, e, "`digraph`"));
+        }
+        if let Tok::Id(..) = self.peek()? {
+            self.next()?;
+        }
+        match self.next()? {
+            (Tok::LBrace, ..) => {}
+            (t, a, b) => return Err(self.unexpected(&t, a, b, "`{`")),
+        }
+        self.defaults.push(Attrs::new());
+        self.stmts(0)?;
+        match self.next()? {
+            (Tok::Eof, ..) => Ok(()),
+            (t, a, b) => Err(self.unexpected(&t, a, b, "end of input")),
+        }
+    }
+
+    /// Statements up to and including the closing `}`; returns the nodes mentioned.
+    fn stmts(&mut self, depth: usize) -> Result<Vec<u32>, GraphError> {
+        let mut mentioned = Vec::new();
+        loop {
+            let (t, s, e) = self.next()?;
+            match t {
+                Tok::RBrace => return Ok(mentioned),
+                Tok::Semi => continue,
+                Tok::Eof => return Err(self.unexpected(&t, s, e, "`}`")),
+                _ => {}
+            }
+            if is_kw(&t, "graph") || is_kw(&t, "edge") || is_kw(&t, "node") {
+                let node = is_kw(&t, "node");
+                let attrs = self.attr_lists(true)?;
+                if node {
+                    let top = self.defaults.last_mut().expect("scope");
+                    merge(top, attrs);
+                }
+                continue;
+            }
+            if matches!(t, Tok::Id(..)) && matches!(self.peek()?, Tok::Eq) {
+                // `k = v` graph attribute.
+                self.next()?;
+                self.expect_id("a value")?;
+                continue;
+            }
+            // An endpoint: node id or subgraph.
+            let first = self.endpoint(t, s, e, depth)?;
+            let mut groups = vec![first.0];
+            loop {
+                match self.peek()? {
+                    Tok::Arrow => {
+                        self.next()?;
+                        let (t, s, e) = self.next()?;
+                        let g = self.endpoint(t, s, e, depth)?;
+                        groups.push(g.0);
+                    }
+                    Tok::UEdge => {
+                        let (_, s, e) = self.next()?;
+                        return Err(GraphError::new(
+                            ErrorKind::Syntax,
+                            "undirected edge `--` in a digraph",
+                        )
+                        .with_help("use `->`")
+                        .at(self.name, self.lex.text, s, e, "here"));
+                    }
+                    _ => break,
+                }
+            }
+            let attrs = if matches!(self.peek()?, Tok::LBracket) {
+                self.attr_lists(false)?
+            } else {
+                Attrs::new()
+            };
+            if groups.len() == 1 {
+                // Node statement (or a bare subgraph): attributes go to the node.
+                if first.1.is_some() {
+                    let n = groups[0][0] as usize;
+                    merge(&mut self.nodes[n].attrs, attrs);
+                }
+            } else {
+                for w in groups.windows(2) {
+                    for &a in &w[0] {
+                        for &b in &w[1] {
+                            if self.edges.len() >= self.limits.max_edges {
+                                return Err(GraphError::new(
+                                    ErrorKind::Limit,
+                                    format!("more than {} edges, the limit", self.limits.max_edges),
+                                ));
+                            }
+                            self.edges.push((a, b));
+                        }
+                    }
+                }
+            }
+            for g in groups {
+                mentioned.extend(g);
+            }
+        }
+    }
+
+    /// A node id (with optional port) or a subgraph; returns its nodes and, for a node, its id.
+    fn endpoint(
+        &mut self,
+        t: Tok,
+        s: usize,
+        e: usize,
+        depth: usize,
+    ) -> Result<(Vec<u32>, Option<String>), GraphError> {
+        let sub = is_kw(&t, "subgraph");
+        if sub || t == Tok::LBrace {
+            if depth >= MAX_DEPTH {
+                return Err(GraphError::new(
+                    ErrorKind::Limit,
+                    format!("subgraphs nested more than {MAX_DEPTH} deep"),
+                )
+                .at(self.name, self.lex.text, s, e, "here"));
+            }
+            if sub {
+                if let Tok::Id(..) = self.peek()? {
+                    self.next()?;
+                }
+                match self.next()? {
+                    (Tok::LBrace, ..) => {}
+                    (t, a, b) => return Err(self.unexpected(&t, a, b, "`{`")),
+                }
+            }
+            let scope = self.defaults.last().cloned().unwrap_or_default();
+            self.defaults.push(scope);
+            let r = self.stmts(depth + 1);
+            self.defaults.pop();
+            return Ok((r?, None));
+        }
+        let Tok::Id(id, _) = t else {
+            return Err(self.unexpected(&t, s, e, "a node id"));
+        };
+        // Port: `:id` or `:id:id`.
+        while matches!(self.peek()?, Tok::Colon) {
+            self.next()?;
+            self.expect_id("a port name")?;
+        }
+        let n = self.node(&id, s, e)?;
+        Ok((vec![n], Some(id)))
+    }
+
+    fn node(&mut self, id: &str, s: usize, e: usize) -> Result<u32, GraphError> {
+        if let Some(&n) = self.index.get(id) {
+            return Ok(n);
+        }
+        if self.nodes.len() >= self.limits.max_tasks {
+            return Err(GraphError::new(
+                ErrorKind::Limit,
+                format!("more than {} tasks, the limit", self.limits.max_tasks),
+            ));
+        }
+        let n = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            id: id.to_string(),
+            start: s,
+            end: e,
+            attrs: self.defaults.last().cloned().unwrap_or_default(),
+        });
+        self.index.insert(id.to_string(), n);
+        Ok(n)
+    }
+
+    /// One or more `[...]` lists. `optional_empty`: allow no list at all (`node;`).
+    fn attr_lists(&mut self, optional_empty: bool) -> Result<Attrs, GraphError> {
+        let mut out = Attrs::new();
+        let mut any = false;
+        while matches!(self.peek()?, Tok::LBracket) {
+            any = true;
+            self.next()?;
+            loop {
+                match self.next()? {
+                    (Tok::RBracket, ..) => break,
+                    (Tok::Comma | Tok::Semi, ..) => continue,
+                    (Tok::Id(k, _), ..) => {
+                        match self.next()? {
+                            (Tok::Eq, ..) => {}
+                            (t, a, b) => return Err(self.unexpected(&t, a, b, "`=`")),
+                        }
+                        let (v, a, b) = self.expect_id("an attribute value")?;
+                        out.insert(k, (v, a, b));
+                    }
+                    (t, a, b) => return Err(self.unexpected(&t, a, b, "an attribute or `]`")),
+                }
+            }
+        }
+        if !any && !optional_empty {
+            let (t, a, b) = self.next()?;
+            return Err(self.unexpected(&t, a, b, "`[`"));
+        }
+        Ok(out)
+    }
+}
+
+/// Reads a DOT digraph with default options (every node needs a `time` or `weight`).
+///
+/// ```
+/// let g = taskgraph::dot::read_dot("digraph { a [time=2]; b [weight=3]; a -> b }").unwrap();
+/// assert_eq!(g.span(), 5.0);
+/// ```
+pub fn read_dot(text: &str) -> Result<TaskGraph, GraphError> {
+    read_dot_with(text, "<dot>", &DotOptions::default())
+}
+
+/// Reads a DOT digraph; `name` names the input in diagnostics.
+pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGraph, GraphError> {
+    opts.limits.check_bytes(text.len())?;
+    let mut p = Parser {
+        lex: Lexer {
+            text,
+            pos: 0,
+            peeked: None,
+        },
+        name,
+        nodes: Vec::new(),
+        index: HashMap::new(),
+        edges: Vec::new(),
+        defaults: Vec::new(),
+        limits: opts.limits,
+    };
+    p.graph()?;
+    let mut b = TaskGraphBuilder::with_limits(opts.limits);
+    b.reserve(p.nodes.len(), p.edges.len());
+    for (k, n) in p.nodes.iter().enumerate() {
+        let k = k as u32;
+        let at = |e: GraphError, (_, s, t): &(String, usize, usize), label: &str| {
+            e.with_task(k, &n.id).at(name, text, *s, *t, label)
+        };
+        let tv = n.attrs.get("time").or_else(|| n.attrs.get("weight"));
+        let time = match tv {
+            Some(v) => match v.0.trim().parse::<f64>() {
+                Ok(t) => t,
+                Err(_) => {
+                    return Err(at(
+                        GraphError::new(
+                            ErrorKind::BadTime,
+                            format!("node `{}` has time `{}`, not a number", n.id, v.0),
+                        ),
+                        v,
+                        "not a number",
+                    ))
+                }
+            },
+            None => match opts.default_time {
+                Some(t) => t,
+                None => {
+                    return Err(GraphError::new(
+                        ErrorKind::MissingTime,
+                        format!("node `{}` has no `time` or `weight` attribute", n.id),
+                    )
+                    .with_help("add [time=...] to the node, or give a default time")
+                    .with_task(k, &n.id)
+                    .at(name, text, n.start, n.end, "first mentioned here"))
+                }
+            },
+        };
+        b.task(&n.id, time);
+        let mut attrs = TaskAttrs::default();
+        for (key, v) in &n.attrs {
+            let slot = match key.as_str() {
+                "time" | "weight" => continue,
+                "proc" => &mut attrs.proc,
+                "queue" => &mut attrs.queue,
+                "priority" => &mut attrs.priority,
+                _ => {
+                    if let Some(r) = key.strip_prefix("rate:") {
+                        match v.0.trim().parse::<f64>() {
+                            Ok(x) => b.rate(k, r, x),
+                            Err(_) => {
+                                return Err(at(
+                                    GraphError::new(
+                                        ErrorKind::BadRate,
+                                        format!("node `{}`: rate `{}` is not a number", n.id, v.0),
+                                    ),
+                                    v,
+                                    "not a number",
+                                ))
+                            }
+                        }
+                    } else {
+                        attrs.extra.insert(key.clone(), Value::String(v.0.clone()));
+                    }
+                    continue;
+                }
+            };
+            match v.0.trim().parse::<i64>() {
+                Ok(x) => *slot = Some(x),
+                Err(_) => {
+                    return Err(at(
+                        GraphError::new(
+                            ErrorKind::BadAttribute,
+                            format!(
+                                "node `{}`: `{key}` must be an integer, found `{}`",
+                                n.id, v.0
+                            ),
+                        ),
+                        v,
+                        "not an integer",
+                    ))
+                }
+            }
+        }
+        b.attrs(k, attrs);
+    }
+    for &(a, c) in &p.edges {
+        b.edge(a, c);
+    }
+    b.build().map_err(|e| match e.task {
+        Some(k) if (k as usize) < p.nodes.len() => {
+            let n = &p.nodes[k as usize];
+            e.at(name, text, n.start, n.end, "first mentioned here")
+        }
+        _ => e,
+    })
+}
+
+fn quote(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            _ => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn num(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains('e') {
+        format!("\"{s}\"")
+    } else {
+        s
+    }
+}
+
+/// Writes a graph as a DOT digraph: one line per node with its `time`, attributes and rates
+/// (`"rate:NAME"=...`), then one line per edge. Times are written in shortest round-trip
+/// form, so [`read_dot`] gives back the same graph (extra attributes come back as strings).
+pub fn write_dot(g: &TaskGraph) -> String {
+    let mut s = String::with_capacity(g.len() * 30 + g.edge_count() * 20 + 32);
+    s.push_str("digraph taskgraph {\n");
+    for i in 0..g.len() as u32 {
+        let _ = write!(s, "  {} [time={}", quote(g.id(i)), num(g.time(i)));
+        let a = g.attrs(i);
+        for (k, v) in [
+            ("proc", a.proc),
+            ("queue", a.queue),
+            ("priority", a.priority),
+        ] {
+            if let Some(v) = v {
+                let _ = write!(s, ", {k}={v}");
+            }
+        }
+        for (k, v) in &a.extra {
+            let v = match v {
+                Value::String(x) => x.clone(),
+                other => other.to_string(),
+            };
+            let _ = write!(s, ", {}={}", quote(k), quote(&v));
+        }
+        let mut rs: Vec<(&str, f64)> = g.rates(i).collect();
+        rs.sort_by(|a, b| a.0.cmp(b.0));
+        for (r, v) in rs {
+            let _ = write!(s, ", {}={}", quote(&format!("rate:{r}")), num(v));
+        }
+        s.push_str("];\n");
+    }
+    for i in 0..g.len() as u32 {
+        for &c in g.succs(i) {
+            let _ = writeln!(s, "  {} -> {};", quote(g.id(i)), quote(g.id(c)));
+        }
+    }
+    s.push_str("}\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EX: &str = r#"
+// a comment
+/* block
+   comment */
+strict digraph "G" {
+  graph [rankdir=LR]; rankdir = TB
+  node [shape=box, time=1]
+  # preprocessor-style line
+  "start node" [time=0.5]
+  a [weight=2, label="A \"quoted\""] [priority=3]
+  b:p1:n -> c -> d [color=red]
+  "start node" -> a -> {b c}
+  subgraph cluster_x { node [time=7]; e; d -> e }
+  f [time=3, proc=2, queue=1, "rate:bus"=0.25]
+  e -> f;
+}
+"#;
+
+    #[test]
+    fn reads_full_syntax() {
+        let g = read_dot(EX).unwrap();
+        let ids: Vec<&str> = g.ids().collect();
+        assert_eq!(ids, vec!["start node", "a", "b", "c", "d", "e", "f"]);
+        let t: Vec<f64> = g.times().to_vec();
+        assert_eq!(t, vec![0.5, 2.0, 1.0, 1.0, 1.0, 7.0, 3.0]);
+        assert_eq!(g.edge_count(), 7);
+        assert_eq!(g.preds(3), &[1, 2]); // c <- a, b
+        assert_eq!(g.preds(5), &[4]);
+        assert_eq!(g.attrs(1).priority, Some(3));
+        assert_eq!(g.attrs(1).extra["label"], Value::from("A \"quoted\""));
+        assert_eq!(g.attrs(6).proc, Some(2));
+        assert_eq!(g.attrs(6).queue, Some(1));
+        assert_eq!(g.rate(6, "bus"), 0.25);
+        assert_eq!(
+            g.critical_path_ids(),
+            vec!["start node", "a", "b", "c", "d", "e", "f"]
+        );
+        assert_eq!(g.span(), 0.5 + 2.0 + 1.0 + 1.0 + 1.0 + 7.0 + 3.0);
+    }
+
+    #[test]
+    fn round_trip() {
+        let g = read_dot(EX).unwrap();
+        let s = write_dot(&g);
+        let g2 = read_dot(&s).unwrap();
+        assert_eq!(g, g2);
+        assert_eq!(write_dot(&g2), s);
+        assert!(
+            s.contains(
+                "  \"f\" [time=3.0, proc=2, queue=1, \"shape\"=\"box\", \"rate:bus\"=0.25];\n"
+            ),
+            "{s}"
+        );
+        // Exponent times survive.
+        let g = read_dot("digraph { a [time=\"1e-300\"]; b [time=0.1]; a -> b }").unwrap();
+        let g2 = read_dot(&write_dot(&g)).unwrap();
+        assert_eq!(g2.time(0), 1e-300);
+        assert_eq!(g, g2);
+    }
+
+    #[test]
+    fn json_and_dot_agree() {
+        let g = read_dot(EX).unwrap();
+        let j = crate::read_json(&crate::write_json(&g)).unwrap();
+        assert_eq!(j, g);
+    }
+
+    #[test]
+    fn errors() {
+        let e = read_dot("digraph {\n  a [time=1]\n  b\n  a -> b\n}").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::MissingTime);
+        assert_eq!(e.task_id.as_deref(), Some("b"));
+        assert_eq!(e.line_col, Some((3, 3)));
+        let g = read_dot_with(
+            "digraph {\n  a [time=1]\n  b\n  a -> b\n}",
+            "x",
+            &DotOptions {
+                default_time: Some(4.0),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(g.time(1), 4.0);
+
+        let e = read_dot("digraph { a [time=1]; b [time=1]; a -> b -> a }").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Cycle);
+        assert!(e.message.contains("a -> b -> a"), "{}", e.message);
+        let e = read_dot("digraph { a [time=x1] }").unwrap_err();
+        assert_eq!((e.kind, e.line_col), (ErrorKind::BadTime, Some((1, 19))));
+        let e = read_dot("digraph { a [time=-1] }").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadTime);
+        let e = read_dot("digraph { a [time=1, proc=x] }").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadAttribute);
+        let e = read_dot("digraph { a [time=1]; a -> a }").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::SelfLoop);
+        let e = read_dot("graph { a -- b }").unwrap_err();
+        assert_eq!((e.kind, e.line_col), (ErrorKind::Syntax, Some((1, 1))));
+        let e = read_dot("digraph { a -- b }").unwrap_err();
+        assert_eq!((e.kind, e.line_col), (ErrorKind::Syntax, Some((1, 13))));
+        let e = read_dot("digraph {\n a [time=1\n").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Syntax);
+        let e = read_dot("digraph { a [time=\"1] }").unwrap_err();
+        assert!(e.message.contains("unterminated"), "{}", e.message);
+        let e = read_dot("digraph { /* x }").unwrap_err();
+        assert!(e.message.contains("unterminated"), "{}", e.message);
+        let deep = format!("digraph {{ {} }}", "{".repeat(200));
+        assert_eq!(read_dot(&deep).unwrap_err().kind, ErrorKind::Limit);
+        let e = read_dot("digraph { a [time=1] } extra").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Syntax);
+    }
+
+    #[test]
+    fn renders_with_miette() {
+        let e = read_dot_with(
+            "digraph {\n  a [time=1]\n  b\n}",
+            "g.dot",
+            &DotOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.span().map(|s| (s.offset(), s.len())), Some((25, 1)));
+        assert_eq!(e.label(), "first mentioned here");
+        let mut out = String::new();
+        miette::NarratableReportHandler::new()
+            .render_report(&mut out, &e)
+            .unwrap();
+        assert!(
+            out.contains("node `b` has no `time` or `weight` attribute (at line 3, column 3)"),
+            "{out}"
+        );
+        assert!(out.contains("g.dot"), "{out}");
+        assert!(out.contains("first mentioned here"), "{out}");
+        assert!(out.contains("add [time=...] to the node"), "{out}");
+    }
+}

@@ -6,8 +6,10 @@
 //! the next completion `T_elapse = min(r_i + D_i)`, lets every other task progress at rate
 //! `r_i/(r_i + D_i)` (`r_i ← r_i − T_elapse·r_i/(r_i + D_i)`; just `r_i − T_elapse` without
 //! overheads), releases the successors of the completed tasks, and lets idle processes pick
-//! ready tasks in increasing process order. There are at most N steps, each costing O(P), so
-//! the basic model costs O(N·P + E).
+//! ready tasks in increasing process order. There are at most N steps. With a system model each
+//! step costs O(P) (every remaining demand changes); without one ([`SystemModel::is_basic`])
+//! completion times are fixed when a task starts, so the loop runs on an event heap and an
+//! ordered set of idle processes: O((N + E)·log P) in all.
 //!
 //! Ties are deterministic: tasks completing at the same instant are handled in increasing
 //! process order, their successors released in successor-list order; roots are released in
@@ -16,6 +18,8 @@
 use super::policy::Policy;
 use super::system::SystemModel;
 use super::{AnalysisError, Dag};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
 
 /// One task's place in the schedule.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,6 +79,83 @@ struct Slot {
     start: f64,
 }
 
+/// The state shared by both loops.
+struct Run<'a> {
+    g: &'a dyn Dag,
+    policy: &'a mut dyn Policy,
+    system: &'a mut dyn SystemModel,
+    pending: Vec<u32>,
+    runs: Vec<TaskRun>,
+    stats: Vec<ProcStats>,
+    slots: Vec<Option<Slot>>,
+    /// Idle processes, in increasing order.
+    idle: BTreeSet<usize>,
+    done: usize,
+    now: f64,
+    /// ∫|E| dt so far, for the one-time fetch delay.
+    busy_integral: f64,
+}
+
+impl Run<'_> {
+    /// Task on process `p` completes now: account for it and release its successors.
+    fn complete(&mut self, p: usize) {
+        let s = self.slots[p].take().expect("busy");
+        let t = s.task;
+        self.runs[t as usize].end = self.now;
+        let st = &mut self.stats[p];
+        st.busy += self.g.time(t);
+        st.overhead += (self.now - s.start - self.g.time(t)).max(0.0);
+        st.tasks += 1;
+        self.done += 1;
+        self.idle.insert(p);
+        for &c in self.g.successors(t) {
+            let k = &mut self.pending[c as usize];
+            *k -= 1;
+            if *k == 0 {
+                self.policy.ready(c, self.now);
+            }
+        }
+    }
+
+    /// Offers ready tasks to the idle processes in increasing order; returns the processes
+    /// that started a task.
+    fn dispatch(&mut self, started: &mut Vec<usize>) {
+        started.clear();
+        if self.policy.waiting() == 0 || self.idle.is_empty() {
+            return;
+        }
+        let mean_busy = if self.now > 0.0 {
+            self.busy_integral / self.now
+        } else {
+            0.0
+        };
+        let interval = (self.done > 0).then(|| self.now / self.done as f64);
+        let idle: Vec<usize> = self.idle.iter().copied().collect();
+        for p in idle {
+            let Some(t) = self.policy.pick(p) else {
+                continue;
+            };
+            self.runs[t as usize] = TaskRun {
+                proc: p as u32,
+                start: self.now,
+                end: f64::NAN,
+            };
+            let fetch = self.system.fetch_delay(mean_busy, interval);
+            self.slots[p] = Some(Slot {
+                task: t,
+                fetch,
+                remaining: self.g.time(t),
+                start: self.now,
+            });
+            self.idle.remove(&p);
+            started.push(p);
+            if self.policy.waiting() == 0 {
+                break;
+            }
+        }
+    }
+}
+
 /// Runs the analysis of `g` on `procs` processes with the given policy and system model.
 pub fn analyze(
     g: &dyn Dag,
@@ -100,87 +181,139 @@ pub fn analyze(
         }
     }
     policy.init(g, procs)?;
-    let mut pending: Vec<u32> = (0..n as u32).map(|t| g.pred_count(t)).collect();
-    let mut runs = vec![
-        TaskRun {
-            proc: u32::MAX,
-            start: f64::NAN,
-            end: f64::NAN,
-        };
-        n
-    ];
-    let mut stats = vec![ProcStats::default(); procs];
-    let mut slots: Vec<Option<Slot>> = (0..procs).map(|_| None).collect();
-    let mut active: Vec<usize> = Vec::with_capacity(procs); // busy process indices, sorted
-    let mut executing: Vec<(u32, f64)> = Vec::with_capacity(procs);
-    // For the one-time fetch delay: ∫|E| dt and the number of completions so far.
-    let mut busy_integral = 0.0f64;
-    let mut overhead: Vec<f64> = Vec::with_capacity(procs);
-    let mut done = 0usize;
-    let mut now = 0.0f64;
-    let mut steps = 0usize;
-
+    let basic = system.is_basic();
+    let mut run = Run {
+        g,
+        pending: (0..n as u32).map(|t| g.pred_count(t)).collect(),
+        runs: vec![
+            TaskRun {
+                proc: u32::MAX,
+                start: f64::NAN,
+                end: f64::NAN,
+            };
+            n
+        ],
+        stats: vec![ProcStats::default(); procs],
+        slots: (0..procs).map(|_| None).collect(),
+        idle: (0..procs).collect(),
+        policy,
+        system,
+        done: 0,
+        now: 0.0,
+        busy_integral: 0.0,
+    };
     for t in 0..n as u32 {
-        if pending[t as usize] == 0 {
-            policy.ready(t, 0.0);
+        if run.pending[t as usize] == 0 {
+            run.policy.ready(t, 0.0);
         }
     }
-    let fetch = |system: &mut dyn SystemModel, now: f64, busy: f64, done: usize| {
-        let mean_busy = if now > 0.0 { busy / now } else { 0.0 };
-        let interval = (done > 0).then(|| now / done as f64);
-        system.fetch_delay(mean_busy, interval)
+    let steps = if basic {
+        basic_loop(&mut run)
+    } else {
+        general_loop(&mut run)
     };
-    dispatch(
-        g,
-        policy,
-        &mut slots,
-        &mut active,
-        now,
-        &mut runs,
-        &mut |_| fetch(system, 0.0, 0.0, 0),
-    );
+    if run.done < n {
+        let stuck = (0..n as u32).find(|&t| run.runs[t as usize].end.is_nan());
+        return Err(AnalysisError::Deadlock {
+            finished: run.done,
+            total: n,
+            ready: run.policy.waiting(),
+            example: stuck.map(|t| g.id(t)).unwrap_or_default(),
+        });
+    }
+    let now = run.now;
+    for s in &mut run.stats {
+        s.idle = (now - s.busy - s.overhead).max(0.0);
+    }
+    Ok(Schedule {
+        makespan: now,
+        runs: run.runs,
+        procs: run.stats,
+        steps,
+    })
+}
 
+/// Tolerance for simultaneous completions.
+fn tie(t: f64) -> f64 {
+    t + 1e-12 * t.abs().max(1.0)
+}
+
+/// Without overheads: completion times are fixed at start + T_i; an event heap orders them.
+fn basic_loop(run: &mut Run) -> usize {
+    let mut heap: BinaryHeap<Reverse<(OrdTime, usize)>> = BinaryHeap::new();
+    let mut started = Vec::new();
+    let mut completing = Vec::new();
+    let mut steps = 0;
+    run.dispatch(&mut started);
+    for &p in &started {
+        let s = run.slots[p].as_ref().expect("busy");
+        heap.push(Reverse((OrdTime(s.start + s.remaining), p)));
+    }
+    while let Some(Reverse((OrdTime(first), _))) = heap.peek().copied() {
+        steps += 1;
+        run.busy_integral += (first - run.now) * (run.slots.len() - run.idle.len()) as f64;
+        run.now = first;
+        let limit = tie(first);
+        completing.clear();
+        while let Some(&Reverse((OrdTime(t), p))) = heap.peek() {
+            if t > limit {
+                break;
+            }
+            heap.pop();
+            completing.push(p);
+        }
+        completing.sort_unstable();
+        for &p in &completing {
+            run.complete(p);
+        }
+        run.dispatch(&mut started);
+        for &p in &started {
+            let s = run.slots[p].as_ref().expect("busy");
+            heap.push(Reverse((OrdTime(s.start + s.remaining), p)));
+        }
+    }
+    steps
+}
+
+/// With a system model: every step recomputes the overheads of the state and advances every
+/// executing task at its rate `r_i/(r_i + D_i)`.
+fn general_loop(run: &mut Run) -> usize {
+    let procs = run.slots.len();
+    let mut active: Vec<usize> = Vec::with_capacity(procs);
+    let mut still: Vec<usize> = Vec::with_capacity(procs);
+    let mut executing: Vec<(u32, f64)> = Vec::with_capacity(procs);
+    let mut overhead: Vec<f64> = Vec::with_capacity(procs);
+    let mut started = Vec::new();
+    let mut steps = 0;
+    run.dispatch(&mut started);
+    active.extend_from_slice(&started);
     while !active.is_empty() {
         steps += 1;
         executing.clear();
         executing.extend(active.iter().map(|&p| {
-            let s = slots[p].as_ref().expect("busy");
+            let s = run.slots[p].as_ref().expect("busy");
             (s.task, s.remaining)
         }));
         // 1) overheads D_i for the remaining work in this state
-        system.overheads(g, &executing, &mut overhead);
+        run.system.overheads(run.g, &executing, &mut overhead);
         // 2) time to the next completion
         let elapse = active
             .iter()
             .zip(&overhead)
             .map(|(&p, d)| {
-                let s = slots[p].as_ref().expect("busy");
+                let s = run.slots[p].as_ref().expect("busy");
                 s.fetch + s.remaining + d
             })
             .fold(f64::INFINITY, f64::min);
-        let tie = elapse + 1e-12 * elapse.abs().max(1.0);
-        now += elapse;
-        busy_integral += elapse * active.len() as f64;
+        let limit = tie(elapse);
+        run.now += elapse;
+        run.busy_integral += elapse * active.len() as f64;
         // 3) progress of the others; 4) completions in process order
-        let mut still = Vec::with_capacity(active.len());
+        still.clear();
         for (&p, &d) in active.iter().zip(&overhead) {
-            let s = slots[p].as_mut().expect("busy");
-            if s.fetch + s.remaining + d <= tie {
-                let t = s.task;
-                runs[t as usize].end = now;
-                let st = &mut stats[p];
-                st.busy += g.time(t);
-                st.overhead += (now - s.start - g.time(t)).max(0.0);
-                st.tasks += 1;
-                slots[p] = None;
-                done += 1;
-                for &c in g.successors(t) {
-                    let k = &mut pending[c as usize];
-                    *k -= 1;
-                    if *k == 0 {
-                        policy.ready(c, now);
-                    }
-                }
+            let s = run.slots[p].as_mut().expect("busy");
+            if s.fetch + s.remaining + d <= limit {
+                run.complete(p);
             } else {
                 // The fetch delay elapses first; then the work progresses at r/(r + D).
                 let used = elapse.min(s.fetch);
@@ -191,75 +324,28 @@ pub fn analyze(
                 still.push(p);
             }
         }
-        active = still;
+        std::mem::swap(&mut active, &mut still);
         // 5) idle processes pick ready tasks
-        dispatch(
-            g,
-            policy,
-            &mut slots,
-            &mut active,
-            now,
-            &mut runs,
-            &mut |_| fetch(system, now, busy_integral, done),
-        );
+        run.dispatch(&mut started);
+        if !started.is_empty() {
+            active.extend_from_slice(&started);
+            active.sort_unstable();
+        }
     }
-    if done < n {
-        let stuck = (0..n as u32).find(|&t| runs[t as usize].end.is_nan());
-        return Err(AnalysisError::Deadlock {
-            finished: done,
-            total: n,
-            ready: policy.waiting(),
-            example: stuck.map(|t| g.id(t)).unwrap_or_default(),
-        });
-    }
-    for s in &mut stats {
-        s.idle = (now - s.busy - s.overhead).max(0.0);
-    }
-    Ok(Schedule {
-        makespan: now,
-        runs,
-        procs: stats,
-        steps,
-    })
+    steps
 }
 
-fn dispatch(
-    g: &dyn Dag,
-    policy: &mut dyn Policy,
-    slots: &mut [Option<Slot>],
-    active: &mut Vec<usize>,
-    now: f64,
-    runs: &mut [TaskRun],
-    fetch_delay: &mut dyn FnMut(u32) -> f64,
-) {
-    if policy.waiting() == 0 {
-        return;
+/// An `f64` time ordered by `total_cmp`, for the event heap.
+#[derive(Clone, Copy, PartialEq)]
+struct OrdTime(f64);
+impl Eq for OrdTime {}
+impl PartialOrd for OrdTime {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
     }
-    let mut added = false;
-    for (p, slot) in slots.iter_mut().enumerate() {
-        if slot.is_some() {
-            continue;
-        }
-        if let Some(t) = policy.pick(p) {
-            runs[t as usize] = TaskRun {
-                proc: p as u32,
-                start: now,
-                end: f64::NAN,
-            };
-            *slot = Some(Slot {
-                task: t,
-                fetch: fetch_delay(t),
-                remaining: g.time(t),
-                start: now,
-            });
-            active.push(p);
-            added = true;
-            if policy.waiting() == 0 {
-                break;
-            }
-        }
-    }
-    if added {
-        active.sort_unstable();
+}
+impl Ord for OrdTime {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&o.0)
     }
 }

@@ -138,6 +138,39 @@ impl Dag for crate::TaskGraph {
     }
 }
 
+/// A what-if view of a graph in which every task makes `rate` requests per unit of CPU time
+/// (for every resource key), whatever its own rates say.
+pub struct UniformRate<'a, D: Dag + ?Sized> {
+    /// The graph.
+    pub graph: &'a D,
+    /// The request rate of every task.
+    pub rate: f64,
+}
+
+impl<D: Dag + ?Sized> Dag for UniformRate<'_, D> {
+    fn len(&self) -> usize {
+        self.graph.len()
+    }
+    fn id(&self, t: u32) -> String {
+        self.graph.id(t)
+    }
+    fn time(&self, t: u32) -> f64 {
+        self.graph.time(t)
+    }
+    fn successors(&self, t: u32) -> &[u32] {
+        self.graph.successors(t)
+    }
+    fn pred_count(&self, t: u32) -> u32 {
+        self.graph.pred_count(t)
+    }
+    fn attr(&self, t: u32, a: Attr) -> Option<i64> {
+        self.graph.attr(t, a)
+    }
+    fn rate(&self, _: u32, _: Option<&str>) -> f64 {
+        self.rate
+    }
+}
+
 /// Analyses a task graph with a built-in policy (see [`engine::analyze`] for the general form).
 pub fn analyze_graph(
     g: &crate::TaskGraph,

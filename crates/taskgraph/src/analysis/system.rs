@@ -23,6 +23,12 @@ pub trait SystemModel {
     fn fetch_delay(&mut self, _mean_busy: f64, _mean_interval: Option<f64>) -> f64 {
         0.0
     }
+
+    /// Whether the model never adds overhead (the basic model), which lets the engine use its
+    /// event-heap loop. Default: false.
+    fn is_basic(&self) -> bool {
+        false
+    }
 }
 
 /// `D_i = r_i·λ_i·R` for every executing task.
@@ -45,6 +51,9 @@ impl SystemModel for NoOverhead {
     fn overheads(&mut self, _: &dyn Dag, executing: &[(u32, f64)], out: &mut Vec<f64>) {
         out.clear();
         out.resize(executing.len(), 0.0);
+    }
+    fn is_basic(&self) -> bool {
+        true
     }
 }
 

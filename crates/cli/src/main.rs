@@ -15,7 +15,17 @@
 //! vates pamela sweep MODEL -D P=1..64 [-D N=100 ...] [--root NAME] [--engine bound,sim]
 //!                    [--csv f.csv] [--plot f.svg] [--format text|json] [--seed S]
 //!                    [--arbitration fcfs|random] [--max-events N]
+//! vates graph analyze GRAPH --procs P [--policy NAME] [--steal] [--system FILE.toml]
+//!                    [--trace t.json] [--trace-unit-us U] [--gantt g.svg] [--format text|json]
+//!                    [--from json|dot|wfcommons|stg]
+//! vates graph sweep   GRAPH --procs 1..64 [--policy NAME] [--system FILE] [--plot f.svg]
+//!                    [--csv f.csv] [--format text|json]
+//! vates graph convert IN OUT [--from FMT] [--to FMT]
+//! vates graph gen     KIND --tasks N [--width W] [--degree D] [--time DIST] [--seed S] [-o FILE]
 //! ```
+//!
+//! The `graph` commands (deterministic task graph analysis) are documented in
+//! `graph_cmd.rs` (analyze, convert, gen, the JSON schema) and `graph_sweep.rs` (sweep).
 //!
 //! `-D NAME=VALUE` binds a parameter (exact: `0.1` is 1/10, `3/4` is allowed); `-D P=1..64`,
 //! `-D P=1..64:4`, `-D tau=0.5..2:0.25` (inclusive ranges) and `-D P=1,2,4,8` (lists) make
@@ -107,6 +117,8 @@ mod bound_cmd;
 mod demo;
 mod error;
 mod examples;
+mod graph_cmd;
+mod graph_sweep;
 mod input;
 mod progress;
 mod sim_cmd;
@@ -145,6 +157,10 @@ enum Command {
     /// models.
     #[command(subcommand)]
     Pamela(PamelaCommand),
+    /// Deterministic task graph analysis (Adve & Vernon): makespan, schedule and critical
+    /// path of task DAGs under a scheduling policy and system model.
+    #[command(subcommand)]
+    Graph(graph_cmd::GraphCommand),
 }
 
 /// Options of `vates demo`.
@@ -343,9 +359,26 @@ fn main() -> ExitCode {
         Command::Pamela(PamelaCommand::Bound(_)) => &["pamela", "bound"],
         Command::Pamela(PamelaCommand::Sim(_)) => &["pamela", "sim"],
         Command::Pamela(PamelaCommand::Sweep(_)) => &["pamela", "sweep"],
+        Command::Graph(g) => match g.name() {
+            "analyze" => &["graph", "analyze"],
+            "sweep" => &["graph", "sweep"],
+            "convert" => &["graph", "convert"],
+            _ => &["graph", "gen"],
+        },
     };
     let mut out = std::io::stdout().lock();
-    let result = run(cli, &mut out).and_then(|()| out.flush().map_err(CliError::Stdout));
+    let result = match cli.command {
+        Command::Graph(g) => match graph_cmd::run(g, &mut out) {
+            Ok(()) => Ok(()),
+            Err(graph_cmd::Failure::Cli(e)) => Err(e),
+            Err(graph_cmd::Failure::Report(r)) => {
+                eprintln!("{r:?}");
+                return ExitCode::from(1);
+            }
+        },
+        command => run(command, &mut out),
+    }
+    .and_then(|()| out.flush().map_err(CliError::Stdout));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -372,8 +405,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
-    match cli.command {
+fn run(command: Command, out: &mut dyn Write) -> Result<()> {
+    match command {
         Command::Demo(a) => demo::run(a.out.as_deref(), out),
         Command::Pamela(PamelaCommand::Bound(a)) => {
             let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
@@ -405,5 +438,6 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             };
             sweep::run(&loaded, &a.model.define, &opts, out)
         }
+        Command::Graph(_) => unreachable!("graph commands are run by graph_cmd::run"),
     }
 }

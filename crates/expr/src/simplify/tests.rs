@@ -391,7 +391,10 @@ fn display_factoring_keeps_value() {
 fn ceiling_of_a_positive_ratio_is_at_least_one() {
     // max(1, ceil(N/P)) = ceil(N/P) for N, P >= 1 (the data-parallel model's bound).
     let e = Expr::max(vec![i(1), Expr::Ceil(Box::new(v("N") / v("P")))]);
-    assert_eq!(simplify(&e, &params()), Expr::Ceil(Box::new(v("N") / v("P"))));
+    assert_eq!(
+        simplify(&e, &params()),
+        Expr::Ceil(Box::new(v("N") / v("P")))
+    );
     // Not for N >= 0: ceil(0/P) = 0.
     let a = Assumptions::new().int_at_least("N", 0).int_at_least("P", 1);
     assert!(matches!(simplify(&e, &a), Expr::Max(_)));

@@ -94,6 +94,8 @@ struct Run<'a> {
     now: f64,
     /// ∫|E| dt so far, for the one-time fetch delay.
     busy_integral: f64,
+    /// No system model: tasks take exactly their time, with no overhead.
+    basic: bool,
 }
 
 impl Run<'_> {
@@ -104,7 +106,9 @@ impl Run<'_> {
         self.runs[t as usize].end = self.now;
         let st = &mut self.stats[p];
         st.busy += self.g.time(t);
-        st.overhead += (self.now - s.start - self.g.time(t)).max(0.0);
+        if !self.basic {
+            st.overhead += (self.now - s.start - self.g.time(t)).max(0.0);
+        }
         st.tasks += 1;
         self.done += 1;
         self.idle.insert(p);
@@ -201,6 +205,7 @@ pub fn analyze(
         done: 0,
         now: 0.0,
         busy_integral: 0.0,
+        basic,
     };
     for t in 0..n as u32 {
         if run.pending[t as usize] == 0 {

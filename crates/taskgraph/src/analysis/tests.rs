@@ -309,6 +309,10 @@ fn graham_bounds_and_extremes_for_work_conserving_policies() {
                         assert!(s.runs[c as usize].start >= r.end - 1e-9);
                     }
                 }
+                assert!(
+                    s.procs.iter().all(|q| q.overhead == 0.0),
+                    "basic model: no overhead"
+                );
                 // Bit-exact determinism.
                 assert_eq!(s, run_with(&g, p, policy, &mut NoOverhead));
                 // All rates zero: the full model equals the basic one.

@@ -478,9 +478,16 @@ fn write_bar(svg: &mut String, t: &Trace, run: &Run, y: f64) {
             num_label(run.t1)
         )
     };
+    // A thin white edge on single intervals wide enough to show it, so back-to-back tasks
+    // of the same colour stay distinguishable.
+    let edge = if run.count == 1 && w >= 3.0 {
+        " stroke=\"white\" stroke-width=\"0.75\""
+    } else {
+        ""
+    };
     let _ = writeln!(
         svg,
-        "<rect x=\"{:.2}\" y=\"{top:.1}\" width=\"{w:.2}\" height=\"{h}\" fill=\"{}\">\
+        "<rect x=\"{:.2}\" y=\"{top:.1}\" width=\"{w:.2}\" height=\"{h}\" fill=\"{}\"{edge}>\
          <title>{}</title></rect>",
         run.x0,
         fill.css(),

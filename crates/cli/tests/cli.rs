@@ -749,7 +749,26 @@ fn demo_tells_the_story_and_writes_plots() {
             .any(|l| l.split_whitespace().take(3).collect::<Vec<_>>() == ["8", "1", "256"]),
         "{s}"
     );
-    for f in ["mrm_sweep.svg", "mrm_gantt.svg", "adi.svg", "membank.svg"] {
+    // Task graphs: FIFO runs the big Polyroots task last (425.29 at P = 2), LPT does not
+    // (368.66); BLAST at P = 1 takes its work, 382.9127 s.
+    assert!(
+        s.lines().any(
+            |l| l.split_whitespace().collect::<Vec<_>>() == ["2", "425.29", "368.66", "364.11"]
+        ),
+        "{s}"
+    );
+    assert!(
+        s.lines()
+            .any(|l| l.split_whitespace().take(2).collect::<Vec<_>>() == ["1", "382.9127"]),
+        "{s}"
+    );
+    for f in [
+        "mrm_sweep.svg",
+        "mrm_gantt.svg",
+        "adi.svg",
+        "membank.svg",
+        "blast_gantt.svg",
+    ] {
         let svg = std::fs::read_to_string(dir.join(f)).unwrap();
         assert!(svg.starts_with("<svg"), "{f}");
     }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! vates graph analyze GRAPH --procs P [--policy NAME] [--steal] [--system FILE.toml]
-//!                     [--trace t.json] [--trace-unit-us U] [--gantt g.svg]
+//!                     [--trace t.json] [--trace-unit-us U] [--gantt g.svg] [--profile p.csv]
 //!                     [--format text|json] [--from json|dot|wfcommons|stg]
 //! vates graph sweep   GRAPH --procs 1..64 [--policy NAME] [--steal] [--system FILE]
 //!                     [--plot speedup.svg] [--csv f.csv] [--format text|json] [--from FMT]
@@ -150,9 +150,42 @@ pub struct AnalyzeArgs {
     /// Write an SVG Gantt chart of the schedule.
     #[arg(long, value_name = "FILE")]
     gantt: Option<PathBuf>,
+    /// Write the parallelism profile over time as CSV: `time,running` (and, with
+    /// `--policy queues`, `processes_per_active_queue`), one row per change.
+    #[arg(long, value_name = "FILE")]
+    profile: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+}
+
+/// The parallelism profile (and processes per active queue) as CSV, merged on time.
+fn profile_csv(profile: &[(f64, usize)], queues: Option<&[(f64, f64)]>) -> String {
+    let mut times: Vec<f64> = profile.iter().map(|&(t, _)| t).collect();
+    if let Some(q) = queues {
+        times.extend(q.iter().map(|&(t, _)| t));
+    }
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    // The value of a step function at time t.
+    fn at<T: Copy + Default>(steps: &[(f64, T)], t: f64) -> T {
+        match steps.partition_point(|&(s, _)| s <= t) {
+            0 => T::default(),
+            k => steps[k - 1].1,
+        }
+    }
+    let mut out = String::from(if queues.is_some() {
+        "time,running,processes_per_active_queue\n"
+    } else {
+        "time,running\n"
+    });
+    for t in times {
+        match queues {
+            Some(q) => out.push_str(&format!("{t},{},{}\n", at(profile, t), at(q, t))),
+            None => out.push_str(&format!("{t},{}\n", at(profile, t))),
+        }
+    }
+    out
 }
 
 /// Options of `vates graph sweep`.
@@ -448,6 +481,13 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
         per_queue,
         solves,
     };
+    if let Some(path) = &a.profile {
+        let queues = an
+            .per_queue
+            .is_some()
+            .then(|| report::processes_per_active_queue(&g, &an.schedule));
+        write_file(path, profile_csv(&profile, queues.as_deref()).as_bytes())?;
+    }
     if a.trace.is_some() || a.gantt.is_some() {
         let file = a
             .input

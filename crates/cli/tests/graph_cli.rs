@@ -730,3 +730,54 @@ fn gen_bad_options() {
     );
     assert!(e.contains("width"), "{e}");
 }
+
+#[test]
+fn profile_over_time_as_csv() {
+    let d = tempdir("profile");
+    let g = write(&d, "diamond.json", DIAMOND);
+    let csv = d.join("profile.csv");
+    stdout(&[
+        "graph",
+        "analyze",
+        &g,
+        "--procs",
+        "2",
+        "--profile",
+        &csv.display().to_string(),
+    ]);
+    // A runs alone on [0,2), B and C together on [2,5), then C alone and D on [5,8).
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows[0], "time,running");
+    assert_eq!(rows[1..], ["0,1", "2,2", "5,1", "8,0"]);
+    // With geographic queues the processes per active queue come along.
+    let q = d.join("queues.csv");
+    stdout(&[
+        "graph",
+        "analyze",
+        &example("locusroute.json"),
+        "--procs",
+        "8",
+        "--policy",
+        "queues",
+        "--steal",
+        "--profile",
+        &q.display().to_string(),
+    ]);
+    let text = std::fs::read_to_string(&q).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("time,running,processes_per_active_queue")
+    );
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert!(rows.len() > 10);
+    assert!(rows.iter().all(|r| r[1] <= 8.0 && r[2] <= 8.0));
+    assert!(
+        rows.iter().any(|r| r[2] > 1.0),
+        "stealing puts several processes on a queue"
+    );
+    assert_eq!(rows.last().unwrap()[1], 0.0);
+}

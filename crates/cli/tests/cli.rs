@@ -1,60 +1,17 @@
 //! End-to-end tests of the `vates` binary on the repository's example models.
 
-use std::path::PathBuf;
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-/// Path of an example model.
+mod common;
+use common::{json, stdout, tempdir, vates};
+
+/// Path of an example in `examples/pamela/`.
 fn example(name: &str) -> String {
-    let p: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "examples",
-        "pamela",
-        name,
-    ]
-    .iter()
-    .collect();
-    p.display().to_string()
-}
-
-fn vates() -> Command {
-    Command::cargo_bin("vates").expect("the vates binary is built")
-}
-
-/// A fresh temporary directory for one test.
-fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vates-cli-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    common::example_in("pamela", name)
 }
 
 const MRM_P4: [&str; 8] = ["-D", "N=10", "-D", "P=4", "-D", "tau_l=3", "-D", "tau_s=1"];
-
-/// Runs `vates args…`, expects success and parses standard output as JSON.
-fn json(args: &[&str]) -> Value {
-    let out = vates().args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "vates {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = vates().args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "vates {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
 
 /// The factors of a product printed as `a*b*c`, sorted.
 fn factors(e: &Value) -> Vec<String> {

@@ -1,64 +1,23 @@
 //! End-to-end tests of `vates graph` (deterministic task graph analysis) on small graphs and
 //! the examples in `examples/graphs/`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-/// Path of an example graph.
+mod common;
+use common::{json, stdout, tempdir, vates};
+
+/// Path of an example in `examples/graphs/`.
 fn example(name: &str) -> String {
-    let p: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "examples",
-        "graphs",
-        name,
-    ]
-    .iter()
-    .collect();
-    p.display().to_string()
-}
-
-fn vates() -> Command {
-    Command::cargo_bin("vates").expect("the vates binary is built")
-}
-
-/// A fresh temporary directory for one test.
-fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vates-graph-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    common::example_in("graphs", name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, text).expect("write");
     p.display().to_string()
-}
-
-/// Runs `vates args…`, expects success and parses standard output as JSON.
-fn json(args: &[&str]) -> Value {
-    let out = vates().args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "vates {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = vates().args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "vates {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
 }
 
 /// Runs `vates args…`, expects exit status `code`, returns standard error.

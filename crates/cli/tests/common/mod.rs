@@ -1,0 +1,51 @@
+//! Helpers shared by the CLI test files.
+#![allow(dead_code)] // each test file uses a subset
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Path of an example file under `examples/<dir>/`.
+pub fn example_in(dir: &str, name: &str) -> String {
+    let p: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "..",
+        "examples",
+        dir,
+        name,
+    ]
+    .iter()
+    .collect();
+    p.display().to_string()
+}
+
+/// The `vates` binary under test.
+pub fn vates() -> Command {
+    Command::cargo_bin("vates").expect("the vates binary is built")
+}
+
+/// A fresh temporary directory for one test.
+pub fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("vates-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Runs `vates args…`, expects success and returns standard output.
+pub fn stdout(args: &[&str]) -> String {
+    let out = vates().args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "vates {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// Runs `vates args…`, expects success and parses standard output as JSON.
+pub fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout(args)).expect("stdout is JSON")
+}

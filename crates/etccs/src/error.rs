@@ -1,0 +1,136 @@
+//! Errors with source spans (rendered by `miette`).
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use thiserror::Error;
+
+/// Everything that can go wrong when reading or analysing an ETCCS model.
+#[derive(Debug, Error, Diagnostic)]
+pub enum Error {
+    /// The input is not valid ETCCS syntax (or exceeds the size/nesting limits).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Syntax(Box<SyntaxError>),
+    /// An agent name is used (or analysed) but never defined.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    UndefinedAgent(Box<UndefinedAgentError>),
+    /// An agent can reach itself without passing a prefix (`define X = X + a.nil`).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    UnguardedRecursion(Box<UnguardedRecursionError>),
+    /// A model has no agent of this name (programmatic lookup).
+    #[error("no agent named `{0}` in the model")]
+    #[diagnostic(code(etccs::unknown_agent))]
+    UnknownAgent(String),
+    /// A reachable state is nested too deeply (recursion through `|`
+    /// keeps growing the term, e.g. `define S = (C | a.S)\{a}`).
+    #[error("state nesting limit reached: exploring `{agent}` produced a state nested deeper than {max_depth} levels")]
+    #[diagnostic(
+        code(etccs::too_deep),
+        help("the state space is probably infinite: recursion through `|` or `\\L` builds ever larger states")
+    )]
+    TooDeep {
+        /// The analysed agent.
+        agent: String,
+        /// The limit that was hit.
+        max_depth: usize,
+    },
+    /// The state space is larger than the configured limit.
+    #[error("state limit reached: exploring `{agent}` produced more than {max_states} states")]
+    #[diagnostic(
+        code(etccs::limit),
+        help("raise `max_states`, restrict more channels, or simplify the model")
+    )]
+    Limit {
+        /// The analysed agent.
+        agent: String,
+        /// The limit that was hit.
+        max_states: usize,
+    },
+}
+
+/// A syntax error (or an exceeded size/nesting limit) with its location.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{location}: syntax error: {message}")]
+#[diagnostic(code(etccs::syntax))]
+pub struct SyntaxError {
+    /// What went wrong.
+    pub message: String,
+    /// `file:line:col` of the error.
+    pub location: String,
+    /// The source text.
+    #[source_code]
+    pub src: NamedSource<String>,
+    /// Where in the source.
+    #[label("{label}")]
+    pub span: SourceSpan,
+    /// Short label text at the span.
+    pub label: String,
+    /// How to fix it.
+    #[help]
+    pub help: Option<String>,
+}
+
+/// Use of an agent name that is never defined.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{location}: undefined agent `{name}`")]
+#[diagnostic(
+    code(etccs::undefined_agent),
+    help("define it with `define {name} = ...`; agent names are case-sensitive")
+)]
+pub struct UndefinedAgentError {
+    /// The agent name.
+    pub name: String,
+    /// `file:line:col` of the use.
+    pub location: String,
+    /// The source text.
+    #[source_code]
+    pub src: NamedSource<String>,
+    /// Where it is used.
+    #[label("not defined")]
+    pub span: SourceSpan,
+}
+
+/// An agent that reaches itself without passing a prefix.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{location}: unguarded recursion through agent `{name}`")]
+#[diagnostic(
+    code(etccs::unguarded_recursion),
+    help("every recursive use of an agent must occur under a prefix, e.g. `(a,0).{name}`")
+)]
+pub struct UnguardedRecursionError {
+    /// The agent on the unguarded cycle.
+    pub name: String,
+    /// `file:line:col` of its definition.
+    pub location: String,
+    /// The source text.
+    #[source_code]
+    pub src: NamedSource<String>,
+    /// Its definition.
+    #[label("reaches itself without a prefix")]
+    pub span: SourceSpan,
+}
+
+/// 1-based `line:col` of a byte offset.
+pub(crate) fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let mut line = 1;
+    let mut col = 1;
+    for (i, ch) in src.char_indices() {
+        if i >= offset {
+            break;
+        }
+        if ch == '\n' {
+            line += 1;
+            col = 1;
+        } else {
+            col += 1;
+        }
+    }
+    (line, col)
+}
+
+pub(crate) fn location(file: &str, src: &str, offset: usize) -> String {
+    let (l, c) = line_col(src, offset);
+    format!("{file}:{l}:{c}")
+}

@@ -1,0 +1,217 @@
+//! Output formats: the thesis tool's text, a readable report, and JSON.
+
+use crate::explore::{Analysis, Outcome, Run};
+use crate::term::Time;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use serde_json::{json, Value};
+
+/// Most EXEC lines printed (one per path) before eliding the rest.
+pub const MAX_EXEC_LINES: usize = 100_000;
+
+/// A time as an exact string: `4`, `7/2`.
+pub fn time_str(t: &Time) -> String {
+    t.to_string()
+}
+
+/// A time as the thesis displayed it: an integer, a terminating decimal
+/// (`3.5`), or otherwise the exact fraction (`10/3`).
+pub fn time_decimal(t: &Time) -> String {
+    if t.is_integer() {
+        return t.to_integer().to_string();
+    }
+    let mut d = t.denom().clone();
+    let two = BigInt::from(2);
+    let five = BigInt::from(5);
+    let mut digits = 0usize;
+    while (&d % &two).is_zero() || (&d % &five).is_zero() {
+        if (&d % &two).is_zero() {
+            d /= &two;
+        } else {
+            d /= &five;
+        }
+        digits += 1;
+    }
+    if !d.is_one() || digits > 30 {
+        return t.to_string();
+    }
+    let scale = num_traits::pow(BigInt::from(10), digits);
+    let scaled = (t * BigRational::from_integer(scale)).to_integer();
+    let neg = scaled < BigInt::zero();
+    let s = scaled.magnitude().to_string();
+    let s = format!("{:0>width$}", s, width = digits + 1);
+    let (i, f) = s.split_at(s.len() - digits);
+    let f = f.trim_end_matches('0');
+    format!("{}{}.{}", if neg { "-" } else { "" }, i, f)
+}
+
+/// A probability as a percentage with one decimal, as in the thesis (`50.0%`).
+pub fn percent(p: &BigRational) -> String {
+    let tenths = (p * BigRational::from_integer(BigInt::from(1000)))
+        .round()
+        .to_integer();
+    let ten = BigInt::from(10);
+    format!("{}.{}%", &tenths / &ten, &tenths % &ten)
+}
+
+/// The thesis tool's output for one agent:
+///
+/// ```text
+/// Execution times are:
+/// 4
+/// 8
+/// Summary:
+/// 4 (50.0%)
+/// 8 (50.0%)
+/// ```
+///
+/// One line per maximal path (EXEC, with multiplicity, at most
+/// [`MAX_EXEC_LINES`]), then PEXEC. A non-terminating agent has no
+/// execution times; a note says so instead.
+pub fn thesis_text(a: &Analysis) -> String {
+    let mut s = String::from("Execution times are:\n");
+    if let Outcome::NonTerminating { .. } = a.outcome {
+        s.push_str("(none: the agent does not terminate)\nSummary:\n");
+        return s.trim_end().to_string();
+    }
+    let list = a.exec_list(MAX_EXEC_LINES);
+    for t in &list {
+        s.push_str(&time_decimal(t));
+        s.push('\n');
+    }
+    let total = a.paths();
+    if total > BigInt::from(list.len()).magnitude().clone() {
+        s.push_str(&format!(
+            "... ({} more)\n",
+            total - BigInt::from(list.len()).magnitude()
+        ));
+    }
+    s.push_str("Summary:");
+    for (t, p) in &a.pexec {
+        s.push_str(&format!("\n{} ({})", time_decimal(t), percent(p)));
+    }
+    s
+}
+
+fn run_text(r: &Run) -> String {
+    let steps: Vec<String> = r
+        .steps
+        .iter()
+        .map(|st| format!("({},{})", st.action, time_str(&st.delay)))
+        .collect();
+    if steps.is_empty() {
+        "(no steps)".to_string()
+    } else {
+        steps.join(" ")
+    }
+}
+
+/// A readable multi-line report: states, outcome, EXEC, PEXEC, min/max
+/// with witness runs, warnings.
+pub fn readable_text(a: &Analysis) -> String {
+    let mut s = format!(
+        "agent {}: {} states, outcome: {}\n",
+        a.name,
+        a.states,
+        a.outcome.label()
+    );
+    match &a.outcome {
+        Outcome::Terminated => {}
+        Outcome::Deadlock { run, state } => {
+            s.push_str(&format!(
+                "  deadlock at time {} after {}\n  stuck state: {}\n",
+                time_str(&run.time),
+                run_text(run),
+                state
+            ));
+        }
+        Outcome::NonTerminating { prefix, cycle } => {
+            s.push_str(&format!(
+                "  cycle reached after {}\n  cycle (duration {}): {}\n  EXEC is undefined for non-terminating agents\n",
+                run_text(prefix),
+                time_str(&cycle.time),
+                run_text(cycle)
+            ));
+        }
+    }
+    if !a.exec.is_empty() {
+        let ex: Vec<String> = a
+            .exec
+            .iter()
+            .map(|(t, n)| {
+                if n.is_one() {
+                    time_str(t)
+                } else {
+                    format!("{} x{}", time_str(t), n)
+                }
+            })
+            .collect();
+        s.push_str(&format!("  EXEC  {{| {} |}}\n", ex.join(", ")));
+        let px: Vec<String> = a
+            .pexec
+            .iter()
+            .map(|(t, p)| format!("{}: {}", time_str(t), p))
+            .collect();
+        s.push_str(&format!("  PEXEC {}\n", px.join(", ")));
+    }
+    if let Some(m) = &a.min {
+        s.push_str(&format!(
+            "  min {} via {}\n",
+            time_str(&m.time),
+            run_text(m)
+        ));
+    }
+    if let Some(m) = &a.max {
+        s.push_str(&format!(
+            "  max {} via {}\n",
+            time_str(&m.time),
+            run_text(m)
+        ));
+    }
+    for w in &a.warnings {
+        s.push_str(&format!("  warning: {w}\n"));
+    }
+    s
+}
+
+fn run_json(r: &Run) -> Value {
+    json!({
+        "time": time_str(&r.time),
+        "steps": r.steps.iter().map(|st| json!({"action": st.action, "delay": time_str(&st.delay)})).collect::<Vec<_>>(),
+    })
+}
+
+/// JSON object for one agent: `name`, `states`, `exec` (one exact time
+/// string per path, at most [`MAX_EXEC_LINES`]), `pexec` (`time`, `prob`
+/// as exact rationals), `min`, `max` (strings, or null), `min_run`,
+/// `max_run`, `outcome`, `warnings`, and `deadlock`/`cycle` details.
+pub fn agent_json(a: &Analysis) -> Value {
+    let mut v = json!({
+        "name": a.name,
+        "states": a.states,
+        "exec": a.exec_list(MAX_EXEC_LINES).iter().map(time_str).collect::<Vec<_>>(),
+        "pexec": a.pexec.iter().map(|(t, p)| json!({"time": time_str(t), "prob": p.to_string()})).collect::<Vec<_>>(),
+        "min": a.min.as_ref().map(|r| time_str(&r.time)),
+        "max": a.max.as_ref().map(|r| time_str(&r.time)),
+        "min_run": a.min.as_ref().map(run_json),
+        "max_run": a.max.as_ref().map(run_json),
+        "outcome": a.outcome.label(),
+        "warnings": a.warnings,
+    });
+    match &a.outcome {
+        Outcome::Terminated => {}
+        Outcome::Deadlock { run, state } => {
+            v["deadlock"] = json!({"run": run_json(run), "state": state});
+        }
+        Outcome::NonTerminating { prefix, cycle } => {
+            v["cycle"] = json!({"prefix": run_json(prefix), "cycle": run_json(cycle)});
+        }
+    }
+    v
+}
+
+/// `{"agents": [...]}` for several analyses (see [`agent_json`]).
+pub fn json(analyses: &[Analysis]) -> Value {
+    json!({ "agents": analyses.iter().map(agent_json).collect::<Vec<_>>() })
+}

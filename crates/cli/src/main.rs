@@ -116,6 +116,7 @@
 mod bound_cmd;
 mod demo;
 mod error;
+mod etccs_cmd;
 mod examples;
 mod graph_cmd;
 mod graph_sweep;
@@ -161,6 +162,10 @@ enum Command {
     /// path of task DAGs under a scheduling policy and system model.
     #[command(subcommand)]
     Graph(graph_cmd::GraphCommand),
+    /// Eager Timed CCS (MacDonald): execution-time multisets and distributions of timed
+    /// process-algebra models of message-passing programs.
+    #[command(subcommand)]
+    Etccs(etccs_cmd::EtccsCommand),
 }
 
 /// Options of `vates demo`.
@@ -365,10 +370,19 @@ fn main() -> ExitCode {
             "convert" => &["graph", "convert"],
             _ => &["graph", "gen"],
         },
+        Command::Etccs(_) => &["etccs", "analyse"],
     };
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
         Command::Graph(g) => match graph_cmd::run(g, &mut out) {
+            Ok(()) => Ok(()),
+            Err(graph_cmd::Failure::Cli(e)) => Err(e),
+            Err(graph_cmd::Failure::Report(r)) => {
+                eprintln!("{r:?}");
+                return ExitCode::from(1);
+            }
+        },
+        Command::Etccs(c) => match etccs_cmd::run(c, &mut out) {
             Ok(()) => Ok(()),
             Err(graph_cmd::Failure::Cli(e)) => Err(e),
             Err(graph_cmd::Failure::Report(r)) => {
@@ -439,5 +453,6 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             sweep::run(&loaded, &a.model.define, &opts, out)
         }
         Command::Graph(_) => unreachable!("graph commands are run by graph_cmd::run"),
+        Command::Etccs(_) => unreachable!("etccs commands are run by etccs_cmd::run"),
     }
 }

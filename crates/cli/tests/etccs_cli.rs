@@ -1,0 +1,108 @@
+//! End-to-end tests of `vates etccs analyse` (Eager Timed CCS).
+
+mod common;
+use common::{json, stdout, tempdir, vates};
+
+const P7: &str = "define P7 = ((a,3).nil | (a,3).(b,4).nil | (a',4).nil)\\{a}\nanalyse P7\n";
+
+#[test]
+fn thesis_format_of_example_p7() {
+    let d = tempdir("etccs-p7");
+    let f = d.join("p7.etccs");
+    std::fs::write(&f, P7).unwrap();
+    let out = stdout(&[
+        "etccs",
+        "analyse",
+        &f.display().to_string(),
+        "--format",
+        "thesis",
+    ]);
+    assert_eq!(
+        out,
+        "Execution times are:\n4\n8\nSummary:\n4 (50.0%)\n8 (50.0%)\n"
+    );
+}
+
+#[test]
+fn json_has_exact_distribution_and_outcome() {
+    let d = tempdir("etccs-json");
+    let f = d.join("m.etccs");
+    // T5-8: EXEC {2,5,9}, PEXEC {2: 1/2, 5: 1/4, 9: 1/4}.
+    std::fs::write(&f, "define Q = a@2.nil + b@2.(c@3.nil + d@3.e@4.nil)\n").unwrap();
+    let v = json(&[
+        "etccs",
+        "analyse",
+        &f.display().to_string(),
+        "--agent",
+        "Q",
+        "--format",
+        "json",
+    ]);
+    let a = &v["agents"][0];
+    assert_eq!(a["name"], "Q");
+    assert_eq!(a["exec"], serde_json::json!(["2", "5", "9"]));
+    let pexec: Vec<(String, String)> = a["pexec"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["time"].as_str().unwrap().to_string(),
+                p["prob"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pexec,
+        vec![
+            ("2".into(), "1/2".into()),
+            ("5".into(), "1/4".into()),
+            ("9".into(), "1/4".into())
+        ]
+    );
+    assert_eq!(a["outcome"], "terminated");
+}
+
+#[test]
+fn errors_are_located_and_exit_one() {
+    let d = tempdir("etccs-err");
+    let f = d.join("bad.etccs");
+    std::fs::write(&f, "define P = (a,3).nil +\n").unwrap();
+    let out = vates()
+        .args(["etccs", "analyse", &f.display().to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.etccs:2:1"), "{err}");
+    // No analyse line and no --agent: say how to fix it, naming the agents.
+    let g = d.join("noanalyse.etccs");
+    std::fs::write(&g, "define A = (a,1).nil\n").unwrap();
+    let out = vates()
+        .args(["etccs", "analyse", &g.display().to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--agent") && err.contains("A"), "{err}");
+    // An unknown agent.
+    let out = vates()
+        .args(["etccs", "analyse", &g.display().to_string(), "--agent", "B"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains('B'));
+    // A state limit hit is an error naming the flag.
+    std::fs::write(&g, P7).unwrap();
+    let out = vates()
+        .args([
+            "etccs",
+            "analyse",
+            &g.display().to_string(),
+            "--max-states",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -52,6 +52,10 @@ pub struct AnalyseArgs {
     /// Stop with an error after exploring this many states.
     #[arg(long, default_value_t = 10_000_000, value_name = "N")]
     max_states: usize,
+    /// Override a `const` of the model: `p=4`, or a range or list (`p=2..8`, `p=2,4,8`) to
+    /// analyse every value and print one row per value (repeatable).
+    #[arg(long = "const", value_name = "NAME=VALUES")]
+    consts: Vec<String>,
 }
 
 /// Runs an `etccs` command.
@@ -62,12 +66,42 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let text = std::fs::read_to_string(&a.model).map_err(|e| CliError::read(&a.model, &e))?;
     let name = a.model.display().to_string();
-    let mut model = etccs::parse(&name, &text).map_err(failure)?;
     let opts = etccs::Options {
         max_states: a.max_states,
         ..etccs::Options::default()
     };
-    let results = if a.agent.is_empty() {
+    let mut bindings = Vec::with_capacity(a.consts.len());
+    for c in &a.consts {
+        let b = expr::grid::parse_binding(c)
+            .map_err(|e| CliError::usage(format!("--const {c}: {e}")))?;
+        bindings.push(b);
+    }
+    let grid = expr::grid::Grid::with_limit(bindings, 10_000)
+        .map_err(|e| CliError::usage(format!("--const: {e}")))?;
+    if grid.is_empty() || grid.names().is_empty() {
+        let results = analyse_model(&name, &text, &[], &a.agent, &opts)?;
+        return write_results(&results, a.format, out);
+    }
+    let mut points = Vec::new();
+    for point in grid.iter() {
+        let overrides: Vec<(&str, etccs::Time)> =
+            point.iter().map(|(n, v)| (&**n, v.clone())).collect();
+        let results = analyse_model(&name, &text, &overrides, &a.agent, &opts)?;
+        points.push((point, results));
+    }
+    write_table(&points, a.format, out)
+}
+
+/// Parses the model with the given const overrides and analyses the requested agents.
+fn analyse_model(
+    name: &str,
+    text: &str,
+    overrides: &[(&str, etccs::Time)],
+    agents: &[String],
+    opts: &etccs::Options,
+) -> Result<Vec<etccs::Analysis>, Failure> {
+    let mut model = etccs::parse::parse_with_consts(name, text, overrides).map_err(failure)?;
+    if agents.is_empty() {
         if model.analyses.is_empty() {
             let names: Vec<&str> = model.agents.iter().map(|(n, _)| n.as_str()).collect();
             return Err(CliError::with_help(
@@ -79,18 +113,136 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
             )
             .into());
         }
-        etccs::analyse_all(&mut model, &opts).map_err(failure)?
-    } else {
-        let mut v = Vec::with_capacity(a.agent.len());
-        for agent in &a.agent {
-            v.push(etccs::analyse(&mut model, agent, &opts).map_err(failure)?);
-        }
-        v
-    };
+        return etccs::analyse_all(&mut model, opts).map_err(failure);
+    }
+    let mut v = Vec::with_capacity(agents.len());
+    for agent in agents {
+        v.push(etccs::analyse(&mut model, agent, opts).map_err(failure)?);
+    }
+    Ok(v)
+}
+
+/// One time distribution in a line: `4` or `4: 1/2, 8: 1/2`.
+fn distribution(a: &etccs::Analysis) -> String {
+    if a.pexec.len() == 1 {
+        return a.pexec.keys().map(etccs::output::time_str).collect();
+    }
+    a.pexec
+        .iter()
+        .map(|(t, p)| format!("{}: {}", etccs::output::time_str(t), p))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The results at one assignment of the swept consts.
+type Point = (Vec<(expr::Name, expr::Rational)>, Vec<etccs::Analysis>);
+
+/// A table over the const values: one block per agent, one row per value.
+fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Result<(), Failure> {
     let mut s = String::new();
-    match a.format {
+    match format {
         EtccsFormat::Json => {
-            s = serde_json::to_string_pretty(&etccs::json(&results))
+            let rows: Vec<serde_json::Value> = points
+                .iter()
+                .map(|(point, results)| {
+                    let consts: serde_json::Map<String, serde_json::Value> = point
+                        .iter()
+                        .map(|(n, v)| {
+                            (n.to_string(), serde_json::json!(etccs::output::time_str(v)))
+                        })
+                        .collect();
+                    let mut row = etccs::json(results);
+                    row["consts"] = serde_json::Value::Object(consts);
+                    row
+                })
+                .collect();
+            s = serde_json::to_string_pretty(&serde_json::json!({ "points": rows }))
+                .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
+            s.push('\n');
+        }
+        EtccsFormat::Thesis => {
+            for (point, results) in points {
+                let head: Vec<String> = point
+                    .iter()
+                    .map(|(n, v)| format!("{n} = {}", etccs::output::time_str(v)))
+                    .collect();
+                s.push_str(&format!("== {} ==\n", head.join(", ")));
+                for r in results {
+                    s.push_str(&etccs::thesis_text(r));
+                    if !s.ends_with('\n') {
+                        s.push('\n');
+                    }
+                }
+            }
+        }
+        EtccsFormat::Text => {
+            let agents = points.first().map_or(0, |(_, r)| r.len());
+            for k in 0..agents {
+                if k > 0 {
+                    s.push('\n');
+                }
+                s.push_str(&format!("agent {}\n", points[0].1[k].name));
+                let names: Vec<String> = points[0].0.iter().map(|(n, _)| n.to_string()).collect();
+                let mut rows: Vec<Vec<String>> = vec![names
+                    .iter()
+                    .cloned()
+                    .chain(["states", "min", "max", "times (probability)"].map(String::from))
+                    .collect()];
+                for (point, results) in points {
+                    let a = &results[k];
+                    let mut row: Vec<String> = point
+                        .iter()
+                        .map(|(_, v)| etccs::output::time_str(v))
+                        .collect();
+                    row.push(a.states.to_string());
+                    let ext = |r: &Option<etccs::Run>| {
+                        r.as_ref()
+                            .map_or("-".to_string(), |r| etccs::output::time_str(&r.time))
+                    };
+                    row.push(ext(&a.min));
+                    row.push(ext(&a.max));
+                    row.push(distribution(a));
+                    rows.push(row);
+                }
+                let widths: Vec<usize> = (0..rows[0].len())
+                    .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+                    .collect();
+                for (i, r) in rows.iter().enumerate() {
+                    let cells: Vec<String> = r
+                        .iter()
+                        .zip(&widths)
+                        .enumerate()
+                        .map(|(c, (x, w))| {
+                            if c + 1 == r.len() {
+                                x.clone()
+                            } else {
+                                format!("{x:>w$}")
+                            }
+                        })
+                        .collect();
+                    s.push_str(&format!("  {}\n", cells.join("  ")));
+                    if i == 0 {
+                        let total: usize = widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
+                        s.push_str(&format!("  {}\n", "-".repeat(total.min(100))));
+                    }
+                }
+            }
+        }
+    }
+    out.write_all(s.as_bytes())
+        .map_err(|e| Failure::Cli(CliError::Stdout(e)))
+}
+
+/// Writes the results of one analysis run.
+fn write_results(
+    results: &[etccs::Analysis],
+    format: EtccsFormat,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let mut s = String::new();
+    match format {
+        EtccsFormat::Json => {
+            s = serde_json::to_string_pretty(&etccs::json(results))
                 .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
             s.push('\n');
         }
@@ -99,7 +251,7 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
                 if k > 0 {
                     s.push('\n');
                 }
-                if a.format == EtccsFormat::Thesis {
+                if format == EtccsFormat::Thesis {
                     s.push_str(&etccs::thesis_text(r));
                 } else {
                     s.push_str(&etccs::readable_text(r));

@@ -106,3 +106,73 @@ fn errors_are_located_and_exit_one() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn const_sweep_prints_the_thesis_table() {
+    let f = common::example_in("etccs", "scatter_gather.etccs");
+    let v = json(&[
+        "etccs",
+        "analyse",
+        &f,
+        "--agent",
+        "ScatterGatherBus",
+        "--const",
+        "p=2..3",
+        "--format",
+        "json",
+    ]);
+    let points = v["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[0]["consts"]["p"], "2");
+    // p = 2: every path (EXEC is a multiset, one entry per path) takes 1002002.
+    let a2 = &points[0]["agents"][0];
+    assert_eq!(
+        (a2["min"].as_str(), a2["max"].as_str()),
+        (Some("1002002"), Some("1002002"))
+    );
+    assert_eq!(
+        a2["pexec"],
+        serde_json::json!([{"time": "1002002", "prob": "1"}])
+    );
+    // Table 6-4, p = 3: the exact distribution on the bus.
+    let pexec: Vec<(String, String)> = points[1]["agents"][0]["pexec"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["time"].as_str().unwrap().to_string(),
+                p["prob"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pexec,
+        vec![
+            ("1334336".into(), "1/16".into()),
+            ("1335335".into(), "3/4".into()),
+            ("1335336".into(), "3/16".into())
+        ]
+    );
+    let text = stdout(&[
+        "etccs",
+        "analyse",
+        &f,
+        "--agent",
+        "ScatterGatherPerfect",
+        "--const",
+        "p=2..4",
+    ]);
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["3", "104", "669668", "669668", "669668"]),
+        "{text}"
+    );
+    // A bad --const is a usage error.
+    let out = vates()
+        .args(["etccs", "analyse", &f, "--const", "p"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -5,10 +5,10 @@
 use crate::error::Error;
 use crate::parse::Model;
 use crate::term::{Act, Arena, TermId, Time};
-use num_bigint::BigUint;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Analysis options.
 #[derive(Clone, Debug)]
@@ -200,7 +200,9 @@ fn analyse_inner(
 ) -> Result<Analysis, Error> {
     // 1. Breadth-first exploration with structural state sharing.
     let mut ids = vec![start];
-    let mut index: HashMap<TermId, usize> = HashMap::from([(start, 0)]);
+    // State number of each term id (`u32::MAX`: not a state yet), dense by id.
+    let mut index: Vec<u32> = vec![u32::MAX; arena.len().max(Arena::index_of(start) + 1)];
+    index[Arena::index_of(start)] = 0;
     let mut edges: Vec<Vec<Edge>> = Vec::new();
     let mut parent: Vec<Option<(usize, usize)>> = vec![None];
     let mut visible: BTreeSet<String> = BTreeSet::new();
@@ -209,9 +211,13 @@ fn analyse_inner(
         let trs = arena.transitions(ids[i]);
         let mut out = Vec::with_capacity(trs.len());
         for (k, tr) in trs.into_iter().enumerate() {
-            let to = match index.get(&tr.target) {
-                Some(&j) => j,
-                None => {
+            let ti = Arena::index_of(tr.target);
+            if index.len() <= ti {
+                index.resize(arena.len().max(ti + 1), u32::MAX);
+            }
+            let to = match index[ti] {
+                j if j != u32::MAX => j as usize,
+                _ => {
                     if ids.len() >= opts.max_states {
                         return Err(Error::Limit {
                             agent: name.to_string(),
@@ -226,7 +232,7 @@ fn analyse_inner(
                     }
                     ids.push(tr.target);
                     parent.push(Some((i, k)));
-                    index.insert(tr.target, ids.len() - 1);
+                    index[ti] = (ids.len() - 1) as u32;
                     ids.len() - 1
                 }
             };
@@ -320,19 +326,35 @@ fn analyse_inner(
             pexec[v].insert(Time::zero(), BigRational::one());
             continue;
         }
-        let share = BigRational::new(1.into(), edges[v].len().into());
         let mut ex = BTreeMap::new();
-        let mut px: BTreeMap<Time, BigRational> = BTreeMap::new();
+        let mut px: BTreeMap<Time, (BigInt, BigInt)> = BTreeMap::new();
         let mut b: Option<(Time, usize, Time, usize)> = None;
         for (k, e) in edges[v].iter().enumerate() {
             for (t, m) in &exec[e.to] {
-                *ex.entry(t + &e.delay).or_insert_with(BigUint::zero) += m;
+                *ex.entry(add_time(t, &e.delay))
+                    .or_insert_with(BigUint::zero) += m;
             }
+            // Summed unreduced and scaled by `share` once below:
+            // Σ share·p = share·Σ p exactly, with one gcd per entry.
             for (t, p) in &pexec[e.to] {
-                *px.entry(t + &e.delay).or_insert_with(BigRational::zero) += p * &share;
+                match px.entry(add_time(t, &e.delay)) {
+                    std::collections::btree_map::Entry::Vacant(slot) => {
+                        slot.insert((p.numer().clone(), p.denom().clone()));
+                    }
+                    std::collections::btree_map::Entry::Occupied(mut slot) => {
+                        let (n, d) = slot.get_mut();
+                        if d == p.denom() {
+                            *n += p.numer();
+                        } else {
+                            *n *= p.denom();
+                            *n += p.numer() * &*d;
+                            *d *= p.denom();
+                        }
+                    }
+                }
             }
-            let lo = &best[e.to].0 + &e.delay;
-            let hi = &best[e.to].2 + &e.delay;
+            let lo = add_time(&best[e.to].0, &e.delay);
+            let hi = add_time(&best[e.to].2, &e.delay);
             b = Some(match b {
                 None => (lo, k, hi, k),
                 Some((l0, k0, h0, j0)) => {
@@ -342,6 +364,11 @@ fn analyse_inner(
                 }
             });
         }
+        let deg = BigInt::from(edges[v].len());
+        let px: BTreeMap<Time, BigRational> = px
+            .into_iter()
+            .map(|(t, (n, d))| (t, BigRational::new(n, d * &deg)))
+            .collect();
         exec[v] = ex;
         pexec[v] = px;
         best[v] = b.expect("has edges");
@@ -389,4 +416,18 @@ fn analyse_inner(
         outcome,
         warnings,
     })
+}
+
+/// `t + d` with a fast path for a zero delay and for integer times (the
+/// common case), which needs no gcd normalisation. Same value as `t + d`.
+fn add_time(t: &Time, d: &Time) -> Time {
+    if d.is_zero() {
+        t.clone()
+    } else if t.is_zero() {
+        d.clone()
+    } else if t.denom().is_one() && d.denom().is_one() {
+        Time::from_integer(t.numer() + d.numer())
+    } else {
+        t + d
+    }
 }

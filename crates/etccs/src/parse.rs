@@ -1,11 +1,17 @@
-//! Parser for the thesis tool syntax (spec §5.1) plus the extended prefix
-//! forms of spec §8.2 (`a@3.P`, `'a@4.P`, `tau@3.P`, `a.P`).
+//! Parser for the thesis tool syntax (spec §5.1) plus the extensions of
+//! spec §8.2, expanded at lowering time into plain terms: extended prefixes
+//! (`a@e.P`, `'a@e.P`, `tau@e.P`, `a.P`) with exact time expressions,
+//! `const` and `param` declarations, agents with parameters (`Node(3)`),
+//! indexed channel families (`send[i]`, `transmit[j][i]`), `sum`/`par`
+//! over index ranges, and family restriction (`\{send[*]}`).
 
 use crate::error::{location, Error, SyntaxError, UndefinedAgentError, UnguardedRecursionError};
-use crate::term::{Act, Arena, ConstId, TermId, Time};
+use crate::term::{Act, Arena, ConstId, Name, TermId, Time};
 use miette::NamedSource;
 use num_bigint::BigInt;
-use num_traits::Zero;
+use num_traits::{Signed, Zero};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 
 /// Maximum accepted input size in bytes.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
@@ -33,7 +39,22 @@ enum Tok {
     Eq,
     At,
     Semi,
+    Minus,
+    Star,
+    DotDot,
+    Colon,
+    Cmp(CmpOp),
     Eof,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
 }
 
 #[derive(Clone, Debug)]
@@ -43,24 +64,68 @@ struct Token {
     end: usize,
 }
 
+/// A time or index expression, evaluated exactly at lowering.
+#[derive(Clone, Debug)]
+enum Expr {
+    Num(Time),
+    Var(String, usize, usize),
+    Neg(Box<Expr>),
+    Bin(char, Box<Expr>, Box<Expr>, usize, usize),
+    MinMax(bool, Vec<Expr>),
+    /// `floor(e)` (false) or `round(e)` (true, halves away from zero).
+    Round(bool, Box<Expr>),
+}
+
+/// A channel name with optional index expressions (`send[i]`); `None`
+/// indices (`*`) only occur in restriction sets.
+#[derive(Clone, Debug)]
+struct Chan {
+    base: String,
+    idx: Vec<Option<Expr>>,
+    start: usize,
+    end: usize,
+}
+
 #[derive(Clone, Debug)]
 enum ActAst {
     Tau,
-    Name(String),
-    Co(String),
+    Name(Chan),
+    Co(Chan),
+}
+
+#[derive(Clone, Debug)]
+struct Cond {
+    op: CmpOp,
+    lhs: Expr,
+    rhs: Expr,
+}
+
+#[derive(Clone, Debug)]
+struct BigOp {
+    var: String,
+    lo: Expr,
+    hi: Expr,
+    cond: Option<Cond>,
+    body: Box<Ast>,
+    start: usize,
+    end: usize,
 }
 
 #[derive(Clone, Debug)]
 enum Ast {
     Nil,
     Terminated,
-    Prefix(ActAst, Time, Box<Ast>),
+    Prefix(ActAst, Expr, Box<Ast>),
     Sum(Vec<Ast>),
     Par(Vec<Ast>),
-    Restrict(Box<Ast>, Vec<String>),
+    Restrict(Box<Ast>, Vec<Chan>),
     /// `(new, old)` pairs as written `[new/old]`.
-    Relabel(Box<Ast>, Vec<(String, String)>),
-    Agent(String, usize, usize),
+    Relabel(Box<Ast>, Vec<(Chan, Chan)>),
+    Agent(String, Vec<Expr>, usize, usize),
+    SumOver(BigOp),
+    ParOver(BigOp),
+    /// `if e op e then P else Q`, decided at lowering.
+    If(Box<Cond>, Box<Ast>, Box<Ast>),
 }
 
 struct Ctx<'a> {
@@ -150,37 +215,60 @@ fn lex(cx: &Ctx) -> Result<Vec<Token>, Error> {
             continue;
         } else {
             i += 1;
-            match c {
-                b'\'' => Tok::Quote,
-                b'(' => Tok::LParen,
-                b')' => Tok::RParen,
-                b',' => Tok::Comma,
-                b'.' => Tok::Dot,
-                b'+' => Tok::Plus,
-                b'|' => Tok::Bar,
-                b'\\' => Tok::Backslash,
-                b'{' => Tok::LBrace,
-                b'}' => Tok::RBrace,
-                b'[' => Tok::LBracket,
-                b']' => Tok::RBracket,
-                b'/' => Tok::Slash,
-                b'=' => Tok::Eq,
-                b'@' => Tok::At,
-                b';' => Tok::Semi,
-                _ => {
-                    // Report the whole (possibly multi-byte) character.
-                    let mut end = start + 1;
-                    while end < src.len() && !src.is_char_boundary(end) {
-                        end += 1;
-                    }
-                    return Err(cx.syntax(
-                        start,
-                        end,
-                        &format!("unexpected character `{}`", &src[start..end]),
-                        "not part of ETCCS syntax",
-                        Some("comments start with `//`"),
-                    ));
+            let two = b.get(i).copied();
+            match (c, two) {
+                (b'.', Some(b'.'))
+                | (b'!', Some(b'='))
+                | (b'=', Some(b'='))
+                | (b'<', Some(b'='))
+                | (b'>', Some(b'=')) => {
+                    i += 1;
                 }
+                _ => {}
+            }
+            match (c, two) {
+                (b'.', Some(b'.')) => Tok::DotDot,
+                (b'!', Some(b'=')) => Tok::Cmp(CmpOp::Ne),
+                (b'=', Some(b'=')) => Tok::Cmp(CmpOp::Eq),
+                (b'<', Some(b'=')) => Tok::Cmp(CmpOp::Le),
+                (b'>', Some(b'=')) => Tok::Cmp(CmpOp::Ge),
+                _ => match c {
+                    b'<' => Tok::Cmp(CmpOp::Lt),
+                    b'>' => Tok::Cmp(CmpOp::Gt),
+                    b'-' => Tok::Minus,
+                    b'*' => Tok::Star,
+                    b':' => Tok::Colon,
+                    b'\'' => Tok::Quote,
+                    b'(' => Tok::LParen,
+                    b')' => Tok::RParen,
+                    b',' => Tok::Comma,
+                    b'.' => Tok::Dot,
+                    b'+' => Tok::Plus,
+                    b'|' => Tok::Bar,
+                    b'\\' => Tok::Backslash,
+                    b'{' => Tok::LBrace,
+                    b'}' => Tok::RBrace,
+                    b'[' => Tok::LBracket,
+                    b']' => Tok::RBracket,
+                    b'/' => Tok::Slash,
+                    b'=' => Tok::Eq,
+                    b'@' => Tok::At,
+                    b';' => Tok::Semi,
+                    _ => {
+                        // Report the whole (possibly multi-byte) character.
+                        let mut end = start + 1;
+                        while end < src.len() && !src.is_char_boundary(end) {
+                            end += 1;
+                        }
+                        return Err(cx.syntax(
+                            start,
+                            end,
+                            &format!("unexpected character `{}`", &src[start..end]),
+                            "not part of ETCCS syntax",
+                            Some("comments start with `//`"),
+                        ));
+                    }
+                },
             }
         };
         out.push(Token { tok, start, end: i });
@@ -198,6 +286,7 @@ struct Parser<'a> {
     toks: Vec<Token>,
     pos: usize,
     depth: usize,
+    uses_star: bool,
 }
 
 fn is_keyword(s: &str) -> bool {
@@ -217,6 +306,13 @@ impl Parser<'_> {
     }
     fn cur(&self) -> &Token {
         &self.toks[self.pos]
+    }
+    fn prev_end(&self) -> usize {
+        if self.pos == 0 {
+            0
+        } else {
+            self.toks[self.pos - 1].end
+        }
     }
     fn bump(&mut self) -> Token {
         let t = self.toks[self.pos].clone();
@@ -255,18 +351,6 @@ impl Parser<'_> {
             _ => Err(self.err(&format!("expected {what}"), None)),
         }
     }
-    fn number(&mut self) -> Result<Time, Error> {
-        match self.peek().clone() {
-            Tok::Num(v) => {
-                self.bump();
-                Ok(v)
-            }
-            _ => Err(self.err(
-                "expected a time (a non-negative number)",
-                Some("e.g. `(a,3)` or `a@2.5`"),
-            )),
-        }
-    }
     fn enter(&mut self) -> Result<(), Error> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -278,6 +362,163 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// expr := term (('+'|'-') term)*
+    fn expr(&mut self) -> Result<Expr, Error> {
+        self.enter()?;
+        let start = self.cur().start;
+        let mut e = self.term()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Plus => '+',
+                Tok::Minus => '-',
+                _ => break,
+            };
+            self.bump();
+            let r = self.term()?;
+            e = Expr::Bin(op, Box::new(e), Box::new(r), start, self.prev_end());
+        }
+        self.depth -= 1;
+        Ok(e)
+    }
+
+    /// term := factor (('*'|'/') factor)*
+    fn term(&mut self) -> Result<Expr, Error> {
+        let start = self.cur().start;
+        let mut e = self.factor()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Star => '*',
+                Tok::Slash => '/',
+                _ => break,
+            };
+            self.bump();
+            let r = self.factor()?;
+            e = Expr::Bin(op, Box::new(e), Box::new(r), start, self.prev_end());
+        }
+        Ok(e)
+    }
+
+    fn factor(&mut self) -> Result<Expr, Error> {
+        if *self.peek() == Tok::Minus {
+            self.enter()?;
+            self.bump();
+            let e = self.factor()?;
+            self.depth -= 1;
+            return Ok(Expr::Neg(Box::new(e)));
+        }
+        self.primary()
+    }
+
+    /// primary := number | name | min(e, ...) | max(e, ...) | '(' expr ')'
+    fn primary(&mut self) -> Result<Expr, Error> {
+        match self.peek().clone() {
+            Tok::Num(v) => {
+                self.bump();
+                Ok(Expr::Num(v))
+            }
+            Tok::LParen => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect(Tok::RParen, "`)` closing the expression")?;
+                Ok(e)
+            }
+            Tok::Ident(s) if (s == "min" || s == "max") && *self.peek_at(1) == Tok::LParen => {
+                self.bump();
+                self.bump();
+                let mut xs = vec![self.expr()?];
+                while *self.peek() == Tok::Comma {
+                    self.bump();
+                    xs.push(self.expr()?);
+                }
+                self.expect(Tok::RParen, "`)` closing `min`/`max`")?;
+                Ok(Expr::MinMax(s == "max", xs))
+            }
+            Tok::Ident(s)
+                if (s == "floor" || s == "round") && *self.peek_at(1) == Tok::LParen =>
+            {
+                self.bump();
+                self.bump();
+                let e = self.expr()?;
+                self.expect(Tok::RParen, "`)` closing `floor`/`round`")?;
+                Ok(Expr::Round(s == "round", Box::new(e)))
+            }
+            Tok::Ident(s) if !is_keyword(&s) => {
+                let t = self.bump();
+                Ok(Expr::Var(s, t.start, t.end))
+            }
+            _ => Err(self.err(
+                "expected a time expression",
+                Some("a number, a `const`, an agent parameter or index, `min(..)`, `max(..)` or `( expr )`"),
+            )),
+        }
+    }
+
+    /// Indices after a channel base name: `[e]*` (and `[*]` if `star`).
+    fn indices(&mut self, star: bool) -> Result<Vec<Option<Expr>>, Error> {
+        let mut idx = Vec::new();
+        while *self.peek() == Tok::LBracket {
+            self.bump();
+            if star && *self.peek() == Tok::Star {
+                self.bump();
+                self.uses_star = true;
+                idx.push(None);
+            } else {
+                idx.push(Some(self.expr()?));
+            }
+            self.expect(Tok::RBracket, "`]` closing the index")?;
+        }
+        Ok(idx)
+    }
+
+    fn chan(&mut self, what: &str, star: bool) -> Result<Chan, Error> {
+        let (base, start, _) = self.ident(what)?;
+        let idx = self.indices(star)?;
+        Ok(Chan {
+            base,
+            idx,
+            start,
+            end: self.prev_end(),
+        })
+    }
+
+    fn params(&mut self) -> Result<Vec<String>, Error> {
+        let mut ps = Vec::new();
+        if *self.peek() == Tok::LParen {
+            self.bump();
+            if *self.peek() != Tok::RParen {
+                loop {
+                    ps.push(self.ident("a parameter name")?.0);
+                    if *self.peek() == Tok::Comma {
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+            }
+            self.expect(Tok::RParen, "`)` closing the parameters")?;
+        }
+        Ok(ps)
+    }
+
+    fn args(&mut self) -> Result<Vec<Expr>, Error> {
+        let mut xs = Vec::new();
+        if *self.peek() == Tok::LParen {
+            self.bump();
+            if *self.peek() != Tok::RParen {
+                loop {
+                    xs.push(self.expr()?);
+                    if *self.peek() == Tok::Comma {
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+            }
+            self.expect(Tok::RParen, "`)` closing the arguments")?;
+        }
+        Ok(xs)
+    }
+
     /// file := item*
     fn file(&mut self) -> Result<Vec<Item>, Error> {
         let mut items = Vec::new();
@@ -287,22 +528,43 @@ impl Parser<'_> {
                 Tok::Semi => {
                     self.bump();
                 }
-                Tok::Ident(k) if k == "define" => {
+                Tok::Ident(k) if k == "define" || k == "agent" => {
                     self.bump();
                     let (name, s, e) = self.ident("an agent name after `define`")?;
+                    let ps = self.params()?;
                     self.expect(Tok::Eq, "`=`")?;
                     let body = self.sum()?;
-                    items.push(Item::Define(name, s, e, body));
+                    items.push(Item::Define(name, ps, s, e, Box::new(body)));
                 }
                 Tok::Ident(k) if k == "analyse" || k == "analyze" => {
                     self.bump();
-                    let (name, s, e) = self.ident("an agent name after `analyse`")?;
-                    items.push(Item::Analyse(name, s, e));
+                    let (name, s, _) = self.ident("an agent name after `analyse`")?;
+                    let args = self.args()?;
+                    items.push(Item::Analyse(name, args, s, self.prev_end()));
+                }
+                Tok::Ident(k) if k == "const" => {
+                    self.bump();
+                    let (name, s, e) = self.ident("a constant name after `const`")?;
+                    self.expect(Tok::Eq, "`=` after the constant name")?;
+                    let v = self.expr()?;
+                    items.push(Item::Const(name, s, e, v));
+                }
+                Tok::Ident(k) if k == "param" => {
+                    self.bump();
+                    loop {
+                        let (name, s, e) = self.ident("a parameter name after `param`")?;
+                        items.push(Item::Param(name, s, e));
+                        if *self.peek() == Tok::Comma {
+                            self.bump();
+                        } else {
+                            break;
+                        }
+                    }
                 }
                 _ => {
                     return Err(self.err(
                         "expected `define` or `analyse`",
-                        Some("a model is a list of `define NAME = P` and `analyse NAME`"),
+                        Some("a model is a list of `define NAME = P`, `analyse NAME`, `const NAME = e;` and `param t1, t2;`"),
                     ))
                 }
             }
@@ -352,7 +614,7 @@ impl Parser<'_> {
                     let mut names = Vec::new();
                     if *self.peek() != Tok::RBrace {
                         loop {
-                            names.push(self.ident("a name in the restriction set")?.0);
+                            names.push(self.chan("a name in the restriction set", true)?);
                             if *self.peek() == Tok::Comma {
                                 self.bump();
                             } else {
@@ -368,9 +630,9 @@ impl Parser<'_> {
                     self.bump();
                     let mut pairs = Vec::new();
                     loop {
-                        let new = self.ident("a new name in `[new/old]`")?.0;
+                        let new = self.chan("a new name in `[new/old]`", false)?;
                         self.expect(Tok::Slash, "`/` in `[new/old]`")?;
-                        let old = self.ident("an old name in `[new/old]`")?.0;
+                        let old = self.chan("an old name in `[new/old]`", false)?;
                         pairs.push((new, old));
                         if *self.peek() == Tok::Comma {
                             self.bump();
@@ -389,12 +651,11 @@ impl Parser<'_> {
         }
     }
 
-    /// Action inside `( ... , n)`: `a`, `a'`, `'a` or `tau`.
+    /// Action inside `( ... , n)`: `a`, `a'`, `'a` or `tau` (names may be indexed).
     fn paren_act(&mut self) -> Result<ActAst, Error> {
         if *self.peek() == Tok::Quote {
             self.bump();
-            let (n, _, _) = self.ident("a name after `'`")?;
-            return Ok(ActAst::Co(n));
+            return Ok(ActAst::Co(self.chan("a name after `'`", false)?));
         }
         if let Tok::Ident(s) = self.peek().clone() {
             if s == "tau" {
@@ -402,42 +663,148 @@ impl Parser<'_> {
                 return Ok(ActAst::Tau);
             }
         }
-        let (n, _, _) = self.ident("an action name")?;
+        let c = self.chan("an action name", false)?;
         if *self.peek() == Tok::Quote {
             self.bump();
-            return Ok(ActAst::Co(n));
+            return Ok(ActAst::Co(c));
         }
-        Ok(ActAst::Name(n))
+        Ok(ActAst::Name(c))
+    }
+
+    /// Skips balanced `[ ... ]` groups starting at token offset `k`; returns the offset after them.
+    fn skip_brackets(&self, mut k: usize) -> usize {
+        while *self.peek_at(k) == Tok::LBracket {
+            let mut level = 0usize;
+            loop {
+                match self.peek_at(k) {
+                    Tok::LBracket => level += 1,
+                    Tok::RBracket => level -= 1,
+                    Tok::Eof => return k,
+                    _ => {}
+                }
+                k += 1;
+                if level == 0 {
+                    break;
+                }
+            }
+        }
+        k
     }
 
     fn is_paren_prefix(&self) -> bool {
-        // `(` act `,`  where act is `a`, `a'`, `'a` or `tau`.
-        matches!(
-            (self.peek_at(1), self.peek_at(2), self.peek_at(3)),
-            (Tok::Ident(_), Tok::Comma, _)
-                | (Tok::Ident(_), Tok::Quote, Tok::Comma)
-                | (Tok::Quote, Tok::Ident(_), Tok::Comma)
-        )
+        // `(` act `,`  where act is `a`, `a'`, `'a` or `tau`, names optionally indexed.
+        let mut k = 1;
+        if *self.peek_at(k) == Tok::Quote {
+            k += 1;
+        }
+        if !matches!(self.peek_at(k), Tok::Ident(_)) {
+            return false;
+        }
+        k = self.skip_brackets(k + 1);
+        if *self.peek_at(k) == Tok::Quote && *self.peek_at(1) != Tok::Quote {
+            k += 1;
+        }
+        *self.peek_at(k) == Tok::Comma
     }
 
-    /// After an action head: `@n .` or `.` (bound 0).
-    fn ext_bound(&mut self) -> Result<Time, Error> {
+    /// After an action head: `@e .` or `.` (bound 0); `e` is a number, a
+    /// name, `min(..)`/`max(..)` or a parenthesised expression.
+    fn ext_bound(&mut self) -> Result<Expr, Error> {
         if *self.peek() == Tok::At {
             self.bump();
-            let v = self.number()?;
+            let v = self.primary()?;
             self.expect(Tok::Dot, "`.` after the prefix")?;
             Ok(v)
         } else {
             self.expect(Tok::Dot, "`.` or `@time.` after the action")?;
-            Ok(Time::zero())
+            Ok(Expr::Num(Time::zero()))
         }
     }
 
-    fn continuation(&mut self, act: ActAst, v: Time) -> Result<Ast, Error> {
+    fn continuation(&mut self, act: ActAst, v: Expr) -> Result<Ast, Error> {
         self.enter()?;
         let cont = self.prefixed()?;
         self.depth -= 1;
         Ok(Ast::Prefix(act, v, Box::new(cont)))
+    }
+
+    /// `sum i in a..b [where e op e] : P` / `par ...`; `P` is a postfix term.
+    fn big_op(&mut self, is_sum: bool) -> Result<Ast, Error> {
+        let start = self.bump().start;
+        let (var, _, _) = self.ident("an index variable")?;
+        self.bump(); // `in`
+        let lo = self.expr()?;
+        self.expect(Tok::DotDot, "`..` in the index range")?;
+        let hi = self.expr()?;
+        let end = self.prev_end();
+        let cond = if matches!(self.peek(), Tok::Ident(w) if w == "where") {
+            self.bump();
+            Some(self.cond()?)
+        } else {
+            None
+        };
+        self.expect(Tok::Colon, "`:` before the body")?;
+        self.enter()?;
+        let body = self.post()?;
+        self.depth -= 1;
+        let b = BigOp {
+            var,
+            lo,
+            hi,
+            cond,
+            body: Box::new(body),
+            start,
+            end,
+        };
+        Ok(if is_sum {
+            Ast::SumOver(b)
+        } else {
+            Ast::ParOver(b)
+        })
+    }
+
+    fn cond(&mut self) -> Result<Cond, Error> {
+        let lhs = self.expr()?;
+        let op = match self.peek() {
+            Tok::Cmp(op) => *op,
+            _ => {
+                return Err(self.err(
+                    "expected a comparison (`!=`, `==`, `<`, `<=`, `>`, `>=`)",
+                    None,
+                ))
+            }
+        };
+        self.bump();
+        let rhs = self.expr()?;
+        Ok(Cond { op, lhs, rhs })
+    }
+
+    /// `if e op e then P else Q` (`P`, `Q` postfix terms).
+    fn if_then(&mut self) -> Result<Ast, Error> {
+        self.bump();
+        let c = self.cond()?;
+        match self.peek() {
+            Tok::Ident(w) if w == "then" => {
+                self.bump();
+            }
+            _ => return Err(self.err("expected `then`", None)),
+        }
+        self.enter()?;
+        let a = self.post()?;
+        match self.peek() {
+            Tok::Ident(w) if w == "else" => {
+                self.bump();
+            }
+            _ => {
+                return Err(self.err(
+                    "expected `else`",
+                    Some("write `else nil` for no alternative"),
+                ))
+            }
+        }
+        let b = self.post()?;
+        self.depth -= 1;
+        Ok(Ast::If(Box::new(c), Box::new(a), Box::new(b)))
     }
 
     /// prefixed := head '.' prefixed | atom
@@ -447,7 +814,7 @@ impl Parser<'_> {
                 self.bump();
                 let act = self.paren_act()?;
                 self.expect(Tok::Comma, "`,`")?;
-                let v = self.number()?;
+                let v = self.expr()?;
                 self.expect(Tok::RParen, "`)` closing the prefix")?;
                 self.expect(Tok::Dot, "`.` after the prefix")?;
                 self.continuation(act, v)
@@ -460,9 +827,9 @@ impl Parser<'_> {
             }
             Tok::Quote => {
                 self.bump();
-                let (n, _, _) = self.ident("a name after `'`")?;
+                let c = self.chan("a name after `'`", false)?;
                 let v = self.ext_bound()?;
-                self.continuation(ActAst::Co(n), v)
+                self.continuation(ActAst::Co(c), v)
             }
             Tok::Ident(s) => match s.as_str() {
                 "nil" => {
@@ -482,23 +849,40 @@ impl Parser<'_> {
                     "expected an agent expression",
                     Some("did you forget an operand before this keyword?"),
                 )),
-                _ => match self.peek_at(1) {
-                    Tok::Quote => {
-                        self.bump();
-                        self.bump();
-                        let v = self.ext_bound()?;
-                        self.continuation(ActAst::Co(s), v)
+                "if" if !matches!(
+                    self.peek_at(1),
+                    Tok::At | Tok::Dot | Tok::Quote | Tok::LBracket
+                ) =>
+                {
+                    self.if_then()
+                }
+                "sum" | "par"
+                    if matches!(self.peek_at(1), Tok::Ident(_))
+                        && matches!(self.peek_at(2), Tok::Ident(w) if w == "in") =>
+                {
+                    self.big_op(s == "sum")
+                }
+                _ => {
+                    let after = self.skip_brackets(1);
+                    match self.peek_at(after) {
+                        Tok::Quote => {
+                            let c = self.chan("an action name", false)?;
+                            self.bump();
+                            let v = self.ext_bound()?;
+                            self.continuation(ActAst::Co(c), v)
+                        }
+                        Tok::At | Tok::Dot => {
+                            let c = self.chan("an action name", false)?;
+                            let v = self.ext_bound()?;
+                            self.continuation(ActAst::Name(c), v)
+                        }
+                        _ => {
+                            let t = self.bump();
+                            let args = self.args()?;
+                            Ok(Ast::Agent(s, args, t.start, self.prev_end()))
+                        }
                     }
-                    Tok::At | Tok::Dot => {
-                        self.bump();
-                        let v = self.ext_bound()?;
-                        self.continuation(ActAst::Name(s), v)
-                    }
-                    _ => {
-                        let t = self.bump();
-                        Ok(Ast::Agent(s, t.start, t.end))
-                    }
-                },
+                }
             },
             _ => Err(self.err(
                 "expected an agent expression",
@@ -509,8 +893,10 @@ impl Parser<'_> {
 }
 
 enum Item {
-    Define(String, usize, usize, Ast),
-    Analyse(String, usize, usize),
+    Define(String, Vec<String>, usize, usize, Box<Ast>),
+    Analyse(String, Vec<Expr>, usize, usize),
+    Const(String, usize, usize, Expr),
+    Param(String, usize, usize),
 }
 
 /// A parsed and checked ETCCS model: agent definitions and `analyse` requests.
@@ -518,7 +904,8 @@ enum Item {
 pub struct Model {
     /// The term arena holding all agents (and, after analysis, all states).
     pub arena: Arena,
-    /// Defined agents in source order.
+    /// Defined agents in source order (then instances of parameterised
+    /// agents, named like `Node(3)`, in order of instantiation).
     pub agents: Vec<(String, ConstId)>,
     /// Agents named by `analyse` directives, in source order.
     pub analyses: Vec<String>,
@@ -533,64 +920,517 @@ impl Model {
     }
 }
 
-fn lower(ast: &Ast, arena: &mut Arena, cx: &Ctx) -> Result<TermId, Error> {
-    Ok(match ast {
-        Ast::Nil => arena.nil(),
-        Ast::Terminated => arena.terminated(),
-        Ast::Prefix(a, v, c) => {
-            let act = match a {
-                ActAst::Tau => Act::Tau,
-                ActAst::Name(n) => Act::Name(arena.name(n)),
-                ActAst::Co(n) => Act::CoName(arena.name(n)),
-            };
-            let k = lower(c, arena, cx)?;
-            arena.prefix(act, v.clone(), k)
-        }
-        Ast::Sum(xs) | Ast::Par(xs) => {
-            let mut ids = Vec::with_capacity(xs.len());
-            for x in xs {
-                ids.push(lower(x, arena, cx)?);
-            }
-            if matches!(ast, Ast::Sum(_)) {
-                arena.sum(ids)
-            } else {
-                arena.par(ids)
-            }
-        }
-        Ast::Restrict(x, l) => {
-            let k = lower(x, arena, cx)?;
-            let names = l.iter().map(|n| arena.name(n)).collect();
-            arena.restrict(k, names)
-        }
-        Ast::Relabel(x, f) => {
-            let k = lower(x, arena, cx)?;
-            let map = f
-                .iter()
-                .map(|(new, old)| (arena.name(old), arena.name(new)))
-                .collect();
-            arena.relabel(k, map)
-        }
-        Ast::Agent(n, s, e) => match arena.find_const(n) {
-            Some(c) => arena.const_term(c),
-            None => {
-                return Err(Error::UndefinedAgent(Box::new(UndefinedAgentError {
-                    name: n.clone(),
-                    location: location(cx.file, cx.src, *s),
-                    src: NamedSource::new(cx.file, cx.src.to_string()),
-                    span: (*s, e - s).into(),
-                })))
-            }
-        },
-    })
+/// Maximum number of expansions (agent instances, `sum`/`par` operands,
+/// family members in restrictions) when lowering one model.
+pub const MAX_EXPANSIONS: usize = 1_000_000;
+
+/// Maximum number of distinct agent instances (`Node(3)`, ...) per model.
+pub const MAX_INSTANCES: usize = 20_000;
+
+/// The message for a symbolic parameter reaching the concrete analysis.
+pub const PARAM_MESSAGE: &str =
+    "symbolic parameters need the parametric analysis (not available yet)";
+
+struct Def {
+    params: Vec<String>,
+    body: Ast,
+    start: usize,
+    end: usize,
 }
 
-/// Parses a model in the thesis tool syntax (extended prefixes accepted).
+/// An interned channel name split into base and integer indices.
+type ChanKey = (String, Vec<BigInt>);
+
+struct Lower<'a> {
+    cx: &'a Ctx<'a>,
+    defs: HashMap<String, Rc<Def>>,
+    consts: HashMap<String, Time>,
+    params: HashSet<String>,
+    locals: Vec<(String, Time)>,
+    /// Channel names seen by a previous pass (for `name[*]`).
+    star: Option<&'a BTreeSet<ChanKey>>,
+    seen: BTreeSet<ChanKey>,
+    instances: HashMap<String, ConstId>,
+    queue: VecDeque<(ConstId, String, Vec<Time>)>,
+    agents: Vec<(String, ConstId)>,
+    spans: HashMap<ConstId, (usize, usize)>,
+    expansions: usize,
+}
+
+fn fmt_time(v: &Time) -> String {
+    if v.is_integer() {
+        v.to_integer().to_string()
+    } else {
+        format!("{}/{}", v.numer(), v.denom())
+    }
+}
+
+impl Lower<'_> {
+    fn count(&mut self, start: usize, end: usize) -> Result<(), Error> {
+        self.expansions += 1;
+        if self.expansions > MAX_EXPANSIONS {
+            return Err(self.cx.syntax(
+                start,
+                end,
+                &format!("expansion limit reached: more than {MAX_EXPANSIONS} agent instances, index-range operands or family members"),
+                "expanding this exceeds the limit",
+                Some("use smaller index ranges or constants"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn eval(&self, e: &Expr) -> Result<Time, Error> {
+        Ok(match e {
+            Expr::Num(v) => v.clone(),
+            Expr::Var(n, s, t) => {
+                if let Some((_, v)) = self.locals.iter().rev().find(|(m, _)| m == n) {
+                    v.clone()
+                } else if let Some(v) = self.consts.get(n) {
+                    v.clone()
+                } else if self.params.contains(n) {
+                    return Err(self.cx.syntax(
+                        *s,
+                        *t,
+                        PARAM_MESSAGE,
+                        "symbolic parameter",
+                        Some(
+                            "give it a value with `const` (or `--const`) for the concrete analysis",
+                        ),
+                    ));
+                } else {
+                    return Err(self.cx.syntax(
+                        *s,
+                        *t,
+                        &format!("unbound name `{n}`"),
+                        "not a const, param, agent parameter or index variable",
+                        Some("declare it with `const NAME = value;`"),
+                    ));
+                }
+            }
+            Expr::Neg(x) => -self.eval(x)?,
+            Expr::Bin(op, a, b, s, t) => {
+                let x = self.eval(a)?;
+                let y = self.eval(b)?;
+                match op {
+                    '+' => x + y,
+                    '-' => x - y,
+                    '*' => x * y,
+                    _ => {
+                        if y.is_zero() {
+                            return Err(self.cx.syntax(
+                                *s,
+                                *t,
+                                "division by zero",
+                                "divides by zero",
+                                None,
+                            ));
+                        }
+                        x / y
+                    }
+                }
+            }
+            Expr::MinMax(is_max, xs) => {
+                let mut best: Option<Time> = None;
+                for x in xs {
+                    let v = self.eval(x)?;
+                    best = Some(match best {
+                        None => v,
+                        Some(b) if (*is_max && v > b) || (!*is_max && v < b) => v,
+                        Some(b) => b,
+                    });
+                }
+                best.unwrap_or_else(Time::zero)
+            }
+            Expr::Round(r, x) => {
+                let v = self.eval(x)?;
+                if *r {
+                    v.round()
+                } else {
+                    v.floor()
+                }
+            }
+        })
+    }
+
+    fn test(&self, c: &Cond) -> Result<bool, Error> {
+        let x = self.eval(&c.lhs)?;
+        let y = self.eval(&c.rhs)?;
+        Ok(match c.op {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+        })
+    }
+
+    fn span_of(e: &Expr) -> Option<(usize, usize)> {
+        match e {
+            Expr::Var(_, s, t) | Expr::Bin(_, _, _, s, t) => Some((*s, *t)),
+            Expr::Neg(x) | Expr::Round(_, x) => Self::span_of(x),
+            Expr::MinMax(_, xs) => xs.first().and_then(Self::span_of),
+            Expr::Num(_) => None,
+        }
+    }
+
+    fn int(&self, e: &Expr, fallback: (usize, usize), what: &str) -> Result<BigInt, Error> {
+        let v = self.eval(e)?;
+        if !v.is_integer() {
+            let (s, t) = Self::span_of(e).unwrap_or(fallback);
+            return Err(self.cx.syntax(
+                s,
+                t,
+                &format!("{what} must be an integer, got {}", fmt_time(&v)),
+                "not an integer",
+                None,
+            ));
+        }
+        Ok(v.to_integer())
+    }
+
+    fn chan_key(&self, c: &Chan) -> Result<ChanKey, Error> {
+        let mut idx = Vec::with_capacity(c.idx.len());
+        for e in &c.idx {
+            match e {
+                Some(e) => idx.push(self.int(e, (c.start, c.end), "a channel index")?),
+                None => {
+                    return Err(self.cx.syntax(
+                        c.start,
+                        c.end,
+                        "`[*]` is only allowed in restriction sets",
+                        "family wildcard",
+                        None,
+                    ))
+                }
+            }
+        }
+        Ok((c.base.clone(), idx))
+    }
+
+    fn name(&mut self, arena: &mut Arena, key: ChanKey) -> Name {
+        let mut s = key.0.clone();
+        for i in &key.1 {
+            s.push_str(&format!("[{i}]"));
+        }
+        self.seen.insert(key);
+        arena.name(&s)
+    }
+
+    fn chan(&mut self, arena: &mut Arena, c: &Chan) -> Result<Name, Error> {
+        let k = self.chan_key(c)?;
+        Ok(self.name(arena, k))
+    }
+
+    /// The constant for `name(args)`, creating (and queueing) it if new.
+    fn instance(
+        &mut self,
+        arena: &mut Arena,
+        name: &str,
+        args: &[Expr],
+        start: usize,
+        end: usize,
+    ) -> Result<ConstId, Error> {
+        let Some(def) = self.defs.get(name) else {
+            return Err(Error::UndefinedAgent(Box::new(UndefinedAgentError {
+                name: name.to_string(),
+                location: location(self.cx.file, self.cx.src, start),
+                src: NamedSource::new(self.cx.file, self.cx.src.to_string()),
+                span: (start, end - start).into(),
+            })));
+        };
+        let (want, ds, de) = (def.params.len(), def.start, def.end);
+        if want != args.len() {
+            return Err(self.cx.syntax(
+                start,
+                end,
+                &format!(
+                    "agent `{name}` takes {want} argument{}, given {}",
+                    if want == 1 { "" } else { "s" },
+                    args.len()
+                ),
+                "wrong number of arguments",
+                None,
+            ));
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a)?);
+        }
+        let key = if vals.is_empty() {
+            name.to_string()
+        } else {
+            let v: Vec<String> = vals.iter().map(fmt_time).collect();
+            format!("{name}({})", v.join(","))
+        };
+        if let Some(c) = self.instances.get(&key) {
+            return Ok(*c);
+        }
+        self.count(start, end)?;
+        if self.instances.len() >= MAX_INSTANCES {
+            return Err(self.cx.syntax(
+                start,
+                end,
+                &format!("expansion limit reached: more than {MAX_INSTANCES} agent instances"),
+                "instantiating this exceeds the limit",
+                Some("recursion through a parameterised agent must reach finitely many argument values"),
+            ));
+        }
+        let c = arena.constant(&key);
+        self.instances.insert(key.clone(), c);
+        self.agents.push((key, c));
+        self.spans.insert(c, (ds, de));
+        self.queue.push_back((c, name.to_string(), vals));
+        Ok(c)
+    }
+
+    fn drain(&mut self, arena: &mut Arena) -> Result<(), Error> {
+        while let Some((c, name, vals)) = self.queue.pop_front() {
+            let def = Rc::clone(&self.defs[&name]);
+            self.locals = def.params.iter().cloned().zip(vals).collect();
+            let r = self.lower(&def.body, arena);
+            self.locals.clear();
+            let t = r?;
+            arena.define(c, t);
+        }
+        Ok(())
+    }
+
+    fn range(&mut self, b: &BigOp) -> Result<Vec<Time>, Error> {
+        let lo = self.int(&b.lo, (b.start, b.end), "a range bound")?;
+        let hi = self.int(&b.hi, (b.start, b.end), "a range bound")?;
+        if hi < lo {
+            return Err(self.cx.syntax(
+                b.start,
+                b.end,
+                &format!("empty index range {lo}..{hi}"),
+                "upper bound below lower bound",
+                Some("ranges are inclusive: `0..p-1` has p elements"),
+            ));
+        }
+        let n = &hi - &lo + 1;
+        if n > BigInt::from(MAX_EXPANSIONS) {
+            return Err(self.cx.syntax(
+                b.start,
+                b.end,
+                &format!("index range {lo}..{hi} exceeds the expansion limit of {MAX_EXPANSIONS}"),
+                "too large",
+                None,
+            ));
+        }
+        let mut out = Vec::new();
+        let mut i = lo;
+        while i <= hi {
+            self.count(b.start, b.end)?;
+            let v = Time::from_integer(i.clone());
+            self.locals.push((b.var.clone(), v.clone()));
+            let keep = match &b.cond {
+                None => Ok(true),
+                Some(c) => self.test(c),
+            };
+            self.locals.pop();
+            if keep? {
+                out.push(v);
+            }
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    fn lower(&mut self, ast: &Ast, arena: &mut Arena) -> Result<TermId, Error> {
+        Ok(match ast {
+            Ast::Nil => arena.nil(),
+            Ast::Terminated => arena.terminated(),
+            Ast::Prefix(a, e, c) => {
+                let act = match a {
+                    ActAst::Tau => Act::Tau,
+                    ActAst::Name(n) => Act::Name(self.chan(arena, n)?),
+                    ActAst::Co(n) => Act::CoName(self.chan(arena, n)?),
+                };
+                let v = self.eval(e)?;
+                if v.is_negative() {
+                    let (s, t) = Self::span_of(e).unwrap_or((0, 0));
+                    return Err(self.cx.syntax(
+                        s,
+                        t,
+                        &format!("negative time {}", fmt_time(&v)),
+                        "evaluates below 0",
+                        None,
+                    ));
+                }
+                let k = self.lower(c, arena)?;
+                arena.prefix(act, v, k)
+            }
+            Ast::Sum(xs) | Ast::Par(xs) => {
+                let mut ids = Vec::with_capacity(xs.len());
+                for x in xs {
+                    ids.push(self.lower(x, arena)?);
+                }
+                if matches!(ast, Ast::Sum(_)) {
+                    arena.sum(ids)
+                } else {
+                    arena.par(ids)
+                }
+            }
+            Ast::SumOver(b) | Ast::ParOver(b) => {
+                let vals = self.range(b)?;
+                let mut ids = Vec::with_capacity(vals.len());
+                for v in vals {
+                    self.locals.push((b.var.clone(), v));
+                    let r = self.lower(&b.body, arena);
+                    self.locals.pop();
+                    ids.push(r?);
+                }
+                if matches!(ast, Ast::SumOver(_)) {
+                    arena.sum(ids)
+                } else {
+                    arena.par(ids)
+                }
+            }
+            Ast::Restrict(x, l) => {
+                let k = self.lower(x, arena)?;
+                let mut names = Vec::new();
+                for c in l {
+                    if c.idx.iter().any(Option::is_none) {
+                        let mut pat = Vec::with_capacity(c.idx.len());
+                        for e in &c.idx {
+                            pat.push(match e {
+                                Some(e) => {
+                                    Some(self.int(e, (c.start, c.end), "a channel index")?)
+                                }
+                                None => None,
+                            });
+                        }
+                        let matching: Vec<ChanKey> = self
+                            .star
+                            .into_iter()
+                            .flatten()
+                            .filter(|(base, idx)| {
+                                *base == c.base
+                                    && idx.len() == pat.len()
+                                    && idx
+                                        .iter()
+                                        .zip(&pat)
+                                        .all(|(i, p)| p.as_ref().is_none_or(|p| p == i))
+                            })
+                            .cloned()
+                            .collect();
+                        for m in matching {
+                            self.count(c.start, c.end)?;
+                            names.push(self.name(arena, m));
+                        }
+                    } else {
+                        names.push(self.chan(arena, c)?);
+                    }
+                }
+                arena.restrict(k, names)
+            }
+            Ast::Relabel(x, f) => {
+                let k = self.lower(x, arena)?;
+                let mut map = Vec::with_capacity(f.len());
+                for (new, old) in f {
+                    let o = self.chan(arena, old)?;
+                    let n = self.chan(arena, new)?;
+                    map.push((o, n));
+                }
+                arena.relabel(k, map)
+            }
+            Ast::Agent(n, args, s, e) => {
+                let c = self.instance(arena, n, args, *s, *e)?;
+                arena.const_term(c)
+            }
+            Ast::If(c, a, b) => {
+                if self.test(c)? {
+                    self.lower(a, arena)?
+                } else {
+                    self.lower(b, arena)?
+                }
+            }
+        })
+    }
+}
+
+fn expr_vars(e: &Expr, out: &mut Vec<(String, usize, usize)>) {
+    match e {
+        Expr::Num(_) => {}
+        Expr::Var(n, s, t) => out.push((n.clone(), *s, *t)),
+        Expr::Neg(x) | Expr::Round(_, x) => expr_vars(x, out),
+        Expr::Bin(_, a, b, _, _) => {
+            expr_vars(a, out);
+            expr_vars(b, out);
+        }
+        Expr::MinMax(_, xs) => xs.iter().for_each(|x| expr_vars(x, out)),
+    }
+}
+
+/// Variables and agent names mentioned in an agent body.
+fn ast_refs(a: &Ast, vars: &mut Vec<(String, usize, usize)>, agents: &mut Vec<String>) {
+    let chan = |c: &Chan, vars: &mut Vec<(String, usize, usize)>| {
+        c.idx.iter().flatten().for_each(|e| expr_vars(e, vars))
+    };
+    match a {
+        Ast::Nil | Ast::Terminated => {}
+        Ast::Prefix(act, e, k) => {
+            if let ActAst::Name(c) | ActAst::Co(c) = act {
+                chan(c, vars);
+            }
+            expr_vars(e, vars);
+            ast_refs(k, vars, agents);
+        }
+        Ast::Sum(xs) | Ast::Par(xs) => xs.iter().for_each(|x| ast_refs(x, vars, agents)),
+        Ast::Restrict(x, l) => {
+            l.iter().for_each(|c| chan(c, vars));
+            ast_refs(x, vars, agents);
+        }
+        Ast::Relabel(x, f) => {
+            f.iter().for_each(|(n, o)| {
+                chan(n, vars);
+                chan(o, vars);
+            });
+            ast_refs(x, vars, agents);
+        }
+        Ast::Agent(n, args, _, _) => {
+            agents.push(n.clone());
+            args.iter().for_each(|e| expr_vars(e, vars));
+        }
+        Ast::SumOver(b) | Ast::ParOver(b) => {
+            expr_vars(&b.lo, vars);
+            expr_vars(&b.hi, vars);
+            if let Some(c) = &b.cond {
+                expr_vars(&c.lhs, vars);
+                expr_vars(&c.rhs, vars);
+            }
+            ast_refs(&b.body, vars, agents);
+        }
+        Ast::If(c, x, y) => {
+            expr_vars(&c.lhs, vars);
+            expr_vars(&c.rhs, vars);
+            ast_refs(x, vars, agents);
+            ast_refs(y, vars, agents);
+        }
+    }
+}
+
+/// Parses a model in the thesis tool syntax (extended syntax accepted).
 ///
 /// `file` names the source in error messages. Errors carry spans; no input
 /// makes this function panic. Checks: syntax, input size
 /// ([`MAX_INPUT_BYTES`]), nesting depth ([`MAX_DEPTH`]), duplicate and
-/// undefined agents, and unguarded recursion.
+/// undefined agents, unbound names, arities, index ranges, the expansion
+/// limit ([`MAX_EXPANSIONS`]) and unguarded recursion.
 pub fn parse(file: &str, src: &str) -> Result<Model, Error> {
+    parse_with_consts(file, src, &[])
+}
+
+/// Like [`parse`], with the values of some `const` declarations overridden
+/// (as `--const p=4` would), e.g. to tabulate a model over `p`.
+/// Overriding a name the model does not declare with `const` is an error.
+pub fn parse_with_consts(
+    file: &str,
+    src: &str,
+    overrides: &[(&str, Time)],
+) -> Result<Model, Error> {
     let cx = Ctx { file, src };
     if src.len() > MAX_INPUT_BYTES {
         return Err(cx.syntax(
@@ -608,73 +1448,212 @@ pub fn parse(file: &str, src: &str) -> Result<Model, Error> {
             toks,
             pos: 0,
             depth: 0,
+            uses_star: false,
         };
-        p.file()
+        p.file().map(|items| (items, p.uses_star))
     };
     // Recursive descent in debug builds uses large frames; give the parser
     // (and lowering) a generous stack so the depth limit, not the stack,
     // is what bounds nesting.
-    let items = std::thread::scope(|s| {
+    let res = std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(PARSER_STACK_BYTES)
-            .spawn_scoped(s, || run(toks))
+            .spawn_scoped(s, || -> Result<Model, Error> {
+                let (items, uses_star) = run(toks)?;
+                lower_model(&cx, &items, uses_star, overrides)
+            })
             .map(|h| h.join())
     });
-    let items = match items {
-        Ok(Ok(r)) => r?,
-        _ => {
+    match res {
+        Ok(Ok(r)) => r,
+        _ => Err(cx.syntax(
+            0,
+            0,
+            "could not run the parser thread",
+            "input starts here",
+            None,
+        )),
+    }
+}
+
+fn lower_model(
+    cx: &Ctx,
+    items: &[Item],
+    uses_star: bool,
+    overrides: &[(&str, Time)],
+) -> Result<Model, Error> {
+    let (file, src) = (cx.file, cx.src);
+    // Declarations: agents, params, consts (in order, overrides applied).
+    let mut defs: HashMap<String, Rc<Def>> = HashMap::new();
+    let mut order = Vec::new();
+    let mut params = HashSet::new();
+    let mut consts: HashMap<String, Time> = HashMap::new();
+    for it in items {
+        match it {
+            Item::Define(n, ps, s, e, body) => {
+                if defs.contains_key(n) {
+                    return Err(cx.syntax(
+                        *s,
+                        *e,
+                        &format!("agent `{n}` is defined twice"),
+                        "second definition",
+                        None,
+                    ));
+                }
+                for (i, p) in ps.iter().enumerate() {
+                    if ps[..i].contains(p) {
+                        return Err(cx.syntax(
+                            *s,
+                            *e,
+                            &format!("parameter `{p}` of agent `{n}` is declared twice"),
+                            "in this definition",
+                            None,
+                        ));
+                    }
+                }
+                order.push(n.clone());
+                defs.insert(
+                    n.clone(),
+                    Rc::new(Def {
+                        params: ps.clone(),
+                        body: (**body).clone(),
+                        start: *s,
+                        end: *e,
+                    }),
+                );
+            }
+            Item::Param(n, s, e) | Item::Const(n, s, e, _) => {
+                if params.contains(n) || consts.contains_key(n) {
+                    return Err(cx.syntax(
+                        *s,
+                        *e,
+                        &format!("`{n}` is declared twice"),
+                        "second declaration",
+                        None,
+                    ));
+                }
+                if let Item::Const(_, _, _, x) = it {
+                    let v = match overrides.iter().find(|(m, _)| m == n) {
+                        Some((_, v)) => v.clone(),
+                        None => {
+                            let l = Lower {
+                                cx,
+                                defs: HashMap::new(),
+                                consts: consts.clone(),
+                                params: params.clone(),
+                                locals: Vec::new(),
+                                star: None,
+                                seen: BTreeSet::new(),
+                                instances: HashMap::new(),
+                                queue: VecDeque::new(),
+                                agents: Vec::new(),
+                                spans: HashMap::new(),
+                                expansions: 0,
+                            };
+                            l.eval(x)?
+                        }
+                    };
+                    consts.insert(n.clone(), v);
+                } else {
+                    params.insert(n.clone());
+                }
+            }
+            Item::Analyse(..) => {}
+        }
+    }
+    for (n, _) in overrides {
+        if !consts.contains_key(*n) {
             return Err(cx.syntax(
                 0,
                 0,
-                "could not run the parser thread",
-                "input starts here",
+                &format!("cannot override `{n}`: the model declares no `const {n}`"),
+                "model starts here",
                 None,
-            ))
-        }
-    };
-    let mut arena = Arena::new();
-    let mut agents = Vec::new();
-    let mut spans = Vec::new();
-    for it in &items {
-        if let Item::Define(n, s, e, _) = it {
-            if arena.find_const(n).is_some() {
-                return Err(cx.syntax(
-                    *s,
-                    *e,
-                    &format!("agent `{n}` is defined twice"),
-                    "second definition",
-                    None,
-                ));
-            }
-            let c = arena.constant(n);
-            agents.push((n.clone(), c));
-            spans.push((*s, *e));
+            ));
         }
     }
-    let mut analyses = Vec::new();
-    for it in &items {
-        match it {
-            Item::Define(n, _, _, body) => {
-                let t = lower(body, &mut arena, &cx)?;
-                let c = arena.find_const(n).expect("declared");
-                arena.define(c, t);
+    // Agents (transitively) mentioning a symbolic parameter are lowered only
+    // when an `analyse` directive needs them (and then give an error).
+    let mut needs_param: HashSet<String> = HashSet::new();
+    let mut refs: HashMap<&str, Vec<String>> = HashMap::new();
+    for n in &order {
+        let d = &defs[n];
+        let (mut vars, mut ags) = (Vec::new(), Vec::new());
+        ast_refs(&d.body, &mut vars, &mut ags);
+        if vars
+            .iter()
+            .any(|(v, _, _)| params.contains(v) && !d.params.contains(v))
+        {
+            needs_param.insert(n.clone());
+        }
+        refs.insert(n, ags);
+    }
+    loop {
+        let before = needs_param.len();
+        for n in &order {
+            if !needs_param.contains(n) && refs[n.as_str()].iter().any(|m| needs_param.contains(m))
+            {
+                needs_param.insert(n.clone());
             }
-            Item::Analyse(n, s, e) => {
-                if arena.find_const(n).is_none() {
-                    return Err(Error::UndefinedAgent(Box::new(UndefinedAgentError {
-                        name: n.clone(),
-                        location: location(file, src, *s),
-                        src: NamedSource::new(file, src.to_string()),
-                        span: (*s, e - s).into(),
-                    })));
+        }
+        if needs_param.len() == before {
+            break;
+        }
+    }
+    let lower_pass =
+        |star: Option<&BTreeSet<ChanKey>>, arena: &mut Arena| -> Result<Lowered, Error> {
+            let mut l = Lower {
+                cx,
+                defs: HashMap::new(),
+                consts: consts.clone(),
+                params: params.clone(),
+                locals: Vec::new(),
+                star,
+                seen: BTreeSet::new(),
+                instances: HashMap::new(),
+                queue: VecDeque::new(),
+                agents: Vec::new(),
+                spans: HashMap::new(),
+                expansions: 0,
+            };
+            for n in &order {
+                let d = &defs[n];
+                l.defs.insert(n.clone(), Rc::clone(d));
+            }
+            // Plain agents in source order first, so they keep their ids.
+            for n in &order {
+                let d = &defs[n];
+                if d.params.is_empty() && !needs_param.contains(n) {
+                    l.instance(arena, n, &[], d.start, d.end)?;
                 }
-                analyses.push(n.clone());
             }
-        }
-    }
+            let mut analyses = Vec::new();
+            for it in items {
+                if let Item::Analyse(n, args, s, e) = it {
+                    let c = l.instance(arena, n, args, *s, *e)?;
+                    analyses.push(arena.const_name(c).to_string());
+                }
+            }
+            l.drain(arena)?;
+            Ok(Lowered {
+                seen: l.seen,
+                agents: l.agents,
+                spans: l.spans,
+                analyses,
+            })
+        };
+    let mut arena = Arena::new();
+    let first;
+    let star = if uses_star {
+        let mut scratch = Arena::new();
+        first = lower_pass(None, &mut scratch)?.seen;
+        Some(&first)
+    } else {
+        None
+    };
+    let l = lower_pass(star, &mut arena)?;
     if let Err(c) = arena.check_guarded() {
-        let i = agents.iter().position(|(_, k)| *k == c).unwrap_or(0);
-        let (s, e) = spans.get(i).copied().unwrap_or((0, 0));
+        let (s, e) = l.spans.get(&c).copied().unwrap_or((0, 0));
         return Err(Error::UnguardedRecursion(Box::new(
             UnguardedRecursionError {
                 name: arena.const_name(c).to_string(),
@@ -686,7 +1665,14 @@ pub fn parse(file: &str, src: &str) -> Result<Model, Error> {
     }
     Ok(Model {
         arena,
-        agents,
-        analyses,
+        agents: l.agents,
+        analyses: l.analyses,
     })
+}
+
+struct Lowered {
+    seen: BTreeSet<ChanKey>,
+    agents: Vec<(String, ConstId)>,
+    spans: HashMap<ConstId, (usize, usize)>,
+    analyses: Vec<String>,
 }

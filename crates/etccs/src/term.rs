@@ -4,9 +4,64 @@
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// Exact time values (non-negative rationals).
 pub type Time = BigRational;
+
+/// A fast non-cryptographic hasher (the Fx hash of rustc) for the intern
+/// and memo tables, which hash only our own small ids and times.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A `HashMap` with [`FxHasher`].
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// A shared, memoised list of immediate moves.
+type Moves = Arc<[(Act, TermId)]>;
 
 /// An interned channel name (without polarity).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -123,11 +178,18 @@ fn min_opt(a: Option<Time>, b: &Time) -> Option<Time> {
 pub struct Arena {
     terms: Vec<Term>,
     depths: Vec<u32>,
-    index: HashMap<Term, TermId>,
+    index: FxHashMap<Term, TermId>,
     names: Vec<String>,
     name_index: HashMap<String, Name>,
     consts: Vec<(String, Option<TermId>)>,
-    summaries: HashMap<TermId, Summary>,
+    /// Memoised 𝒮(P) summaries, indexed by term id (cleared by `define`).
+    summaries: Vec<Option<Arc<Summary>>>,
+    /// Memoised earliest times, indexed by term id (cleared by `define`).
+    earliests: Vec<Option<Option<Time>>>,
+    /// Memoised immediate moves, indexed by term id (cleared by `define`).
+    move_cache: Vec<Option<Moves>>,
+    /// Memoised `Delay(P, u)` results (cleared by `define`).
+    delay_cache: FxHashMap<(TermId, Time), TermId>,
 }
 
 impl Arena {
@@ -162,6 +224,11 @@ impl Arena {
     /// bodies are not counted).
     pub fn depth(&self, t: TermId) -> usize {
         self.depths[t.0 as usize] as usize
+    }
+
+    /// The dense index of a term id (`0..len()`), for side tables.
+    pub fn index_of(t: TermId) -> usize {
+        t.0 as usize
     }
 
     /// Number of distinct terms interned so far.
@@ -292,6 +359,9 @@ impl Arena {
     pub fn define(&mut self, c: ConstId, body: TermId) {
         self.consts[c.0 as usize].1 = Some(body);
         self.summaries.clear();
+        self.earliests.clear();
+        self.move_cache.clear();
+        self.delay_cache.clear();
     }
 
     /// The name of an agent constant.
@@ -404,8 +474,8 @@ impl Arena {
     /// every visible action. Visible intervals are always `[v, ∞]`, so a
     /// synchronisation of `a`/`a'` starts at `max` of the partners' earliest
     /// bounds; pairs range only over actions actually present (the 𝒜 trick).
-    fn summary(&mut self, t: TermId) -> Summary {
-        if let Some(s) = self.summaries.get(&t) {
+    fn summary(&mut self, t: TermId) -> Arc<Summary> {
+        if let Some(Some(s)) = self.summaries.get(t.0 as usize) {
             return s.clone();
         }
         let s = match self.get(t).clone() {
@@ -424,12 +494,12 @@ impl Arena {
                 let mut s = Summary::default();
                 for x in xs {
                     let sx = self.summary(x);
-                    merge_into(&mut s, sx);
+                    merge_into(&mut s, &sx);
                 }
                 s
             }
             Term::Par(xs) => {
-                let parts: Vec<Summary> = xs.iter().map(|x| self.summary(*x)).collect();
+                let parts: Vec<Arc<Summary>> = xs.iter().map(|x| self.summary(*x)).collect();
                 let mut s = Summary::default();
                 for i in 0..parts.len() {
                     for j in (i + 1)..parts.len() {
@@ -442,13 +512,13 @@ impl Arena {
                         }
                     }
                 }
-                for p in parts {
+                for p in &parts {
                     merge_into(&mut s, p);
                 }
                 s
             }
             Term::Restrict(x, l) => {
-                let mut s = self.summary(x);
+                let mut s = Summary::clone(&self.summary(x));
                 s.vis
                     .retain(|a, _| a.name().is_none_or(|n| l.binary_search(&n).is_err()));
                 s
@@ -456,33 +526,46 @@ impl Arena {
             Term::Relabel(x, f) => {
                 let inner = self.summary(x);
                 let mut s = Summary {
-                    tau: inner.tau,
+                    tau: inner.tau.clone(),
                     vis: BTreeMap::new(),
                 };
-                for (a, v) in inner.vis {
+                for (a, v) in &inner.vis {
                     let b = a.relabel(&f);
                     let cur = s.vis.remove(&b);
-                    s.vis.insert(b, min_opt(cur, &v).expect("some"));
+                    s.vis.insert(b, min_opt(cur, v).expect("some"));
                 }
                 s
             }
             Term::Const(c) => match self.const_body(c) {
-                Some(b) => self.summary(b),
+                Some(b) => Summary::clone(&self.summary(b)),
                 None => Summary::default(),
             },
         };
-        self.summaries.insert(t, s.clone());
+        let s = Arc::new(s);
+        let i = t.0 as usize;
+        if self.summaries.len() <= i {
+            self.summaries.resize(i + 1, None);
+        }
+        self.summaries[i] = Some(s.clone());
         s
     }
 
     /// The earliest time `u` at which `t` can act (the common time of Δ(P)),
     /// or `None` if `t` has no transitions.
     pub fn earliest(&mut self, t: TermId) -> Option<Time> {
+        let i = t.0 as usize;
+        if let Some(Some(u)) = self.earliests.get(i) {
+            return u.clone();
+        }
         let s = self.summary(t);
-        let mut u = s.tau;
+        let mut u = s.tau.clone();
         for v in s.vis.values() {
             u = min_opt(u, v);
         }
+        if self.earliests.len() <= i {
+            self.earliests.resize(i + 1, None);
+        }
+        self.earliests[i] = Some(u.clone());
         u
     }
 
@@ -492,6 +575,21 @@ impl Arena {
         if u.is_zero() {
             return t;
         }
+        match self.get(t) {
+            Term::Nil | Term::Terminated => return t,
+            Term::Prefix(..) => return self.delay_uncached(t, u),
+            _ => {}
+        }
+        let key = (t, u.clone());
+        if let Some(&r) = self.delay_cache.get(&key) {
+            return r;
+        }
+        let r = self.delay_uncached(t, u);
+        self.delay_cache.insert(key, r);
+        r
+    }
+
+    fn delay_uncached(&mut self, t: TermId, u: &Time) -> TermId {
         match self.get(t).clone() {
             Term::Nil | Term::Terminated => t,
             Term::Prefix(a, v, c) => {
@@ -524,7 +622,25 @@ impl Arena {
     /// All immediate moves (`Action(P, α)` over every α, as one multiset):
     /// prefixes with lower bound 0, interleaving in `|`, synchronisation of
     /// `a` with `a'` giving τ, filtering by `\L`, mapping by `[f]`.
-    fn moves(&mut self, t: TermId) -> Vec<(Act, TermId)> {
+    fn moves(&mut self, t: TermId) -> Moves {
+        if let Some(Some(m)) = self.move_cache.get(t.0 as usize) {
+            return m.clone();
+        }
+        if matches!(self.get(t), Term::Par(_)) {
+            // Parallel compositions are mostly whole states, each explored
+            // once: caching them would only cost memory.
+            return self.moves_uncached(t).into();
+        }
+        let m: Moves = self.moves_uncached(t).into();
+        let i = t.0 as usize;
+        if self.move_cache.len() <= i {
+            self.move_cache.resize(i + 1, None);
+        }
+        self.move_cache[i] = Some(m.clone());
+        m
+    }
+
+    fn moves_uncached(&mut self, t: TermId) -> Vec<(Act, TermId)> {
         match self.get(t).clone() {
             Term::Nil | Term::Terminated => Vec::new(),
             Term::Prefix(a, v, c) => {
@@ -537,15 +653,15 @@ impl Arena {
             Term::Sum(xs) => {
                 let mut out = Vec::new();
                 for x in xs {
-                    out.extend(self.moves(x));
+                    out.extend(self.moves(x).iter().copied());
                 }
                 out
             }
             Term::Par(xs) => {
-                let per: Vec<Vec<(Act, TermId)>> = xs.iter().map(|x| self.moves(*x)).collect();
+                let per: Vec<Moves> = xs.iter().map(|x| self.moves(*x)).collect();
                 let mut out = Vec::new();
                 for (i, mi) in per.iter().enumerate() {
-                    for (a, p) in mi {
+                    for (a, p) in mi.iter() {
                         let mut ys = xs.clone();
                         ys[i] = *p;
                         out.push((*a, self.par(ys)));
@@ -553,9 +669,9 @@ impl Arena {
                 }
                 for i in 0..per.len() {
                     for j in (i + 1)..per.len() {
-                        for (a, p) in &per[i] {
+                        for (a, p) in per[i].iter() {
                             let Some(co) = a.complement() else { continue };
-                            for (b, q) in &per[j] {
+                            for (b, q) in per[j].iter() {
                                 if *b == co {
                                     let mut ys = xs.clone();
                                     ys[i] = *p;
@@ -571,20 +687,20 @@ impl Arena {
             Term::Restrict(x, l) => {
                 let inner = self.moves(x);
                 inner
-                    .into_iter()
+                    .iter()
                     .filter(|(a, _)| a.name().is_none_or(|n| l.binary_search(&n).is_err()))
-                    .map(|(a, p)| (a, self.restrict(p, l.clone())))
+                    .map(|&(a, p)| (a, self.restrict(p, l.clone())))
                     .collect()
             }
             Term::Relabel(x, f) => {
                 let inner = self.moves(x);
                 inner
-                    .into_iter()
-                    .map(|(a, p)| (a.relabel(&f), self.relabel(p, f.clone())))
+                    .iter()
+                    .map(|&(a, p)| (a.relabel(&f), self.relabel(p, f.clone())))
                     .collect()
             }
             Term::Const(c) => match self.const_body(c) {
-                Some(b) => self.moves(b),
+                Some(b) => self.moves(b).to_vec(),
                 None => Vec::new(),
             },
         }
@@ -599,7 +715,8 @@ impl Arena {
             return Vec::new();
         };
         let d = self.delay(t, &u);
-        self.moves(d)
+        // The state itself is explored once: skip the move cache at the top.
+        self.moves_uncached(d)
             .into_iter()
             .map(|(act, target)| Transition {
                 act,
@@ -669,12 +786,12 @@ impl Arena {
     }
 }
 
-fn merge_into(s: &mut Summary, other: Summary) {
-    if let Some(t) = other.tau {
-        s.tau = min_opt(s.tau.take(), &t);
+fn merge_into(s: &mut Summary, other: &Summary) {
+    if let Some(t) = &other.tau {
+        s.tau = min_opt(s.tau.take(), t);
     }
-    for (a, v) in other.vis {
-        let cur = s.vis.remove(&a);
-        s.vis.insert(a, min_opt(cur, &v).expect("some"));
+    for (a, v) in &other.vis {
+        let cur = s.vis.remove(a);
+        s.vis.insert(*a, min_opt(cur, v).expect("some"));
     }
 }

@@ -272,7 +272,7 @@ impl Term {
 impl Model {
     /// Whether any process contains a stochastic `prob(p)` condition. For such models the
     /// bound is on the expected run time (T^l is convex in the branch outcomes, so
-    /// E[T] >= T^l by Jensen's inequality), while single simulated runs vary with the seed.
+    /// `E[T] >= T^l` by Jensen's inequality), while single simulated runs vary with the seed.
     pub fn is_stochastic(&self) -> bool {
         fn term(t: &Term) -> bool {
             match &t.kind {

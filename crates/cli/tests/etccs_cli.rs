@@ -3,6 +3,21 @@
 mod common;
 use common::{json, stdout, tempdir, vates};
 
+/// The `pexec` entries of an agent's JSON as (time, probability) strings.
+fn pexec_pairs(pexec: &serde_json::Value) -> Vec<(String, String)> {
+    pexec
+        .as_array()
+        .expect("pexec is an array")
+        .iter()
+        .map(|p| {
+            (
+                p["time"].as_str().unwrap().to_string(),
+                p["prob"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 const P7: &str = "define P7 = ((a,3).nil | (a,3).(b,4).nil | (a',4).nil)\\{a}\nanalyse P7\n";
 
 #[test]
@@ -41,17 +56,7 @@ fn json_has_exact_distribution_and_outcome() {
     let a = &v["agents"][0];
     assert_eq!(a["name"], "Q");
     assert_eq!(a["exec"], serde_json::json!(["2", "5", "9"]));
-    let pexec: Vec<(String, String)> = a["pexec"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["time"].as_str().unwrap().to_string(),
-                p["prob"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let pexec = pexec_pairs(&a["pexec"]);
     assert_eq!(
         pexec,
         vec![
@@ -135,17 +140,7 @@ fn const_sweep_prints_the_thesis_table() {
         serde_json::json!([{"time": "1002002", "prob": "1"}])
     );
     // Table 6-4, p = 3: the exact distribution on the bus.
-    let pexec: Vec<(String, String)> = points[1]["agents"][0]["pexec"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["time"].as_str().unwrap().to_string(),
-                p["prob"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let pexec = pexec_pairs(&points[1]["agents"][0]["pexec"]);
     assert_eq!(
         pexec,
         vec![

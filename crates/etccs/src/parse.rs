@@ -482,39 +482,43 @@ impl Parser<'_> {
     }
 
     fn params(&mut self) -> Result<Vec<String>, Error> {
-        let mut ps = Vec::new();
-        if *self.peek() == Tok::LParen {
-            self.bump();
-            if *self.peek() != Tok::RParen {
-                loop {
-                    ps.push(self.ident("a parameter name")?.0);
-                    if *self.peek() == Tok::Comma {
-                        self.bump();
-                    } else {
-                        break;
-                    }
-                }
-            }
-            self.expect(Tok::RParen, "`)` closing the parameters")?;
-        }
-        Ok(ps)
+        self.paren_list("`)` closing the parameters", |p| {
+            Ok(p.ident("a parameter name")?.0)
+        })
     }
 
     fn args(&mut self) -> Result<Vec<Expr>, Error> {
-        let mut xs = Vec::new();
-        if *self.peek() == Tok::LParen {
+        self.paren_list("`)` closing the arguments", Self::expr)
+    }
+
+    /// An optional `( item, item, … )` list; absent parentheses give an empty list.
+    fn paren_list<T>(
+        &mut self,
+        closing: &str,
+        item: impl FnMut(&mut Self) -> Result<T, Error>,
+    ) -> Result<Vec<T>, Error> {
+        if *self.peek() != Tok::LParen {
+            return Ok(Vec::new());
+        }
+        self.bump();
+        let xs = if *self.peek() == Tok::RParen {
+            Vec::new()
+        } else {
+            self.comma_list(item)?
+        };
+        self.expect(Tok::RParen, closing)?;
+        Ok(xs)
+    }
+
+    /// One or more items separated by commas.
+    fn comma_list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<T, Error>,
+    ) -> Result<Vec<T>, Error> {
+        let mut xs = vec![item(self)?];
+        while *self.peek() == Tok::Comma {
             self.bump();
-            if *self.peek() != Tok::RParen {
-                loop {
-                    xs.push(self.expr()?);
-                    if *self.peek() == Tok::Comma {
-                        self.bump();
-                    } else {
-                        break;
-                    }
-                }
-            }
-            self.expect(Tok::RParen, "`)` closing the arguments")?;
+            xs.push(item(self)?);
         }
         Ok(xs)
     }
@@ -551,15 +555,8 @@ impl Parser<'_> {
                 }
                 Tok::Ident(k) if k == "param" => {
                     self.bump();
-                    loop {
-                        let (name, s, e) = self.ident("a parameter name after `param`")?;
-                        items.push(Item::Param(name, s, e));
-                        if *self.peek() == Tok::Comma {
-                            self.bump();
-                        } else {
-                            break;
-                        }
-                    }
+                    let names = self.comma_list(|p| p.ident("a parameter name after `param`"))?;
+                    items.extend(names.into_iter().map(|(name, s, e)| Item::Param(name, s, e)));
                 }
                 _ => {
                     return Err(self.err(
@@ -611,35 +608,23 @@ impl Parser<'_> {
                     self.enter()?;
                     self.bump();
                     self.expect(Tok::LBrace, "`{` after `\\`")?;
-                    let mut names = Vec::new();
-                    if *self.peek() != Tok::RBrace {
-                        loop {
-                            names.push(self.chan("a name in the restriction set", true)?);
-                            if *self.peek() == Tok::Comma {
-                                self.bump();
-                            } else {
-                                break;
-                            }
-                        }
-                    }
+                    let names = if *self.peek() == Tok::RBrace {
+                        Vec::new()
+                    } else {
+                        self.comma_list(|p| p.chan("a name in the restriction set", true))?
+                    };
                     self.expect(Tok::RBrace, "`}` closing the restriction set")?;
                     t = Ast::Restrict(Box::new(t), names);
                 }
                 Tok::LBracket => {
                     self.enter()?;
                     self.bump();
-                    let mut pairs = Vec::new();
-                    loop {
-                        let new = self.chan("a new name in `[new/old]`", false)?;
-                        self.expect(Tok::Slash, "`/` in `[new/old]`")?;
-                        let old = self.chan("an old name in `[new/old]`", false)?;
-                        pairs.push((new, old));
-                        if *self.peek() == Tok::Comma {
-                            self.bump();
-                        } else {
-                            break;
-                        }
-                    }
+                    let pairs = self.comma_list(|p| {
+                        let new = p.chan("a new name in `[new/old]`", false)?;
+                        p.expect(Tok::Slash, "`/` in `[new/old]`")?;
+                        let old = p.chan("an old name in `[new/old]`", false)?;
+                        Ok((new, old))
+                    })?;
                     self.expect(Tok::RBracket, "`]` closing the relabelling")?;
                     t = Ast::Relabel(Box::new(t), pairs);
                 }

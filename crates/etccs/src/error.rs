@@ -35,6 +35,18 @@ pub enum Error {
         /// The limit that was hit.
         max_depth: usize,
     },
+    /// The concrete analysis met a symbolic time parameter.
+    #[error("agent `{agent}` has symbolic times ({params}): the concrete analysis needs values")]
+    #[diagnostic(
+        code(etccs::symbolic),
+        help("use the parametric analysis (`vates etccs analyse` does so for such agents), or give the parameters values with `--const NAME=VALUE`")
+    )]
+    Symbolic {
+        /// The analysed agent.
+        agent: String,
+        /// The parameter names, comma separated.
+        params: String,
+    },
     /// The state space is larger than the configured limit.
     #[error("state limit reached: exploring `{agent}` produced more than {max_states} states")]
     #[diagnostic(

@@ -176,6 +176,12 @@ pub fn analyse_term(
     name: &str,
     opts: &Options,
 ) -> Result<Analysis, Error> {
+    if arena.mentions_symbolic(start) {
+        return Err(Error::Symbolic {
+            agent: name.to_string(),
+            params: arena.param_names().join(", "),
+        });
+    }
     let res = std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(ANALYSIS_STACK_BYTES)

@@ -47,6 +47,7 @@
 
 pub mod error;
 pub mod explore;
+pub mod linear;
 pub mod output;
 pub mod parse;
 pub mod term;
@@ -55,4 +56,4 @@ pub use error::Error;
 pub use explore::{analyse, analyse_all, analyse_term, Analysis, Options, Outcome, Run, Step};
 pub use output::{agent_json, json, readable_text, thesis_text};
 pub use parse::{parse, Model};
-pub use term::{Act, Arena, ConstId, Name, Term, TermId, Time, Transition};
+pub use term::{Act, Arena, ConstId, Name, SymId, Term, TermId, Time, Transition};

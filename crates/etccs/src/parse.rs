@@ -6,10 +6,11 @@
 //! over index ranges, and family restriction (`\{send[*]}`).
 
 use crate::error::{location, Error, SyntaxError, UndefinedAgentError, UnguardedRecursionError};
+use crate::linear::LinExpr;
 use crate::term::{Act, Arena, ConstId, Name, TermId, Time};
 use miette::NamedSource;
 use num_bigint::BigInt;
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
@@ -914,7 +915,7 @@ pub const MAX_INSTANCES: usize = 20_000;
 
 /// The message for a symbolic parameter reaching the concrete analysis.
 pub const PARAM_MESSAGE: &str =
-    "symbolic parameters need the parametric analysis (not available yet)";
+    "a symbolic parameter can only be used in prefix times, not in indices, ranges, conditions or agent arguments";
 
 struct Def {
     params: Vec<String>,
@@ -931,6 +932,9 @@ struct Lower<'a> {
     defs: HashMap<String, Rc<Def>>,
     consts: HashMap<String, Time>,
     params: HashSet<String>,
+    /// Treat unbound names in prefix times as symbolic parameters (a model
+    /// without `const` or `param` declarations, as the thesis tool did).
+    implicit_params: bool,
     locals: Vec<(String, Time)>,
     /// Channel names seen by a previous pass (for `name[*]`).
     star: Option<&'a BTreeSet<ChanKey>>,
@@ -980,7 +984,7 @@ impl Lower<'_> {
                         PARAM_MESSAGE,
                         "symbolic parameter",
                         Some(
-                            "give it a value with `const` (or `--const`) for the concrete analysis",
+                            "give it a value with `const NAME = value;` (or `--const NAME=VALUE`)",
                         ),
                     ));
                 } else {
@@ -1035,6 +1039,80 @@ impl Lower<'_> {
                     v.floor()
                 }
             }
+        })
+    }
+
+    /// Evaluates a prefix time: a linear expression over the symbolic
+    /// parameters (constants, agent parameters and indices evaluate to numbers).
+    fn eval_lin(&self, e: &Expr, arena: &mut Arena) -> Result<LinExpr, Error> {
+        let nonlinear = |s: usize, t: usize, what: &str| {
+            self.cx.syntax(
+                s,
+                t,
+                &format!("{what} of symbolic parameters is not linear"),
+                "symbolic operand",
+                Some("time expressions are linear in the parameters (spec §4.1): multiply or divide a parameter only by a number"),
+            )
+        };
+        Ok(match e {
+            Expr::Var(n, _, _)
+                if !self.locals.iter().any(|(m, _)| m == n)
+                    && !self.consts.contains_key(n)
+                    && (self.params.contains(n) || self.implicit_params) =>
+            {
+                LinExpr::var(arena.param(n))
+            }
+            Expr::Neg(x) => self.eval_lin(x, arena)?.scale(&-Time::one()),
+            Expr::Bin(op, a, b, s, t) => {
+                let x = self.eval_lin(a, arena)?;
+                let y = self.eval_lin(b, arena)?;
+                match op {
+                    '+' => x.add(&y),
+                    '-' => x.sub(&y),
+                    '*' if x.is_constant() => y.scale(x.constant_part()),
+                    '*' if y.is_constant() => x.scale(y.constant_part()),
+                    '*' => return Err(nonlinear(*s, *t, "a product")),
+                    _ if !y.is_constant() => return Err(nonlinear(*s, *t, "a division")),
+                    _ if y.is_zero() => {
+                        return Err(self.cx.syntax(
+                            *s,
+                            *t,
+                            "division by zero",
+                            "divides by zero",
+                            None,
+                        ))
+                    }
+                    _ => x.scale(&y.constant_part().recip()),
+                }
+            }
+            Expr::MinMax(is_max, xs) => {
+                let mut vals = Vec::with_capacity(xs.len());
+                for x in xs {
+                    let v = self.eval_lin(x, arena)?;
+                    if !v.is_constant() {
+                        let (s, t) = Self::span_of(x).unwrap_or((0, 0));
+                        return Err(nonlinear(s, t, if *is_max { "`max`" } else { "`min`" }));
+                    }
+                    vals.push(v.constant_part().clone());
+                }
+                let best = vals.into_iter().reduce(|a, b| {
+                    if (*is_max && b > a) || (!*is_max && b < a) {
+                        b
+                    } else {
+                        a
+                    }
+                });
+                LinExpr::constant(best.unwrap_or_else(Time::zero))
+            }
+            Expr::Round(_, x) => {
+                let v = self.eval_lin(x, arena)?;
+                if !v.is_constant() {
+                    let (s, t) = Self::span_of(x).unwrap_or((0, 0));
+                    return Err(nonlinear(s, t, "rounding"));
+                }
+                LinExpr::constant(self.eval(e)?)
+            }
+            Expr::Num(_) | Expr::Var(..) => LinExpr::constant(self.eval(e)?),
         })
     }
 
@@ -1233,19 +1311,19 @@ impl Lower<'_> {
                     ActAst::Name(n) => Act::Name(self.chan(arena, n)?),
                     ActAst::Co(n) => Act::CoName(self.chan(arena, n)?),
                 };
-                let v = self.eval(e)?;
-                if v.is_negative() {
+                let v = self.eval_lin(e, arena)?;
+                if v.is_constant() && v.constant_part().is_negative() {
                     let (s, t) = Self::span_of(e).unwrap_or((0, 0));
                     return Err(self.cx.syntax(
                         s,
                         t,
-                        &format!("negative time {}", fmt_time(&v)),
+                        &format!("negative time {}", fmt_time(v.constant_part())),
                         "evaluates below 0",
                         None,
                     ));
                 }
                 let k = self.lower(c, arena)?;
-                arena.prefix(act, v, k)
+                arena.sym_prefix(act, v, k)
             }
             Ast::Sum(xs) | Ast::Par(xs) => {
                 let mut ids = Vec::with_capacity(xs.len());
@@ -1333,67 +1411,6 @@ impl Lower<'_> {
                 }
             }
         })
-    }
-}
-
-fn expr_vars(e: &Expr, out: &mut Vec<(String, usize, usize)>) {
-    match e {
-        Expr::Num(_) => {}
-        Expr::Var(n, s, t) => out.push((n.clone(), *s, *t)),
-        Expr::Neg(x) | Expr::Round(_, x) => expr_vars(x, out),
-        Expr::Bin(_, a, b, _, _) => {
-            expr_vars(a, out);
-            expr_vars(b, out);
-        }
-        Expr::MinMax(_, xs) => xs.iter().for_each(|x| expr_vars(x, out)),
-    }
-}
-
-/// Variables and agent names mentioned in an agent body.
-fn ast_refs(a: &Ast, vars: &mut Vec<(String, usize, usize)>, agents: &mut Vec<String>) {
-    let chan = |c: &Chan, vars: &mut Vec<(String, usize, usize)>| {
-        c.idx.iter().flatten().for_each(|e| expr_vars(e, vars))
-    };
-    match a {
-        Ast::Nil | Ast::Terminated => {}
-        Ast::Prefix(act, e, k) => {
-            if let ActAst::Name(c) | ActAst::Co(c) = act {
-                chan(c, vars);
-            }
-            expr_vars(e, vars);
-            ast_refs(k, vars, agents);
-        }
-        Ast::Sum(xs) | Ast::Par(xs) => xs.iter().for_each(|x| ast_refs(x, vars, agents)),
-        Ast::Restrict(x, l) => {
-            l.iter().for_each(|c| chan(c, vars));
-            ast_refs(x, vars, agents);
-        }
-        Ast::Relabel(x, f) => {
-            f.iter().for_each(|(n, o)| {
-                chan(n, vars);
-                chan(o, vars);
-            });
-            ast_refs(x, vars, agents);
-        }
-        Ast::Agent(n, args, _, _) => {
-            agents.push(n.clone());
-            args.iter().for_each(|e| expr_vars(e, vars));
-        }
-        Ast::SumOver(b) | Ast::ParOver(b) => {
-            expr_vars(&b.lo, vars);
-            expr_vars(&b.hi, vars);
-            if let Some(c) = &b.cond {
-                expr_vars(&c.lhs, vars);
-                expr_vars(&c.rhs, vars);
-            }
-            ast_refs(&b.body, vars, agents);
-        }
-        Ast::If(c, x, y) => {
-            expr_vars(&c.lhs, vars);
-            expr_vars(&c.rhs, vars);
-            ast_refs(x, vars, agents);
-            ast_refs(y, vars, agents);
-        }
     }
 }
 
@@ -1517,8 +1534,12 @@ fn lower_model(
                         None,
                     ));
                 }
-                if let Item::Const(_, _, _, x) = it {
-                    let v = match overrides.iter().find(|(m, _)| m == n) {
+                let fixed = overrides.iter().find(|(m, _)| m == n);
+                if let (Item::Param(..), Some((_, v))) = (it, fixed) {
+                    // `--const t1=3` gives a symbolic parameter a value.
+                    consts.insert(n.clone(), v.clone());
+                } else if let Item::Const(_, _, _, x) = it {
+                    let v = match fixed {
                         Some((_, v)) => v.clone(),
                         None => {
                             let l = Lower {
@@ -1526,6 +1547,7 @@ fn lower_model(
                                 defs: HashMap::new(),
                                 consts: consts.clone(),
                                 params: params.clone(),
+                                implicit_params: false,
                                 locals: Vec::new(),
                                 star: None,
                                 seen: BTreeSet::new(),
@@ -1551,40 +1573,32 @@ fn lower_model(
             return Err(cx.syntax(
                 0,
                 0,
-                &format!("cannot override `{n}`: the model declares no `const {n}`"),
+                &format!("cannot override `{n}`: the model declares no `const {n}` or `param {n}`"),
                 "model starts here",
                 None,
             ));
         }
     }
-    // Agents (transitively) mentioning a symbolic parameter are lowered only
-    // when an `analyse` directive needs them (and then give an error).
-    let mut needs_param: HashSet<String> = HashSet::new();
-    let mut refs: HashMap<&str, Vec<String>> = HashMap::new();
-    for n in &order {
-        let d = &defs[n];
-        let (mut vars, mut ags) = (Vec::new(), Vec::new());
-        ast_refs(&d.body, &mut vars, &mut ags);
-        if vars
+    let implicit_params = consts.is_empty()
+        && params.is_empty()
+        && !items
             .iter()
-            .any(|(v, _, _)| params.contains(v) && !d.params.contains(v))
-        {
-            needs_param.insert(n.clone());
+            .any(|it| matches!(it, Item::Const(..) | Item::Param(..)));
+    // Symbolic parameters are numbered in declaration order.
+    let declared: Vec<&String> = items
+        .iter()
+        .filter_map(|it| match it {
+            Item::Param(n, ..) if params.contains(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    let new_arena = || {
+        let mut a = Arena::new();
+        for n in &declared {
+            a.param(n);
         }
-        refs.insert(n, ags);
-    }
-    loop {
-        let before = needs_param.len();
-        for n in &order {
-            if !needs_param.contains(n) && refs[n.as_str()].iter().any(|m| needs_param.contains(m))
-            {
-                needs_param.insert(n.clone());
-            }
-        }
-        if needs_param.len() == before {
-            break;
-        }
-    }
+        a
+    };
     let lower_pass =
         |star: Option<&BTreeSet<ChanKey>>, arena: &mut Arena| -> Result<Lowered, Error> {
             let mut l = Lower {
@@ -1592,6 +1606,7 @@ fn lower_model(
                 defs: HashMap::new(),
                 consts: consts.clone(),
                 params: params.clone(),
+                implicit_params,
                 locals: Vec::new(),
                 star,
                 seen: BTreeSet::new(),
@@ -1608,7 +1623,7 @@ fn lower_model(
             // Plain agents in source order first, so they keep their ids.
             for n in &order {
                 let d = &defs[n];
-                if d.params.is_empty() && !needs_param.contains(n) {
+                if d.params.is_empty() {
                     l.instance(arena, n, &[], d.start, d.end)?;
                 }
             }
@@ -1627,10 +1642,10 @@ fn lower_model(
                 analyses,
             })
         };
-    let mut arena = Arena::new();
+    let mut arena = new_arena();
     let first;
     let star = if uses_star {
-        let mut scratch = Arena::new();
+        let mut scratch = new_arena();
         first = lower_pass(None, &mut scratch)?.seen;
         Some(&first)
     } else {

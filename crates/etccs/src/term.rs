@@ -1,6 +1,7 @@
 //! Hash-consed ETCCS terms and the eager semantics of spec §4.2
 //! (next-action intervals, earliest actions Δ, `Delay`, `Action`).
 
+use crate::linear::{LinExpr, Param};
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -114,6 +115,10 @@ impl Act {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct TermId(u32);
 
+/// Identifier of an interned symbolic bound (see [`Arena::sym_bound`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct SymId(u32);
+
 /// Identifier of a named agent constant (introduced by `define`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct ConstId(u32);
@@ -128,6 +133,11 @@ pub enum Term {
     Terminated,
     /// `α@v.P`: action α enabled from (relative) time `v` on, then `P`.
     Prefix(Act, Time, TermId),
+    /// `α@e.P` with a symbolic lower bound `e` (a linear expression over
+    /// `param`s, see [`Arena::sym_bound`]). Only the parametric analysis
+    /// ([`crate::parametric`]) interprets it; the concrete semantics treats
+    /// it as inert, and [`crate::analyse`] refuses agents that contain it.
+    SymPrefix(Act, SymId, TermId),
     /// n-ary choice (flattened, at least two summands, no `nil` summands).
     Sum(Vec<TermId>),
     /// n-ary parallel composition (flattened, at least two components, no `nil`).
@@ -190,6 +200,11 @@ pub struct Arena {
     move_cache: Vec<Option<Moves>>,
     /// Memoised `Delay(P, u)` results (cleared by `define`).
     delay_cache: FxHashMap<(TermId, Time), TermId>,
+    /// Interned symbolic bounds of [`Term::SymPrefix`].
+    syms: Vec<LinExpr>,
+    sym_index: HashMap<LinExpr, SymId>,
+    /// Names of the symbolic parameters, indexed by [`Param`].
+    params: Vec<String>,
 }
 
 impl Arena {
@@ -206,7 +221,10 @@ impl Arena {
         let child = |x: &TermId| self.depths[x.0 as usize];
         let d = match &t {
             Term::Nil | Term::Terminated | Term::Const(_) => 0,
-            Term::Prefix(_, _, c) | Term::Restrict(c, _) | Term::Relabel(c, _) => child(c),
+            Term::Prefix(_, _, c)
+            | Term::SymPrefix(_, _, c)
+            | Term::Restrict(c, _)
+            | Term::Relabel(c, _) => child(c),
             Term::Sum(xs) | Term::Par(xs) => xs.iter().map(child).max().unwrap_or(0),
         };
         self.depths.push(d.saturating_add(1));
@@ -284,6 +302,72 @@ impl Arena {
             bound
         };
         self.intern(Term::Prefix(act, bound, cont))
+    }
+
+    /// `α@e.P` with a linear bound over parameters. A bound without
+    /// parameters gives an ordinary [`Term::Prefix`].
+    pub fn sym_prefix(&mut self, act: Act, bound: LinExpr, cont: TermId) -> TermId {
+        if bound.is_constant() {
+            return self.prefix(act, bound.constant_part().clone(), cont);
+        }
+        let id = match self.sym_index.get(&bound) {
+            Some(id) => *id,
+            None => {
+                let id = SymId(self.syms.len() as u32);
+                self.syms.push(bound.clone());
+                self.sym_index.insert(bound, id);
+                id
+            }
+        };
+        self.intern(Term::SymPrefix(act, id, cont))
+    }
+
+    /// The linear bound behind a [`SymId`].
+    pub fn sym_bound(&self, id: SymId) -> &LinExpr {
+        &self.syms[id.0 as usize]
+    }
+
+    /// Declares a symbolic parameter (or looks it up) by name.
+    pub fn param(&mut self, name: &str) -> Param {
+        if let Some(i) = self.params.iter().position(|p| p == name) {
+            return Param(i as u32);
+        }
+        self.params.push(name.to_string());
+        Param((self.params.len() - 1) as u32)
+    }
+
+    /// Names of the symbolic parameters, indexed by [`Param`].
+    pub fn param_names(&self) -> &[String] {
+        &self.params
+    }
+
+    /// Whether a symbolic bound is reachable from `t` (through continuations
+    /// and constant bodies): such an agent needs the parametric analysis.
+    pub fn mentions_symbolic(&self, t: TermId) -> bool {
+        self.reaches(t, |x| matches!(x, Term::SymPrefix(..)))
+    }
+
+    /// Whether some node satisfying `hit` is reachable from `t`.
+    fn reaches(&self, t: TermId, hit: impl Fn(&Term) -> bool) -> bool {
+        let mut seen = HashSet::new();
+        let mut todo = vec![t];
+        while let Some(x) = todo.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            let node = self.get(x);
+            if hit(node) {
+                return true;
+            }
+            match node {
+                Term::Nil | Term::Terminated => {}
+                Term::Prefix(_, _, c) | Term::SymPrefix(_, _, c) => todo.push(*c),
+                Term::Sum(xs) | Term::Par(xs) => todo.extend(xs.iter().copied()),
+                Term::Restrict(y, _) | Term::Relabel(y, _) => todo.push(*y),
+                Term::Const(c) => todo.extend(self.const_body(*c)),
+            }
+        }
+        false
     }
 
     /// n-ary choice, flattened, with `nil` summands removed.
@@ -385,7 +469,7 @@ impl Arena {
     /// Constants occurring in `t` not under a prefix (unguarded occurrences).
     fn unguarded_consts(&self, t: TermId, out: &mut Vec<ConstId>) {
         match self.get(t) {
-            Term::Nil | Term::Terminated | Term::Prefix(..) => {}
+            Term::Nil | Term::Terminated | Term::Prefix(..) | Term::SymPrefix(..) => {}
             Term::Sum(xs) | Term::Par(xs) => {
                 for x in xs {
                     self.unguarded_consts(*x, out);
@@ -438,22 +522,7 @@ impl Arena {
     /// Whether the `Terminated` placeholder occurs anywhere reachable from `t`
     /// (through continuations and constant bodies).
     pub fn mentions_terminated(&self, t: TermId) -> bool {
-        let mut seen = HashSet::new();
-        let mut todo = vec![t];
-        while let Some(x) = todo.pop() {
-            if !seen.insert(x) {
-                continue;
-            }
-            match self.get(x) {
-                Term::Nil => {}
-                Term::Terminated => return true,
-                Term::Prefix(_, _, c) => todo.push(*c),
-                Term::Sum(xs) | Term::Par(xs) => todo.extend(xs.iter().copied()),
-                Term::Restrict(y, _) | Term::Relabel(y, _) => todo.push(*y),
-                Term::Const(c) => todo.extend(self.const_body(*c)),
-            }
-        }
-        false
+        self.reaches(t, |x| matches!(x, Term::Terminated))
     }
 
     /// Whether `Terminated` is *active* in `t`: reachable without passing a
@@ -461,7 +530,7 @@ impl Arena {
     pub fn has_active_terminated(&self, t: TermId) -> bool {
         match self.get(t) {
             Term::Terminated => true,
-            Term::Nil | Term::Prefix(..) => false,
+            Term::Nil | Term::Prefix(..) | Term::SymPrefix(..) => false,
             Term::Sum(xs) | Term::Par(xs) => xs.iter().any(|x| self.has_active_terminated(*x)),
             Term::Restrict(x, _) | Term::Relabel(x, _) => self.has_active_terminated(*x),
             Term::Const(c) => self
@@ -479,7 +548,7 @@ impl Arena {
             return s.clone();
         }
         let s = match self.get(t).clone() {
-            Term::Nil | Term::Terminated => Summary::default(),
+            Term::Nil | Term::Terminated | Term::SymPrefix(..) => Summary::default(),
             Term::Prefix(a, v, _) => {
                 let mut s = Summary::default();
                 match a {
@@ -576,7 +645,7 @@ impl Arena {
             return t;
         }
         match self.get(t) {
-            Term::Nil | Term::Terminated => return t,
+            Term::Nil | Term::Terminated | Term::SymPrefix(..) => return t,
             Term::Prefix(..) => return self.delay_uncached(t, u),
             _ => {}
         }
@@ -591,7 +660,7 @@ impl Arena {
 
     fn delay_uncached(&mut self, t: TermId, u: &Time) -> TermId {
         match self.get(t).clone() {
-            Term::Nil | Term::Terminated => t,
+            Term::Nil | Term::Terminated | Term::SymPrefix(..) => t,
             Term::Prefix(a, v, c) => {
                 let nv = if v > *u { v - u } else { Time::zero() };
                 self.prefix(a, nv, c)
@@ -642,7 +711,7 @@ impl Arena {
 
     fn moves_uncached(&mut self, t: TermId) -> Vec<(Act, TermId)> {
         match self.get(t).clone() {
-            Term::Nil | Term::Terminated => Vec::new(),
+            Term::Nil | Term::Terminated | Term::SymPrefix(..) => Vec::new(),
             Term::Prefix(a, v, c) => {
                 if v.is_zero() {
                     vec![(a, c)]
@@ -739,7 +808,7 @@ impl Arena {
             Term::Nil => out.push_str("nil"),
             Term::Terminated => out.push_str("Terminated"),
             Term::Const(c) => out.push_str(self.const_name(*c)),
-            Term::Prefix(a, v, c) => {
+            Term::Prefix(a, _, c) | Term::SymPrefix(a, _, c) => {
                 match a {
                     Act::Tau => out.push_str("tau"),
                     Act::Name(n) => out.push_str(self.name_str(*n)),
@@ -749,7 +818,24 @@ impl Arena {
                     }
                 }
                 out.push('@');
-                out.push_str(&v.to_string());
+                match self.get(t) {
+                    Term::Prefix(_, v, _) => out.push_str(&v.to_string()),
+                    Term::SymPrefix(_, b, _) => {
+                        let e = self.sym_bound(*b);
+                        let text = e.render(&self.params);
+                        if e.terms().len() == 1
+                            && e.constant_part().is_zero()
+                            && !text.contains('*')
+                        {
+                            out.push_str(&text);
+                        } else {
+                            out.push('(');
+                            out.push_str(&text);
+                            out.push(')');
+                        }
+                    }
+                    _ => {}
+                }
                 out.push('.');
                 self.write_term(*c, out, 2);
             }

@@ -134,23 +134,54 @@ fn const_overrides_retabulate_a_model() {
 }
 
 #[test]
-fn symbolic_params_give_a_clear_error_when_analysed() {
-    // Declared but unused by the analysed agent: fine; the agent using it is left out.
-    let src = "param t1, t2; define P = tau@t1.nil\ndefine Q = tau@1.nil\nanalyse Q";
+fn symbolic_params_are_lowered_and_refused_by_the_concrete_analysis() {
+    let src = "param t1, t2;\ndefine P = tau@t1.nil\ndefine Q = P | a@(2*t2 + 1).nil\nanalyse Q";
     let mut m = parse("p.etccs", src).expect("parses");
-    assert!(m.agent("P").is_none());
-    assert!(m.agent("Q").is_some());
-    // Analysed (also through another agent): spanned error at the use.
-    let src = "param t1, t2;\ndefine P = tau@t1.nil\ndefine Q = P | a.nil\nanalyse Q";
+    let q = m.agent("Q").expect("defined");
+    assert!(m.arena.mentions_symbolic(q));
+    assert_eq!(m.arena.param_names(), ["t1", "t2"]);
+    let e = analyse(&mut m, "Q", &Options::default()).unwrap_err();
+    assert!(matches!(e, Error::Symbolic { .. }), "{e}");
+    assert!(e.to_string().contains("t1, t2"), "{e}");
+    // `--const` gives parameters values: then the concrete analysis runs.
+    let two = Time::from_integer(2.into());
+    let mut m =
+        parse_with_consts("p.etccs", src, &[("t1", two.clone()), ("t2", two)]).expect("parses");
+    let r = analyse(&mut m, "Q", &Options::default()).expect("concrete");
+    assert_eq!(
+        r.max.expect("terminates").time,
+        Time::from_integer(5.into())
+    );
+    // Parameters cannot index, bound ranges, decide conditions or be agent arguments.
+    let src = "param t1;\ndefine P = c[t1].nil\nanalyse P";
     let (msg, off, len) = syntax_span(src);
     assert_eq!(msg, PARAM_MESSAGE);
     assert_eq!(&src[off..off + len], "t1");
+    // Time expressions must stay linear.
+    let src = "param t1, t2;\ndefine P = tau@(t1*t2).nil\nanalyse P";
+    let (msg, _, _) = syntax_span(src);
+    assert!(msg.contains("not linear"), "{msg}");
+}
+
+#[test]
+fn a_model_without_declarations_treats_unbound_times_as_parameters() {
+    // The thesis's parametric tool took variable names as times directly.
+    let mut m = parse(
+        "p.etccs",
+        "define P2 = (a,t1).nil + (a',t2).nil\nanalyse P2",
+    )
+    .expect("parses");
+    assert_eq!(m.arena.param_names(), ["t1", "t2"]);
+    let p = m.agent("P2").expect("defined");
+    assert!(m.arena.mentions_symbolic(p));
+    // With any declaration, an unbound name is an error again.
+    let (msg, _, _) = syntax_span("const k = 1;\ndefine P = tau@x.nil");
+    assert!(msg.contains("unbound name `x`"), "{msg}");
 }
 
 #[test]
 fn spanned_errors_for_new_constructs() {
     let cases: &[(&str, &str, &str)] = &[
-        ("define P = tau@x.nil", "unbound name `x`", "x"),
         ("define P = c[k].nil", "unbound name `k`", "k"),
         (
             "agent A(i) = nil; agent P = A(1, 2)",

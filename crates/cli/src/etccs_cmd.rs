@@ -11,6 +11,12 @@
 //! output ("Execution times are: … Summary: 4 (50.0%)"); `--format json` prints
 //! `{"agents": [{"name", "states", "exec", "pexec": [{"time", "prob"}], "min", "max",
 //! "outcome", "warnings"}]}` with times and probabilities as exact rational strings.
+//!
+//! Agents with symbolic times (`param t1, t2;`) get the parametric analysis: regions of
+//! parameter space with their execution-time expressions, in JSON
+//! `{"regions": [{"constraints": ["t1 - t2 > 0"], "results": [{"expr": "max(t1, t2)",
+//! "prob": "1", "paths": "1"}]}]}`. `--no-merge` keeps the regions apart instead of merging
+//! them into `max`/`min` expressions.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -56,6 +62,10 @@ pub struct AnalyseArgs {
     /// analyse every value and print one row per value (repeatable).
     #[arg(long = "const", value_name = "NAME=VALUES")]
     consts: Vec<String>,
+    /// Parametric analysis: report every region with its own linear expressions instead of
+    /// merging regions into `max`/`min` expressions.
+    #[arg(long)]
+    no_merge: bool,
 }
 
 /// Runs an `etccs` command.
@@ -66,9 +76,16 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let text = std::fs::read_to_string(&a.model).map_err(|e| CliError::read(&a.model, &e))?;
     let name = a.model.display().to_string();
-    let opts = etccs::Options {
-        max_states: a.max_states,
-        ..etccs::Options::default()
+    let opts = Opts {
+        concrete: etccs::Options {
+            max_states: a.max_states,
+            ..etccs::Options::default()
+        },
+        parametric: etccs::parametric::Options {
+            max_states: a.max_states,
+            merge: !a.no_merge,
+            ..etccs::parametric::Options::default()
+        },
     };
     let mut bindings = Vec::with_capacity(a.consts.len());
     for c in &a.consts {
@@ -92,38 +109,75 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     write_table(&points, a.format, out)
 }
 
-/// Parses the model with the given const overrides and analyses the requested agents.
+/// Options of both analyses.
+struct Opts {
+    concrete: etccs::Options,
+    parametric: etccs::parametric::Options,
+}
+
+/// Parses the model with the given const overrides and analyses the requested agents
+/// (parametrically where they have symbolic times).
 fn analyse_model(
     name: &str,
     text: &str,
     overrides: &[(&str, etccs::Time)],
     agents: &[String],
-    opts: &etccs::Options,
-) -> Result<Vec<etccs::Analysis>, Failure> {
+    opts: &Opts,
+) -> Result<Vec<etccs::Report>, Failure> {
     let mut model = etccs::parse::parse_with_consts(name, text, overrides).map_err(failure)?;
-    if agents.is_empty() {
-        if model.analyses.is_empty() {
-            let names: Vec<&str> = model.agents.iter().map(|(n, _)| n.as_str()).collect();
-            return Err(CliError::with_help(
-                format!("`{name}` has no `analyse` line"),
-                format!(
-                    "add `analyse NAME` to the file or pass --agent NAME; agents: {}",
-                    names.join(", ")
-                ),
-            )
-            .into());
-        }
-        return etccs::analyse_all(&mut model, opts).map_err(failure);
+    if agents.is_empty() && model.analyses.is_empty() {
+        let names: Vec<&str> = model.agents.iter().map(|(n, _)| n.as_str()).collect();
+        return Err(CliError::with_help(
+            format!("`{name}` has no `analyse` line"),
+            format!(
+                "add `analyse NAME` to the file or pass --agent NAME; agents: {}",
+                names.join(", ")
+            ),
+        )
+        .into());
     }
-    let mut v = Vec::with_capacity(agents.len());
-    for agent in agents {
-        v.push(etccs::analyse(&mut model, agent, opts).map_err(failure)?);
+    let names = if agents.is_empty() {
+        model.analyses.clone()
+    } else {
+        agents.to_vec()
+    };
+    let mut v = Vec::with_capacity(names.len());
+    for agent in &names {
+        v.push(
+            etccs::analyse_report(&mut model, agent, &opts.concrete, &opts.parametric)
+                .map_err(failure)?,
+        );
     }
     Ok(v)
 }
 
-/// One time distribution in a line: `4` or `4: 1/2, 8: 1/2`.
-fn distribution(a: &etccs::Analysis) -> String {
+/// One time distribution in a line: `4` or `4: 1/2, 8: 1/2`; for a parametric agent
+/// `max(t1, t2) on true` or `t1 on t1 - t2 > 0; t2 on t1 - t2 <= 0`.
+fn distribution(r: &etccs::Report) -> String {
+    let a = match r {
+        etccs::Report::Concrete(a) => a,
+        etccs::Report::Parametric(p) => {
+            return p
+                .regions
+                .iter()
+                .map(|g| {
+                    let res: Vec<String> = g
+                        .results
+                        .iter()
+                        .map(|e| {
+                            if g.results.len() == 1 {
+                                e.expr.render(&p.params)
+                            } else {
+                                format!("{}: {}", e.expr.render(&p.params), e.prob)
+                            }
+                        })
+                        .collect();
+                    format!("{} on {}", res.join(", "), p.render_region(g))
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+        }
+    };
     if a.pexec.len() == 1 {
         return a.pexec.keys().map(etccs::output::time_str).collect();
     }
@@ -135,7 +189,7 @@ fn distribution(a: &etccs::Analysis) -> String {
 }
 
 /// The results at one assignment of the swept consts.
-type Point = (Vec<(expr::Name, expr::Rational)>, Vec<etccs::Analysis>);
+type Point = (Vec<(expr::Name, expr::Rational)>, Vec<etccs::Report>);
 
 /// A table over the const values: one block per agent, one row per value.
 fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Result<(), Failure> {
@@ -151,7 +205,7 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                             (n.to_string(), serde_json::json!(etccs::output::time_str(v)))
                         })
                         .collect();
-                    let mut row = etccs::json(results);
+                    let mut row = etccs::reports_json(results);
                     row["consts"] = serde_json::Value::Object(consts);
                     row
                 })
@@ -168,7 +222,7 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                     .collect();
                 s.push_str(&format!("== {} ==\n", head.join(", ")));
                 for r in results {
-                    s.push_str(&etccs::thesis_text(r));
+                    s.push_str(&etccs::report_thesis(r));
                     if !s.ends_with('\n') {
                         s.push('\n');
                     }
@@ -181,7 +235,7 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                 if k > 0 {
                     s.push('\n');
                 }
-                s.push_str(&format!("agent {}\n", points[0].1[k].name));
+                s.push_str(&format!("agent {}\n", points[0].1[k].name()));
                 let names: Vec<String> = points[0].0.iter().map(|(n, _)| n.to_string()).collect();
                 let mut rows: Vec<Vec<String>> = vec![names
                     .iter()
@@ -189,19 +243,22 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                     .chain(["states", "min", "max", "times (probability)"].map(String::from))
                     .collect()];
                 for (point, results) in points {
-                    let a = &results[k];
+                    let r = &results[k];
                     let mut row: Vec<String> = point
                         .iter()
                         .map(|(_, v)| etccs::output::time_str(v))
                         .collect();
-                    row.push(a.states.to_string());
-                    let ext = |r: &Option<etccs::Run>| {
-                        r.as_ref()
-                            .map_or("-".to_string(), |r| etccs::output::time_str(&r.time))
+                    row.push(r.states().to_string());
+                    let ext = |r: Option<&etccs::Run>| {
+                        r.map_or("-".to_string(), |r| etccs::output::time_str(&r.time))
                     };
-                    row.push(ext(&a.min));
-                    row.push(ext(&a.max));
-                    row.push(distribution(a));
+                    let (min, max) = match r {
+                        etccs::Report::Concrete(a) => (a.min.as_ref(), a.max.as_ref()),
+                        etccs::Report::Parametric(_) => (None, None),
+                    };
+                    row.push(ext(min));
+                    row.push(ext(max));
+                    row.push(distribution(r));
                     rows.push(row);
                 }
                 let widths: Vec<usize> = (0..rows[0].len())
@@ -235,14 +292,14 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
 
 /// Writes the results of one analysis run.
 fn write_results(
-    results: &[etccs::Analysis],
+    results: &[etccs::Report],
     format: EtccsFormat,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let mut s = String::new();
     match format {
         EtccsFormat::Json => {
-            s = serde_json::to_string_pretty(&etccs::json(results))
+            s = serde_json::to_string_pretty(&etccs::reports_json(results))
                 .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
             s.push('\n');
         }
@@ -252,9 +309,9 @@ fn write_results(
                     s.push('\n');
                 }
                 if format == EtccsFormat::Thesis {
-                    s.push_str(&etccs::thesis_text(r));
+                    s.push_str(&etccs::report_thesis(r));
                 } else {
-                    s.push_str(&etccs::readable_text(r));
+                    s.push_str(&etccs::report_text(r));
                 }
                 if !s.ends_with('\n') {
                     s.push('\n');

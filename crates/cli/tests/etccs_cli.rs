@@ -171,3 +171,95 @@ fn const_sweep_prints_the_thesis_table() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn parametric_example_reports_regions_merged_into_max() {
+    let model = common::example_in("etccs", "parametric.etccs");
+    let j = json(&["etccs", "analyse", &model, "--format", "json"]);
+    let agents = j["agents"].as_array().expect("agents");
+    let by_name = |n: &str| {
+        agents
+            .iter()
+            .find(|a| a["name"] == n)
+            .unwrap_or_else(|| panic!("agent {n}"))
+    };
+    // Overlap: bounded by the computation or by the transfer, whichever is longer.
+    let o = by_name("Overlap");
+    assert_eq!(o["parametric"], true);
+    assert_eq!(o["free"], serde_json::json!(["tcomp", "b"]));
+    assert_eq!(o["regions"].as_array().unwrap().len(), 1);
+    assert_eq!(o["regions"][0]["constraints"], serde_json::json!([]));
+    assert_eq!(
+        o["regions"][0]["results"][0]["expr"],
+        "max(tcomp, 1000*b + 100)"
+    );
+    assert_eq!(o["regions"][0]["results"][0]["prob"], "1");
+    // Two messages share the bus before the computation can finish.
+    assert_eq!(
+        by_name("TwoMessages")["regions"][0]["results"][0]["expr"],
+        "max(tcomp, 2000*b + 200)"
+    );
+    // Without merging: the thesis's view, one linear expression per region.
+    let text = stdout(&[
+        "etccs",
+        "analyse",
+        &model,
+        "--agent",
+        "Overlap",
+        "--no-merge",
+    ]);
+    assert!(
+        text.contains("on tcomp - 1000*b > 100:\n    tcomp  with probability 1"),
+        "{text}"
+    );
+    assert!(text.contains("1000*b + 100  with probability 1"), "{text}");
+    assert!(!text.contains("max("), "{text}");
+    // Giving every parameter a value turns it into the concrete analysis.
+    let j = json(&[
+        "etccs",
+        "analyse",
+        &model,
+        "--agent",
+        "Overlap",
+        "--const",
+        "tcomp=500",
+        "--const",
+        "b=1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        pexec_pairs(&j["points"][0]["agents"][0]["pexec"]),
+        [("1100".to_string(), "1".to_string())]
+    );
+    // The thesis format lists expression, percentage and region.
+    let thesis = stdout(&[
+        "etccs", "analyse", &model, "--agent", "Race", "--format", "thesis",
+    ]);
+    assert_eq!(
+        thesis,
+        "7 states\nSummary:\nmax(t1, t2) (100.0%) (((<T>)))\n"
+    );
+}
+
+#[test]
+fn parametric_errors_name_the_problem() {
+    let d = tempdir("etccs-param-errors");
+    let f = d.join("bad.etccs");
+    std::fs::write(&f, "param t;\ndefine L = tau@t.L\nanalyse L\n").unwrap();
+    let out = vates()
+        .args(["etccs", "analyse", &f.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("does not terminate"), "{err}");
+    std::fs::write(&f, "param t1, t2;\ndefine P = tau@(t1*t2).nil\nanalyse P\n").unwrap();
+    let out = vates()
+        .args(["etccs", "analyse", &f.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not linear"), "{err}");
+}

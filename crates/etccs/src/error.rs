@@ -47,6 +47,45 @@ pub enum Error {
         /// The parameter names, comma separated.
         params: String,
     },
+    /// The parametric analysis found a state that can reach itself on the
+    /// same region: some run never terminates there.
+    #[error("agent `{agent}` does not terminate on the region {region}: state `{state}` repeats")]
+    #[diagnostic(
+        code(etccs::parametric_cycle),
+        help("execution times are defined for terminating runs only; restrict the recursion or make it finite")
+    )]
+    ParametricCycle {
+        /// The analysed agent.
+        agent: String,
+        /// The region, rendered.
+        region: String,
+        /// The repeated state, in extended syntax.
+        state: String,
+    },
+    /// No valuation keeps every symbolic prefix time non-negative.
+    #[error("agent `{agent}` has no valuation with all prefix times >= 0 (needs {domain})")]
+    #[diagnostic(
+        code(etccs::empty_domain),
+        help("prefix times must not be negative; check the signs of the time expressions")
+    )]
+    EmptyDomain {
+        /// The analysed agent.
+        agent: String,
+        /// The domain constraints, rendered.
+        domain: String,
+    },
+    /// The constraint solver gave up on a system too large to eliminate.
+    #[error("constraint solver limit reached while analysing `{agent}`")]
+    #[diagnostic(
+        code(etccs::solver_limit),
+        help(
+            "use fewer symbolic parameters, or give some of them values with `--const NAME=VALUE`"
+        )
+    )]
+    SolverLimit {
+        /// The analysed agent.
+        agent: String,
+    },
     /// The state space is larger than the configured limit.
     #[error("state limit reached: exploring `{agent}` produced more than {max_states} states")]
     #[diagnostic(
@@ -145,4 +184,12 @@ pub(crate) fn line_col(src: &str, offset: usize) -> (usize, usize) {
 pub(crate) fn location(file: &str, src: &str, offset: usize) -> String {
     let (l, c) = line_col(src, offset);
     format!("{file}:{l}:{c}")
+}
+
+/// The warning for a visible action that fired although unrestricted at the
+/// top level (spec §8.1 item 2).
+pub fn eagerness_warning(action: &str) -> String {
+    format!(
+        "visible action `{action}` is not restricted at the top level: eagerness fires it at its lower bound; restrict it (e.g. `\\{{{action}}}`) to model a closed system"
+    )
 }

@@ -49,11 +49,17 @@ pub mod error;
 pub mod explore;
 pub mod linear;
 pub mod output;
+pub mod parametric;
 pub mod parse;
+pub mod report;
 pub mod term;
 
 pub use error::Error;
 pub use explore::{analyse, analyse_all, analyse_term, Analysis, Options, Outcome, Run, Step};
-pub use output::{agent_json, json, readable_text, thesis_text};
+pub use output::{
+    agent_json, json, readable_text, report_json, report_text, report_thesis, reports_json,
+    thesis_text,
+};
 pub use parse::{parse, Model};
+pub use report::{analyse_report, Report};
 pub use term::{Act, Arena, ConstId, Name, SymId, Term, TermId, Time, Transition};

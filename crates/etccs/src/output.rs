@@ -1,6 +1,8 @@
 //! Output formats: the thesis tool's text, a readable report, and JSON.
 
 use crate::explore::{Analysis, Outcome, Run};
+use crate::parametric::{ParamAnalysis, Region};
+use crate::report::Report;
 use crate::term::Time;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -214,4 +216,154 @@ pub fn agent_json(a: &Analysis) -> Value {
 /// `{"agents": [...]}` for several analyses (see [`agent_json`]).
 pub fn json(analyses: &[Analysis]) -> Value {
     json!({ "agents": analyses.iter().map(agent_json).collect::<Vec<_>>() })
+}
+
+/// One region's constraints for the thesis format: `t1 - t2 > 0 & t2 >= 1`,
+/// or `<T>` for the whole space.
+fn thesis_region(a: &ParamAnalysis, r: &Region) -> String {
+    if r.constraints.is_empty() {
+        "<T>".to_string()
+    } else {
+        a.render_region(r)
+    }
+}
+
+/// The thesis parametric tool's output: the state count, then `Summary:`
+/// and one line `expression (prob%) (((region)))` per result.
+pub fn param_thesis_text(a: &ParamAnalysis) -> String {
+    let mut s = format!("{} states\nSummary:", a.states);
+    for r in &a.regions {
+        for e in &r.results {
+            s.push_str(&format!(
+                "\n{} ({}) ((({})))",
+                e.expr.render(&a.params),
+                percent(&e.prob),
+                thesis_region(a, r)
+            ));
+        }
+    }
+    s
+}
+
+/// A readable report of a parametric analysis: one block per region with
+/// its execution-time expressions and probabilities.
+pub fn param_readable_text(a: &ParamAnalysis) -> String {
+    let mut s = format!(
+        "agent {}: parametric in {}; {} states, {} region{}\n",
+        a.name,
+        a.free.join(", "),
+        a.states,
+        a.regions.len(),
+        if a.regions.len() == 1 { "" } else { "s" }
+    );
+    if !a.domain.is_empty() {
+        let d = Region {
+            constraints: a.domain.clone(),
+            results: Vec::new(),
+        };
+        s.push_str(&format!(
+            "  domain (prefix times are not negative): {}\n",
+            a.render_region(&d)
+        ));
+    }
+    for r in &a.regions {
+        s.push_str(&format!("  on {}:\n", a.render_region(r)));
+        for e in &r.results {
+            let paths = match &e.paths {
+                Some(n) if !n.is_one() => format!("  ({n} paths)"),
+                _ => String::new(),
+            };
+            s.push_str(&format!(
+                "    {}  with probability {}{}\n",
+                e.expr.render(&a.params),
+                e.prob,
+                paths
+            ));
+        }
+    }
+    if let Some((region, state)) = &a.deadlock {
+        let r = Region {
+            constraints: region.clone(),
+            results: Vec::new(),
+        };
+        s.push_str(&format!(
+            "  deadlock on {}: stuck state {}\n",
+            a.render_region(&r),
+            state
+        ));
+    }
+    for w in &a.warnings {
+        s.push_str(&format!("  warning: {w}\n"));
+    }
+    s
+}
+
+/// JSON object for a parametric analysis: `name`, `states`,
+/// `"parametric": true`, `params` (all declared), `free` (those the times
+/// depend on), `domain`, `regions` (each `constraints`, a list of
+/// normalised linear constraints that all hold, and `results`, each `expr`,
+/// `prob` and `paths`, the number of paths or null where it varies),
+/// `outcome`, `warnings`.
+pub fn param_json(a: &ParamAnalysis) -> Value {
+    let regions: Vec<Value> = a
+        .regions
+        .iter()
+        .map(|r| {
+            json!({
+                "constraints": r.constraints.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>(),
+                "results": r.results.iter().map(|e| json!({
+                    "expr": e.expr.render(&a.params),
+                    "prob": e.prob.to_string(),
+                    "paths": e.paths.as_ref().map(ToString::to_string),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let mut v = json!({
+        "name": a.name,
+        "states": a.states,
+        "parametric": true,
+        "params": a.params,
+        "free": a.free,
+        "domain": a.domain.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>(),
+        "regions": regions,
+        "outcome": if a.deadlock.is_some() { "deadlock" } else { "terminated" },
+        "warnings": a.warnings,
+    });
+    if let Some((region, state)) = &a.deadlock {
+        v["deadlock"] = json!({
+            "constraints": region.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>(),
+            "state": state,
+        });
+    }
+    v
+}
+
+/// The readable report of either kind of analysis.
+pub fn report_text(r: &Report) -> String {
+    match r {
+        Report::Concrete(a) => readable_text(a),
+        Report::Parametric(a) => param_readable_text(a),
+    }
+}
+
+/// The thesis-format output of either kind of analysis.
+pub fn report_thesis(r: &Report) -> String {
+    match r {
+        Report::Concrete(a) => thesis_text(a),
+        Report::Parametric(a) => param_thesis_text(a),
+    }
+}
+
+/// The JSON object of either kind of analysis.
+pub fn report_json(r: &Report) -> Value {
+    match r {
+        Report::Concrete(a) => agent_json(a),
+        Report::Parametric(a) => param_json(a),
+    }
+}
+
+/// `{"agents": [...]}` for several reports (see [`report_json`]).
+pub fn reports_json(rs: &[Report]) -> Value {
+    json!({ "agents": rs.iter().map(report_json).collect::<Vec<_>>() })
 }

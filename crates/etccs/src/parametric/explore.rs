@@ -1,0 +1,258 @@
+//! Exploration of (state, region) pairs and the per-region execution-time
+//! distributions (spec §5.2, Section 7.2: parametric EXEC, FAIREXEC and
+//! PEXEC).
+//!
+//! `solve(P, R)` returns a partition of the region `R` into cells, each with
+//! the distribution of execution times from `P` (expression → probability
+//! and number of paths). Where the semantics needs a comparison the region
+//! does not decide, the region is split three ways and each part solved.
+//! Otherwise every transition of `P` is equally likely on the whole region
+//! (Def 5.3 FAIREXEC, per region), and the cells of the successors are
+//! intersected (their common refinement), pruning empty intersections.
+
+use super::constraint::{Conj, Constraint, Normal, Rel};
+use super::semantics::{Sem, Stop};
+use super::solver::Solver;
+use crate::error::Error;
+use crate::linear::LinExpr;
+use crate::term::{Arena, TermId};
+use num_bigint::BigUint;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+/// Probability and number of paths of one execution-time expression.
+pub type Weight = (BigRational, BigUint);
+
+/// Execution-time expressions with their weights.
+pub type Dist = BTreeMap<LinExpr, Weight>;
+
+/// A part of parameter space with its distribution of execution times.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// The part (a conjunction of constraints).
+    pub region: Conj,
+    /// Execution times on it, with probabilities and path counts.
+    pub dist: Dist,
+}
+
+/// Limits of one parametric exploration.
+pub struct Limits {
+    /// Maximum number of (state, region) pairs.
+    pub max_states: usize,
+    /// Maximum length of a path (recursion depth).
+    pub max_depth: usize,
+}
+
+/// The exploration of one agent.
+pub struct Explorer<'a> {
+    arena: &'a mut Arena,
+    /// The constraint solver (shared by all regions).
+    pub solver: Solver,
+    memo: HashMap<(TermId, Conj), Rc<Vec<Cell>>>,
+    on_path: HashSet<(TermId, Conj)>,
+    limits: Limits,
+    agent: String,
+    depth: usize,
+    /// Names of visible actions that fired (unrestricted at the top level).
+    pub visible: BTreeSet<String>,
+    /// A terminal state without an active `Terminated` (if the model uses
+    /// it), with the region where it is reached first.
+    pub deadlock: Option<(Conj, TermId)>,
+    check_deadlock: bool,
+}
+
+impl<'a> Explorer<'a> {
+    /// An explorer for agent `agent` of `arena`.
+    pub fn new(arena: &'a mut Arena, agent: &str, start: TermId, limits: Limits) -> Self {
+        let n = arena.param_names().len();
+        let check_deadlock = arena.mentions_terminated(start);
+        Explorer {
+            arena,
+            solver: Solver::new(n),
+            memo: HashMap::new(),
+            on_path: HashSet::new(),
+            limits,
+            agent: agent.to_string(),
+            depth: 0,
+            visible: BTreeSet::new(),
+            deadlock: None,
+            check_deadlock,
+        }
+    }
+
+    /// Number of (state, region) pairs solved so far.
+    pub fn states(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The arena (for rendering states).
+    pub fn arena(&self) -> &Arena {
+        self.arena
+    }
+
+    fn hard(&self) -> Error {
+        Error::SolverLimit {
+            agent: self.agent.clone(),
+        }
+    }
+
+    /// The cells of `region` with the execution times of `t`.
+    pub fn solve(&mut self, t: TermId, region: &Conj) -> Result<Rc<Vec<Cell>>, Error> {
+        let key = (t, region.clone());
+        if let Some(r) = self.memo.get(&key) {
+            return Ok(Rc::clone(r));
+        }
+        if self.on_path.contains(&key) {
+            return Err(Error::ParametricCycle {
+                agent: self.agent.clone(),
+                region: render_conj(region, self.arena.param_names()),
+                state: self.arena.display(t),
+            });
+        }
+        if self.memo.len() >= self.limits.max_states {
+            return Err(Error::Limit {
+                agent: self.agent.clone(),
+                max_states: self.limits.max_states,
+            });
+        }
+        if self.depth >= self.limits.max_depth {
+            return Err(Error::TooDeep {
+                agent: self.agent.clone(),
+                max_depth: self.limits.max_depth,
+            });
+        }
+        self.on_path.insert(key.clone());
+        self.depth += 1;
+        let r = self.solve_uncached(t, region);
+        self.depth -= 1;
+        self.on_path.remove(&key);
+        let r = Rc::new(r?);
+        self.memo.insert(key, Rc::clone(&r));
+        Ok(r)
+    }
+
+    fn solve_uncached(&mut self, t: TermId, region: &Conj) -> Result<Vec<Cell>, Error> {
+        let trs = {
+            let mut sem = Sem::new(self.arena, &mut self.solver, region);
+            sem.transitions(t)
+        };
+        let trs = match trs {
+            Ok(trs) => trs,
+            Err(Stop::Hard(_)) => return Err(self.hard()),
+            Err(Stop::Split(k)) => {
+                let mut cells = Vec::new();
+                for part in [k.negate(), k] {
+                    let Some(part) = region.and(Normal::Proper(part)) else {
+                        continue;
+                    };
+                    if self.sat(&part)? {
+                        let part = self.tighten(part)?;
+                        cells.extend(self.solve(t, &part)?.iter().cloned());
+                    }
+                }
+                return Ok(cells);
+            }
+        };
+        if trs.is_empty() {
+            if self.check_deadlock
+                && self.deadlock.is_none()
+                && !self.arena.has_active_terminated(t)
+            {
+                self.deadlock = Some((region.clone(), t));
+            }
+            let mut dist = Dist::new();
+            dist.insert(LinExpr::zero(), (BigRational::one(), BigUint::one()));
+            return Ok(vec![Cell {
+                region: region.clone(),
+                dist,
+            }]);
+        }
+        let share = BigRational::new(1.into(), trs.len().into());
+        let mut cells = vec![Cell {
+            region: region.clone(),
+            dist: Dist::new(),
+        }];
+        for tr in &trs {
+            if let Some(n) = tr.act.name() {
+                self.visible.insert(self.arena.name_str(n).to_string());
+            }
+            let sub = self.solve(tr.target, region)?;
+            let mut next = Vec::with_capacity(cells.len());
+            for c in &cells {
+                for s in sub.iter() {
+                    let part = c.region.and_all(&s.region);
+                    if part != c.region && part != s.region && !self.sat(&part)? {
+                        continue;
+                    }
+                    // Entries equal on the refined part merge (the part
+                    // may add equalities).
+                    let mut dist = Dist::new();
+                    let entries = c.dist.iter().map(|(e, w)| (part.canonical(e), w.clone()));
+                    let shifted = s.dist.iter().map(|(e, (p, n))| {
+                        (part.canonical(&tr.delay.add(e)), (p * &share, n.clone()))
+                    });
+                    for (key, (p, n)) in entries.chain(shifted) {
+                        let slot = dist
+                            .entry(key)
+                            .or_insert_with(|| (BigRational::zero(), BigUint::zero()));
+                        slot.0 += p;
+                        slot.1 += n;
+                    }
+                    next.push(Cell { region: part, dist });
+                }
+            }
+            cells = next;
+        }
+        Ok(cells)
+    }
+
+    /// Makes implied equalities explicit (a `>=` whose strict form is
+    /// infeasible, a parameter forced to 0), so that expressions equal on
+    /// the region are rewritten alike.
+    fn tighten(&mut self, c: Conj) -> Result<Conj, Error> {
+        let mut out = Conj::top();
+        let mut changed = false;
+        for k in &c.0 {
+            let strict = Constraint::normal(k.expr.clone(), Rel::Gt);
+            if k.rel == Rel::Ge && !self.sat_with(&c, strict)? {
+                out = out
+                    .and(Constraint::normal(k.expr.clone(), Rel::Eq))
+                    .expect("proper");
+                changed = true;
+            } else {
+                out = out.and(Normal::Proper(k.clone())).expect("proper");
+            }
+        }
+        for i in 0..self.arena.param_names().len() {
+            let x = LinExpr::var(crate::linear::Param(i as u32));
+            if !self.sat_with(&out, Constraint::normal(x.clone(), Rel::Gt))? {
+                if let Some(o) = out.and(Constraint::normal(x, Rel::Eq)) {
+                    out = o;
+                    changed = true;
+                }
+            }
+        }
+        Ok(if changed { out } else { c })
+    }
+
+    fn sat_with(&mut self, c: &Conj, k: Normal) -> Result<bool, Error> {
+        self.solver.sat_with(c, k).map_err(|_| self.hard())
+    }
+
+    fn sat(&mut self, c: &Conj) -> Result<bool, Error> {
+        self.solver.sat(c).map_err(|_| self.hard())
+    }
+}
+
+/// `t1 - t2 > 0 & t1 >= 1`, or `true` for ⊤.
+pub fn render_conj(c: &Conj, names: &[String]) -> String {
+    if c.0.is_empty() {
+        return "true".to_string();
+    }
+    c.0.iter()
+        .map(|k| k.render(names))
+        .collect::<Vec<_>>()
+        .join(" & ")
+}

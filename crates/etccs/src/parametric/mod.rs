@@ -1,0 +1,288 @@
+//! Parametric execution-time analysis (MacDonald Chapter 7, spec §5.2–§5.4):
+//! prefix times may be linear expressions over symbolic parameters
+//! (`param t1, t2;`, implicitly `>= 0`), and the result is a set of
+//! disjoint regions of parameter space, each with its execution-time
+//! expressions and exact probabilities.
+//!
+//! The semantics runs on (state, region) pairs; comparisons the region
+//! does not decide split it three ways (`<`, `=`, `>`), and infeasible
+//! parts are pruned by an exact solver for linear constraints with strict
+//! inequalities and disequations. Cells with equal results are united, and
+//! (beyond the thesis) regions whose results combine exactly into `max`
+//! or `min` expressions are merged.
+//!
+//! ```
+//! use etccs::{parse, parametric::{analyse_parametric, Options}};
+//!
+//! let src = "define P6 = ((a,t1).nil | (a',t2).nil)\\{a}\nanalyse P6";
+//! let mut model = parse("p6.etccs", src)?;
+//! let r = analyse_parametric(&mut model, "P6", &Options::default())?;
+//! assert_eq!(r.regions.len(), 1); // one region: the whole space
+//! assert!(r.regions[0].constraints.is_empty());
+//! assert_eq!(r.regions[0].results[0].expr.render(&r.params), "max(t1, t2)");
+//! # Ok::<(), etccs::Error>(())
+//! ```
+
+mod constraint;
+mod explore;
+mod regions;
+mod semantics;
+mod solver;
+
+pub use constraint::{Conj, Constraint, Rel};
+pub use regions::PExpr;
+
+use crate::error::Error;
+use crate::linear::Coef;
+use crate::parse::Model;
+use crate::term::{Arena, Term, TermId, Time};
+use explore::{Explorer, Limits};
+use num_bigint::BigUint;
+use num_rational::BigRational;
+use num_traits::Zero;
+use std::collections::BTreeMap;
+
+/// Options of the parametric analysis.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Abort with [`Error::Limit`] beyond this many (state, region) pairs.
+    pub max_states: usize,
+    /// Abort with [`Error::TooDeep`] on paths longer than this.
+    pub max_depth: usize,
+    /// Merge regions into `max`/`min` expressions (on by default).
+    pub merge: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_states: 1_000_000,
+            max_depth: 10_000,
+            merge: true,
+        }
+    }
+}
+
+/// One result of a region: an execution-time expression, its probability
+/// and the number of maximal paths taking it.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The execution time.
+    pub expr: PExpr,
+    /// Its probability (each transition enabled on the region equally likely).
+    pub prob: BigRational,
+    /// Number of maximal paths with this time (the EXEC multiplicity), if
+    /// it is the same on the whole region (interleavings of simultaneous
+    /// actions make it vary on boundaries).
+    pub paths: Option<BigUint>,
+}
+
+/// A conjunctive region with its results.
+#[derive(Clone, Debug)]
+pub struct Region {
+    /// Normalised linear constraints, all of which hold (empty: everywhere).
+    pub constraints: Vec<Constraint>,
+    /// Execution times with probabilities.
+    pub results: Vec<Entry>,
+}
+
+/// The parametric analysis of one agent.
+#[derive(Clone, Debug)]
+pub struct ParamAnalysis {
+    /// The agent name.
+    pub name: String,
+    /// Parameter names, indexed like the valuations of [`ParamAnalysis::at`].
+    pub params: Vec<String>,
+    /// The parameters the agent's times depend on.
+    pub free: Vec<String>,
+    /// The part of parameter space analysed: where every symbolic prefix
+    /// time of the model is `>= 0` (besides every parameter being `>= 0`).
+    /// Empty: the whole space.
+    pub domain: Vec<Constraint>,
+    /// Number of (state, region) pairs explored.
+    pub states: usize,
+    /// Number of satisfiability problems solved.
+    pub solver_calls: u64,
+    /// Disjoint regions covering the domain, with results.
+    /// A region that is a union of conjunctions is listed once per
+    /// conjunction, with the same results.
+    pub regions: Vec<Region>,
+    /// Unrestricted visible actions that eagerness fires.
+    pub warnings: Vec<String>,
+    /// If the model uses `Terminated`: a region and stuck state where some
+    /// run deadlocks.
+    pub deadlock: Option<(Vec<Constraint>, String)>,
+}
+
+impl ParamAnalysis {
+    /// The execution-time distribution at a valuation (values in the order
+    /// of [`ParamAnalysis::params`]), with equal times combined as PEXEC
+    /// does; `None` outside the domain (a negative value or prefix time).
+    pub fn at(&self, values: &[Coef]) -> Option<BTreeMap<Time, BigRational>> {
+        if values.iter().any(|v| v < &Coef::zero()) || !self.domain.iter().all(|c| c.holds(values))
+        {
+            return None;
+        }
+        let r = self
+            .regions
+            .iter()
+            .find(|r| r.constraints.iter().all(|c| c.holds(values)))?;
+        let mut out = BTreeMap::new();
+        for e in &r.results {
+            *out.entry(e.expr.eval(values))
+                .or_insert_with(BigRational::zero) += &e.prob;
+        }
+        Some(out)
+    }
+
+    /// Renders a region's constraints: `t1 - t2 > 0 & t1 >= 1`, or `true`.
+    pub fn render_region(&self, r: &Region) -> String {
+        explore::render_conj(&Conj(r.constraints.clone()), &self.params)
+    }
+}
+
+/// Runs the parametric analysis of agent `name` of `model`.
+pub fn analyse_parametric(
+    model: &mut Model,
+    name: &str,
+    opts: &Options,
+) -> Result<ParamAnalysis, Error> {
+    let t = model
+        .agent(name)
+        .ok_or_else(|| Error::UnknownAgent(name.to_string()))?;
+    analyse_parametric_term(&mut model.arena, t, name, opts)
+}
+
+/// Runs the parametric analysis from the term `start` (on a helper thread
+/// with a large stack, so the depth limit, not the stack, bounds recursion).
+pub fn analyse_parametric_term(
+    arena: &mut Arena,
+    start: TermId,
+    name: &str,
+    opts: &Options,
+) -> Result<ParamAnalysis, Error> {
+    let res = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, || run(arena, start, name, opts))
+            .map(|h| h.join())
+    });
+    match res {
+        Ok(Ok(r)) => r,
+        Ok(Err(p)) => std::panic::resume_unwind(p),
+        Err(_) => run(arena, start, name, opts),
+    }
+}
+
+const STACK_BYTES: usize = 512 << 20;
+
+/// The symbolic prefix times written in the model (reachable from `start`).
+fn written_bounds(arena: &Arena, start: TermId) -> Vec<crate::linear::LinExpr> {
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![start];
+    let mut out = Vec::new();
+    while let Some(t) = todo.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        match arena.get(t) {
+            Term::Nil | Term::Terminated => {}
+            Term::Prefix(_, _, c) => todo.push(*c),
+            Term::SymPrefix(_, b, c) => {
+                let e = arena.sym_bound(*b);
+                if !out.contains(e) {
+                    out.push(e.clone());
+                }
+                todo.push(*c);
+            }
+            Term::Sum(xs) | Term::Par(xs) => todo.extend(xs.iter().copied()),
+            Term::Restrict(x, _) | Term::Relabel(x, _) => todo.push(*x),
+            Term::Const(c) => todo.extend(arena.const_body(*c)),
+        }
+    }
+    out
+}
+
+fn run(
+    arena: &mut Arena,
+    start: TermId,
+    name: &str,
+    opts: &Options,
+) -> Result<ParamAnalysis, Error> {
+    let params = arena.param_names().to_vec();
+    let limits = Limits {
+        max_states: opts.max_states,
+        max_depth: opts.max_depth,
+    };
+    // Prefix times must not be negative: the analysis covers the valuations
+    // where every symbolic bound written in the model is >= 0.
+    let mut domain = Conj::top();
+    let written = written_bounds(arena, start);
+    let free = params
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            let p = crate::linear::Param(*i as u32);
+            written.iter().any(|e| !e.coef(p).is_zero())
+        })
+        .map(|(_, n)| n.clone())
+        .collect();
+    for e in written {
+        if let Some(d) = domain.and(Constraint::normal(e, Rel::Ge)) {
+            domain = d;
+        }
+    }
+    let mut ex = Explorer::new(arena, name, start, limits);
+    let hard = || Error::SolverLimit {
+        agent: name.to_string(),
+    };
+    if !ex.solver.sat(&domain).map_err(|_| hard())? {
+        return Err(Error::EmptyDomain {
+            agent: name.to_string(),
+            domain: explore::render_conj(&domain, &params),
+        });
+    }
+    let domain = regions::simplify_union(&mut ex.solver, vec![domain])
+        .map_err(|_| hard())?
+        .pop()
+        .unwrap_or_default();
+    let cells = ex.solve(start, &domain)?;
+    let merged = regions::merge(&mut ex.solver, &cells, opts.merge).map_err(|_| hard())?;
+    let mut out = Vec::new();
+    for m in merged {
+        for p in m.pieces {
+            out.push(Region {
+                constraints: p.0,
+                results: m
+                    .results
+                    .iter()
+                    .map(|(e, (prob, paths))| Entry {
+                        expr: e.clone(),
+                        prob: prob.clone(),
+                        paths: paths.clone(),
+                    })
+                    .collect(),
+            });
+        }
+    }
+    let warnings = ex
+        .visible
+        .iter()
+        .map(|a| crate::error::eagerness_warning(a))
+        .collect();
+    let deadlock = ex
+        .deadlock
+        .clone()
+        .map(|(c, t)| (c.0, ex.arena().display(t)));
+    Ok(ParamAnalysis {
+        name: name.to_string(),
+        domain: domain.0,
+        params,
+        free,
+        states: ex.states(),
+        solver_calls: ex.solver.solved,
+        regions: out,
+        warnings,
+        deadlock,
+    })
+}

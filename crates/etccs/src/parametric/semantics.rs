@@ -1,0 +1,368 @@
+//! The eager semantics on a region of parameter space (spec §5.2: the
+//! parametric I, Δ, Delay and Action).
+//!
+//! Instead of carrying a condition per interval as the thesis does, every
+//! comparison of two time expressions asks the solver whether the current
+//! region decides it. When it does not, evaluation stops with
+//! [`Stop::Split`] naming the constraint that holds on part of the region;
+//! the explorer splits the region into the parts where it holds and where
+//! it does not, and evaluates again on each part. On a region where every
+//! comparison is decided, the result is exactly the concrete semantics of
+//! every valuation in the region, which is what makes concrete and
+//! parametric answers agree.
+
+use super::constraint::{Conj, Constraint, Normal, Rel};
+use super::solver::{Solver, TooHard};
+use crate::linear::LinExpr;
+use crate::term::{Act, Arena, Term, TermId};
+use std::collections::HashMap;
+
+/// Why evaluation on a region stopped.
+#[derive(Debug)]
+pub enum Stop {
+    /// This constraint holds on part of the region only.
+    Split(Constraint),
+    /// The constraint solver gave up.
+    Hard(TooHard),
+}
+
+impl From<TooHard> for Stop {
+    fn from(e: TooHard) -> Self {
+        Stop::Hard(e)
+    }
+}
+
+/// Earliest start of τ and of each visible action (a summary of 𝒮(P)).
+#[derive(Default)]
+struct Summary {
+    tau: Option<LinExpr>,
+    vis: Vec<(Act, LinExpr)>,
+}
+
+/// One transition `P =(α,u)⇒ P'` valid on the whole region.
+pub struct PTransition {
+    /// The action.
+    pub act: Act,
+    /// The delay `u` since the previous transition.
+    pub delay: LinExpr,
+    /// The successor.
+    pub target: TermId,
+}
+
+/// The semantics evaluated on one region.
+pub struct Sem<'a> {
+    /// Terms (successors are interned here).
+    pub arena: &'a mut Arena,
+    /// Decides comparisons.
+    pub solver: &'a mut Solver,
+    /// The region; must be satisfiable.
+    pub region: &'a Conj,
+    decided: HashMap<Constraint, bool>,
+}
+
+impl<'a> Sem<'a> {
+    /// The semantics on `region`.
+    pub fn new(arena: &'a mut Arena, solver: &'a mut Solver, region: &'a Conj) -> Self {
+        Sem {
+            arena,
+            solver,
+            region,
+            decided: HashMap::new(),
+        }
+    }
+
+    /// Whether `a ⋈ b` holds on the whole region; [`Stop::Split`] if it
+    /// holds on part of it only.
+    fn holds(&mut self, a: &LinExpr, rel: Rel, b: &LinExpr) -> Result<bool, Stop> {
+        let k = match Constraint::cmp(a, rel, b) {
+            Normal::True => return Ok(true),
+            Normal::False => return Ok(false),
+            Normal::Proper(k) => k,
+        };
+        if let Some(&v) = self.decided.get(&k) {
+            return Ok(v);
+        }
+        let v = if self.solver.implies(self.region, &k)? {
+            true
+        } else if self.solver.implies(self.region, &k.negate())? {
+            false
+        } else {
+            return Err(Stop::Split(k));
+        };
+        self.decided.insert(k, v);
+        Ok(v)
+    }
+
+    /// The lower bound of a prefix node (a symbolic bound below 0 means 0).
+    fn bound(&mut self, t: TermId) -> Result<Option<(Act, LinExpr, TermId)>, Stop> {
+        Ok(match self.arena.get(t) {
+            Term::Prefix(a, v, c) => Some((*a, LinExpr::constant(v.clone()), *c)),
+            &Term::SymPrefix(a, s, c) => {
+                let e = self.arena.sym_bound(s).clone();
+                let e = if self.holds(&e, Rel::Ge, &LinExpr::zero())? {
+                    e
+                } else {
+                    LinExpr::zero()
+                };
+                Some((a, e, c))
+            }
+            _ => None,
+        })
+    }
+
+    fn min_into(&mut self, slot: &mut Option<LinExpr>, v: LinExpr) -> Result<(), Stop> {
+        let replace = match slot {
+            None => true,
+            Some(cur) => self.holds(cur, Rel::Gt, &v)?,
+        };
+        if replace {
+            *slot = Some(v);
+        }
+        Ok(())
+    }
+
+    fn vis_into(&mut self, s: &mut Summary, a: Act, v: LinExpr) -> Result<(), Stop> {
+        match s.vis.iter().position(|(b, _)| *b == a) {
+            Some(i) => {
+                let mut slot = Some(s.vis[i].1.clone());
+                self.min_into(&mut slot, v)?;
+                s.vis[i].1 = slot.expect("set");
+            }
+            None => s.vis.push((a, v)),
+        }
+        Ok(())
+    }
+
+    fn merge(&mut self, s: &mut Summary, o: Summary) -> Result<(), Stop> {
+        if let Some(t) = o.tau {
+            self.min_into(&mut s.tau, t)?;
+        }
+        for (a, v) in o.vis {
+            self.vis_into(s, a, v)?;
+        }
+        Ok(())
+    }
+
+    /// 𝒮(P) summarised: a synchronisation starts at the later of the two
+    /// partners' bounds (Def 7.1.10's case split, decided by the region).
+    fn summary(&mut self, t: TermId) -> Result<Summary, Stop> {
+        let node = self.arena.get(t).clone();
+        Ok(match node {
+            Term::Nil | Term::Terminated => Summary::default(),
+            Term::Prefix(..) | Term::SymPrefix(..) => {
+                let (a, v, _) = self.bound(t)?.expect("prefix");
+                let mut s = Summary::default();
+                match a {
+                    Act::Tau => s.tau = Some(v),
+                    _ => s.vis.push((a, v)),
+                }
+                s
+            }
+            Term::Sum(xs) => {
+                let mut s = Summary::default();
+                for x in xs {
+                    let sx = self.summary(x)?;
+                    self.merge(&mut s, sx)?;
+                }
+                s
+            }
+            Term::Par(xs) => {
+                let mut parts = Vec::with_capacity(xs.len());
+                for x in &xs {
+                    parts.push(self.summary(*x)?);
+                }
+                let mut s = Summary::default();
+                for i in 0..parts.len() {
+                    for j in (i + 1)..parts.len() {
+                        for (a, v) in &parts[i].vis {
+                            let co = a.complement().expect("visible");
+                            if let Some((_, w)) = parts[j].vis.iter().find(|(b, _)| *b == co) {
+                                let u = if self.holds(w, Rel::Gt, v)? {
+                                    w.clone()
+                                } else {
+                                    v.clone()
+                                };
+                                self.min_into(&mut s.tau, u)?;
+                            }
+                        }
+                    }
+                }
+                for p in parts {
+                    self.merge(&mut s, p)?;
+                }
+                s
+            }
+            Term::Restrict(x, l) => {
+                let mut s = self.summary(x)?;
+                s.vis
+                    .retain(|(a, _)| a.name().is_none_or(|n| l.binary_search(&n).is_err()));
+                s
+            }
+            Term::Relabel(x, f) => {
+                let inner = self.summary(x)?;
+                let mut s = Summary {
+                    tau: inner.tau,
+                    vis: Vec::new(),
+                };
+                for (a, v) in inner.vis {
+                    self.vis_into(&mut s, relabel(a, &f), v)?;
+                }
+                s
+            }
+            Term::Const(c) => match self.arena.const_body(c) {
+                Some(b) => self.summary(b)?,
+                None => Summary::default(),
+            },
+        })
+    }
+
+    /// The earliest time at which `t` can act (Δ), if any.
+    fn earliest(&mut self, t: TermId) -> Result<Option<LinExpr>, Stop> {
+        let s = self.summary(t)?;
+        let mut u = s.tau;
+        for (_, v) in s.vis {
+            self.min_into(&mut u, v)?;
+        }
+        Ok(u)
+    }
+
+    /// `Delay(P, u)` (Def 7.1.14): bounds above `u` drop by `u`, the others
+    /// become 0 (the monus, split by the region).
+    fn delay(&mut self, t: TermId, u: &LinExpr) -> Result<TermId, Stop> {
+        let node = self.arena.get(t).clone();
+        Ok(match node {
+            Term::Nil | Term::Terminated => t,
+            Term::Prefix(..) | Term::SymPrefix(..) => {
+                let (a, v, c) = self.bound(t)?.expect("prefix");
+                if self.holds(&v, Rel::Gt, u)? {
+                    self.arena.sym_prefix(a, v.sub(u), c)
+                } else {
+                    self.arena.sym_prefix(a, LinExpr::zero(), c)
+                }
+            }
+            Term::Sum(xs) | Term::Par(xs) => {
+                let mut ys = Vec::with_capacity(xs.len());
+                for x in &xs {
+                    ys.push(self.delay(*x, u)?);
+                }
+                if matches!(self.arena.get(t), Term::Sum(_)) {
+                    self.arena.sum(ys)
+                } else {
+                    self.arena.par(ys)
+                }
+            }
+            Term::Restrict(x, l) => {
+                let y = self.delay(x, u)?;
+                self.arena.restrict(y, l)
+            }
+            Term::Relabel(x, f) => {
+                let y = self.delay(x, u)?;
+                self.arena.relabel(y, f)
+            }
+            Term::Const(c) => match self.arena.const_body(c) {
+                Some(b) => self.delay(b, u)?,
+                None => self.arena.nil(),
+            },
+        })
+    }
+
+    /// `Action(P, α)` over every α at once: the moves of prefixes whose
+    /// bound is 0 on the region (Def 7.1.15).
+    fn moves(&mut self, t: TermId) -> Result<Vec<(Act, TermId)>, Stop> {
+        let node = self.arena.get(t).clone();
+        Ok(match node {
+            Term::Nil | Term::Terminated => Vec::new(),
+            Term::Prefix(..) | Term::SymPrefix(..) => {
+                let (a, v, c) = self.bound(t)?.expect("prefix");
+                if self.holds(&v, Rel::Eq, &LinExpr::zero())? {
+                    vec![(a, c)]
+                } else {
+                    Vec::new()
+                }
+            }
+            Term::Sum(xs) => {
+                let mut out = Vec::new();
+                for x in xs {
+                    out.extend(self.moves(x)?);
+                }
+                out
+            }
+            Term::Par(xs) => {
+                let mut per = Vec::with_capacity(xs.len());
+                for x in &xs {
+                    per.push(self.moves(*x)?);
+                }
+                let mut out = Vec::new();
+                for (i, mi) in per.iter().enumerate() {
+                    for (a, p) in mi {
+                        let mut ys = xs.clone();
+                        ys[i] = *p;
+                        out.push((*a, self.arena.par(ys)));
+                    }
+                }
+                for i in 0..per.len() {
+                    for j in (i + 1)..per.len() {
+                        for (a, p) in &per[i] {
+                            let Some(co) = a.complement() else { continue };
+                            for (b, q) in &per[j] {
+                                if *b == co {
+                                    let mut ys = xs.clone();
+                                    ys[i] = *p;
+                                    ys[j] = *q;
+                                    out.push((Act::Tau, self.arena.par(ys)));
+                                }
+                            }
+                        }
+                    }
+                }
+                out
+            }
+            Term::Restrict(x, l) => {
+                let inner = self.moves(x)?;
+                inner
+                    .into_iter()
+                    .filter(|(a, _)| a.name().is_none_or(|n| l.binary_search(&n).is_err()))
+                    .map(|(a, p)| (a, self.arena.restrict(p, l.clone())))
+                    .collect()
+            }
+            Term::Relabel(x, f) => {
+                let inner = self.moves(x)?;
+                inner
+                    .into_iter()
+                    .map(|(a, p)| (relabel(a, &f), self.arena.relabel(p, f.clone())))
+                    .collect()
+            }
+            Term::Const(c) => match self.arena.const_body(c) {
+                Some(b) => self.moves(b)?,
+                None => Vec::new(),
+            },
+        })
+    }
+
+    /// The transition multiset of `t` on the region (Def 7.1.16): every
+    /// `P' ∈ Action(Delay(P, u), α)` for the earliest time `u`.
+    pub fn transitions(&mut self, t: TermId) -> Result<Vec<PTransition>, Stop> {
+        let Some(u) = self.earliest(t)? else {
+            return Ok(Vec::new());
+        };
+        let d = self.delay(t, &u)?;
+        Ok(self
+            .moves(d)?
+            .into_iter()
+            .map(|(act, target)| PTransition {
+                act,
+                delay: u.clone(),
+                target,
+            })
+            .collect())
+    }
+}
+
+fn relabel(a: Act, f: &[(crate::term::Name, crate::term::Name)]) -> Act {
+    let g = |n| f.iter().find(|(o, _)| *o == n).map_or(n, |(_, m)| *m);
+    match a {
+        Act::Tau => Act::Tau,
+        Act::Name(n) => Act::Name(g(n)),
+        Act::CoName(n) => Act::CoName(g(n)),
+    }
+}

@@ -1,0 +1,284 @@
+//! Satisfiability of conjunctions of linear constraints over non-negative
+//! rational parameters, with strict inequalities and disequations
+//! (spec §5.3), decided exactly.
+//!
+//! Equalities are eliminated by Gaussian substitution, inequalities by
+//! Fourier–Motzkin elimination with strictness tracking (a combination is
+//! strict if either parent is), keeping only the tightest constant per
+//! direction. Disequations are passive: a non-empty convex set minus
+//! finitely many hyperplanes is empty only if it lies inside one of them,
+//! so `C ∧ e ≠ 0` is satisfiable iff `C ∧ e > 0` or `C ∧ e < 0` is.
+//! Results are cached per conjunction.
+
+use super::constraint::{Conj, Constraint, Normal, Rel};
+use crate::linear::{Coef, LinExpr};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+/// Upper bound on the inequalities alive during one elimination.
+pub const MAX_ROWS: usize = 50_000;
+
+/// The solver gave up: elimination produced more than [`MAX_ROWS`] rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooHard;
+
+/// `a·x + c > 0` (strict) or `>= 0`.
+#[derive(Clone, Debug)]
+struct Row {
+    a: Vec<Coef>,
+    c: Coef,
+    strict: bool,
+}
+
+impl Row {
+    fn from_expr(e: &LinExpr, n: usize, strict: bool) -> Row {
+        let mut a = vec![Coef::zero(); n];
+        for (p, k) in e.terms() {
+            a[p.0 as usize] = k.clone();
+        }
+        Row {
+            a,
+            c: e.constant_part().clone(),
+            strict,
+        }
+    }
+
+    /// `self - k·other`.
+    fn minus(&self, other: &Row, k: &Coef) -> Row {
+        Row {
+            a: self
+                .a
+                .iter()
+                .zip(&other.a)
+                .map(|(x, y)| x - y * k)
+                .collect(),
+            c: &self.c - &other.c * k,
+            strict: self.strict,
+        }
+    }
+
+    /// Scales to coprime integers (positive factor), so equal directions
+    /// compare equal.
+    fn normalise(mut self) -> Row {
+        let mut den = BigInt::one();
+        for x in self.a.iter().chain(std::iter::once(&self.c)) {
+            den = den.lcm(x.denom());
+        }
+        let mut g = BigInt::zero();
+        for x in self.a.iter().chain(std::iter::once(&self.c)) {
+            g = g.gcd(&(x.numer() * (&den / x.denom())));
+        }
+        if g.is_zero() {
+            return self;
+        }
+        let k = Coef::new(den, g);
+        for x in &mut self.a {
+            *x *= &k;
+        }
+        self.c *= &k;
+        self
+    }
+
+    fn is_constant(&self) -> bool {
+        self.a.iter().all(Zero::is_zero)
+    }
+
+    fn constant_holds(&self) -> bool {
+        if self.strict {
+            self.c.is_positive()
+        } else {
+            !self.c.is_negative()
+        }
+    }
+}
+
+/// Exact decision procedure for conjunctions over `n` parameters.
+#[derive(Debug)]
+pub struct Solver {
+    n: usize,
+    cache: HashMap<Conj, bool>,
+    /// Number of satisfiability problems actually solved (cache misses).
+    pub solved: u64,
+}
+
+impl Solver {
+    /// A solver for `n` parameters (all `>= 0`).
+    pub fn new(n: usize) -> Self {
+        Solver {
+            n,
+            cache: HashMap::new(),
+            solved: 0,
+        }
+    }
+
+    /// Whether some valuation (parameters `>= 0`) satisfies `c`.
+    pub fn sat(&mut self, c: &Conj) -> Result<bool, TooHard> {
+        if let Some(&r) = self.cache.get(c) {
+            return Ok(r);
+        }
+        self.solved += 1;
+        let r = self.sat_uncached(c)?;
+        self.cache.insert(c.clone(), r);
+        Ok(r)
+    }
+
+    /// Whether `c ∧ k` is satisfiable (`false` if `k` is trivially false).
+    pub fn sat_with(&mut self, c: &Conj, k: Normal) -> Result<bool, TooHard> {
+        match c.and(k) {
+            None => Ok(false),
+            Some(c2) => self.sat(&c2),
+        }
+    }
+
+    /// Whether every valuation satisfying `c` satisfies `k`.
+    pub fn implies(&mut self, c: &Conj, k: &Constraint) -> Result<bool, TooHard> {
+        Ok(!self.sat_with(c, Normal::Proper(k.negate()))?)
+    }
+
+    fn sat_uncached(&mut self, c: &Conj) -> Result<bool, TooHard> {
+        let (ne, core): (Vec<&Constraint>, Vec<&Constraint>) =
+            c.0.iter().partition(|k| k.rel == Rel::Ne);
+        if !self.core_sat(&core)? {
+            return Ok(false);
+        }
+        for d in ne {
+            let mut with = core.clone();
+            let gt = Constraint {
+                expr: d.expr.clone(),
+                rel: Rel::Gt,
+            };
+            let lt = Constraint {
+                expr: d.expr.scale(&-Coef::one()),
+                rel: Rel::Gt,
+            };
+            with.push(&gt);
+            let above = self.core_sat(&with)?;
+            with.pop();
+            with.push(&lt);
+            if !above && !self.core_sat(&with)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Satisfiability without disequations.
+    fn core_sat(&self, cs: &[&Constraint]) -> Result<bool, TooHard> {
+        let n = self.n;
+        let mut eqs = Vec::new();
+        // Non-negativity of every parameter, then the inequalities.
+        let mut rows: Vec<Row> = (0..n)
+            .map(|i| {
+                let mut a = vec![Coef::zero(); n];
+                a[i] = Coef::one();
+                Row {
+                    a,
+                    c: Coef::zero(),
+                    strict: false,
+                }
+            })
+            .collect();
+        for k in cs {
+            match k.rel {
+                Rel::Eq => eqs.push(Row::from_expr(&k.expr, n, false)),
+                Rel::Gt => rows.push(Row::from_expr(&k.expr, n, true)),
+                Rel::Ge => rows.push(Row::from_expr(&k.expr, n, false)),
+                Rel::Ne => {}
+            }
+        }
+        // Gaussian elimination of the equalities (also substituted into the
+        // non-negativity rows, which keeps eliminated parameters >= 0).
+        while let Some(eq) = eqs.pop() {
+            let Some(k) = eq.a.iter().position(|x| !x.is_zero()) else {
+                if !eq.c.is_zero() {
+                    return Ok(false);
+                }
+                continue;
+            };
+            let piv = eq.a[k].clone();
+            for r in rows.iter_mut().chain(eqs.iter_mut()) {
+                if !r.a[k].is_zero() {
+                    let f = &r.a[k] / &piv;
+                    *r = r.minus(&eq, &f);
+                }
+            }
+        }
+        // Fourier–Motzkin over the remaining parameters.
+        let Ok(mut rows) = prune(rows) else {
+            return Ok(false);
+        };
+        for k in 0..n {
+            let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+            for r in rows {
+                match r.a[k].cmp(&Coef::zero()) {
+                    Ordering::Greater => pos.push(r),
+                    Ordering::Less => neg.push(r),
+                    Ordering::Equal => rest.push(r),
+                }
+            }
+            if pos.len().saturating_mul(neg.len()) > MAX_ROWS {
+                return Err(TooHard);
+            }
+            for p in &pos {
+                for q in &neg {
+                    // p·(-q_k) + q·p_k cancels x_k.
+                    let qk = -q.a[k].clone();
+                    let pk = &p.a[k];
+                    let mut r = Row {
+                        a: p.a
+                            .iter()
+                            .zip(&q.a)
+                            .map(|(x, y)| x * &qk + y * pk)
+                            .collect(),
+                        c: &p.c * &qk + &q.c * pk,
+                        strict: p.strict || q.strict,
+                    };
+                    r.a[k] = Coef::zero();
+                    rest.push(r);
+                }
+            }
+            rows = match prune(rest) {
+                Ok(r) => r,
+                Err(Infeasible) => return Ok(false),
+            };
+        }
+        Ok(rows.iter().all(Row::constant_holds))
+    }
+}
+
+/// A constant row that does not hold: the system is infeasible.
+struct Infeasible;
+
+/// Normalises rows, drops constant ones that hold, fails on one that does
+/// not, and keeps per direction only the tightest row.
+fn prune(rows: Vec<Row>) -> Result<Vec<Row>, Infeasible> {
+    let mut best: HashMap<Vec<Coef>, (Coef, bool)> = HashMap::new();
+    for r in rows {
+        if r.is_constant() {
+            if !r.constant_holds() {
+                return Err(Infeasible);
+            }
+            continue;
+        }
+        let r = r.normalise();
+        match best.get_mut(&r.a) {
+            Some((c, strict)) => {
+                // a·x + c ⋈ 0 is tighter with a smaller c, or strict at equal c.
+                if r.c < *c || (r.c == *c && r.strict) {
+                    *c = r.c;
+                    *strict = r.strict;
+                }
+            }
+            None => {
+                best.insert(r.a, (r.c, r.strict));
+            }
+        }
+    }
+    Ok(best
+        .into_iter()
+        .map(|(a, (c, strict))| Row { a, c, strict })
+        .collect())
+}

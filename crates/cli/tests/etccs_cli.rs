@@ -238,7 +238,7 @@ fn parametric_example_reports_regions_merged_into_max() {
     ]);
     assert_eq!(
         thesis,
-        "7 states\nSummary:\nmax(t1, t2) (100.0%) (((<T>)))\n"
+        "9 states\nSummary:\nmax(t1, t2) (50.0%) (((<T>)))\nmax(t1 + t2, 2*t2) (50.0%) (((<T>)))\n"
     );
 }
 

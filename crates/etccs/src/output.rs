@@ -262,7 +262,7 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
             results: Vec::new(),
         };
         s.push_str(&format!(
-            "  domain (prefix times are not negative): {}\n",
+            "  domain (assumptions; prefix times >= 0): {}\n",
             a.render_region(&d)
         ));
     }

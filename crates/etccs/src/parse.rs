@@ -7,6 +7,7 @@
 
 use crate::error::{location, Error, SyntaxError, UndefinedAgentError, UnguardedRecursionError};
 use crate::linear::LinExpr;
+use crate::parametric::{Constraint, Normal, Rel};
 use crate::term::{Act, Arena, ConstId, Name, TermId, Time};
 use miette::NamedSource;
 use num_bigint::BigInt;
@@ -559,10 +560,16 @@ impl Parser<'_> {
                     let names = self.comma_list(|p| p.ident("a parameter name after `param`"))?;
                     items.extend(names.into_iter().map(|(name, s, e)| Item::Param(name, s, e)));
                 }
+                Tok::Ident(k) if k == "assume" => {
+                    self.bump();
+                    let start = self.cur().start;
+                    let c = self.cond()?;
+                    items.push(Item::Assume(c, start, self.prev_end()));
+                }
                 _ => {
                     return Err(self.err(
                         "expected `define` or `analyse`",
-                        Some("a model is a list of `define NAME = P`, `analyse NAME`, `const NAME = e;` and `param t1, t2;`"),
+                        Some("a model is a list of `define NAME = P`, `analyse NAME`, `const NAME = e;`, `param t1, t2;` and `assume t1 <= 2*t2;`"),
                     ))
                 }
             }
@@ -883,6 +890,7 @@ enum Item {
     Analyse(String, Vec<Expr>, usize, usize),
     Const(String, usize, usize, Expr),
     Param(String, usize, usize),
+    Assume(Cond, usize, usize),
 }
 
 /// A parsed and checked ETCCS model: agent definitions and `analyse` requests.
@@ -895,6 +903,10 @@ pub struct Model {
     pub agents: Vec<(String, ConstId)>,
     /// Agents named by `analyse` directives, in source order.
     pub analyses: Vec<String>,
+    /// `assume` declarations restricting the symbolic parameters, as
+    /// normalised constraints (the parametric analysis covers only the
+    /// valuations where all hold).
+    pub assumptions: Vec<Constraint>,
 }
 
 impl Model {
@@ -1565,7 +1577,7 @@ fn lower_model(
                     params.insert(n.clone());
                 }
             }
-            Item::Analyse(..) => {}
+            Item::Analyse(..) | Item::Assume(..) => {}
         }
     }
     for (n, _) in overrides {
@@ -1583,7 +1595,7 @@ fn lower_model(
         && params.is_empty()
         && !items
             .iter()
-            .any(|it| matches!(it, Item::Const(..) | Item::Param(..)));
+            .any(|it| matches!(it, Item::Const(..) | Item::Param(..) | Item::Assume(..)));
     // Symbolic parameters are numbered in declaration order.
     let declared: Vec<&String> = items
         .iter()
@@ -1663,11 +1675,68 @@ fn lower_model(
             },
         )));
     }
+    let assumptions = lower_assumptions(cx, items, &consts, &params, implicit_params, &mut arena)?;
     Ok(Model {
         arena,
         agents: l.agents,
         analyses: l.analyses,
+        assumptions,
     })
+}
+
+/// Evaluates the `assume` declarations into constraints; with every
+/// parameter given a value, a violated assumption is an error.
+fn lower_assumptions(
+    cx: &Ctx,
+    items: &[Item],
+    consts: &HashMap<String, Time>,
+    params: &HashSet<String>,
+    implicit_params: bool,
+    arena: &mut Arena,
+) -> Result<Vec<Constraint>, Error> {
+    let l = Lower {
+        cx,
+        defs: HashMap::new(),
+        consts: consts.clone(),
+        params: params.clone(),
+        implicit_params,
+        locals: Vec::new(),
+        star: None,
+        seen: BTreeSet::new(),
+        instances: HashMap::new(),
+        queue: VecDeque::new(),
+        agents: Vec::new(),
+        spans: HashMap::new(),
+        expansions: 0,
+    };
+    let mut out = Vec::new();
+    for it in items {
+        let Item::Assume(c, s, e) = it else { continue };
+        let lhs = l.eval_lin(&c.lhs, arena)?;
+        let rhs = l.eval_lin(&c.rhs, arena)?;
+        let (diff, rel) = match c.op {
+            CmpOp::Eq => (lhs.sub(&rhs), Rel::Eq),
+            CmpOp::Ne => (lhs.sub(&rhs), Rel::Ne),
+            CmpOp::Lt => (rhs.sub(&lhs), Rel::Gt),
+            CmpOp::Le => (rhs.sub(&lhs), Rel::Ge),
+            CmpOp::Gt => (lhs.sub(&rhs), Rel::Gt),
+            CmpOp::Ge => (lhs.sub(&rhs), Rel::Ge),
+        };
+        match Constraint::normal(diff, rel) {
+            Normal::True => {}
+            Normal::False => {
+                return Err(cx.syntax(
+                    *s,
+                    *e,
+                    "this assumption does not hold",
+                    "false for the given values",
+                    Some("an `assume` restricts symbolic parameters; check the values given with `const` or `--const`"),
+                ))
+            }
+            Normal::Proper(k) => out.push(k),
+        }
+    }
+    Ok(out)
 }
 
 struct Lowered {

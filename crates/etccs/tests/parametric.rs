@@ -101,8 +101,14 @@ fn t7_1_3_5_8_9_a_single_parameter_gives_t_everywhere() {
     }
     // Multiplicities are kept: P3 has two paths, P5 three (a, a', tau).
     let paths = |src, name| run(src, name).regions[0].results[0].paths.clone();
-    assert_eq!(paths("define P3 = (a,t).nil + (a,t).nil", "P3"), Some(2u32.into()));
-    assert_eq!(paths("define P5 = (a,t).nil | (a',t).nil", "P5"), Some(3u32.into()));
+    assert_eq!(
+        paths("define P3 = (a,t).nil + (a,t).nil", "P3"),
+        Some(2u32.into())
+    );
+    assert_eq!(
+        paths("define P5 = (a,t).nil | (a',t).nil", "P5"),
+        Some(3u32.into())
+    );
 }
 
 #[test]
@@ -120,7 +126,10 @@ fn t7_2_choice_takes_the_earlier_and_splits_evenly_on_ties() {
         }
     });
     // Merged: min(t1, t2) everywhere; one path off the tie, two on it.
-    assert_eq!(whole_space(&r), [("min(t1, t2)".to_string(), "1".to_string())]);
+    assert_eq!(
+        whole_space(&r),
+        [("min(t1, t2)".to_string(), "1".to_string())]
+    );
     assert_eq!(r.regions[0].results[0].paths, None);
     // Unmerged, the thesis's three regions.
     let mut m = parse("t7.etccs", "define P2 = (a,t1).nil + (a',t2).nil").expect("parses");
@@ -394,7 +403,7 @@ fn truncated_parametric_models_never_panic() {
         ..POptions::default()
     };
     let mut analysed = 0;
-    for end in (0..=src.len()).step_by(7) {
+    for end in 0..=src.len() {
         let Some(prefix) = src.get(..end) else {
             continue;
         };
@@ -409,4 +418,28 @@ fn truncated_parametric_models_never_panic() {
         }
     }
     assert!(analysed > 0, "some truncation still analyses");
+}
+
+#[test]
+fn assume_restricts_the_analysed_region() {
+    let src = "param t1, t2;\nassume t1 <= t2;\n\
+               define P6 = ((a,t1).nil | (a',t2).nil)\\{a}\nanalyse P6";
+    let r = run(src, "P6");
+    assert_eq!(
+        r.domain
+            .iter()
+            .map(|c| c.render(&r.params))
+            .collect::<Vec<_>>(),
+        ["t1 - t2 <= 0"]
+    );
+    assert_eq!(whole_space(&r), [("t2".to_string(), "1".to_string())]);
+    assert_eq!(r.at(&[q(1, 1), q(2, 1)]), Some(dist(&[(q(2, 1), one())])));
+    assert_eq!(r.at(&[q(3, 1), q(2, 1)]), None, "outside the assumption");
+    // Values that break an assumption are an error.
+    let e = parse_with_consts("p.etccs", src, &[("t1", q(3, 1)), ("t2", q(2, 1))]).unwrap_err();
+    assert!(e.to_string().contains("assumption does not hold"), "{e}");
+    // Values that satisfy it give the concrete analysis.
+    let mut m = parse_with_consts("p.etccs", src, &[("t1", q(1, 1)), ("t2", q(2, 1))]).unwrap();
+    let a = analyse(&mut m, "P6", &Options::default()).expect("concrete");
+    assert_eq!(a.pexec, dist(&[(q(2, 1), one())]));
 }

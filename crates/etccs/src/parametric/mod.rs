@@ -29,7 +29,7 @@ mod regions;
 mod semantics;
 mod solver;
 
-pub use constraint::{Conj, Constraint, Rel};
+pub use constraint::{Conj, Constraint, Normal, Rel};
 pub use regions::PExpr;
 
 use crate::error::Error;
@@ -95,9 +95,9 @@ pub struct ParamAnalysis {
     pub params: Vec<String>,
     /// The parameters the agent's times depend on.
     pub free: Vec<String>,
-    /// The part of parameter space analysed: where every symbolic prefix
-    /// time of the model is `>= 0` (besides every parameter being `>= 0`).
-    /// Empty: the whole space.
+    /// The part of parameter space analysed: where the `assume`
+    /// declarations hold and every symbolic prefix time of the model is
+    /// `>= 0` (besides every parameter being `>= 0`). Empty: the whole space.
     pub domain: Vec<Constraint>,
     /// Number of (state, region) pairs explored.
     pub states: usize,
@@ -150,27 +150,29 @@ pub fn analyse_parametric(
     let t = model
         .agent(name)
         .ok_or_else(|| Error::UnknownAgent(name.to_string()))?;
-    analyse_parametric_term(&mut model.arena, t, name, opts)
+    analyse_parametric_term(&mut model.arena, t, name, &model.assumptions, opts)
 }
 
-/// Runs the parametric analysis from the term `start` (on a helper thread
-/// with a large stack, so the depth limit, not the stack, bounds recursion).
+/// Runs the parametric analysis from the term `start` on the valuations
+/// satisfying `assumptions` (on a helper thread with a large stack, so the
+/// depth limit, not the stack, bounds recursion).
 pub fn analyse_parametric_term(
     arena: &mut Arena,
     start: TermId,
     name: &str,
+    assumptions: &[Constraint],
     opts: &Options,
 ) -> Result<ParamAnalysis, Error> {
     let res = std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(STACK_BYTES)
-            .spawn_scoped(s, || run(arena, start, name, opts))
+            .spawn_scoped(s, || run(arena, start, name, assumptions, opts))
             .map(|h| h.join())
     });
     match res {
         Ok(Ok(r)) => r,
         Ok(Err(p)) => std::panic::resume_unwind(p),
-        Err(_) => run(arena, start, name, opts),
+        Err(_) => run(arena, start, name, assumptions, opts),
     }
 }
 
@@ -207,6 +209,7 @@ fn run(
     arena: &mut Arena,
     start: TermId,
     name: &str,
+    assumptions: &[Constraint],
     opts: &Options,
 ) -> Result<ParamAnalysis, Error> {
     let params = arena.param_names().to_vec();
@@ -215,8 +218,14 @@ fn run(
         max_depth: opts.max_depth,
     };
     // Prefix times must not be negative: the analysis covers the valuations
-    // where every symbolic bound written in the model is >= 0.
+    // where every symbolic bound written in the model is >= 0, and where
+    // the model's `assume` declarations hold.
     let mut domain = Conj::top();
+    for k in assumptions {
+        if let Some(d) = domain.and(Normal::Proper(k.clone())) {
+            domain = d;
+        }
+    }
     let written = written_bounds(arena, start);
     let free = params
         .iter()
@@ -242,12 +251,12 @@ fn run(
             domain: explore::render_conj(&domain, &params),
         });
     }
-    let domain = regions::simplify_union(&mut ex.solver, vec![domain])
+    let domain = regions::simplify_union(&mut ex.solver, vec![domain], &Conj::top())
         .map_err(|_| hard())?
         .pop()
         .unwrap_or_default();
     let cells = ex.solve(start, &domain)?;
-    let merged = regions::merge(&mut ex.solver, &cells, opts.merge).map_err(|_| hard())?;
+    let merged = regions::merge(&mut ex.solver, &cells, &domain, opts.merge).map_err(|_| hard())?;
     let mut out = Vec::new();
     for m in merged {
         for p in m.pieces {

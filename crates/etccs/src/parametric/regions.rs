@@ -117,7 +117,12 @@ fn same_paths(a: &Option<BigUint>, b: &Option<BigUint>) -> Option<BigUint> {
 /// expressions where that is exact (if `max_min`; path counts may then
 /// differ, being an artefact of interleaving), and simplifies each union
 /// of pieces.
-pub fn merge(solver: &mut Solver, cells: &[Cell], max_min: bool) -> Result<Vec<Merged>, TooHard> {
+pub fn merge(
+    solver: &mut Solver,
+    cells: &[Cell],
+    domain: &Conj,
+    max_min: bool,
+) -> Result<Vec<Merged>, TooHard> {
     let mut groups: Vec<Group> = Vec::new();
     for c in cells {
         let entries: Vec<(LinExpr, Weight)> =
@@ -125,16 +130,13 @@ pub fn merge(solver: &mut Solver, cells: &[Cell], max_min: bool) -> Result<Vec<M
         let found = groups.iter_mut().find(|g| {
             g.exprs.len() == entries.len()
                 && entries.iter().all(|(e, w)| {
-                    g.exprs
-                        .iter()
-                        .zip(&g.weights)
-                        .any(|(x, v)| {
-                            // Unmerged reports keep regions with different
-                            // path counts apart, as the thesis printed them.
-                            *x == PExpr::Lin(e.clone())
-                                && v.0 == w.0
-                                && (max_min || v.1.as_ref() == Some(&w.1))
-                        })
+                    g.exprs.iter().zip(&g.weights).any(|(x, v)| {
+                        // Unmerged reports keep regions with different
+                        // path counts apart, as the thesis printed them.
+                        *x == PExpr::Lin(e.clone())
+                            && v.0 == w.0
+                            && (max_min || v.1.as_ref() == Some(&w.1))
+                    })
                 })
         });
         if let Some(g) = found {
@@ -180,7 +182,11 @@ pub fn merge(solver: &mut Solver, cells: &[Cell], max_min: bool) -> Result<Vec<M
     }
     let mut out = Vec::with_capacity(groups.len());
     for g in groups {
-        let pieces = simplify_union(solver, g.pieces.into_iter().map(|(c, _)| c).collect())?;
+        let pieces = simplify_union(
+            solver,
+            g.pieces.into_iter().map(|(c, _)| c).collect(),
+            domain,
+        )?;
         out.push(Merged {
             pieces,
             results: g.exprs.into_iter().zip(g.weights).collect(),
@@ -334,14 +340,14 @@ fn join(a: &Conj, b: &Conj) -> Option<Conj> {
     Some(Conj(rest))
 }
 
-/// Drops constraints implied by the others.
-fn without_redundant(solver: &mut Solver, c: &Conj) -> Result<Conj, TooHard> {
+/// Drops constraints implied by the others and the background.
+fn without_redundant(solver: &mut Solver, c: &Conj, background: &Conj) -> Result<Conj, TooHard> {
     let mut keep = c.0.clone();
     let mut i = 0;
     while i < keep.len() {
         let mut rest = keep.clone();
         let k = rest.remove(i);
-        if solver.implies(&Conj(rest.clone()), &k)? {
+        if solver.implies(&Conj(rest.clone()).and_all(background), &k)? {
             keep = rest;
         } else {
             i += 1;
@@ -389,14 +395,19 @@ fn covered_within(
     Ok(true)
 }
 
-/// Simplifies a union of conjunctions: pieces contained in another are
-/// dropped, pairs differing in one constraint on the same expression are
-/// joined, and a constraint is dropped from a piece when the part it cuts
-/// off is covered by the other pieces, until nothing changes.
-pub fn simplify_union(solver: &mut Solver, pieces: Vec<Conj>) -> Result<Vec<Conj>, TooHard> {
+/// Simplifies a union of conjunctions within `background` (constraints
+/// it implies are dropped): pieces contained in another are dropped, pairs
+/// differing in one constraint on the same expression are joined, and a
+/// constraint is dropped from a piece when the part it cuts off is covered
+/// by the other pieces, until nothing changes.
+pub fn simplify_union(
+    solver: &mut Solver,
+    pieces: Vec<Conj>,
+    background: &Conj,
+) -> Result<Vec<Conj>, TooHard> {
     let mut ps = Vec::with_capacity(pieces.len());
     for p in &pieces {
-        let p = without_redundant(solver, p)?;
+        let p = without_redundant(solver, p, background)?;
         if !ps.contains(&p) {
             ps.push(p);
         }
@@ -409,8 +420,9 @@ pub fn simplify_union(solver: &mut Solver, pieces: Vec<Conj>) -> Result<Vec<Conj
                 }
                 // ps[i] ⊆ ps[j]: every constraint of ps[j] holds on ps[i].
                 let mut inside = true;
+                let within = ps[i].and_all(background);
                 for k in &ps[j].0 {
-                    if !solver.implies(&ps[i], k)? {
+                    if !solver.implies(&within, k)? {
                         inside = false;
                         break;
                     }
@@ -420,7 +432,7 @@ pub fn simplify_union(solver: &mut Solver, pieces: Vec<Conj>) -> Result<Vec<Conj
                     continue 'again;
                 }
                 if let Some(u) = join(&ps[i], &ps[j]) {
-                    let u = without_redundant(solver, &u)?;
+                    let u = without_redundant(solver, &u, background)?;
                     let (hi, lo) = (i.max(j), i.min(j));
                     ps.remove(hi);
                     ps[lo] = u;
@@ -436,7 +448,9 @@ pub fn simplify_union(solver: &mut Solver, pieces: Vec<Conj>) -> Result<Vec<Conj
                     let Some(cut_off) = grown.and(Normal::Proper(cut.negate())) else {
                         continue;
                     };
-                    let others: Vec<&Conj> = (0..ps.len()).filter(|&j| j != i).map(|j| &ps[j]).collect();
+                    let cut_off = cut_off.and_all(background);
+                    let others: Vec<&Conj> =
+                        (0..ps.len()).filter(|&j| j != i).map(|j| &ps[j]).collect();
                     if covered(solver, &cut_off, &others)? {
                         ps[i] = grown;
                         continue 'again;

@@ -12,10 +12,9 @@
 
 use super::constraint::{Conj, Constraint, Normal, Rel};
 use crate::linear::{Coef, LinExpr};
-use num_bigint::BigInt;
+use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
 /// Upper bound on the inequalities alive during one elimination.
@@ -25,60 +24,66 @@ pub const MAX_ROWS: usize = 50_000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooHard;
 
-/// `a·x + c > 0` (strict) or `>= 0`.
+/// `a·x + c > 0` (strict) or `>= 0`, over integers (a constraint's
+/// coefficients are coprime integers; eliminations keep them integral).
 #[derive(Clone, Debug)]
 struct Row {
-    a: Vec<Coef>,
-    c: Coef,
+    a: Vec<BigInt>,
+    c: BigInt,
     strict: bool,
 }
 
 impl Row {
     fn from_expr(e: &LinExpr, n: usize, strict: bool) -> Row {
-        let mut a = vec![Coef::zero(); n];
+        // Constraints are normalised to integers; scale defensively anyway.
+        let mut den = BigInt::one();
+        for (_, k) in e.terms() {
+            den = den.lcm(k.denom());
+        }
+        den = den.lcm(e.constant_part().denom());
+        let int = |k: &Coef| k.numer() * (&den / k.denom());
+        let mut a = vec![BigInt::zero(); n];
         for (p, k) in e.terms() {
-            a[p.0 as usize] = k.clone();
+            a[p.0 as usize] = int(k);
         }
         Row {
             a,
-            c: e.constant_part().clone(),
+            c: int(e.constant_part()),
             strict,
         }
     }
 
-    /// `self - k·other`.
-    fn minus(&self, other: &Row, k: &Coef) -> Row {
+    /// `p·self - q·other`.
+    fn combine(&self, p: &BigInt, other: &Row, q: &BigInt) -> Row {
         Row {
             a: self
                 .a
                 .iter()
                 .zip(&other.a)
-                .map(|(x, y)| x - y * k)
+                .map(|(x, y)| x * p - y * q)
                 .collect(),
-            c: &self.c - &other.c * k,
-            strict: self.strict,
+            c: &self.c * p - &other.c * q,
+            strict: self.strict || other.strict,
         }
     }
 
-    /// Scales to coprime integers (positive factor), so equal directions
-    /// compare equal.
+    /// Divides by the gcd of the coefficients, so equal directions compare
+    /// equal.
     fn normalise(mut self) -> Row {
-        let mut den = BigInt::one();
-        for x in self.a.iter().chain(std::iter::once(&self.c)) {
-            den = den.lcm(x.denom());
-        }
         let mut g = BigInt::zero();
         for x in self.a.iter().chain(std::iter::once(&self.c)) {
-            g = g.gcd(&(x.numer() * (&den / x.denom())));
+            g = g.gcd(x);
+            if g.is_one() {
+                return self;
+            }
         }
         if g.is_zero() {
             return self;
         }
-        let k = Coef::new(den, g);
         for x in &mut self.a {
-            *x *= &k;
+            *x /= &g;
         }
-        self.c *= &k;
+        self.c /= &g;
         self
     }
 
@@ -172,11 +177,11 @@ impl Solver {
         // Non-negativity of every parameter, then the inequalities.
         let mut rows: Vec<Row> = (0..n)
             .map(|i| {
-                let mut a = vec![Coef::zero(); n];
-                a[i] = Coef::one();
+                let mut a = vec![BigInt::zero(); n];
+                a[i] = BigInt::one();
                 Row {
                     a,
-                    c: Coef::zero(),
+                    c: BigInt::zero(),
                     strict: false,
                 }
             })
@@ -198,11 +203,19 @@ impl Solver {
                 }
                 continue;
             };
+            // r·|piv| - eq·(r_k·sign(piv)) cancels x_k and keeps r's sense.
             let piv = eq.a[k].clone();
+            let (scale, sign) = if piv.is_negative() {
+                (-piv.clone(), -BigInt::one())
+            } else {
+                (piv.clone(), BigInt::one())
+            };
             for r in rows.iter_mut().chain(eqs.iter_mut()) {
                 if !r.a[k].is_zero() {
-                    let f = &r.a[k] / &piv;
-                    *r = r.minus(&eq, &f);
+                    let f = &r.a[k] * &sign;
+                    let strict = r.strict;
+                    *r = r.combine(&scale, &eq, &f).normalise();
+                    r.strict = strict;
                 }
             }
         }
@@ -213,10 +226,10 @@ impl Solver {
         for k in 0..n {
             let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
             for r in rows {
-                match r.a[k].cmp(&Coef::zero()) {
-                    Ordering::Greater => pos.push(r),
-                    Ordering::Less => neg.push(r),
-                    Ordering::Equal => rest.push(r),
+                match r.a[k].sign() {
+                    Sign::Plus => pos.push(r),
+                    Sign::Minus => neg.push(r),
+                    Sign::NoSign => rest.push(r),
                 }
             }
             if pos.len().saturating_mul(neg.len()) > MAX_ROWS {
@@ -224,19 +237,9 @@ impl Solver {
             }
             for p in &pos {
                 for q in &neg {
-                    // p·(-q_k) + q·p_k cancels x_k.
-                    let qk = -q.a[k].clone();
-                    let pk = &p.a[k];
-                    let mut r = Row {
-                        a: p.a
-                            .iter()
-                            .zip(&q.a)
-                            .map(|(x, y)| x * &qk + y * pk)
-                            .collect(),
-                        c: &p.c * &qk + &q.c * pk,
-                        strict: p.strict || q.strict,
-                    };
-                    r.a[k] = Coef::zero();
+                    // p·(-q_k) - q·(-p_k) cancels x_k (both factors positive).
+                    let mut r = p.combine(&-q.a[k].clone(), q, &-p.a[k].clone());
+                    r.a[k] = BigInt::zero();
                     rest.push(r);
                 }
             }
@@ -255,7 +258,7 @@ struct Infeasible;
 /// Normalises rows, drops constant ones that hold, fails on one that does
 /// not, and keeps per direction only the tightest row.
 fn prune(rows: Vec<Row>) -> Result<Vec<Row>, Infeasible> {
-    let mut best: HashMap<Vec<Coef>, (Coef, bool)> = HashMap::new();
+    let mut best: HashMap<Vec<BigInt>, (BigInt, bool)> = HashMap::new();
     for r in rows {
         if r.is_constant() {
             if !r.constant_holds() {

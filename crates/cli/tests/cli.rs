@@ -706,6 +706,17 @@ fn demo_tells_the_story_and_writes_plots() {
             .any(|l| l.split_whitespace().take(3).collect::<Vec<_>>() == ["8", "1", "256"]),
         "{s}"
     );
+    // Message passing: Table 6-4 at p = 3 with its exact probabilities, Table 6-3 beside it,
+    // and the merged parametric result.
+    assert!(
+        s.lines().any(|l| l.split_whitespace().collect::<Vec<_>>()
+            == ["3", "669668", "1334336:", "1/16,", "1335335:", "3/4,", "1335336:", "3/16"]),
+        "{s}"
+    );
+    assert!(
+        s.contains("Overlap      max(tcomp, 1000*b + 100)   on true"),
+        "{s}"
+    );
     // Task graphs: FIFO runs the big Polyroots task last (425.29 at P = 2), LPT does not
     // (368.66); BLAST at P = 1 takes its work, 382.9127 s.
     assert!(

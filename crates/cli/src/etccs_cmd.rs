@@ -16,7 +16,8 @@
 //! parameter space with their execution-time expressions, in JSON
 //! `{"regions": [{"constraints": ["t1 - t2 > 0"], "results": [{"expr": "max(t1, t2)",
 //! "prob": "1", "paths": "1"}]}]}`. `--no-merge` keeps the regions apart instead of merging
-//! them into `max`/`min` expressions.
+//! them into `max`/`min` expressions; `--symbolic tsend,b` makes constants of a concrete
+//! model symbolic; `--map FILE.svg` draws the regions over two free parameters.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,14 +59,26 @@ pub struct AnalyseArgs {
     /// Stop with an error after exploring this many states.
     #[arg(long, default_value_t = 10_000_000, value_name = "N")]
     max_states: usize,
-    /// Override a `const` of the model: `p=4`, or a range or list (`p=2..8`, `p=2,4,8`) to
-    /// analyse every value and print one row per value (repeatable).
+    /// Override a `const` (or give a `param` a value): `p=4`, or a range or list (`p=2..8`,
+    /// `p=2,4,8`) to analyse every value and print one row per value (repeatable).
     #[arg(long = "const", value_name = "NAME=VALUES")]
     consts: Vec<String>,
     /// Parametric analysis: report every region with its own linear expressions instead of
     /// merging regions into `max`/`min` expressions.
     #[arg(long)]
     no_merge: bool,
+    /// Parametric analysis: draw the regions over the agent's two free parameters as an SVG
+    /// map, one colour per result (give other parameters values with --const).
+    #[arg(long, value_name = "FILE.svg")]
+    map: Option<PathBuf>,
+    /// Axis range for --map: NAME=LO..HI (repeatable; default 0 to twice the largest
+    /// boundary crossing).
+    #[arg(long = "map-range", value_name = "NAME=LO..HI")]
+    map_range: Vec<String>,
+    /// Treat these constants of the model as symbolic parameters (comma-separated, e.g.
+    /// `tsend,b`): the parametric analysis then shows how the time depends on them.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    symbolic: Vec<String>,
 }
 
 /// Runs an `etccs` command.
@@ -86,6 +99,7 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
             merge: !a.no_merge,
             ..etccs::parametric::Options::default()
         },
+        symbolic: a.symbolic.iter().map(|n| n.trim().to_string()).collect(),
     };
     let mut bindings = Vec::with_capacity(a.consts.len());
     for c in &a.consts {
@@ -95,8 +109,34 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let grid = expr::grid::Grid::with_limit(bindings, 10_000)
         .map_err(|e| CliError::usage(format!("--const: {e}")))?;
-    if grid.is_empty() || grid.names().is_empty() {
-        let results = analyse_model(&name, &text, &[], &a.agent, &opts)?;
+    let ranges = a
+        .map_range
+        .iter()
+        .map(|r| crate::etccs_map::parse_range(r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let swept = grid.iter().count() > 1;
+    if a.map.is_some() && swept {
+        return Err(CliError::usage("--map draws one analysis: give --const single values").into());
+    }
+    // One assignment (or none) gives the full report; several give a table.
+    if !swept {
+        let point: Vec<(expr::Name, expr::Rational)> = grid.iter().next().unwrap_or_default();
+        let overrides: Vec<(&str, etccs::Time)> =
+            point.iter().map(|(n, v)| (&**n, v.clone())).collect();
+        let results = analyse_model(&name, &text, &overrides, &a.agent, &opts)?;
+        if let Some(path) = &a.map {
+            let mut maps = results.iter().filter_map(|r| match r {
+                etccs::Report::Parametric(p) => Some(p),
+                etccs::Report::Concrete(_) => None,
+            });
+            let (Some(first), None) = (maps.next(), maps.next()) else {
+                return Err(CliError::usage(
+                    "--map needs exactly one parametric agent: choose it with --agent NAME",
+                )
+                .into());
+            };
+            crate::etccs_map::write_map(first, &ranges, path)?;
+        }
         return write_results(&results, a.format, out);
     }
     let mut points = Vec::new();
@@ -109,10 +149,11 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     write_table(&points, a.format, out)
 }
 
-/// Options of both analyses.
+/// Options of both analyses, and the constants made symbolic.
 struct Opts {
     concrete: etccs::Options,
     parametric: etccs::parametric::Options,
+    symbolic: Vec<String>,
 }
 
 /// Parses the model with the given const overrides and analyses the requested agents
@@ -124,7 +165,9 @@ fn analyse_model(
     agents: &[String],
     opts: &Opts,
 ) -> Result<Vec<etccs::Report>, Failure> {
-    let mut model = etccs::parse::parse_with_consts(name, text, overrides).map_err(failure)?;
+    let symbolic: Vec<&str> = opts.symbolic.iter().map(String::as_str).collect();
+    let mut model =
+        etccs::parse::parse_with_symbolic(name, text, overrides, &symbolic).map_err(failure)?;
     if agents.is_empty() && model.analyses.is_empty() {
         let names: Vec<&str> = model.agents.iter().map(|(n, _)| n.as_str()).collect();
         return Err(CliError::with_help(

@@ -117,6 +117,7 @@ mod bound_cmd;
 mod demo;
 mod error;
 mod etccs_cmd;
+mod etccs_map;
 mod examples;
 mod graph_cmd;
 mod graph_sweep;

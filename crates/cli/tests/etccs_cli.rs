@@ -229,7 +229,7 @@ fn parametric_example_reports_regions_merged_into_max() {
         "json",
     ]);
     assert_eq!(
-        pexec_pairs(&j["points"][0]["agents"][0]["pexec"]),
+        pexec_pairs(&j["agents"][0]["pexec"]),
         [("1100".to_string(), "1".to_string())]
     );
     // The thesis format lists expression, percentage and region.
@@ -262,4 +262,118 @@ fn parametric_errors_name_the_problem() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not linear"), "{err}");
+}
+
+#[test]
+fn region_map_draws_two_free_parameters() {
+    let d = tempdir("etccs-map");
+    let svg = d.join("overlap.svg");
+    let model = common::example_in("etccs", "parametric.etccs");
+    let out = stdout(&[
+        "etccs",
+        "analyse",
+        &model,
+        "--agent",
+        "Overlap",
+        "--map",
+        &svg.display().to_string(),
+        "--map-range",
+        "tcomp=0..400",
+    ]);
+    assert!(out.contains("max(tcomp, 1000*b + 100)"), "{out}");
+    let text = std::fs::read_to_string(&svg).expect("map written");
+    assert!(text.starts_with("<svg"), "an SVG document");
+    assert!(text.contains("Overlap: execution time by region"));
+    assert!(
+        text.contains("max(tcomp, 1000*b + 100)"),
+        "the legend names the result"
+    );
+    // Unmerged, both linear pieces appear in the legend.
+    stdout(&[
+        "etccs",
+        "analyse",
+        &model,
+        "--agent",
+        "Overlap",
+        "--no-merge",
+        "--map",
+        &svg.display().to_string(),
+    ]);
+    let text = std::fs::read_to_string(&svg).expect("map written");
+    assert!(
+        text.contains("\ntcomp\n") && text.contains("\n1000*b + 100\n"),
+        "two regions"
+    );
+    // Wrong uses are explained.
+    for (args, want) in [
+        (
+            vec!["--agent", "Overlap", "--map-range", "x=0..1"],
+            "not a free parameter",
+        ),
+        (
+            vec!["--agent", "Overlap", "--map-range", "b=2..1"],
+            "increasing",
+        ),
+        (
+            vec!["--map-range", "b=0..1"],
+            "exactly one parametric agent",
+        ),
+    ] {
+        let mut all = vec!["etccs", "analyse", model.as_str()];
+        all.extend(args);
+        let path = svg.display().to_string();
+        all.extend(["--map", path.as_str()]);
+        let out = vates().args(&all).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{want}: {err}");
+    }
+}
+
+#[test]
+fn symbolic_constants_turn_a_concrete_model_parametric() {
+    let model = common::example_in("etccs", "scatter.etccs");
+    let j = json(&[
+        "etccs",
+        "analyse",
+        &model,
+        "--agent",
+        "NonBlockingBus",
+        "--const",
+        "p=2",
+        "--symbolic",
+        "tsend,b",
+        "--format",
+        "json",
+    ]);
+    let a = &j["agents"][0];
+    assert_eq!(a["free"], serde_json::json!(["tsend", "b"]));
+    // p = 2: one message, max(send start + transfer + ack, the receiver's start).
+    assert_eq!(a["regions"][0]["constraints"], serde_json::json!([]));
+    assert_eq!(
+        a["regions"][0]["results"][0]["expr"],
+        "max(tsend + 1001*b, b + 100)"
+    );
+    // At the example's values (tsend = 100, b = 1) that is Table 6-1's 1101.
+    let bad = |args: &[&str], want: &str| {
+        let mut all = vec![
+            "etccs",
+            "analyse",
+            model.as_str(),
+            "--agent",
+            "NonBlockingBus",
+        ];
+        all.extend(args);
+        let out = vates().args(&all).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{want}: {err}");
+    };
+    bad(&["--symbolic", "nope"], "cannot make `nope`");
+    bad(
+        &["--symbolic", "b", "--const", "b=2"],
+        "use either --const or --symbolic",
+    );
+    // `p` sizes the model (ranges, indices): it cannot be symbolic.
+    bad(&["--symbolic", "p"], "╰── symbolic parameter");
 }

@@ -1445,6 +1445,19 @@ pub fn parse_with_consts(
     src: &str,
     overrides: &[(&str, Time)],
 ) -> Result<Model, Error> {
+    parse_with_symbolic(file, src, overrides, &[])
+}
+
+/// Like [`parse_with_consts`], and the `const`s named in `symbolic` become
+/// symbolic parameters (as `--symbolic tsend,b` would), so that a concrete
+/// model can be analysed parametrically in some of its constants. Naming a
+/// constant that is not declared, or one that is also overridden, is an error.
+pub fn parse_with_symbolic(
+    file: &str,
+    src: &str,
+    overrides: &[(&str, Time)],
+    symbolic: &[&str],
+) -> Result<Model, Error> {
     let cx = Ctx { file, src };
     if src.len() > MAX_INPUT_BYTES {
         return Err(cx.syntax(
@@ -1474,7 +1487,7 @@ pub fn parse_with_consts(
             .stack_size(PARSER_STACK_BYTES)
             .spawn_scoped(s, || -> Result<Model, Error> {
                 let (items, uses_star) = run(toks)?;
-                lower_model(&cx, &items, uses_star, overrides)
+                lower_model(&cx, &items, uses_star, overrides, symbolic)
             })
             .map(|h| h.join())
     });
@@ -1495,8 +1508,20 @@ fn lower_model(
     items: &[Item],
     uses_star: bool,
     overrides: &[(&str, Time)],
+    symbolic: &[&str],
 ) -> Result<Model, Error> {
     let (file, src) = (cx.file, cx.src);
+    for n in symbolic {
+        if overrides.iter().any(|(m, _)| m == n) {
+            return Err(cx.syntax(
+                0,
+                0,
+                &format!("`{n}` is given a value and made symbolic"),
+                "model starts here",
+                Some("use either --const or --symbolic for a name"),
+            ));
+        }
+    }
     // Declarations: agents, params, consts (in order, overrides applied).
     let mut defs: HashMap<String, Rc<Def>> = HashMap::new();
     let mut order = Vec::new();
@@ -1547,7 +1572,10 @@ fn lower_model(
                     ));
                 }
                 let fixed = overrides.iter().find(|(m, _)| m == n);
-                if let (Item::Param(..), Some((_, v))) = (it, fixed) {
+                if symbolic.contains(&n.as_str()) {
+                    // `--symbolic tsend` turns a constant into a parameter.
+                    params.insert(n.clone());
+                } else if let (Item::Param(..), Some((_, v))) = (it, fixed) {
                     // `--const t1=3` gives a symbolic parameter a value.
                     consts.insert(n.clone(), v.clone());
                 } else if let Item::Const(_, _, _, x) = it {
@@ -1580,6 +1608,19 @@ fn lower_model(
             Item::Analyse(..) | Item::Assume(..) => {}
         }
     }
+    for n in symbolic {
+        if !params.contains(*n) {
+            return Err(cx.syntax(
+                0,
+                0,
+                &format!(
+                    "cannot make `{n}` symbolic: the model declares no `const {n}` or `param {n}`"
+                ),
+                "model starts here",
+                None,
+            ));
+        }
+    }
     for (n, _) in overrides {
         if !consts.contains_key(*n) {
             return Err(cx.syntax(
@@ -1600,7 +1641,7 @@ fn lower_model(
     let declared: Vec<&String> = items
         .iter()
         .filter_map(|it| match it {
-            Item::Param(n, ..) if params.contains(n) => Some(n),
+            Item::Param(n, ..) | Item::Const(n, ..) if params.contains(n) => Some(n),
             _ => None,
         })
         .collect();

@@ -600,11 +600,10 @@ fn message_passing(s: &mut String) -> Result<()> {
     for agent in ["Overlap", "TwoMessages"] {
         let r = etccs::parametric::analyse_parametric(&mut m, agent, &popts).map_err(etccs_err)?;
         for g in &r.regions {
-            let res: Vec<String> = g.results.iter().map(|e| e.expr.render(&r.params)).collect();
             let _ = writeln!(
                 s,
                 "  {agent:<12} {}   on {}",
-                res.join(", "),
+                r.results_text(g),
                 r.render_region(g)
             );
         }

@@ -203,20 +203,7 @@ fn distribution(r: &etccs::Report) -> String {
             return p
                 .regions
                 .iter()
-                .map(|g| {
-                    let res: Vec<String> = g
-                        .results
-                        .iter()
-                        .map(|e| {
-                            if g.results.len() == 1 {
-                                e.expr.render(&p.params)
-                            } else {
-                                format!("{}: {}", e.expr.render(&p.params), e.prob)
-                            }
-                        })
-                        .collect();
-                    format!("{} on {}", res.join(", "), p.render_region(g))
-                })
+                .map(|g| format!("{} on {}", p.results_text(g), p.render_region(g)))
                 .collect::<Vec<_>>()
                 .join("; ");
         }

@@ -120,28 +120,10 @@ pub fn write_map(a: &ParamAnalysis, ranges: &[AxisRange], path: &Path) -> Result
             let y = y0 + (y1 - y0) * j as f64 / STEPS as f64;
             values[ix] = BigRational::from_float(x).unwrap_or_default();
             values[iy] = BigRational::from_float(y).unwrap_or_default();
-            if a.domain.iter().any(|c| !c.holds(&values)) {
-                continue;
-            }
-            let Some(r) = a
-                .regions
-                .iter()
-                .find(|r| r.constraints.iter().all(|c| c.holds(&values)))
-            else {
+            let Some(r) = a.region_at(&values) else {
                 continue;
             };
-            let label: Vec<String> = r
-                .results
-                .iter()
-                .map(|e| {
-                    if r.results.len() == 1 {
-                        e.expr.render(&a.params)
-                    } else {
-                        format!("{} ({})", e.expr.render(&a.params), e.prob)
-                    }
-                })
-                .collect();
-            let label = label.join(", ");
+            let label = a.results_text(r);
             match series.iter_mut().find(|(l, _)| *l == label) {
                 Some((_, pts)) => pts.push((x, y)),
                 None => series.push((label, vec![(x, y)])),

@@ -966,7 +966,32 @@ fn fmt_time(v: &Time) -> String {
     }
 }
 
-impl Lower<'_> {
+impl<'a> Lower<'a> {
+    /// A lowering context with no agents yet.
+    fn new(
+        cx: &'a Ctx<'a>,
+        consts: &HashMap<String, Time>,
+        params: &HashSet<String>,
+        implicit_params: bool,
+        star: Option<&'a BTreeSet<ChanKey>>,
+    ) -> Self {
+        Lower {
+            cx,
+            defs: HashMap::new(),
+            consts: consts.clone(),
+            params: params.clone(),
+            implicit_params,
+            locals: Vec::new(),
+            star,
+            seen: BTreeSet::new(),
+            instances: HashMap::new(),
+            queue: VecDeque::new(),
+            agents: Vec::new(),
+            spans: HashMap::new(),
+            expansions: 0,
+        }
+    }
+
     fn count(&mut self, start: usize, end: usize) -> Result<(), Error> {
         self.expansions += 1;
         if self.expansions > MAX_EXPANSIONS {
@@ -1582,21 +1607,7 @@ fn lower_model(
                     let v = match fixed {
                         Some((_, v)) => v.clone(),
                         None => {
-                            let l = Lower {
-                                cx,
-                                defs: HashMap::new(),
-                                consts: consts.clone(),
-                                params: params.clone(),
-                                implicit_params: false,
-                                locals: Vec::new(),
-                                star: None,
-                                seen: BTreeSet::new(),
-                                instances: HashMap::new(),
-                                queue: VecDeque::new(),
-                                agents: Vec::new(),
-                                spans: HashMap::new(),
-                                expansions: 0,
-                            };
+                            let l = Lower::new(cx, &consts, &params, false, None);
                             l.eval(x)?
                         }
                     };
@@ -1654,21 +1665,7 @@ fn lower_model(
     };
     let lower_pass =
         |star: Option<&BTreeSet<ChanKey>>, arena: &mut Arena| -> Result<Lowered, Error> {
-            let mut l = Lower {
-                cx,
-                defs: HashMap::new(),
-                consts: consts.clone(),
-                params: params.clone(),
-                implicit_params,
-                locals: Vec::new(),
-                star,
-                seen: BTreeSet::new(),
-                instances: HashMap::new(),
-                queue: VecDeque::new(),
-                agents: Vec::new(),
-                spans: HashMap::new(),
-                expansions: 0,
-            };
+            let mut l = Lower::new(cx, &consts, &params, implicit_params, star);
             for n in &order {
                 let d = &defs[n];
                 l.defs.insert(n.clone(), Rc::clone(d));
@@ -1735,21 +1732,7 @@ fn lower_assumptions(
     implicit_params: bool,
     arena: &mut Arena,
 ) -> Result<Vec<Constraint>, Error> {
-    let l = Lower {
-        cx,
-        defs: HashMap::new(),
-        consts: consts.clone(),
-        params: params.clone(),
-        implicit_params,
-        locals: Vec::new(),
-        star: None,
-        seen: BTreeSet::new(),
-        instances: HashMap::new(),
-        queue: VecDeque::new(),
-        agents: Vec::new(),
-        spans: HashMap::new(),
-        expansions: 0,
-    };
+    let l = Lower::new(cx, consts, params, implicit_params, None);
     let mut out = Vec::new();
     for it in items {
         let Item::Assume(c, s, e) = it else { continue };

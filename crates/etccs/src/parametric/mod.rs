@@ -119,20 +119,42 @@ impl ParamAnalysis {
     /// of [`ParamAnalysis::params`]), with equal times combined as PEXEC
     /// does; `None` outside the domain (a negative value or prefix time).
     pub fn at(&self, values: &[Coef]) -> Option<BTreeMap<Time, BigRational>> {
-        if values.iter().any(|v| v < &Coef::zero()) || !self.domain.iter().all(|c| c.holds(values))
-        {
-            return None;
-        }
-        let r = self
-            .regions
-            .iter()
-            .find(|r| r.constraints.iter().all(|c| c.holds(values)))?;
+        let r = self.region_at(values)?;
         let mut out = BTreeMap::new();
         for e in &r.results {
             *out.entry(e.expr.eval(values))
                 .or_insert_with(BigRational::zero) += &e.prob;
         }
         Some(out)
+    }
+
+    /// The region containing a valuation; `None` outside the domain.
+    pub fn region_at(&self, values: &[Coef]) -> Option<&Region> {
+        if values.iter().any(|v| v < &Coef::zero()) || !self.domain.iter().all(|c| c.holds(values))
+        {
+            return None;
+        }
+        self.regions
+            .iter()
+            .find(|r| r.constraints.iter().all(|c| c.holds(values)))
+    }
+
+    /// A region's results on one line: `max(t1, t2)`, or with probabilities
+    /// `t1 (1/2), t1 + t2 (1/2)`.
+    pub fn results_text(&self, r: &Region) -> String {
+        let one = r.results.len() == 1;
+        r.results
+            .iter()
+            .map(|e| {
+                let x = e.expr.render(&self.params);
+                if one {
+                    x
+                } else {
+                    format!("{x} ({})", e.prob)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Renders a region's constraints: `t1 - t2 > 0 & t1 >= 1`, or `true`.

@@ -28,6 +28,8 @@ mod explore;
 mod regions;
 mod semantics;
 mod solver;
+#[cfg(test)]
+mod tests;
 
 pub use constraint::{Conj, Constraint, Normal, Rel};
 pub use regions::PExpr;

@@ -1,0 +1,127 @@
+//! Properties of the constraint machinery, checked against brute force on a
+//! grid of valuations: the solver never calls a satisfiable conjunction
+//! unsatisfiable (which would prune real paths), and simplifying a union
+//! keeps exactly the same valuations.
+
+use super::constraint::{Conj, Constraint, Normal, Rel};
+use super::regions::simplify_union;
+use super::solver::Solver;
+use crate::linear::{Coef, LinExpr, Param};
+use proptest::prelude::*;
+
+/// Grid values 0, 1/2, …, 4 for each of two parameters.
+fn grid() -> Vec<Vec<Coef>> {
+    let vals: Vec<Coef> = (0..=8).map(|k| Coef::new(k.into(), 2.into())).collect();
+    let mut out = Vec::new();
+    for x in &vals {
+        for y in &vals {
+            out.push(vec![x.clone(), y.clone()]);
+        }
+    }
+    out
+}
+
+fn constraint() -> impl Strategy<Value = Option<Constraint>> {
+    let rel = prop_oneof![Just(Rel::Gt), Just(Rel::Ge), Just(Rel::Eq), Just(Rel::Ne)];
+    (-3i64..=3, -3i64..=3, -6i64..=6, rel).prop_map(|(a, b, c, rel)| {
+        let k = |v: i64| Coef::from_integer(v.into());
+        let e = LinExpr::var(Param(0))
+            .scale(&k(a))
+            .add(&LinExpr::var(Param(1)).scale(&k(b)))
+            .add(&LinExpr::constant(Coef::new(c.into(), 2.into())));
+        match Constraint::normal(e, rel) {
+            Normal::Proper(k) => Some(k),
+            _ => None,
+        }
+    })
+}
+
+fn conj() -> impl Strategy<Value = Conj> {
+    proptest::collection::vec(constraint(), 1..5).prop_map(|cs| {
+        let mut c = Conj::top();
+        for k in cs.into_iter().flatten() {
+            c = c.and(Normal::Proper(k)).expect("proper");
+        }
+        c
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_satisfied_grid_point_means_satisfiable(c in conj()) {
+        let mut s = Solver::new(2);
+        let witness = grid().into_iter().find(|v| c.holds(v));
+        let sat = s.sat(&c).expect("small");
+        if let Some(v) = witness {
+            prop_assert!(sat, "{:?} holds at {:?} but was called unsatisfiable", c, v);
+        }
+    }
+
+    #[test]
+    fn implication_holds_at_every_grid_point(c in conj(), k in constraint()) {
+        let Some(k) = k else { return Ok(()) };
+        let mut s = Solver::new(2);
+        if s.implies(&c, &k).expect("small") {
+            for v in grid() {
+                if c.holds(&v) {
+                    prop_assert!(k.holds(&v), "{:?} does not imply {:?} at {:?}", c, k, v);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn simplifying_a_union_keeps_its_points(pieces in proptest::collection::vec(conj(), 1..5)) {
+        let mut s = Solver::new(2);
+        let simple = simplify_union(&mut s, pieces.clone(), &Conj::top()).expect("small");
+        for v in grid() {
+            let before = pieces.iter().any(|p| p.holds(&v));
+            let after = simple.iter().any(|p| p.holds(&v));
+            prop_assert_eq!(before, after, "{:?} -> {:?} at {:?}", pieces, simple, v);
+        }
+    }
+}
+
+#[test]
+fn strict_inequalities_and_disequations() {
+    let t = |i| LinExpr::var(Param(i));
+    let k = |e: LinExpr, rel| match Constraint::normal(e, rel) {
+        Normal::Proper(k) => k,
+        _ => panic!("proper"),
+    };
+    let mut s = Solver::new(2);
+    // t1 > t2 and t2 > t1: empty.
+    let c = Conj::top()
+        .and(Normal::Proper(k(t(0).sub(&t(1)), Rel::Gt)))
+        .and_then(|c| c.and(Normal::Proper(k(t(1).sub(&t(0)), Rel::Gt))))
+        .expect("proper");
+    assert!(!s.sat(&c).expect("small"));
+    // t1 >= t2, t2 >= t1, t1 != t2: the line minus itself is empty.
+    let c = Conj::top()
+        .and(Normal::Proper(k(t(0).sub(&t(1)), Rel::Ge)))
+        .and_then(|c| c.and(Normal::Proper(k(t(1).sub(&t(0)), Rel::Ge))))
+        .and_then(|c| c.and(Normal::Proper(k(t(0).sub(&t(1)), Rel::Ne))))
+        .expect("proper");
+    assert!(!s.sat(&c).expect("small"));
+    // t1 + t2 <= 0 forces both to 0 (parameters are >= 0), so t1 != 0 is impossible.
+    let c = Conj::top()
+        .and(Normal::Proper(k(
+            t(0).add(&t(1)).scale(&-Coef::from_integer(1.into())),
+            Rel::Ge,
+        )))
+        .and_then(|c| c.and(Normal::Proper(k(t(0), Rel::Ne))))
+        .expect("proper");
+    assert!(!s.sat(&c).expect("small"));
+    // 2*t1 = 3 is satisfiable (at 3/2), and with t1 != 3/2 it is not.
+    let e = t(0)
+        .scale(&Coef::from_integer(2.into()))
+        .sub(&LinExpr::constant(Coef::from_integer(3.into())));
+    let c = Conj::top()
+        .and(Normal::Proper(k(e.clone(), Rel::Eq)))
+        .expect("proper");
+    assert!(s.sat(&c).expect("small"));
+    let c = c.and(Normal::Proper(k(e, Rel::Ne))).expect("proper");
+    assert!(!s.sat(&c).expect("small"));
+}

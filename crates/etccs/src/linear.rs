@@ -15,12 +15,39 @@ pub struct Param(pub u32);
 
 /// `c + Σ aᵢ·xᵢ` with the terms sorted by parameter and no zero coefficient,
 /// so equal expressions are structurally equal.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Default)]
 pub struct LinExpr {
     /// Coefficients, sorted by parameter, none zero.
     terms: Vec<(Param, Coef)>,
     /// The constant term.
     constant: Coef,
+}
+
+/// Hashes numerators and denominators directly: coefficients are reduced,
+/// so equal expressions hash alike, without the continued-fraction walk of
+/// `Ratio`'s own `Hash`.
+impl std::hash::Hash for LinExpr {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_usize(self.terms.len());
+        for (p, c) in &self.terms {
+            p.hash(h);
+            c.numer().hash(h);
+            c.denom().hash(h);
+        }
+        self.constant.numer().hash(h);
+        self.constant.denom().hash(h);
+    }
+}
+
+/// `x·k` without a gcd when `k` is ±1 (the common case).
+fn times(x: &Coef, k: &Coef) -> Coef {
+    if k.is_one() {
+        x.clone()
+    } else if k.denom().is_one() && k.numer() == &-num_bigint::BigInt::one() {
+        -x.clone()
+    } else {
+        x * k
+    }
 }
 
 impl LinExpr {
@@ -88,10 +115,10 @@ impl LinExpr {
                 terms.push(self.terms[i].clone());
                 i += 1;
             } else if take_right {
-                terms.push((other.terms[j].0, &other.terms[j].1 * k));
+                terms.push((other.terms[j].0, times(&other.terms[j].1, k)));
                 j += 1;
             } else {
-                let c = &self.terms[i].1 + &other.terms[j].1 * k;
+                let c = &self.terms[i].1 + times(&other.terms[j].1, k);
                 if !c.is_zero() {
                     terms.push((self.terms[i].0, c));
                 }
@@ -101,7 +128,7 @@ impl LinExpr {
         }
         LinExpr {
             terms,
-            constant: &self.constant + &other.constant * k,
+            constant: &self.constant + times(&other.constant, k),
         }
     }
 

@@ -2,7 +2,8 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use etccs::{analyse, parse, Options};
+use etccs::parse::parse_with_consts;
+use etccs::{analyse, Model, Options, Time};
 
 /// `n` independent components, all enabled at time 1: 2^n-ish states.
 fn indep(n: usize) -> String {
@@ -36,27 +37,87 @@ fn bus(p: usize) -> String {
     s
 }
 
+/// A benchmark case: a model source, its `const` overrides and the agent.
+struct Case {
+    name: &'static str,
+    src: String,
+    p: Option<i64>,
+    agent: Option<&'static str>,
+}
+
+impl Case {
+    fn model(&self) -> Model {
+        let consts: Vec<(&str, Time)> = self
+            .p
+            .map(|p| ("p", Time::from_integer(p.into())))
+            .into_iter()
+            .collect();
+        parse_with_consts("bench.etccs", &self.src, &consts).expect("parses")
+    }
+
+    fn run(&self) -> usize {
+        let mut m = self.model();
+        let agent = match self.agent {
+            Some(a) => a.to_string(),
+            None => m.analyses[0].clone(),
+        };
+        analyse(&mut m, &agent, &Options::default())
+            .expect("analyses")
+            .states
+    }
+}
+
+fn example(file: &str) -> String {
+    let path = format!("{}/../../examples/etccs/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 fn bench(c: &mut Criterion) {
-    let cases = [("indep10", indep(10)), ("bus6", bus(6)), ("bus7", bus(7))];
+    let generated = |name, src| Case {
+        name,
+        src,
+        p: None,
+        agent: None,
+    };
+    let scatter = example("scatter.etccs");
+    let scatter_gather = example("scatter_gather.etccs");
+    let cases = [
+        generated("indep10", indep(10)),
+        generated("bus6", bus(6)),
+        generated("bus7", bus(7)),
+        // Thesis §6.3.1: the non-blocking scatter on the bus.
+        Case {
+            name: "scatter_nonblocking_bus_p7",
+            src: scatter.clone(),
+            p: Some(7),
+            agent: Some("NonBlockingBus"),
+        },
+        Case {
+            name: "scatter_nonblocking_bus_p8",
+            src: scatter.clone(),
+            p: Some(8),
+            agent: Some("NonBlockingBus"),
+        },
+        Case {
+            name: "scatter_repeated_bus_p8",
+            src: scatter,
+            p: Some(8),
+            agent: Some("RepeatedBus"),
+        },
+        Case {
+            name: "scatter_gather_bus_p5",
+            src: scatter_gather,
+            p: Some(5),
+            agent: Some("ScatterGatherBus"),
+        },
+    ];
     let mut g = c.benchmark_group("explore");
     g.sample_size(10);
-    for (name, src) in &cases {
-        let states = {
-            let mut m = parse("bench.etccs", src).expect("parses");
-            let agent = m.analyses[0].clone();
-            analyse(&mut m, &agent, &Options::default())
-                .expect("analyses")
-                .states
-        };
-        eprintln!("{name}: {states} states");
+    for case in &cases {
+        let states = case.run();
+        eprintln!("{}: {states} states", case.name);
         g.throughput(Throughput::Elements(states as u64));
-        g.bench_function(*name, |b| {
-            b.iter(|| {
-                let mut m = parse("bench.etccs", src).expect("parses");
-                let agent = m.analyses[0].clone();
-                analyse(&mut m, &agent, &Options::default()).expect("analyses")
-            })
-        });
+        g.bench_function(case.name, |b| b.iter(|| case.run()));
     }
     g.finish();
 }

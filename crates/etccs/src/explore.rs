@@ -4,10 +4,11 @@
 
 use crate::error::Error;
 use crate::parse::Model;
-use crate::term::{Act, Arena, TermId, Time};
+use crate::term::{Act, Arena, Name, Term, TermId, Time};
+use crate::time::Tm;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Analysis options.
@@ -129,12 +130,6 @@ impl Analysis {
     }
 }
 
-struct Edge {
-    act: Act,
-    delay: Time,
-    to: usize,
-}
-
 /// Analyses the agent `name` of `model` (see [`analyse_term`]).
 pub fn analyse(model: &mut Model, name: &str, opts: &Options) -> Result<Analysis, Error> {
     let t = model
@@ -147,22 +142,6 @@ pub fn analyse(model: &mut Model, name: &str, opts: &Options) -> Result<Analysis
 pub fn analyse_all(model: &mut Model, opts: &Options) -> Result<Vec<Analysis>, Error> {
     let names = model.analyses.clone();
     names.iter().map(|n| analyse(model, n, opts)).collect()
-}
-
-fn run_of(arena: &Arena, edges: &[Vec<Edge>], path: &[(usize, usize)]) -> Run {
-    let mut time = Time::zero();
-    let steps = path
-        .iter()
-        .map(|&(s, e)| {
-            let ed = &edges[s][e];
-            time += &ed.delay;
-            Step {
-                action: arena.act_str(ed.act),
-                delay: ed.delay.clone(),
-            }
-        })
-        .collect();
-    Run { time, steps }
 }
 
 /// Explores the eager transition system from `start` and computes EXEC,
@@ -198,79 +177,308 @@ pub fn analyse_term(
 
 const ANALYSIS_STACK_BYTES: usize = 512 << 20;
 
+/// The explored state graph: per state its term and the common delay of
+/// its transitions; edges in compressed rows (`start[s]..start[s + 1]`).
+struct Graph {
+    ids: Vec<TermId>,
+    delay: Vec<Tm>,
+    start: Vec<u32>,
+    to: Vec<u32>,
+    act: Vec<Act>,
+}
+
+impl Graph {
+    fn edges(&self, s: usize) -> std::ops::Range<usize> {
+        self.start[s] as usize..self.start[s + 1] as usize
+    }
+
+    fn degree(&self, s: usize) -> usize {
+        (self.start[s + 1] - self.start[s]) as usize
+    }
+
+    /// Target of the `k`-th edge of `s`.
+    fn target(&self, s: usize, k: usize) -> usize {
+        self.to[self.start[s] as usize + k] as usize
+    }
+}
+
+fn run_of(arena: &Arena, g: &Graph, path: &[(usize, usize)]) -> Run {
+    let mut time = Tm::ZERO;
+    let steps = path
+        .iter()
+        .map(|&(s, e)| {
+            time = time.add(&g.delay[s]);
+            Step {
+                action: arena.act_str(g.act[g.start[s] as usize + e]),
+                delay: g.delay[s].to_big(),
+            }
+        })
+        .collect();
+    Run {
+        time: time.to_big(),
+        steps,
+    }
+}
+
+/// A path count: machine-sized while it fits, exact beyond.
+#[derive(Clone, Debug)]
+enum Count {
+    Small(u128),
+    Big(Box<BigUint>),
+}
+
+impl Count {
+    fn add_assign(&mut self, o: &Count) {
+        if let (Count::Small(a), Count::Small(b)) = (&*self, o) {
+            if let Some(s) = a.checked_add(*b) {
+                *self = Count::Small(s);
+                return;
+            }
+        }
+        *self = Count::Big(Box::new(self.to_big() + o.to_big()));
+    }
+
+    fn to_big(&self) -> BigUint {
+        match self {
+            Count::Small(a) => BigUint::from(*a),
+            Count::Big(b) => BigUint::clone(b),
+        }
+    }
+}
+
+/// Binary gcd.
+fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
+        return u128::from(gcd_u64(x, y));
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// Binary gcd of non-zero values.
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// An exact probability: a fraction of `u64`s while it fits (reduced once a
+/// state's list is complete, see [`Prob::div`]), exact beyond.
+#[derive(Clone, Debug)]
+enum Prob {
+    Small(u64, u64),
+    Big(Box<BigRational>),
+}
+
+impl Prob {
+    /// `n / d` reduced.
+    fn from_u128(n: u128, d: u128) -> Prob {
+        let g = gcd_u128(n, d);
+        let (n, d) = if g > 1 { (n / g, d / g) } else { (n, d) };
+        match (u64::try_from(n), u64::try_from(d)) {
+            (Ok(n), Ok(d)) => Prob::Small(n, d),
+            _ => Prob::Big(Box::new(BigRational::new(BigInt::from(n), BigInt::from(d)))),
+        }
+    }
+
+    /// The exact value (of a reduced fraction).
+    fn to_big(&self) -> BigRational {
+        match self {
+            Prob::Small(n, d) => BigRational::new(BigInt::from(*n), BigInt::from(*d)),
+            Prob::Big(r) => BigRational::clone(r),
+        }
+    }
+
+    /// Adds `o`; equal denominators add without reducing.
+    fn add_assign(&mut self, o: &Prob) {
+        if let (Prob::Small(a, b), Prob::Small(c, d)) = (&*self, o) {
+            if b == d {
+                if let Some(s) = a.checked_add(*c) {
+                    *self = Prob::Small(s, *b);
+                    return;
+                }
+            }
+            let (a, b, c, d) = (
+                u128::from(*a),
+                u128::from(*b),
+                u128::from(*c),
+                u128::from(*d),
+            );
+            if let Some(n) = (a * d).checked_add(c * b) {
+                *self = Prob::from_u128(n, b * d);
+                return;
+            }
+        }
+        *self = Prob::Big(Box::new(self.to_big() + o.to_big()));
+    }
+
+    /// `self / k` for `k > 0`, reduced.
+    fn div(&self, k: usize) -> Prob {
+        match self {
+            Prob::Small(n, d) => Prob::from_u128(u128::from(*n), u128::from(*d) * k as u128),
+            Prob::Big(r) => Prob::Big(Box::new(&**r / BigInt::from(k))),
+        }
+    }
+}
+
+/// A total time with its EXEC path count and (unscaled) PEXEC probability.
+type Entry = (Tm, Count, Prob);
+
+/// Sums the entries of equal time of a list sorted by time, in place.
+fn merge_sorted(v: &mut Vec<Entry>) {
+    if v.is_empty() {
+        return;
+    }
+    let mut w = 0;
+    for r in 1..v.len() {
+        if v[r].0 == v[w].0 {
+            let (head, tail) = v.split_at_mut(r);
+            head[w].1.add_assign(&tail[0].1);
+            head[w].2.add_assign(&tail[0].2);
+        } else {
+            w += 1;
+            v.swap(w, r);
+        }
+    }
+    v.truncate(w + 1);
+}
+
 fn analyse_inner(
     arena: &mut Arena,
     start: TermId,
     name: &str,
     opts: &Options,
 ) -> Result<Analysis, Error> {
-    // 1. Breadth-first exploration with structural state sharing.
-    let mut ids = vec![start];
+    // 1. Breadth-first exploration with structural state sharing. A
+    // top-level restriction `P\L` (possibly behind agent constants) is kept
+    // aside: every state but the start is then some `P'\L` and is
+    // represented by `P'`, so the states' restrictions are never interned
+    // (`restrict` maps distinct `P'` to distinct states). The start keeps
+    // its own identity: a constant is a different state from its body.
+    let mut body = start;
+    while let Term::Const(c) = arena.get(body) {
+        match arena.const_body(*c) {
+            Some(b) => body = b,
+            None => break,
+        }
+    }
+    let (root, wrap) = match arena.get(body) {
+        Term::Restrict(x, l) => (*x, Some(l.clone())),
+        _ => (start, None),
+    };
+    let wrap = wrap.as_deref();
+    // Whether state 0 is found again when reached as `root`.
+    let start_shared = wrap.is_none() || body == start;
+    // Depth of the state represented by `p`.
+    let depth = |arena: &Arena, p: TermId| {
+        let wrapped = wrap.is_some() && !matches!(arena.get(p), Term::Nil | Term::Terminated);
+        arena.depth(p) + usize::from(wrapped)
+    };
+    let mut g = Graph {
+        ids: vec![root],
+        delay: Vec::new(),
+        start: vec![0],
+        to: Vec::new(),
+        act: Vec::new(),
+    };
     // State number of each term id (`u32::MAX`: not a state yet), dense by id.
-    let mut index: Vec<u32> = vec![u32::MAX; arena.len().max(Arena::index_of(start) + 1)];
-    index[Arena::index_of(start)] = 0;
-    let mut edges: Vec<Vec<Edge>> = Vec::new();
-    let mut parent: Vec<Option<(usize, usize)>> = vec![None];
-    let mut visible: BTreeSet<String> = BTreeSet::new();
+    let mut index: Vec<u32> = vec![u32::MAX; arena.len().max(Arena::index_of(root) + 1)];
+    if start_shared {
+        index[Arena::index_of(root)] = 0;
+    }
+    // Predecessor state and edge of each state (`u32::MAX` for the start).
+    let mut parent: Vec<(u32, u32)> = vec![(u32::MAX, 0)];
+    let mut visible: Vec<bool> = Vec::new();
+    let mut buf: Vec<(Act, TermId)> = Vec::new();
     let mut i = 0;
-    while i < ids.len() {
-        let trs = arena.transitions(ids[i]);
-        let mut out = Vec::with_capacity(trs.len());
-        for (k, tr) in trs.into_iter().enumerate() {
-            let ti = Arena::index_of(tr.target);
+    while i < g.ids.len() {
+        buf.clear();
+        let u = arena.transitions_into(g.ids[i], wrap, &mut buf);
+        g.delay.push(u.unwrap_or(Tm::ZERO));
+        for (k, &(act, target)) in buf.iter().enumerate() {
+            let ti = Arena::index_of(target);
             if index.len() <= ti {
                 index.resize(arena.len().max(ti + 1), u32::MAX);
             }
             let to = match index[ti] {
-                j if j != u32::MAX => j as usize,
+                j if j != u32::MAX => j,
                 _ => {
-                    if ids.len() >= opts.max_states {
+                    if g.ids.len() >= opts.max_states {
                         return Err(Error::Limit {
                             agent: name.to_string(),
                             max_states: opts.max_states,
                         });
                     }
-                    if arena.depth(tr.target) > opts.max_depth {
+                    if depth(arena, target) > opts.max_depth {
                         return Err(Error::TooDeep {
                             agent: name.to_string(),
                             max_depth: opts.max_depth,
                         });
                     }
-                    ids.push(tr.target);
-                    parent.push(Some((i, k)));
-                    index[ti] = (ids.len() - 1) as u32;
-                    ids.len() - 1
+                    let j = u32::try_from(g.ids.len()).expect("fewer than 2^32 states");
+                    g.ids.push(target);
+                    parent.push((i as u32, k as u32));
+                    index[ti] = j;
+                    j
                 }
             };
-            if let Some(nm) = tr.act.name() {
-                visible.insert(arena.name_str(nm).to_string());
+            if let Some(nm) = act.name() {
+                let x = nm.0 as usize;
+                if visible.len() <= x {
+                    visible.resize(x + 1, false);
+                }
+                visible[x] = true;
             }
-            out.push(Edge {
-                act: tr.act,
-                delay: tr.delay,
-                to,
-            });
+            g.to.push(to);
+            g.act.push(act);
         }
-        edges.push(out);
+        g.start
+            .push(u32::try_from(g.to.len()).expect("fewer than 2^32 transitions"));
         i += 1;
     }
-    let n = ids.len();
+    drop(index);
+    let n = g.ids.len();
     let path_to = |mut s: usize| {
         let mut p = Vec::new();
-        while let Some((q, e)) = parent[s] {
-            p.push((q, e));
-            s = q;
+        while parent[s].0 != u32::MAX {
+            let (q, e) = parent[s];
+            p.push((q as usize, e as usize));
+            s = q as usize;
         }
         p.reverse();
         p
     };
+    let visible: BTreeSet<String> = visible
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v)
+        .map(|(x, _)| arena.name_str(Name(x as u32)).to_string())
+        .collect();
     let warnings = visible
         .iter()
-        .map(|a| {
-            format!(
-                "visible action `{a}` is not restricted at the top level: eagerness fires it at its lower bound; restrict it (e.g. `\\{{{a}}}`) to model a closed system"
-            )
-        })
+        .map(|a| crate::error::eagerness_warning(a))
         .collect();
 
     // 2. Cycle detection (iterative DFS) and post-order.
@@ -279,9 +487,9 @@ fn analyse_inner(
     let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
     colour[0] = 1;
     while let Some(&(v, k)) = stack.last() {
-        if k < edges[v].len() {
+        if k < g.degree(v) {
             stack.last_mut().expect("nonempty").1 += 1;
-            let w = edges[v][k].to;
+            let w = g.target(v, k);
             match colour[w] {
                 0 => {
                     colour[w] = 1;
@@ -299,8 +507,8 @@ fn analyse_inner(
                         min: None,
                         max: None,
                         outcome: Outcome::NonTerminating {
-                            prefix: run_of(arena, &edges, &path_to(w)),
-                            cycle: run_of(arena, &edges, &cyc),
+                            prefix: run_of(arena, &g, &path_to(w)),
+                            cycle: run_of(arena, &g, &cyc),
                         },
                         warnings,
                     });
@@ -313,101 +521,103 @@ fn analyse_inner(
             stack.pop();
         }
     }
+    drop(colour);
+    drop(stack);
 
-    // 3. Memoised EXEC / PEXEC / min / max over the DAG in post-order.
-    let mut exec: Vec<BTreeMap<Time, BigUint>> = vec![BTreeMap::new(); n];
-    let mut pexec: Vec<BTreeMap<Time, BigRational>> = vec![BTreeMap::new(); n];
-    let mut best: Vec<(Time, usize, Time, usize)> = vec![(Time::zero(), 0, Time::zero(), 0); n];
-    // Remaining unprocessed in-edges per state: a state's EXEC/PEXEC maps
-    // are freed once every predecessor has consumed them.
-    let mut pending = vec![0usize; n];
-    for out in &edges {
-        for e in out {
-            pending[e.to] += 1;
-        }
+    // 3. Memoised EXEC / PEXEC / min / max over the DAG in post-order. All
+    // transitions of a state share its delay, so a state's lists are the
+    // merged lists of its successors shifted once by that delay.
+    // Per state: each total time with its EXEC path count and PEXEC probability.
+    let mut lists: Vec<Vec<Entry>> = vec![Vec::new(); n];
+    // Least and greatest total time with the first edge achieving each.
+    let mut best: Vec<(Tm, u32, Tm, u32)> = vec![(Tm::ZERO, 0, Tm::ZERO, 0); n];
+    // Remaining unprocessed in-edges per state: the last predecessor to
+    // consume a state's list takes it instead of copying it.
+    let mut pending = vec![0u32; n];
+    for &t in &g.to {
+        pending[t as usize] += 1;
     }
     for &v in &post {
-        if edges[v].is_empty() {
-            exec[v].insert(Time::zero(), BigUint::one());
-            pexec[v].insert(Time::zero(), BigRational::one());
+        let deg = g.degree(v);
+        if deg == 0 {
+            lists[v] = vec![(Tm::ZERO, Count::Small(1), Prob::Small(1, 1))];
             continue;
         }
-        let mut ex = BTreeMap::new();
-        let mut px: BTreeMap<Time, (BigInt, BigInt)> = BTreeMap::new();
-        let mut b: Option<(Time, usize, Time, usize)> = None;
-        for (k, e) in edges[v].iter().enumerate() {
-            for (t, m) in &exec[e.to] {
-                *ex.entry(add_time(t, &e.delay))
-                    .or_insert_with(BigUint::zero) += m;
+        let d = &g.delay[v];
+        let mut acc: Vec<Entry> = Vec::new();
+        let (mut lk, mut hk) = (0, 0);
+        for (k, e) in g.edges(v).enumerate() {
+            let to = g.to[e] as usize;
+            pending[to] -= 1;
+            if pending[to] == 0 && to != 0 && acc.is_empty() {
+                acc = std::mem::take(&mut lists[to]);
+            } else if pending[to] == 0 && to != 0 {
+                acc.append(&mut lists[to]);
+            } else {
+                acc.extend_from_slice(&lists[to]);
             }
-            // Summed unreduced and scaled by `share` once below:
-            // Σ share·p = share·Σ p exactly, with one gcd per entry.
-            for (t, p) in &pexec[e.to] {
-                match px.entry(add_time(t, &e.delay)) {
-                    std::collections::btree_map::Entry::Vacant(slot) => {
-                        slot.insert((p.numer().clone(), p.denom().clone()));
-                    }
-                    std::collections::btree_map::Entry::Occupied(mut slot) => {
-                        let (n, d) = slot.get_mut();
-                        if d == p.denom() {
-                            *n += p.numer();
-                        } else {
-                            *n *= p.denom();
-                            *n += p.numer() * &*d;
-                            *d *= p.denom();
-                        }
-                    }
+            if k > 0 {
+                let (b, lo, hi) = (
+                    &best[to],
+                    &best[g.target(v, lk)].0,
+                    &best[g.target(v, hk)].2,
+                );
+                if b.0 < *lo {
+                    lk = k;
+                }
+                if b.2 > *hi {
+                    hk = k;
                 }
             }
-            let lo = add_time(&best[e.to].0, &e.delay);
-            let hi = add_time(&best[e.to].2, &e.delay);
-            b = Some(match b {
-                None => (lo, k, hi, k),
-                Some((l0, k0, h0, j0)) => {
-                    let (l, lk) = if lo < l0 { (lo, k) } else { (l0, k0) };
-                    let (h, hk) = if hi > h0 { (hi, k) } else { (h0, j0) };
-                    (l, lk, h, hk)
-                }
-            });
         }
-        let deg = BigInt::from(edges[v].len());
-        let px: BTreeMap<Time, BigRational> = px
-            .into_iter()
-            .map(|(t, (n, d))| (t, BigRational::new(n, d * &deg)))
-            .collect();
-        exec[v] = ex;
-        pexec[v] = px;
-        best[v] = b.expect("has edges");
-        for e in &edges[v] {
-            pending[e.to] -= 1;
-            if pending[e.to] == 0 && e.to != 0 {
-                exec[e.to] = BTreeMap::new();
-                pexec[e.to] = BTreeMap::new();
+        let shift = |t: &Tm| if d.is_zero() { t.clone() } else { t.add(d) };
+        best[v] = (
+            shift(&best[g.target(v, lk)].0),
+            lk as u32,
+            shift(&best[g.target(v, hk)].2),
+            hk as u32,
+        );
+        if deg > 1 {
+            acc.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+            merge_sorted(&mut acc);
+            for e in &mut acc {
+                e.2 = e.2.div(deg);
             }
         }
+        if !d.is_zero() {
+            for e in &mut acc {
+                e.0 = e.0.add(d);
+            }
+        }
+        lists[v] = acc;
     }
     let follow = |use_max: bool| {
         let mut p = Vec::new();
         let mut s = 0;
-        while !edges[s].is_empty() {
-            let k = if use_max { best[s].3 } else { best[s].1 };
+        while g.degree(s) > 0 {
+            let k = if use_max { best[s].3 } else { best[s].1 } as usize;
             p.push((s, k));
-            s = edges[s][k].to;
+            s = g.target(s, k);
         }
         p
     };
-    let min = run_of(arena, &edges, &follow(false));
-    let max = run_of(arena, &edges, &follow(true));
+    let min = run_of(arena, &g, &follow(false));
+    let max = run_of(arena, &g, &follow(true));
 
     // 4. Deadlock check via the Terminated placeholder (BFS order: fewest steps).
     let mut outcome = Outcome::Terminated;
     if arena.mentions_terminated(start) {
         if let Some(s) =
-            (0..n).find(|&s| edges[s].is_empty() && !arena.has_active_terminated(ids[s]))
+            (0..n).find(|&s| g.degree(s) == 0 && !arena.has_active_terminated(g.ids[s]))
         {
+            let state = match wrap {
+                _ if s == 0 => start,
+                Some(l) => arena.restrict(g.ids[s], l.to_vec()),
+                None => g.ids[s],
+            };
             outcome = Outcome::Deadlock {
-                run: run_of(arena, &edges, &path_to(s)),
-                state: arena.display(ids[s]),
+                run: run_of(arena, &g, &path_to(s)),
+                state: arena.display(state),
             };
         }
     }
@@ -415,25 +625,17 @@ fn analyse_inner(
     Ok(Analysis {
         name: name.to_string(),
         states: n,
-        exec: std::mem::take(&mut exec[0]),
-        pexec: std::mem::take(&mut pexec[0]),
+        exec: lists[0]
+            .iter()
+            .map(|(t, c, _)| (t.to_big(), c.to_big()))
+            .collect(),
+        pexec: lists[0]
+            .iter()
+            .map(|(t, _, p)| (t.to_big(), p.to_big()))
+            .collect(),
         min: Some(min),
         max: Some(max),
         outcome,
         warnings,
     })
-}
-
-/// `t + d` with a fast path for a zero delay and for integer times (the
-/// common case), which needs no gcd normalisation. Same value as `t + d`.
-fn add_time(t: &Time, d: &Time) -> Time {
-    if d.is_zero() {
-        t.clone()
-    } else if t.is_zero() {
-        d.clone()
-    } else if t.denom().is_one() && d.denom().is_one() {
-        Time::from_integer(t.numer() + d.numer())
-    } else {
-        t + d
-    }
 }

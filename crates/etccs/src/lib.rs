@@ -1,6 +1,8 @@
-//! Eager Timed CCS (MacDonald 1996, spec `etccs-macdonald.md` §4–§5.1):
+//! Eager Timed CCS (MacDonald 1996, spec `etccs-macdonald.md` §4–§5.4):
 //! a timed process algebra for predicting how long message-passing
-//! programs run, with the thesis's *concrete* execution-time analysis.
+//! programs run, with the thesis's *concrete* execution-time analysis and
+//! its *parametric* one ([`parametric`]: symbolic times, results per region
+//! of parameter space, merged into `max`/`min` where exact).
 //!
 //! A model is written in the thesis tool syntax (`define`, `analyse`,
 //! `(a,3).P`, `(a',4).P`, `(tau,3).P`, `nil`, `+`, `|`, `\{a,b}`,
@@ -53,6 +55,7 @@ pub mod parametric;
 pub mod parse;
 pub mod report;
 pub mod term;
+mod time;
 
 pub use error::Error;
 pub use explore::{analyse, analyse_all, analyse_term, Analysis, Options, Outcome, Run, Step};

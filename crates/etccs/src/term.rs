@@ -2,11 +2,12 @@
 //! (next-action intervals, earliest actions Δ, `Delay`, `Action`).
 
 use crate::linear::{LinExpr, Param};
+use crate::time::Tm;
+use hashbrown::HashTable;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// Exact time values (non-negative rationals).
 pub type Time = BigRational;
@@ -61,9 +62,6 @@ impl Hasher for FxHasher {
 /// A `HashMap` with [`FxHasher`].
 pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
-/// A shared, memoised list of immediate moves.
-type Moves = Arc<[(Act, TermId)]>;
-
 /// An interned channel name (without polarity).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Name(pub u32);
@@ -97,7 +95,7 @@ impl Act {
         }
     }
 
-    fn relabel(self, map: &[(Name, Name)]) -> Act {
+    pub(crate) fn relabel(self, map: &[(Name, Name)]) -> Act {
         let f = |n: Name| {
             map.iter()
                 .find(|(old, _)| *old == n)
@@ -162,18 +160,138 @@ pub struct Transition {
 }
 
 /// Earliest start of each action ignoring pre-emption (a summary of 𝒮(P)).
-#[derive(Clone, Default, Debug)]
+#[derive(Clone, Debug)]
 struct Summary {
     /// Earliest start of a τ (explicit, or a synchronisation).
-    tau: Option<Time>,
-    /// Earliest lower bound of each visible action (intervals are `[v, ∞]`).
-    vis: BTreeMap<Act, Time>,
+    tau: Option<Tm>,
+    /// Earliest lower bound of each visible action (intervals are `[v, ∞]`):
+    /// the range `vis..vis + nvis` of `Arena::vis_pool`, sorted by action.
+    vis: u32,
+    nvis: u32,
+    /// [`act_bit`]s of the visible actions and of their complements: two
+    /// operands can synchronise only if `coacts` of one meets `acts` of the other.
+    acts: u64,
+    coacts: u64,
+    /// Whether every delay leaves the term unchanged: all its active
+    /// prefixes (not under another prefix) have bound 0 and no constant is
+    /// active (delay unfolds those). Set by [`Arena::ensure_summary`].
+    fixed: bool,
 }
 
-fn min_opt(a: Option<Time>, b: &Time) -> Option<Time> {
+const EMPTY_SUMMARY: Summary = Summary {
+    tau: None,
+    vis: 0,
+    nvis: 0,
+    acts: 0,
+    coacts: 0,
+    fixed: false,
+};
+
+/// A one-bit fingerprint of an action.
+fn act_bit(a: Act) -> u64 {
+    1 << (act_code(a).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+}
+
+/// The `acts` / `coacts` fingerprints of a visible list.
+fn masks(items: &[(Act, Tm)]) -> (u64, u64) {
+    items.iter().fold((0, 0), |(m, c), (a, _)| {
+        (m | act_bit(*a), c | a.complement().map_or(0, act_bit))
+    })
+}
+
+/// No cached moves (see `Arena::move_idx`).
+const NO_MOVES: (u32, u32) = (u32::MAX, 0);
+
+/// How many recent restriction sets [`Arena::mark`] keeps.
+const MARK_SETS: usize = 4;
+
+/// Up to this many operands, synchronisations are found pairwise.
+const SYNC_PAIRWISE_MAX: usize = 12;
+
+fn min_tm(a: &mut Option<Tm>, b: &Tm) {
     match a {
-        Some(x) if x <= *b => Some(x),
-        _ => Some(b.clone()),
+        Some(x) if *x <= *b => {}
+        _ => *a = Some(b.clone()),
+    }
+}
+
+/// Sorts a visible list by action, keeping the least bound of each action.
+fn sort_min(items: &mut Vec<(Act, Tm)>) {
+    items.sort_unstable_by(|x, y| x.0.cmp(&y.0).then_with(|| x.1.cmp(&y.1)));
+    items.dedup_by(|later, first| later.0 == first.0);
+}
+
+/// A dense code of an action, for hashing.
+fn act_code(a: Act) -> u64 {
+    match a {
+        Act::Tau => 0,
+        Act::Name(n) => (u64::from(n.0) << 2) | 1,
+        Act::CoName(n) => (u64::from(n.0) << 2) | 2,
+    }
+}
+
+fn hash_tm(h: &mut FxHasher, v: &Tm) {
+    match v {
+        Tm::Small(n, d) => {
+            h.add(*n as u64);
+            h.add(*d as u64);
+        }
+        Tm::Big(r) => r.hash(h),
+    }
+}
+
+/// The 32-bit intern hash (the well-mixed high half of the Fx state).
+fn finish(h: FxHasher) -> u32 {
+    (h.0 >> 32) as u32
+}
+
+/// The table hash of a 32-bit intern hash: the table takes its bucket from
+/// the low bits and its tag from the top bits, so both get the mixed half.
+fn spread(h: u32) -> u64 {
+    (u64::from(h) << 32) | u64::from(h)
+}
+
+fn hash_seq(tag: u64, xs: &[TermId]) -> u32 {
+    let mut h = FxHasher(tag);
+    for x in xs {
+        h.add(u64::from(x.0));
+    }
+    finish(h)
+}
+
+fn hash_prefix(a: Act, v: &Tm, c: TermId) -> u32 {
+    let mut h = FxHasher(2);
+    h.add(act_code(a));
+    hash_tm(&mut h, v);
+    h.add(u64::from(c.0));
+    finish(h)
+}
+
+fn hash_restrict(x: TermId, l: &[Name]) -> u32 {
+    let mut h = FxHasher(6);
+    // Restriction sets are long and rarely differ for one operand: hash
+    // their size and ends only (equality still compares them in full).
+    h.add(u64::from(x.0));
+    h.add(l.len() as u64);
+    if let (Some(a), Some(b)) = (l.first(), l.last()) {
+        h.add((u64::from(a.0) << 32) | u64::from(b.0));
+    }
+    finish(h)
+}
+
+/// The intern-table hash of a term; the specialised lookups
+/// ([`hash_seq`], [`hash_prefix`], [`hash_restrict`]) agree with it.
+fn hash_term(t: &Term) -> u32 {
+    match t {
+        Term::Sum(xs) => hash_seq(4, xs),
+        Term::Par(xs) => hash_seq(5, xs),
+        Term::Prefix(a, v, c) => hash_prefix(*a, &Tm::from_big(v), *c),
+        Term::Restrict(x, l) => hash_restrict(*x, l),
+        _ => {
+            let mut h = FxHasher(9);
+            t.hash(&mut h);
+            finish(h)
+        }
     }
 }
 
@@ -188,18 +306,35 @@ fn min_opt(a: Option<Time>, b: &Time) -> Option<Time> {
 pub struct Arena {
     terms: Vec<Term>,
     depths: Vec<u32>,
-    index: FxHashMap<Term, TermId>,
+    /// The intern table: ids of `terms` with their [`hash_term`].
+    index: HashTable<(TermId, u32)>,
     names: Vec<String>,
     name_index: HashMap<String, Name>,
     consts: Vec<(String, Option<TermId>)>,
-    /// Memoised 𝒮(P) summaries, indexed by term id (cleared by `define`).
-    summaries: Vec<Option<Arc<Summary>>>,
-    /// Memoised earliest times, indexed by term id (cleared by `define`).
-    earliests: Vec<Option<Option<Time>>>,
-    /// Memoised immediate moves, indexed by term id (cleared by `define`).
-    move_cache: Vec<Option<Moves>>,
+    /// Memoised 𝒮(P) summaries (cleared by `define`): the position in
+    /// `sums` of each term's summary, by term id (`u32::MAX`: none yet).
+    summary_idx: Vec<u32>,
+    sums: Vec<Summary>,
+    /// The visible-action lists of the summaries.
+    vis_pool: Vec<(Act, Tm)>,
+    /// Memoised immediate moves, indexed by term id (cleared by `define`):
+    /// a range of `move_pool`, or [`NO_MOVES`].
+    move_idx: Vec<(u32, u32)>,
+    move_pool: Vec<(Act, TermId)>,
     /// Memoised `Delay(P, u)` results (cleared by `define`).
-    delay_cache: FxHashMap<(TermId, Time), TermId>,
+    delay_cache: FxHashMap<(TermId, Tm), TermId>,
+    /// Scratch buffer of [`Arena::par_ref`].
+    flat: Vec<TermId>,
+    /// Reusable buffers of [`Arena::par_moves_into`] (a stack: it recurses).
+    move_bufs: Vec<Vec<(Act, TermId)>>,
+    id_bufs: Vec<Vec<TermId>>,
+    mask_bufs: Vec<Vec<(u64, u64)>>,
+    /// Reusable buffers of [`Arena::combine`] and [`Arena::sync_tau_sorted`].
+    vis_buf: Vec<(Act, Tm)>,
+    sync_buf: Vec<(Act, Tm, u32)>,
+    /// Recent restrictions with a bit set of their names (see [`Arena::mark`]).
+    marks: Vec<(Vec<Name>, Vec<u64>)>,
+    mark_next: usize,
     /// Interned symbolic bounds of [`Term::SymPrefix`].
     syms: Vec<LinExpr>,
     sym_index: HashMap<LinExpr, SymId>,
@@ -214,10 +349,25 @@ impl Arena {
     }
 
     fn intern(&mut self, t: Term) -> TermId {
-        if let Some(id) = self.index.get(&t) {
-            return *id;
+        let h = hash_term(&t);
+        if let Some(id) = self.lookup(h, |x| *x == t) {
+            return id;
         }
-        let id = TermId(self.terms.len() as u32);
+        self.insert_new(h, t)
+    }
+
+    /// The interned term with hash `h` satisfying `eq`.
+    #[inline]
+    fn lookup(&self, h: u32, eq: impl Fn(&Term) -> bool) -> Option<TermId> {
+        let terms = &self.terms;
+        self.index
+            .find(spread(h), |&(id, g)| g == h && eq(&terms[id.0 as usize]))
+            .map(|e| e.0)
+    }
+
+    /// Adds a term known to be absent, with its hash `h`.
+    fn insert_new(&mut self, h: u32, t: Term) -> TermId {
+        let id = TermId(u32::try_from(self.terms.len()).expect("fewer than 2^32 terms"));
         let child = |x: &TermId| self.depths[x.0 as usize];
         let d = match &t {
             Term::Nil | Term::Terminated | Term::Const(_) => 0,
@@ -228,9 +378,96 @@ impl Arena {
             Term::Sum(xs) | Term::Par(xs) => xs.iter().map(child).max().unwrap_or(0),
         };
         self.depths.push(d.saturating_add(1));
-        self.terms.push(t.clone());
-        self.index.insert(t, id);
+        self.terms.push(t);
+        self.index
+            .insert_unique(spread(h), (id, h), |e| spread(e.1));
         id
+    }
+
+    /// Interns `Par(xs)` (or `Sum(xs)`) for an already normal operand list,
+    /// allocating only when the term is new.
+    fn intern_seq(&mut self, par: bool, xs: &[TermId]) -> TermId {
+        let h = hash_seq(if par { 5 } else { 4 }, xs);
+        let found = self.lookup(h, |x| match x {
+            Term::Par(ys) => par && ys[..] == *xs,
+            Term::Sum(ys) => !par && ys[..] == *xs,
+            _ => false,
+        });
+        if let Some(id) = found {
+            return id;
+        }
+        let t = if par {
+            Term::Par(xs.to_vec())
+        } else {
+            Term::Sum(xs.to_vec())
+        };
+        self.insert_new(h, t)
+    }
+
+    /// `α@v.P` for a non-negative compact bound.
+    fn prefix_tm(&mut self, a: Act, v: &Tm, c: TermId) -> TermId {
+        let h = hash_prefix(a, v, c);
+        let found = self.lookup(h, |x| match x {
+            Term::Prefix(b, w, d) => *b == a && *d == c && v.eq_big(w),
+            _ => false,
+        });
+        if let Some(id) = found {
+            return id;
+        }
+        self.insert_new(h, Term::Prefix(a, v.to_big(), c))
+    }
+
+    /// `P\L` for a sorted, deduplicated, non-empty `L`.
+    fn restrict_ref(&mut self, t: TermId, l: &[Name]) -> TermId {
+        if matches!(self.get(t), Term::Nil | Term::Terminated) {
+            return t;
+        }
+        let h = hash_restrict(t, l);
+        let found = self.lookup(h, |x| match x {
+            Term::Restrict(x, m) => *x == t && m[..] == *l,
+            _ => false,
+        });
+        if let Some(id) = found {
+            return id;
+        }
+        self.insert_new(h, Term::Restrict(t, l.to_vec()))
+    }
+
+    /// [`Arena::par`] of `ys`, a normal operand list (no `nil`, no `Par`, at
+    /// least two operands) except possibly for the operands `new`: the
+    /// list is interned directly unless one of those needs normalising.
+    fn par_replaced(&mut self, ys: &[TermId], new: &[TermId]) -> TermId {
+        if new
+            .iter()
+            .any(|p| matches!(self.get(*p), Term::Nil | Term::Par(_)))
+        {
+            return self.par_ref(ys);
+        }
+        debug_assert!(ys.len() >= 2);
+        debug_assert!(ys
+            .iter()
+            .all(|y| !matches!(self.get(*y), Term::Nil | Term::Par(_))));
+        self.intern_seq(true, ys)
+    }
+
+    /// [`Arena::par`] of a borrowed operand list.
+    fn par_ref(&mut self, parts: &[TermId]) -> TermId {
+        let mut flat = std::mem::take(&mut self.flat);
+        flat.clear();
+        for &p in parts {
+            match self.get(p) {
+                Term::Nil => {}
+                Term::Par(xs) => flat.extend_from_slice(xs),
+                _ => flat.push(p),
+            }
+        }
+        let r = match flat.len() {
+            0 => self.nil(),
+            1 => flat[0],
+            _ => self.intern_seq(true, &flat),
+        };
+        self.flat = flat;
+        r
     }
 
     /// The node behind a term id.
@@ -301,7 +538,16 @@ impl Arena {
         } else {
             bound
         };
-        self.intern(Term::Prefix(act, bound, cont))
+        let v = Tm::from_big(&bound);
+        let h = hash_prefix(act, &v, cont);
+        let found = self.lookup(h, |x| match x {
+            Term::Prefix(b, w, d) => *b == act && *d == cont && v.eq_big(w),
+            _ => false,
+        });
+        if let Some(id) = found {
+            return id;
+        }
+        self.insert_new(h, Term::Prefix(act, bound, cont))
     }
 
     /// `α@e.P` with a linear bound over parameters. A bound without
@@ -383,35 +629,23 @@ impl Arena {
         match flat.len() {
             0 => self.nil(),
             1 => flat[0],
-            _ => self.intern(Term::Sum(flat)),
+            _ => self.intern_seq(false, &flat),
         }
     }
 
     /// n-ary parallel composition, flattened, with `nil` components removed.
     pub fn par(&mut self, parts: Vec<TermId>) -> TermId {
-        let mut flat = Vec::with_capacity(parts.len());
-        for p in parts {
-            match self.get(p) {
-                Term::Nil => {}
-                Term::Par(xs) => flat.extend(xs.iter().copied()),
-                _ => flat.push(p),
-            }
-        }
-        match flat.len() {
-            0 => self.nil(),
-            1 => flat[0],
-            _ => self.intern(Term::Par(flat)),
-        }
+        self.par_ref(&parts)
     }
 
     /// `P\L`. Restricting `nil` or `Terminated` (which have no actions) is the identity.
     pub fn restrict(&mut self, t: TermId, mut names: Vec<Name>) -> TermId {
         names.sort();
         names.dedup();
-        if names.is_empty() || matches!(self.get(t), Term::Nil | Term::Terminated) {
+        if names.is_empty() {
             return t;
         }
-        self.intern(Term::Restrict(t, names))
+        self.restrict_ref(t, &names)
     }
 
     /// `P[f]` with `f` given as `(old, new)` pairs; identity pairs are dropped.
@@ -442,9 +676,11 @@ impl Arena {
     /// Sets the body of an agent constant.
     pub fn define(&mut self, c: ConstId, body: TermId) {
         self.consts[c.0 as usize].1 = Some(body);
-        self.summaries.clear();
-        self.earliests.clear();
-        self.move_cache.clear();
+        self.summary_idx.clear();
+        self.sums.clear();
+        self.vis_pool.clear();
+        self.move_idx.clear();
+        self.move_pool.clear();
         self.delay_cache.clear();
     }
 
@@ -543,110 +779,422 @@ impl Arena {
     /// every visible action. Visible intervals are always `[v, ∞]`, so a
     /// synchronisation of `a`/`a'` starts at `max` of the partners' earliest
     /// bounds; pairs range only over actions actually present (the 𝒜 trick).
-    fn summary(&mut self, t: TermId) -> Arc<Summary> {
-        if let Some(Some(s)) = self.summaries.get(t.0 as usize) {
-            return s.clone();
+    /// Memoised in `sums` (indexed through `summary_idx`).
+    fn ensure_summary(&mut self, t: TermId) {
+        let i = t.0 as usize;
+        if self.summary(t).is_some() {
+            return;
         }
-        let s = match self.get(t).clone() {
-            Term::Nil | Term::Terminated | Term::SymPrefix(..) => Summary::default(),
+        let mut s = self.compute_summary(t);
+        s.fixed = self.is_fixed(t);
+        if self.summary_idx.len() <= i {
+            self.summary_idx.resize(i + 1, u32::MAX);
+        }
+        self.summary_idx[i] = u32::try_from(self.sums.len()).expect("fewer than 2^32 summaries");
+        self.sums.push(s);
+    }
+
+    /// The memoised summary of `t`, if computed.
+    fn summary(&self, t: TermId) -> Option<&Summary> {
+        match self.summary_idx.get(t.0 as usize) {
+            Some(&k) if k != u32::MAX => Some(&self.sums[k as usize]),
+            _ => None,
+        }
+    }
+
+    /// Whether `Delay(t, u) = t` for every `u`, judged from the operands'
+    /// memoised summaries (`false` when unknown).
+    fn is_fixed(&self, t: TermId) -> bool {
+        let f = |x: &TermId| self.summary(*x).is_some_and(|s| s.fixed);
+        match self.get(t) {
+            Term::Nil | Term::Terminated | Term::SymPrefix(..) => true,
+            Term::Prefix(_, v, _) => v.is_zero(),
+            Term::Sum(xs) | Term::Par(xs) => xs.iter().all(f),
+            Term::Restrict(x, _) | Term::Relabel(x, _) => match self.get(*x) {
+                Term::Par(ys) => ys.iter().all(f),
+                _ => f(x),
+            },
+            Term::Const(_) => false,
+        }
+    }
+
+    /// The memoised summary of `t` (after [`Arena::ensure_summary`]).
+    fn summary_of(&self, t: TermId) -> &Summary {
+        self.summary(t).expect("summary computed")
+    }
+
+    fn vis_of(&self, s: &Summary) -> &[(Act, Tm)] {
+        &self.vis_pool[s.vis as usize..(s.vis + s.nvis) as usize]
+    }
+
+    /// Stores a sorted, deduplicated visible list (an empty one needs no space).
+    fn push_vis(&mut self, items: &[(Act, Tm)]) -> (u32, u32) {
+        if items.is_empty() {
+            return (0, 0);
+        }
+        let k = u32::try_from(self.vis_pool.len()).expect("summary pool below 2^32");
+        self.vis_pool.extend_from_slice(items);
+        (k, items.len() as u32)
+    }
+
+    /// The operands of the `Par` node `p`, in a buffer from `id_bufs`
+    /// (to be given back there).
+    fn operands(&mut self, p: TermId) -> Vec<TermId> {
+        let mut v = self.id_bufs.pop().unwrap_or_default();
+        v.clear();
+        if let Term::Par(xs) = self.get(p) {
+            v.extend_from_slice(xs);
+        }
+        v
+    }
+
+    /// The `Par` node behind `x`, looking through constants.
+    fn par_node(&self, mut x: TermId) -> Option<TermId> {
+        loop {
+            match self.get(x) {
+                Term::Par(_) => return Some(x),
+                Term::Const(c) => x = self.const_body(*c)?,
+                _ => return None,
+            }
+        }
+    }
+
+    fn compute_summary(&mut self, t: TermId) -> Summary {
+        match self.get(t) {
+            Term::Nil | Term::Terminated | Term::SymPrefix(..) => EMPTY_SUMMARY,
             Term::Prefix(a, v, _) => {
-                let mut s = Summary::default();
-                match a {
-                    Act::Tau => s.tau = Some(v),
-                    _ => {
-                        s.vis.insert(a, v);
+                let (a, v) = (*a, Tm::from_big(v));
+                if a == Act::Tau {
+                    Summary {
+                        tau: Some(v),
+                        ..EMPTY_SUMMARY
+                    }
+                } else {
+                    let items = [(a, v)];
+                    let (acts, coacts) = masks(&items);
+                    let (vis, nvis) = self.push_vis(&items);
+                    Summary {
+                        tau: None,
+                        vis,
+                        nvis,
+                        acts,
+                        coacts,
+                        fixed: false,
                     }
                 }
-                s
             }
             Term::Sum(xs) => {
-                let mut s = Summary::default();
-                for x in xs {
-                    let sx = self.summary(x);
-                    merge_into(&mut s, &sx);
-                }
-                s
+                let xs = xs.clone();
+                self.combine(&xs, false, None)
             }
             Term::Par(xs) => {
-                let parts: Vec<Arc<Summary>> = xs.iter().map(|x| self.summary(*x)).collect();
-                let mut s = Summary::default();
-                for i in 0..parts.len() {
-                    for j in (i + 1)..parts.len() {
-                        for (a, v) in &parts[i].vis {
-                            let co = a.complement().expect("visible");
-                            if let Some(w) = parts[j].vis.get(&co) {
-                                let u = if v >= w { v } else { w };
-                                s.tau = min_opt(s.tau.take(), u);
-                            }
+                let xs = xs.clone();
+                self.combine(&xs, true, None)
+            }
+            Term::Restrict(x, l) => {
+                let (x, l) = (*x, l.clone());
+                if let Some(p) = self.par_node(x) {
+                    // Summarise the composition filtered at once: its own
+                    // unrestricted summary is seldom needed again.
+                    let Term::Par(xs) = self.get(p) else {
+                        unreachable!("par node")
+                    };
+                    let xs = xs.clone();
+                    return self.combine(&xs, true, Some(&l));
+                }
+                self.ensure_summary(x);
+                let s = self.summary_of(x).clone();
+                let vis = self.vis_of(&s);
+                let ok = |a: &Act| a.name().is_none_or(|n| l.binary_search(&n).is_err());
+                if vis.iter().all(|(a, _)| ok(a)) {
+                    return s;
+                }
+                let items: Vec<(Act, Tm)> = vis.iter().filter(|(a, _)| ok(a)).cloned().collect();
+                let (acts, coacts) = masks(&items);
+                let (vis, nvis) = self.push_vis(&items);
+                Summary {
+                    tau: s.tau,
+                    vis,
+                    nvis,
+                    acts,
+                    coacts,
+                    fixed: false,
+                }
+            }
+            Term::Relabel(x, f) => {
+                let (x, f) = (*x, f.clone());
+                self.ensure_summary(x);
+                let s = self.summary_of(x).clone();
+                let mut items: Vec<(Act, Tm)> = self
+                    .vis_of(&s)
+                    .iter()
+                    .map(|(a, v)| (a.relabel(&f), v.clone()))
+                    .collect();
+                sort_min(&mut items);
+                let (acts, coacts) = masks(&items);
+                let (vis, nvis) = self.push_vis(&items);
+                Summary {
+                    tau: s.tau,
+                    vis,
+                    nvis,
+                    acts,
+                    coacts,
+                    fixed: false,
+                }
+            }
+            Term::Const(c) => match self.const_body(*c) {
+                Some(b) => {
+                    self.ensure_summary(b);
+                    self.summary_of(b).clone()
+                }
+                None => EMPTY_SUMMARY,
+            },
+        }
+    }
+
+    /// Lowers `tau` to the earliest synchronisation between two of the
+    /// (summarised) operands `xs`.
+    fn sync_tau(&mut self, xs: &[TermId], tau: &mut Option<Tm>) {
+        if xs.len() > SYNC_PAIRWISE_MAX {
+            self.sync_tau_sorted(xs, tau);
+        } else {
+            self.sync_tau_pairwise(xs, tau);
+        }
+    }
+
+    /// [`Arena::sync_tau`] pair by pair (few operands).
+    fn sync_tau_pairwise(&self, xs: &[TermId], tau: &mut Option<Tm>) {
+        for i in 0..xs.len() {
+            let si = self.summary_of(xs[i]);
+            if si.coacts == 0 {
+                continue;
+            }
+            for &xj in &xs[i + 1..] {
+                let sj = self.summary_of(xj);
+                if si.coacts & sj.acts == 0 {
+                    continue;
+                }
+                let vj = self.vis_of(sj);
+                for (a, v) in self.vis_of(si) {
+                    let co = a.complement().expect("visible");
+                    if sj.acts & act_bit(co) == 0 {
+                        continue;
+                    }
+                    if let Ok(k) = vj.binary_search_by(|(b, _)| b.cmp(&co)) {
+                        let w = &vj[k].1;
+                        min_tm(tau, if v >= w { v } else { w });
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Arena::sync_tau`] for many operands, in `O(N log N)` for `N`
+    /// visible entries: the earliest synchronisation on `a` is
+    /// `min` over operands `i ≠ j` of `max(v_i(a), v_j(a'))`, which only
+    /// needs the two least bounds of `a` and of `a'`.
+    fn sync_tau_sorted(&mut self, xs: &[TermId], tau: &mut Option<Tm>) {
+        let mut all = std::mem::take(&mut self.sync_buf);
+        all.clear();
+        for (i, &x) in xs.iter().enumerate() {
+            let s = self.summary_of(x);
+            all.extend(
+                self.vis_of(s)
+                    .iter()
+                    .map(|(a, v)| (*a, v.clone(), i as u32)),
+            );
+        }
+        all.sort_unstable_by(|x, y| x.0.cmp(&y.0).then_with(|| x.1.cmp(&y.1)));
+        let mut k = 0;
+        while k < all.len() {
+            let a = all[k].0;
+            let end = k + all[k..].iter().take_while(|e| e.0 == a).count();
+            // Each pair once: from the name's side.
+            if let Act::Name(n) = a {
+                let co = Act::CoName(n);
+                let c = all.partition_point(|e| e.0 < co);
+                let cend = c + all[c..].iter().take_while(|e| e.0 == co).count();
+                if c < cend {
+                    let (x1, y1) = (&all[k], &all[c]);
+                    let max = |p: &Tm, q: &Tm| if p >= q { p.clone() } else { q.clone() };
+                    if x1.2 != y1.2 {
+                        min_tm(tau, &max(&x1.1, &y1.1));
+                    } else {
+                        // The least bounds share an operand: pair each with the
+                        // other side's runner-up (bounds of one action are per
+                        // operand, so the runner-up is another operand).
+                        if let Some(y2) = all[c..cend].get(1) {
+                            min_tm(tau, &max(&x1.1, &y2.1));
+                        }
+                        if let Some(x2) = all[k..end].get(1) {
+                            min_tm(tau, &max(&x2.1, &y1.1));
                         }
                     }
                 }
-                for p in &parts {
-                    merge_into(&mut s, p);
-                }
-                s
             }
-            Term::Restrict(x, l) => {
-                let mut s = Summary::clone(&self.summary(x));
-                s.vis
-                    .retain(|a, _| a.name().is_none_or(|n| l.binary_search(&n).is_err()));
-                s
-            }
-            Term::Relabel(x, f) => {
-                let inner = self.summary(x);
-                let mut s = Summary {
-                    tau: inner.tau.clone(),
-                    vis: BTreeMap::new(),
-                };
-                for (a, v) in &inner.vis {
-                    let b = a.relabel(&f);
-                    let cur = s.vis.remove(&b);
-                    s.vis.insert(b, min_opt(cur, v).expect("some"));
-                }
-                s
-            }
-            Term::Const(c) => match self.const_body(c) {
-                Some(b) => Summary::clone(&self.summary(b)),
-                None => Summary::default(),
-            },
-        };
-        let s = Arc::new(s);
-        let i = t.0 as usize;
-        if self.summaries.len() <= i {
-            self.summaries.resize(i + 1, None);
+            k = end;
         }
-        self.summaries[i] = Some(s.clone());
-        s
+        self.sync_buf = all;
+    }
+
+    /// The bit set of the names of the restriction `l`, for
+    /// [`Arena::unmarked`]: an index into `marks`, valid until the next
+    /// call (a few recent sets are kept; most calls repeat one of them).
+    fn mark(&mut self, l: &[Name]) -> usize {
+        if let Some(k) = self.marks.iter().position(|(m, _)| m[..] == *l) {
+            return k;
+        }
+        let mut bits = Vec::new();
+        for n in l {
+            let w = n.0 as usize / 64;
+            if bits.len() <= w {
+                bits.resize(w + 1, 0u64);
+            }
+            bits[w] |= 1 << (n.0 % 64);
+        }
+        if self.marks.len() < MARK_SETS {
+            self.marks.push((l.to_vec(), bits));
+            self.marks.len() - 1
+        } else {
+            let k = self.mark_next;
+            self.mark_next = (k + 1) % MARK_SETS;
+            self.marks[k] = (l.to_vec(), bits);
+            k
+        }
+    }
+
+    /// Whether `a` passes the restriction of mark set `k`.
+    fn unmarked(&self, k: usize, a: Act) -> bool {
+        a.name().is_none_or(|n| {
+            self.marks[k]
+                .1
+                .get(n.0 as usize / 64)
+                .is_none_or(|w| w & (1 << (n.0 % 64)) == 0)
+        })
+    }
+
+    /// The summary of `Sum(xs)` or `Par(xs)` (with synchronisations),
+    /// restricted to the names outside `filter` if given.
+    fn combine(&mut self, xs: &[TermId], par: bool, filter: Option<&[Name]>) -> Summary {
+        for &x in xs {
+            self.ensure_summary(x);
+        }
+        let mut tau: Option<Tm> = None;
+        let mut items = std::mem::take(&mut self.vis_buf);
+        items.clear();
+        let mut single: Option<&Summary> = None;
+        let mut nonempty = 0;
+        for &x in xs {
+            let s = self.summary_of(x);
+            if let Some(t) = &s.tau {
+                min_tm(&mut tau, t);
+            }
+            if s.nvis > 0 {
+                nonempty += 1;
+                single = Some(s);
+                items.extend_from_slice(self.vis_of(s));
+            }
+        }
+        let single = single.map(|s| (s.vis, s.nvis, s.acts, s.coacts));
+        if par {
+            self.sync_tau(xs, &mut tau);
+        }
+        if let Some(l) = filter {
+            let m = self.mark(l);
+            items.retain(|(a, _)| self.unmarked(m, *a));
+        }
+        let (vis, nvis, acts, coacts) = match single {
+            // One operand's list, unfiltered: share it.
+            Some(r) if nonempty == 1 && items.len() == r.1 as usize => r,
+            _ => {
+                sort_min(&mut items);
+                let (acts, coacts) = masks(&items);
+                let (vis, nvis) = self.push_vis(&items);
+                (vis, nvis, acts, coacts)
+            }
+        };
+        self.vis_buf = items;
+        Summary {
+            tau,
+            vis,
+            nvis,
+            acts,
+            coacts,
+            fixed: false,
+        }
+    }
+
+    /// The earliest time at which `t` can act, compactly.
+    fn earliest_tm(&mut self, t: TermId) -> Option<Tm> {
+        self.ensure_summary(t);
+        let s = self.summary_of(t);
+        let mut u = s.tau.clone();
+        for (_, v) in self.vis_of(s) {
+            min_tm(&mut u, v);
+        }
+        u
+    }
+
+    /// The earliest time at which `t\L` can act, without memoising the
+    /// summary of `t\L` (each state is explored once).
+    fn earliest_restricted(&mut self, t: TermId, l: &[Name]) -> Option<Tm> {
+        let mut u = None;
+        if let Some(p) = self.par_node(t) {
+            let xs = self.operands(p);
+            for &x in &xs {
+                self.ensure_summary(x);
+            }
+            self.sync_tau(&xs, &mut u);
+            let m = self.mark(l);
+            for &x in &xs {
+                let s = self.summary_of(x);
+                if let Some(t) = &s.tau {
+                    min_tm(&mut u, t);
+                }
+                for (a, v) in self.vis_of(s) {
+                    if self.unmarked(m, *a) {
+                        min_tm(&mut u, v);
+                    }
+                }
+            }
+            self.id_bufs.push(xs);
+        } else {
+            self.ensure_summary(t);
+            let m = self.mark(l);
+            let s = self.summary_of(t);
+            u = s.tau.clone();
+            for (a, v) in self.vis_of(s) {
+                if self.unmarked(m, *a) {
+                    min_tm(&mut u, v);
+                }
+            }
+        }
+        u
     }
 
     /// The earliest time `u` at which `t` can act (the common time of Δ(P)),
     /// or `None` if `t` has no transitions.
     pub fn earliest(&mut self, t: TermId) -> Option<Time> {
-        let i = t.0 as usize;
-        if let Some(Some(u)) = self.earliests.get(i) {
-            return u.clone();
-        }
-        let s = self.summary(t);
-        let mut u = s.tau.clone();
-        for v in s.vis.values() {
-            u = min_opt(u, v);
-        }
-        if self.earliests.len() <= i {
-            self.earliests.resize(i + 1, None);
-        }
-        self.earliests[i] = Some(u.clone());
-        u
+        self.earliest_tm(t).map(|u| u.to_big())
     }
 
     /// `Delay(P, u)` (Def 5.2.5): lower bounds decrease by `u` (monus),
     /// distributing over `+`, `|`, `\L`, `[f]` and unfolding constants.
     pub fn delay(&mut self, t: TermId, u: &Time) -> TermId {
+        self.delay_tm(t, &Tm::from_big(u))
+    }
+
+    fn delay_tm(&mut self, t: TermId, u: &Tm) -> TermId {
         if u.is_zero() {
             return t;
         }
+        if self.summary(t).is_some_and(|s| s.fixed) {
+            return t;
+        }
         match self.get(t) {
-            Term::Nil | Term::Terminated | Term::SymPrefix(..) => return t,
-            Term::Prefix(..) => return self.delay_uncached(t, u),
+            Term::Nil | Term::Terminated | Term::SymPrefix(..) | Term::Prefix(..) => {
+                return self.delay_uncached(t, u)
+            }
             _ => {}
         }
         let key = (t, u.clone());
@@ -658,121 +1206,293 @@ impl Arena {
         r
     }
 
-    fn delay_uncached(&mut self, t: TermId, u: &Time) -> TermId {
-        match self.get(t).clone() {
+    fn delay_uncached(&mut self, t: TermId, u: &Tm) -> TermId {
+        match self.get(t) {
             Term::Nil | Term::Terminated | Term::SymPrefix(..) => t,
             Term::Prefix(a, v, c) => {
-                let nv = if v > *u { v - u } else { Time::zero() };
-                self.prefix(a, nv, c)
+                if v.is_zero() {
+                    return t;
+                }
+                let (a, c, nv) = (*a, *c, Tm::from_big(v).monus(u));
+                self.prefix_tm(a, &nv, c)
             }
-            Term::Sum(xs) => {
-                let ys = xs.iter().map(|x| self.delay(*x, u)).collect();
-                self.sum(ys)
+            Term::Sum(xs) | Term::Par(xs) => {
+                let is_par = matches!(self.get(t), Term::Par(_));
+                let xs = xs.clone();
+                let ys: Vec<TermId> = xs.iter().map(|x| self.delay_tm(*x, u)).collect();
+                if ys == xs {
+                    // Already normal: the same term.
+                    t
+                } else if is_par {
+                    self.par_ref(&ys)
+                } else {
+                    self.sum(ys)
+                }
             }
-            Term::Par(xs) => {
-                let ys = xs.iter().map(|x| self.delay(*x, u)).collect();
-                self.par(ys)
-            }
-            Term::Restrict(x, l) => {
-                let y = self.delay(x, u);
-                self.restrict(y, l)
+            Term::Restrict(x, _) => {
+                let x = *x;
+                let y = self.delay_tm(x, u);
+                if y == x {
+                    return t;
+                }
+                let Term::Restrict(_, l) = self.get(t) else {
+                    unreachable!()
+                };
+                let l = l.clone();
+                self.restrict_ref(y, &l)
             }
             Term::Relabel(x, f) => {
-                let y = self.delay(x, u);
+                let (x, f) = (*x, f.clone());
+                let y = self.delay_tm(x, u);
+                if y == x {
+                    return t;
+                }
                 self.relabel(y, f)
             }
-            Term::Const(c) => match self.const_body(c) {
-                Some(b) => self.delay(b, u),
+            Term::Const(c) => match self.const_body(*c) {
+                Some(b) => self.delay_tm(b, u),
                 None => self.nil(),
             },
         }
     }
 
-    /// All immediate moves (`Action(P, α)` over every α, as one multiset):
-    /// prefixes with lower bound 0, interleaving in `|`, synchronisation of
-    /// `a` with `a'` giving τ, filtering by `\L`, mapping by `[f]`.
-    fn moves(&mut self, t: TermId) -> Moves {
-        if let Some(Some(m)) = self.move_cache.get(t.0 as usize) {
-            return m.clone();
-        }
-        if matches!(self.get(t), Term::Par(_)) {
-            // Parallel compositions are mostly whole states, each explored
-            // once: caching them would only cost memory.
-            return self.moves_uncached(t).into();
-        }
-        let m: Moves = self.moves_uncached(t).into();
+    /// Appends all immediate moves of `t` (`Action(P, α)` over every α, as
+    /// one multiset) to `out`: prefixes with lower bound 0, interleaving in
+    /// `|`, synchronisation of `a` with `a'` giving τ, filtering by `\L`,
+    /// mapping by `[f]`. Memoised except for prefixes and compositions.
+    fn moves_into(&mut self, t: TermId, out: &mut Vec<(Act, TermId)>) {
         let i = t.0 as usize;
-        if self.move_cache.len() <= i {
-            self.move_cache.resize(i + 1, None);
-        }
-        self.move_cache[i] = Some(m.clone());
-        m
-    }
-
-    fn moves_uncached(&mut self, t: TermId) -> Vec<(Act, TermId)> {
-        match self.get(t).clone() {
-            Term::Nil | Term::Terminated | Term::SymPrefix(..) => Vec::new(),
+        match self.get(t) {
             Term::Prefix(a, v, c) => {
                 if v.is_zero() {
-                    vec![(a, c)]
-                } else {
-                    Vec::new()
+                    out.push((*a, *c));
+                }
+                return;
+            }
+            // Parallel compositions are mostly whole states, each explored
+            // once: caching them would only cost memory.
+            Term::Par(_) => return self.moves_uncached_into(t, out),
+            _ => {}
+        }
+        if let Some(&(s, n)) = self.move_idx.get(i) {
+            if s != u32::MAX {
+                out.extend_from_slice(&self.move_pool[s as usize..(s + n) as usize]);
+                return;
+            }
+        }
+        let from = out.len();
+        self.moves_uncached_into(t, out);
+        let s = u32::try_from(self.move_pool.len()).expect("move pool below 2^32");
+        self.move_pool.extend_from_slice(&out[from..]);
+        if self.move_idx.len() <= i {
+            self.move_idx.resize(i + 1, NO_MOVES);
+        }
+        self.move_idx[i] = (s, (out.len() - from) as u32);
+    }
+
+    fn moves_uncached_into(&mut self, t: TermId, out: &mut Vec<(Act, TermId)>) {
+        match self.get(t) {
+            Term::Nil | Term::Terminated | Term::SymPrefix(..) => {}
+            Term::Prefix(a, v, c) => {
+                if v.is_zero() {
+                    out.push((*a, *c));
                 }
             }
             Term::Sum(xs) => {
-                let mut out = Vec::new();
+                let xs = xs.clone();
                 for x in xs {
-                    out.extend(self.moves(x).iter().copied());
+                    self.moves_into(x, out);
                 }
-                out
             }
             Term::Par(xs) => {
-                let per: Vec<Moves> = xs.iter().map(|x| self.moves(*x)).collect();
-                let mut out = Vec::new();
-                for (i, mi) in per.iter().enumerate() {
-                    for (a, p) in mi.iter() {
-                        let mut ys = xs.clone();
-                        ys[i] = *p;
-                        out.push((*a, self.par(ys)));
-                    }
+                let xs = xs.clone();
+                self.par_moves_into(&xs, None, out);
+            }
+            Term::Restrict(x, l) => {
+                let (x, l) = (*x, l.clone());
+                let from = out.len();
+                if let Some(p) = self.par_node(x) {
+                    // Only the moves the restriction lets through are built.
+                    let Term::Par(xs) = self.get(p) else {
+                        unreachable!("par node")
+                    };
+                    let xs = xs.clone();
+                    self.par_moves_into(&xs, Some(&l), out);
+                } else {
+                    let mut inner = Vec::new();
+                    self.moves_into(x, &mut inner);
+                    out.extend(
+                        inner
+                            .into_iter()
+                            .filter(|(a, _)| a.name().is_none_or(|n| l.binary_search(&n).is_err())),
+                    );
                 }
-                for i in 0..per.len() {
-                    for j in (i + 1)..per.len() {
-                        for (a, p) in per[i].iter() {
-                            let Some(co) = a.complement() else { continue };
-                            for (b, q) in per[j].iter() {
-                                if *b == co {
-                                    let mut ys = xs.clone();
-                                    ys[i] = *p;
-                                    ys[j] = *q;
-                                    out.push((Act::Tau, self.par(ys)));
-                                }
-                            }
+                for m in &mut out[from..] {
+                    m.1 = self.restrict_ref(m.1, &l);
+                }
+            }
+            Term::Relabel(x, f) => {
+                let (x, f) = (*x, f.clone());
+                let mut inner = Vec::new();
+                self.moves_into(x, &mut inner);
+                for (a, p) in inner {
+                    let q = self.relabel(p, f.clone());
+                    out.push((a.relabel(&f), q));
+                }
+            }
+            Term::Const(c) => {
+                if let Some(b) = self.const_body(*c) {
+                    self.moves_into(b, out);
+                }
+            }
+        }
+    }
+
+    /// The moves of `Par(xs)` for a normal operand list `xs` (no `nil`, no
+    /// `Par`, at least two operands): interleavings (only of actions outside
+    /// `filter`, if given), then synchronisations, in the order of the
+    /// multiset of Def 5.2.7.
+    fn par_moves_into(
+        &mut self,
+        xs: &[TermId],
+        filter: Option<&[Name]>,
+        out: &mut Vec<(Act, TermId)>,
+    ) {
+        let mut all = self.move_bufs.pop().unwrap_or_default();
+        all.clear();
+        // Offsets of each operand's moves in `all`.
+        let mut offs = self.id_bufs.pop().unwrap_or_default();
+        offs.clear();
+        // `act_bit` fingerprints of each operand's actions and co-actions.
+        let mut fps = self.mask_bufs.pop().unwrap_or_default();
+        fps.clear();
+        for &x in xs {
+            let from = all.len();
+            offs.push(TermId(from as u32));
+            self.moves_into(x, &mut all);
+            fps.push(all[from..].iter().fold((0, 0), |(m, c), (a, _)| {
+                (m | act_bit(*a), c | a.complement().map_or(0, act_bit))
+            }));
+        }
+        offs.push(TermId(all.len() as u32));
+        let off = |i: usize| offs[i].0 as usize;
+        let mut ys = self.id_bufs.pop().unwrap_or_default();
+        // Nothing below marks another list: the mark set stays valid.
+        let m = filter.map(|l| self.mark(l));
+        for i in 0..xs.len() {
+            for &(a, p) in &all[off(i)..off(i + 1)] {
+                if m.is_some_and(|m| !self.unmarked(m, a)) {
+                    continue;
+                }
+                ys.clear();
+                ys.extend_from_slice(xs);
+                ys[i] = p;
+                let r = self.par_replaced(&ys, &[p]);
+                out.push((a, r));
+            }
+        }
+        for i in 0..xs.len() {
+            if off(i) == off(i + 1) {
+                continue;
+            }
+            for j in (i + 1)..xs.len() {
+                if fps[i].1 & fps[j].0 == 0 {
+                    continue;
+                }
+                for &(a, p) in &all[off(i)..off(i + 1)] {
+                    let Some(co) = a.complement() else { continue };
+                    if fps[j].0 & act_bit(co) == 0 {
+                        continue;
+                    }
+                    for &(b, q) in &all[off(j)..off(j + 1)] {
+                        if b == co {
+                            ys.clear();
+                            ys.extend_from_slice(xs);
+                            ys[i] = p;
+                            ys[j] = q;
+                            let r = self.par_replaced(&ys, &[p, q]);
+                            out.push((Act::Tau, r));
                         }
                     }
                 }
-                out
             }
-            Term::Restrict(x, l) => {
-                let inner = self.moves(x);
-                inner
-                    .iter()
-                    .filter(|(a, _)| a.name().is_none_or(|n| l.binary_search(&n).is_err()))
-                    .map(|&(a, p)| (a, self.restrict(p, l.clone())))
-                    .collect()
-            }
-            Term::Relabel(x, f) => {
-                let inner = self.moves(x);
-                inner
-                    .iter()
-                    .map(|&(a, p)| (a.relabel(&f), self.relabel(p, f.clone())))
-                    .collect()
-            }
-            Term::Const(c) => match self.const_body(c) {
-                Some(b) => self.moves(b).to_vec(),
-                None => Vec::new(),
-            },
         }
+        self.move_bufs.push(all);
+        self.mask_bufs.push(fps);
+        self.id_bufs.push(offs);
+        self.id_bufs.push(ys);
+    }
+
+    /// The transitions of the state `t\L` (`t` itself if `wrap` is `None`)
+    /// as `(action, successor)` pairs appended to `out`, with their common
+    /// delay, or `None` (and nothing appended) if it has no transitions. The
+    /// state `t\L` is never interned: each successor is given as the `P'`
+    /// of `P'\L` (see [`Arena::restrict`]). The multiset and order of
+    /// [`Arena::transitions`].
+    pub(crate) fn transitions_into(
+        &mut self,
+        t: TermId,
+        wrap: Option<&[Name]>,
+        out: &mut Vec<(Act, TermId)>,
+    ) -> Option<Tm> {
+        // The state is summarised, delayed and explored once: skip the
+        // caches at the top.
+        let Some(l) = wrap else {
+            let s = self.compute_summary(t);
+            let mut u = s.tau.clone();
+            for (_, v) in self.vis_of(&s) {
+                min_tm(&mut u, v);
+            }
+            let u = u?;
+            let d = if u.is_zero() {
+                t
+            } else {
+                self.delay_uncached(t, &u)
+            };
+            self.moves_uncached_into(d, out);
+            return Some(u);
+        };
+        let u = self.earliest_restricted(t, l)?;
+        let mut d = t;
+        if !u.is_zero() {
+            if let Some(p) = self.par_node(t) {
+                // Delay the operands, but not the composition itself.
+                let xs = self.operands(p);
+                let mut flat = self.id_bufs.pop().unwrap_or_default();
+                flat.clear();
+                for &x in &xs {
+                    let y = self.delay_tm(x, &u);
+                    match self.get(y) {
+                        Term::Nil => {}
+                        Term::Par(zs) => flat.extend_from_slice(zs),
+                        _ => flat.push(y),
+                    }
+                }
+                self.id_bufs.push(xs);
+                if flat.len() >= 2 {
+                    self.par_moves_into(&flat, Some(l), out);
+                    self.id_bufs.push(flat);
+                    return Some(u);
+                }
+                d = self.par_ref(&flat);
+                self.id_bufs.push(flat);
+            } else {
+                d = self.delay_tm(t, &u);
+            }
+        }
+        if let Some(p) = self.par_node(d) {
+            let Term::Par(xs) = self.get(p) else {
+                unreachable!("par node")
+            };
+            let xs = xs.clone();
+            self.par_moves_into(&xs, Some(l), out);
+        } else {
+            let mut inner = Vec::new();
+            self.moves_into(d, &mut inner);
+            let m = self.mark(l);
+            out.extend(inner.into_iter().filter(|(a, _)| self.unmarked(m, *a)));
+        }
+        Some(u)
     }
 
     /// The multiset of transitions of `t` (Def 5.2.7): for the earliest time
@@ -780,16 +1500,26 @@ impl Arena {
     /// `Delay(P, u)` has its action in Δ(P), because `u` is minimal over 𝒮(P).
     /// Requires [`Arena::check_guarded`] to have passed.
     pub fn transitions(&mut self, t: TermId) -> Vec<Transition> {
-        let Some(u) = self.earliest(t) else {
+        let mut out = Vec::new();
+        let u = match self.get(t) {
+            Term::Restrict(x, l) => {
+                let (x, l) = (*x, l.clone());
+                let u = self.transitions_into(x, Some(&l), &mut out);
+                for m in &mut out {
+                    m.1 = self.restrict_ref(m.1, &l);
+                }
+                u
+            }
+            _ => self.transitions_into(t, None, &mut out),
+        };
+        let Some(u) = u else {
             return Vec::new();
         };
-        let d = self.delay(t, &u);
-        // The state itself is explored once: skip the move cache at the top.
-        self.moves_uncached(d)
-            .into_iter()
+        let delay = u.to_big();
+        out.into_iter()
             .map(|(act, target)| Transition {
                 act,
-                delay: u.clone(),
+                delay: delay.clone(),
                 target,
             })
             .collect()
@@ -872,12 +1602,46 @@ impl Arena {
     }
 }
 
-fn merge_into(s: &mut Summary, other: &Summary) {
-    if let Some(t) = &other.tau {
-        s.tau = min_opt(s.tau.take(), t);
-    }
-    for (a, v) in &other.vis {
-        let cur = s.vis.remove(a);
-        s.vis.insert(*a, min_opt(cur, v).expect("some"));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorted_synchronisation_agrees_with_pairwise() {
+        let mut ar = Arena::new();
+        let names: Vec<Name> = ["a", "b", "c"].iter().map(|s| ar.name(s)).collect();
+        let nil = ar.nil();
+        let mut seed = 12_345u64;
+        let mut rnd = move |m: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % m
+        };
+        for _ in 0..500 {
+            let n = 1 + rnd(24) as usize;
+            let mut xs = Vec::new();
+            for _ in 0..n {
+                let mut parts = Vec::new();
+                for _ in 0..1 + rnd(3) {
+                    let nm = names[rnd(3) as usize];
+                    let act = match rnd(3) {
+                        0 => Act::Tau,
+                        1 => Act::Name(nm),
+                        _ => Act::CoName(nm),
+                    };
+                    let v = Time::new(rnd(7).into(), (1 + rnd(2)).into());
+                    parts.push(ar.prefix(act, v, nil));
+                }
+                xs.push(ar.sum(parts));
+            }
+            for &x in &xs {
+                ar.ensure_summary(x);
+            }
+            let (mut a, mut b) = (None, None);
+            ar.sync_tau_sorted(&xs, &mut a);
+            ar.sync_tau_pairwise(&xs, &mut b);
+            assert_eq!(a, b);
+        }
     }
 }

@@ -447,10 +447,17 @@ fn assume_restricts_the_analysed_region() {
 #[test]
 fn parametric_limits_and_empty_domains_are_errors() {
     // A prefix time negative for every valuation.
-    let mut m = parse("t.etccs", "param t;\ndefine P = tau@(0 - t - 1).nil\nanalyse P").unwrap();
+    let mut m = parse(
+        "t.etccs",
+        "param t;\ndefine P = tau@(0 - t - 1).nil\nanalyse P",
+    )
+    .unwrap();
     let e = analyse_parametric(&mut m, "P", &POptions::default()).unwrap_err();
     assert!(matches!(e, etccs::Error::EmptyDomain { .. }), "{e}");
-    assert!(e.to_string().contains("-t - 1 >= 0") || e.to_string().contains("t <= -1"), "{e}");
+    assert!(
+        e.to_string().contains("-t - 1 >= 0") || e.to_string().contains("t <= -1"),
+        "{e}"
+    );
     // The state limit is honoured.
     let src = "define P12 = ((a,t1).nil | (a,t1).(b,t2).nil | (a',t3).nil)\\{a}";
     let mut m = parse("t.etccs", src).unwrap();
@@ -459,5 +466,8 @@ fn parametric_limits_and_empty_domains_are_errors() {
         ..POptions::default()
     };
     let e = analyse_parametric(&mut m, "P12", &opts).unwrap_err();
-    assert!(matches!(e, etccs::Error::Limit { max_states: 3, .. }), "{e}");
+    assert!(
+        matches!(e, etccs::Error::Limit { max_states: 3, .. }),
+        "{e}"
+    );
 }

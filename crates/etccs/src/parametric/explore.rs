@@ -15,11 +15,12 @@ use super::semantics::{Sem, Stop};
 use super::solver::Solver;
 use crate::error::Error;
 use crate::linear::LinExpr;
+use crate::term::FxHashMap;
 use crate::term::{Arena, TermId};
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
 
 /// Probability and number of paths of one execution-time expression.
@@ -50,7 +51,7 @@ pub struct Explorer<'a> {
     arena: &'a mut Arena,
     /// The constraint solver (shared by all regions).
     pub solver: Solver,
-    memo: HashMap<(TermId, Conj), Rc<Vec<Cell>>>,
+    memo: FxHashMap<(TermId, Conj), Rc<Vec<Cell>>>,
     on_path: HashSet<(TermId, Conj)>,
     limits: Limits,
     agent: String,
@@ -71,7 +72,7 @@ impl<'a> Explorer<'a> {
         Explorer {
             arena,
             solver: Solver::new(n),
-            memo: HashMap::new(),
+            memo: FxHashMap::default(),
             on_path: HashSet::new(),
             limits,
             agent: agent.to_string(),

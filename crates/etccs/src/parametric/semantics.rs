@@ -14,8 +14,7 @@
 use super::constraint::{Conj, Constraint, Normal, Rel};
 use super::solver::{Solver, TooHard};
 use crate::linear::LinExpr;
-use crate::term::{Act, Arena, Term, TermId};
-use std::collections::HashMap;
+use crate::term::{Act, Arena, FxHashMap, Term, TermId};
 
 /// Why evaluation on a region stopped.
 #[derive(Debug)]
@@ -57,7 +56,7 @@ pub struct Sem<'a> {
     pub solver: &'a mut Solver,
     /// The region; must be satisfiable.
     pub region: &'a Conj,
-    decided: HashMap<Constraint, bool>,
+    decided: FxHashMap<Constraint, bool>,
 }
 
 impl<'a> Sem<'a> {
@@ -67,7 +66,7 @@ impl<'a> Sem<'a> {
             arena,
             solver,
             region,
-            decided: HashMap::new(),
+            decided: FxHashMap::default(),
         }
     }
 
@@ -205,7 +204,7 @@ impl<'a> Sem<'a> {
                     vis: Vec::new(),
                 };
                 for (a, v) in inner.vis {
-                    self.vis_into(&mut s, relabel(a, &f), v)?;
+                    self.vis_into(&mut s, a.relabel(&f), v)?;
                 }
                 s
             }
@@ -329,7 +328,7 @@ impl<'a> Sem<'a> {
                 let inner = self.moves(x)?;
                 inner
                     .into_iter()
-                    .map(|(a, p)| (relabel(a, &f), self.arena.relabel(p, f.clone())))
+                    .map(|(a, p)| (a.relabel(&f), self.arena.relabel(p, f.clone())))
                     .collect()
             }
             Term::Const(c) => match self.arena.const_body(c) {
@@ -355,14 +354,5 @@ impl<'a> Sem<'a> {
                 target,
             })
             .collect())
-    }
-}
-
-fn relabel(a: Act, f: &[(crate::term::Name, crate::term::Name)]) -> Act {
-    let g = |n| f.iter().find(|(o, _)| *o == n).map_or(n, |(_, m)| *m);
-    match a {
-        Act::Tau => Act::Tau,
-        Act::Name(n) => Act::Name(g(n)),
-        Act::CoName(n) => Act::CoName(g(n)),
     }
 }

@@ -12,10 +12,10 @@
 
 use super::constraint::{Conj, Constraint, Normal, Rel};
 use crate::linear::{Coef, LinExpr};
+use crate::term::FxHashMap;
 use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
-use std::collections::HashMap;
 
 /// Upper bound on the inequalities alive during one elimination.
 pub const MAX_ROWS: usize = 50_000;
@@ -104,7 +104,7 @@ impl Row {
 #[derive(Debug)]
 pub struct Solver {
     n: usize,
-    cache: HashMap<Conj, bool>,
+    cache: FxHashMap<Conj, bool>,
     /// Number of satisfiability problems actually solved (cache misses).
     pub solved: u64,
 }
@@ -114,7 +114,7 @@ impl Solver {
     pub fn new(n: usize) -> Self {
         Solver {
             n,
-            cache: HashMap::new(),
+            cache: FxHashMap::default(),
             solved: 0,
         }
     }
@@ -258,7 +258,7 @@ struct Infeasible;
 /// Normalises rows, drops constant ones that hold, fails on one that does
 /// not, and keeps per direction only the tightest row.
 fn prune(rows: Vec<Row>) -> Result<Vec<Row>, Infeasible> {
-    let mut best: HashMap<Vec<BigInt>, (BigInt, bool)> = HashMap::new();
+    let mut best: FxHashMap<Vec<BigInt>, (BigInt, bool)> = FxHashMap::default();
     for r in rows {
         if r.is_constant() {
             if !r.constant_holds() {

@@ -1,0 +1,231 @@
+//! A compact exact time for the concrete engine: a reduced fraction of
+//! machine integers, with an exact [`BigRational`] fallback when a value
+//! does not fit. Almost every time of a model is a small integer, so the
+//! fast path avoids heap allocation, big-number hashing and gcds.
+//!
+//! The representation is canonical (a value that fits is always `Small`,
+//! in lowest terms with a positive denominator), so the derived `Eq` and
+//! `Hash` agree with equality of the rational values.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// An exact rational time (see the module docs).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Tm {
+    /// `n / d` in lowest terms with `d > 0`.
+    Small(i64, i64),
+    /// A value that does not fit `Small`.
+    Big(Arc<BigRational>),
+}
+
+fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        let r = a % b;
+        a = b;
+        b = r;
+    }
+    a
+}
+
+impl Tm {
+    /// Zero.
+    pub(crate) const ZERO: Tm = Tm::Small(0, 1);
+
+    /// `n / d` for `d != 0`, reduced.
+    fn from_i128(n: i128, d: i128) -> Tm {
+        debug_assert!(d != 0);
+        let (mut n, mut d) = if d < 0 {
+            match (n.checked_neg(), d.checked_neg()) {
+                (Some(n), Some(d)) => (n, d),
+                _ => return Tm::big(BigRational::new(n.into(), d.into())),
+            }
+        } else {
+            (n, d)
+        };
+        if d != 1 {
+            let g = gcd_u128(n.unsigned_abs(), d.unsigned_abs()) as i128;
+            if g > 1 {
+                n /= g;
+                d /= g;
+            }
+        }
+        match (i64::try_from(n), i64::try_from(d)) {
+            (Ok(n), Ok(d)) => Tm::Small(n, d),
+            _ => Tm::big(BigRational::new(n.into(), d.into())),
+        }
+    }
+
+    /// Wraps a big value, using `Small` whenever it fits (canonical form).
+    fn big(r: BigRational) -> Tm {
+        match (r.numer().to_i64(), r.denom().to_i64()) {
+            (Some(n), Some(d)) if d > 0 => Tm::from_i128(n.into(), d.into()),
+            _ => Tm::Big(Arc::new(r)),
+        }
+    }
+
+    /// The compact form of an exact time.
+    pub(crate) fn from_big(r: &BigRational) -> Tm {
+        match (r.numer().to_i64(), r.denom().to_i64()) {
+            (Some(n), Some(d)) if d > 0 => Tm::from_i128(n.into(), d.into()),
+            // Reduced, in case `r` was built without normalising.
+            _ => Tm::big(BigRational::new(r.numer().clone(), r.denom().clone())),
+        }
+    }
+
+    /// The exact value as a [`BigRational`].
+    pub(crate) fn to_big(&self) -> BigRational {
+        match self {
+            Tm::Small(n, d) => BigRational::new_raw(BigInt::from(*n), BigInt::from(*d)),
+            Tm::Big(r) => BigRational::clone(r),
+        }
+    }
+
+    /// Whether this equals the exact time `r`.
+    pub(crate) fn eq_big(&self, r: &BigRational) -> bool {
+        match self {
+            Tm::Small(n, d) => {
+                (r.numer().to_i64() == Some(*n) && r.denom().to_i64() == Some(*d))
+                    // A fraction not in lowest terms still equals its value.
+                    || Tm::from_big(r) == *self
+            }
+            Tm::Big(b) => **b == *r,
+        }
+    }
+
+    /// Whether this is zero.
+    pub(crate) fn is_zero(&self) -> bool {
+        match self {
+            Tm::Small(n, _) => *n == 0,
+            Tm::Big(r) => r.is_zero(),
+        }
+    }
+
+    /// `self + o`.
+    pub(crate) fn add(&self, o: &Tm) -> Tm {
+        match (self, o) {
+            (Tm::Small(a, 1), Tm::Small(b, 1)) => match a.checked_add(*b) {
+                Some(s) => Tm::Small(s, 1),
+                None => Tm::from_i128(i128::from(*a) + i128::from(*b), 1),
+            },
+            (Tm::Small(0, _), x) | (x, Tm::Small(0, _)) => x.clone(),
+            (Tm::Small(a, b), Tm::Small(c, d)) => {
+                let (a, b, c, d) = (
+                    i128::from(*a),
+                    i128::from(*b),
+                    i128::from(*c),
+                    i128::from(*d),
+                );
+                if b == d {
+                    Tm::from_i128(a + c, b)
+                } else {
+                    // |a·d|, |c·b| < 2^126, so the sum fits i128.
+                    Tm::from_i128(a * d + c * b, b * d)
+                }
+            }
+            _ => Tm::big(self.to_big() + o.to_big()),
+        }
+    }
+
+    /// `self - o`.
+    pub(crate) fn sub(&self, o: &Tm) -> Tm {
+        match (self, o) {
+            (Tm::Small(a, 1), Tm::Small(b, 1)) => match a.checked_sub(*b) {
+                Some(s) => Tm::Small(s, 1),
+                None => Tm::from_i128(i128::from(*a) - i128::from(*b), 1),
+            },
+            (x, Tm::Small(0, _)) => x.clone(),
+            (Tm::Small(a, b), Tm::Small(c, d)) => {
+                let (a, b, c, d) = (
+                    i128::from(*a),
+                    i128::from(*b),
+                    i128::from(*c),
+                    i128::from(*d),
+                );
+                if b == d {
+                    Tm::from_i128(a - c, b)
+                } else {
+                    Tm::from_i128(a * d - c * b, b * d)
+                }
+            }
+            _ => Tm::big(self.to_big() - o.to_big()),
+        }
+    }
+
+    /// Monus: `self - o` if positive, else zero.
+    pub(crate) fn monus(&self, o: &Tm) -> Tm {
+        if *self > *o {
+            self.sub(o)
+        } else {
+            Tm::ZERO
+        }
+    }
+}
+
+impl Ord for Tm {
+    fn cmp(&self, o: &Tm) -> Ordering {
+        match (self, o) {
+            (Tm::Small(a, b), Tm::Small(c, d)) => {
+                if b == d {
+                    a.cmp(c)
+                } else {
+                    (i128::from(*a) * i128::from(*d)).cmp(&(i128::from(*c) * i128::from(*b)))
+                }
+            }
+            (Tm::Big(x), Tm::Big(y)) => x.cmp(y),
+            _ => self.to_big().cmp(&o.to_big()),
+        }
+    }
+}
+
+impl PartialOrd for Tm {
+    fn partial_cmp(&self, o: &Tm) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn round_trips_and_arithmetic_agree_with_bigrational() {
+        let big = BigRational::from_integer(BigInt::from(i64::MAX)) * BigInt::from(3);
+        let vals = [
+            q(0, 1),
+            q(1, 1),
+            q(7, 3),
+            q(-5, 2),
+            q(i64::MAX, 1),
+            q(i64::MIN + 1, 1),
+            q(1, i64::MAX),
+            big.clone(),
+            big / BigInt::from(7),
+        ];
+        for a in &vals {
+            let ta = Tm::from_big(a);
+            assert_eq!(ta.to_big(), *a);
+            assert!(ta.eq_big(a));
+            let scaled = BigRational::new_raw(a.numer() * 6, a.denom() * 6);
+            assert!(ta.eq_big(&scaled));
+            assert_eq!(Tm::from_big(&scaled), ta);
+            assert_eq!(ta.is_zero(), a.is_zero());
+            for b in &vals {
+                let tb = Tm::from_big(b);
+                assert_eq!(ta.add(&tb).to_big(), a + b);
+                assert_eq!(ta.add(&tb), Tm::from_big(&(a + b)));
+                assert_eq!(ta.sub(&tb).to_big(), a - b);
+                assert_eq!(ta.sub(&tb), Tm::from_big(&(a - b)));
+                assert_eq!(ta.cmp(&tb), a.cmp(b));
+                assert_eq!(ta == tb, a == b);
+            }
+        }
+    }
+}

@@ -388,7 +388,7 @@ fn analyse_inner(
         Term::Restrict(x, l) => (*x, Some(l.clone())),
         _ => (start, None),
     };
-    let wrap = wrap.as_deref();
+    let wrap_set = wrap.as_deref().map(crate::term::Wrap::new);
     // Whether state 0 is found again when reached as `root`.
     let start_shared = wrap.is_none() || body == start;
     // Depth of the state represented by `p`.
@@ -415,7 +415,7 @@ fn analyse_inner(
     let mut i = 0;
     while i < g.ids.len() {
         buf.clear();
-        let u = arena.transitions_into(g.ids[i], wrap, &mut buf);
+        let u = arena.transitions_into(g.ids[i], wrap_set.as_ref(), &mut buf);
         g.delay.push(u.unwrap_or(Tm::ZERO));
         for (k, &(act, target)) in buf.iter().enumerate() {
             let ti = Arena::index_of(target);

@@ -192,11 +192,83 @@ fn act_bit(a: Act) -> u64 {
     1 << (act_code(a).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
+/// A second one-bit fingerprint of an action, independent of [`act_bit`].
+fn act_bit2(a: Act) -> u64 {
+    1 << (act_code(a).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 58)
+}
+
 /// The `acts` / `coacts` fingerprints of a visible list.
 fn masks(items: &[(Act, Tm)]) -> (u64, u64) {
     items.iter().fold((0, 0), |(m, c), (a, _)| {
         (m | act_bit(*a), c | a.complement().map_or(0, act_bit))
     })
+}
+
+/// A restriction with a bit set of its names, built once for the
+/// top-level restriction of an explored agent (see [`Arena::transitions_into`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Wrap {
+    bits: Vec<u64>,
+    /// By term id: whether some memoised move of the term passes (1: no,
+    /// 2: yes, 0: not known yet). Valid while no constant is redefined,
+    /// which a `Wrap` (made per exploration) does not outlive.
+    some_pass: std::cell::RefCell<Vec<u8>>,
+}
+
+impl Wrap {
+    /// The restriction of the sorted, deduplicated names `l`.
+    pub(crate) fn new(l: &[Name]) -> Self {
+        let mut bits = Vec::new();
+        for n in l {
+            let w = n.0 as usize / 64;
+            if bits.len() <= w {
+                bits.resize(w + 1, 0u64);
+            }
+            bits[w] |= 1 << (n.0 % 64);
+        }
+        Wrap {
+            bits,
+            some_pass: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Whether some move of `moves`, the memoised moves of `t`, passes.
+    fn some_passes(&self, t: TermId, moves: &[(Act, TermId)]) -> bool {
+        let i = t.0 as usize;
+        let mut known = self.some_pass.borrow_mut();
+        match known.get(i) {
+            Some(1) => return false,
+            Some(2) => return true,
+            _ => {}
+        }
+        let r = moves.iter().any(|(a, _)| self.passes(*a));
+        if known.len() <= i {
+            known.resize(i + 1, 0);
+        }
+        known[i] = if r { 2 } else { 1 };
+        r
+    }
+
+    /// Whether `a` passes the restriction.
+    #[inline]
+    fn passes(&self, a: Act) -> bool {
+        a.name().is_none_or(|n| {
+            self.bits
+                .get(n.0 as usize / 64)
+                .is_none_or(|w| w & (1 << (n.0 % 64)) == 0)
+        })
+    }
+}
+
+/// Which moves of a composition [`Arena::par_moves_into`] lets through
+/// (synchronisations always pass).
+enum Filter<'a> {
+    /// Every move.
+    All,
+    /// Moves outside a restriction set (looked up with [`Arena::mark`]).
+    Names(&'a [Name]),
+    /// Moves outside a prepared restriction.
+    Wrap(&'a Wrap),
 }
 
 /// No cached moves (see `Arena::move_idx`).
@@ -212,6 +284,25 @@ fn min_tm(a: &mut Option<Tm>, b: &Tm) {
     match a {
         Some(x) if *x <= *b => {}
         _ => *a = Some(b.clone()),
+    }
+}
+
+/// Lowers `tau` to `max(v, w)` for every name `a` with bound `v` in `names`
+/// and `w` for `a'` in `conames` (both sorted by name, one entry per action).
+fn merge_sync(names: &[(Act, Tm)], conames: &[(Act, Tm)], tau: &mut Option<Tm>) {
+    let (mut x, mut y) = (0, 0);
+    while x < names.len() && y < conames.len() {
+        let (n, m) = (names[x].0.name(), conames[y].0.name());
+        match n.cmp(&m) {
+            std::cmp::Ordering::Less => x += 1,
+            std::cmp::Ordering::Greater => y += 1,
+            std::cmp::Ordering::Equal => {
+                let (v, w) = (&names[x].1, &conames[y].1);
+                min_tm(tau, if v >= w { v } else { w });
+                x += 1;
+                y += 1;
+            }
+        }
     }
 }
 
@@ -251,12 +342,39 @@ fn spread(h: u32) -> u64 {
     (u64::from(h) << 32) | u64::from(h)
 }
 
-fn hash_seq(tag: u64, xs: &[TermId]) -> u32 {
-    let mut h = FxHasher(tag);
-    for x in xs {
-        h.add(u64::from(x.0));
+/// The multiplier of the position-dependent operand hash (odd).
+const SEQ_K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The contribution of operand `x` to [`seq_acc`] before its position weight.
+#[inline]
+fn seq_mix(x: TermId) -> u64 {
+    (u64::from(x.0) + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+}
+
+/// The unmixed accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of an operand list,
+/// which changes in O(1) when one operand does (see [`Arena::par_moves_into`]).
+fn seq_acc(xs: &[TermId]) -> u64 {
+    let mut w = 1u64;
+    let mut acc = 0u64;
+    for &x in xs {
+        w = w.wrapping_mul(SEQ_K);
+        acc = acc.wrapping_add(seq_mix(x).wrapping_mul(w));
     }
-    finish(h)
+    acc
+}
+
+/// The intern hash of a list of `len` operands with accumulator `acc`.
+#[inline]
+fn seq_finish(tag: u64, len: usize, acc: u64) -> u32 {
+    let mut z = acc ^ (tag << 59) ^ (len as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
+    z = (z ^ (z >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    z = (z ^ (z >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    z ^= z >> 33;
+    (z >> 32) as u32
+}
+
+fn hash_seq(tag: u64, xs: &[TermId]) -> u32 {
+    seq_finish(tag, xs.len(), seq_acc(xs))
 }
 
 fn hash_prefix(a: Act, v: &Tm, c: TermId) -> u32 {
@@ -306,6 +424,8 @@ fn hash_term(t: &Term) -> u32 {
 pub struct Arena {
     terms: Vec<Term>,
     depths: Vec<u32>,
+    /// Per term: neither `nil` nor a composition (see [`Arena::is_par_operand`]).
+    plain: Vec<bool>,
     /// The intern table: ids of `terms` with their [`hash_term`].
     index: HashTable<(TermId, u32)>,
     names: Vec<String>,
@@ -328,7 +448,10 @@ pub struct Arena {
     /// Reusable buffers of [`Arena::par_moves_into`] (a stack: it recurses).
     move_bufs: Vec<Vec<(Act, TermId)>>,
     id_bufs: Vec<Vec<TermId>>,
-    mask_bufs: Vec<Vec<(u64, u64)>>,
+    mask_bufs: Vec<Vec<[u64; 4]>>,
+    pow_bufs: Vec<Vec<u64>>,
+    src_bufs: Vec<Vec<(u32, u32, bool)>>,
+    name_bufs: Vec<Vec<Name>>,
     /// Reusable buffers of [`Arena::combine`] and [`Arena::sync_tau_sorted`].
     vis_buf: Vec<(Act, Tm)>,
     sync_buf: Vec<(Act, Tm, u32)>,
@@ -378,6 +501,7 @@ impl Arena {
             Term::Sum(xs) | Term::Par(xs) => xs.iter().map(child).max().unwrap_or(0),
         };
         self.depths.push(d.saturating_add(1));
+        self.plain.push(!matches!(t, Term::Nil | Term::Par(_)));
         self.terms.push(t);
         self.index
             .insert_unique(spread(h), (id, h), |e| spread(e.1));
@@ -837,12 +961,12 @@ impl Arena {
         (k, items.len() as u32)
     }
 
-    /// The operands of the `Par` node `p`, in a buffer from `id_bufs`
+    /// The operands of the `Par` (or `Sum`) node `p`, in a buffer from `id_bufs`
     /// (to be given back there).
     fn operands(&mut self, p: TermId) -> Vec<TermId> {
         let mut v = self.id_bufs.pop().unwrap_or_default();
         v.clear();
-        if let Term::Par(xs) = self.get(p) {
+        if let Term::Par(xs) | Term::Sum(xs) = self.get(p) {
             v.extend_from_slice(xs);
         }
         v
@@ -964,27 +1088,37 @@ impl Arena {
 
     /// [`Arena::sync_tau`] pair by pair (few operands).
     fn sync_tau_pairwise(&self, xs: &[TermId], tau: &mut Option<Tm>) {
-        for i in 0..xs.len() {
-            let si = self.summary_of(xs[i]);
+        if xs.len() > SYNC_PAIRWISE_MAX {
+            // Not reached from `sync_tau`; kept general for the tests.
+            for (k, &x) in xs.iter().enumerate() {
+                for &y in &xs[k + 1..] {
+                    self.sync_tau_pairwise(&[x, y], tau);
+                }
+            }
+            return;
+        }
+        // The operands' summaries and fingerprints, gathered once.
+        let mut sums = [(&EMPTY_SUMMARY, 0u64); SYNC_PAIRWISE_MAX];
+        for (k, &x) in xs.iter().enumerate() {
+            let s = self.summary_of(x);
+            sums[k] = (s, s.acts);
+        }
+        let sums = &sums[..xs.len()];
+        for (i, &(si, _)) in sums.iter().enumerate() {
             if si.coacts == 0 {
                 continue;
             }
-            for &xj in &xs[i + 1..] {
-                let sj = self.summary_of(xj);
-                if si.coacts & sj.acts == 0 {
+            for &(sj, acts_j) in &sums[i + 1..] {
+                if si.coacts & acts_j == 0 {
                     continue;
                 }
-                let vj = self.vis_of(sj);
-                for (a, v) in self.vis_of(si) {
-                    let co = a.complement().expect("visible");
-                    if sj.acts & act_bit(co) == 0 {
-                        continue;
-                    }
-                    if let Ok(k) = vj.binary_search_by(|(b, _)| b.cmp(&co)) {
-                        let w = &vj[k].1;
-                        min_tm(tau, if v >= w { v } else { w });
-                    }
-                }
+                // Both lists are sorted: names (by name) before co-names
+                // (by name), so each polarity pairs up in one merge.
+                let (vi, vj) = (self.vis_of(si), self.vis_of(sj));
+                let ci = vi.partition_point(|(a, _)| matches!(a, Act::Name(_)));
+                let cj = vj.partition_point(|(a, _)| matches!(a, Act::Name(_)));
+                merge_sync(&vi[..ci], &vj[cj..], tau);
+                merge_sync(&vj[..cj], &vi[ci..], tau);
             }
         }
     }
@@ -1137,34 +1271,33 @@ impl Arena {
 
     /// The earliest time at which `t\L` can act, without memoising the
     /// summary of `t\L` (each state is explored once).
-    fn earliest_restricted(&mut self, t: TermId, l: &[Name]) -> Option<Tm> {
+    fn earliest_restricted(&mut self, t: TermId, w: &Wrap) -> Option<Tm> {
+        self.ensure_summary(t);
+        let s = self.summary_of(t);
+        let mut u = s.tau.clone();
+        for (a, v) in self.vis_of(s) {
+            if w.passes(*a) {
+                min_tm(&mut u, v);
+            }
+        }
+        u
+    }
+
+    /// [`Arena::earliest_restricted`] of the composition of the normal
+    /// operand list `xs`.
+    fn earliest_par_restricted(&mut self, xs: &[TermId], w: &Wrap) -> Option<Tm> {
         let mut u = None;
-        if let Some(p) = self.par_node(t) {
-            let xs = self.operands(p);
-            for &x in &xs {
-                self.ensure_summary(x);
+        for &x in xs {
+            self.ensure_summary(x);
+        }
+        self.sync_tau(xs, &mut u);
+        for &x in xs {
+            let s = self.summary_of(x);
+            if let Some(t) = &s.tau {
+                min_tm(&mut u, t);
             }
-            self.sync_tau(&xs, &mut u);
-            let m = self.mark(l);
-            for &x in &xs {
-                let s = self.summary_of(x);
-                if let Some(t) = &s.tau {
-                    min_tm(&mut u, t);
-                }
-                for (a, v) in self.vis_of(s) {
-                    if self.unmarked(m, *a) {
-                        min_tm(&mut u, v);
-                    }
-                }
-            }
-            self.id_bufs.push(xs);
-        } else {
-            self.ensure_summary(t);
-            let m = self.mark(l);
-            let s = self.summary_of(t);
-            u = s.tau.clone();
             for (a, v) in self.vis_of(s) {
-                if self.unmarked(m, *a) {
+                if w.passes(*a) {
                     min_tm(&mut u, v);
                 }
             }
@@ -1290,6 +1423,33 @@ impl Arena {
         self.move_idx[i] = (s, (out.len() - from) as u32);
     }
 
+    /// The range `(start, len)` of `move_pool` holding the memoised moves of
+    /// `t`, computed if needed; `None` for prefixes and compositions, whose
+    /// moves are not memoised (see [`Arena::moves_into`]).
+    fn cached_moves(&mut self, t: TermId) -> Option<(u32, u32)> {
+        let i = t.0 as usize;
+        if let Some(&(s, n)) = self.move_idx.get(i) {
+            if s != u32::MAX {
+                return Some((s, n));
+            }
+        }
+        if matches!(self.get(t), Term::Prefix(..) | Term::Par(_)) {
+            return None;
+        }
+        let mut buf = self.move_bufs.pop().unwrap_or_default();
+        buf.clear();
+        self.moves_uncached_into(t, &mut buf);
+        let s = u32::try_from(self.move_pool.len()).expect("move pool below 2^32");
+        self.move_pool.extend_from_slice(&buf);
+        if self.move_idx.len() <= i {
+            self.move_idx.resize(i + 1, NO_MOVES);
+        }
+        let r = (s, buf.len() as u32);
+        self.move_idx[i] = r;
+        self.move_bufs.push(buf);
+        Some(r)
+    }
+
     fn moves_uncached_into(&mut self, t: TermId, out: &mut Vec<(Act, TermId)>) {
         match self.get(t) {
             Term::Nil | Term::Terminated | Term::SymPrefix(..) => {}
@@ -1298,26 +1458,32 @@ impl Arena {
                     out.push((*a, *c));
                 }
             }
-            Term::Sum(xs) => {
-                let xs = xs.clone();
-                for x in xs {
+            Term::Sum(_) => {
+                let xs = self.operands(t);
+                for &x in &xs {
                     self.moves_into(x, out);
                 }
+                self.id_bufs.push(xs);
             }
-            Term::Par(xs) => {
-                let xs = xs.clone();
-                self.par_moves_into(&xs, None, out);
+            Term::Par(_) => {
+                let xs = self.operands(t);
+                self.par_moves_into(&xs, Filter::All, out);
+                self.id_bufs.push(xs);
             }
-            Term::Restrict(x, l) => {
-                let (x, l) = (*x, l.clone());
+            Term::Restrict(..) => {
+                let mut l = self.name_bufs.pop().unwrap_or_default();
+                let Term::Restrict(x, names) = self.get(t) else {
+                    unreachable!("restriction")
+                };
+                let x = *x;
+                l.clear();
+                l.extend_from_slice(names);
                 let from = out.len();
                 if let Some(p) = self.par_node(x) {
                     // Only the moves the restriction lets through are built.
-                    let Term::Par(xs) = self.get(p) else {
-                        unreachable!("par node")
-                    };
-                    let xs = xs.clone();
-                    self.par_moves_into(&xs, Some(&l), out);
+                    let xs = self.operands(p);
+                    self.par_moves_into(&xs, Filter::Names(&l), out);
+                    self.id_bufs.push(xs);
                 } else {
                     let mut inner = Vec::new();
                     self.moves_into(x, &mut inner);
@@ -1330,6 +1496,7 @@ impl Arena {
                 for m in &mut out[from..] {
                     m.1 = self.restrict_ref(m.1, &l);
                 }
+                self.name_bufs.push(l);
             }
             Term::Relabel(x, f) => {
                 let (x, f) = (*x, f.clone());
@@ -1352,75 +1519,198 @@ impl Arena {
     /// `Par`, at least two operands): interleavings (only of actions outside
     /// `filter`, if given), then synchronisations, in the order of the
     /// multiset of Def 5.2.7.
-    fn par_moves_into(
-        &mut self,
-        xs: &[TermId],
-        filter: Option<&[Name]>,
-        out: &mut Vec<(Act, TermId)>,
-    ) {
+    fn par_moves_into(&mut self, xs: &[TermId], filter: Filter<'_>, out: &mut Vec<(Act, TermId)>) {
+        // Moves of operands that are not memoised (prefixes, compositions).
         let mut all = self.move_bufs.pop().unwrap_or_default();
         all.clear();
-        // Offsets of each operand's moves in `all`.
-        let mut offs = self.id_bufs.pop().unwrap_or_default();
-        offs.clear();
-        // `act_bit` fingerprints of each operand's actions and co-actions.
+        // Each operand's moves: a range of `move_pool` (`true`) or of `all`.
+        let mut src = self.src_bufs.pop().unwrap_or_default();
+        src.clear();
+        // `act_bit` and `act_bit2` fingerprints of each operand's actions
+        // and co-actions.
         let mut fps = self.mask_bufs.pop().unwrap_or_default();
         fps.clear();
         for &x in xs {
-            let from = all.len();
-            offs.push(TermId(from as u32));
-            self.moves_into(x, &mut all);
-            fps.push(all[from..].iter().fold((0, 0), |(m, c), (a, _)| {
-                (m | act_bit(*a), c | a.complement().map_or(0, act_bit))
+            let r = match self.cached_moves(x) {
+                Some((s, n)) => (s, s + n, true),
+                None => {
+                    let from = all.len() as u32;
+                    self.moves_into(x, &mut all);
+                    (from, all.len() as u32, false)
+                }
+            };
+            let ms = if r.2 {
+                &self.move_pool[r.0 as usize..r.1 as usize]
+            } else {
+                &all[r.0 as usize..r.1 as usize]
+            };
+            fps.push(ms.iter().fold([0; 4], |[m, c, m2, c2], (a, _)| {
+                [
+                    m | act_bit(*a),
+                    c | a.complement().map_or(0, act_bit),
+                    m2 | act_bit2(*a),
+                    c2 | a.complement().map_or(0, act_bit2),
+                ]
             }));
+            src.push(r);
         }
-        offs.push(TermId(all.len() as u32));
-        let off = |i: usize| offs[i].0 as usize;
+        // The `k`-th move of the pooled or local list.
+        macro_rules! mv {
+            ($pool:expr, $k:expr) => {
+                if $pool {
+                    self.move_pool[$k as usize]
+                } else {
+                    all[$k as usize]
+                }
+            };
+        }
         let mut ys = self.id_bufs.pop().unwrap_or_default();
+        // Position weights `K^(i+1)` and the accumulator of `xs` (see
+        // [`seq_acc`]): a successor differing in one or two operands is
+        // looked up without building its operand list.
+        let mut pw = self.pow_bufs.pop().unwrap_or_default();
+        pw.clear();
+        let mut w = 1u64;
+        let mut acc = 0u64;
+        for &x in xs {
+            w = w.wrapping_mul(SEQ_K);
+            pw.push(w);
+            acc = acc.wrapping_add(seq_mix(x).wrapping_mul(w));
+        }
         // Nothing below marks another list: the mark set stays valid.
-        let m = filter.map(|l| self.mark(l));
+        let m = match filter {
+            Filter::Names(l) => Some(self.mark(l)),
+            _ => None,
+        };
         for i in 0..xs.len() {
-            for &(a, p) in &all[off(i)..off(i + 1)] {
-                if m.is_some_and(|m| !self.unmarked(m, a)) {
+            let (s0, e0, pool) = src[i];
+            if let Filter::Wrap(w) = &filter {
+                if pool && !w.some_passes(xs[i], &self.move_pool[s0 as usize..e0 as usize]) {
                     continue;
                 }
-                ys.clear();
-                ys.extend_from_slice(xs);
-                ys[i] = p;
-                let r = self.par_replaced(&ys, &[p]);
+            }
+            for k in s0..e0 {
+                let (a, p) = mv!(pool, k);
+                let pass = match (&filter, m) {
+                    (Filter::Wrap(w), _) => w.passes(a),
+                    (_, Some(m)) => self.unmarked(m, a),
+                    _ => true,
+                };
+                if !pass {
+                    continue;
+                }
+                let r = if self.is_par_operand(p) {
+                    let h = seq_finish(
+                        5,
+                        xs.len(),
+                        acc.wrapping_add(
+                            seq_mix(p).wrapping_sub(seq_mix(xs[i])).wrapping_mul(pw[i]),
+                        ),
+                    );
+                    let found = self.lookup(h, |t| match t {
+                        Term::Par(zs) => {
+                            zs.len() == xs.len()
+                                && zs[i] == p
+                                && zs[..i] == xs[..i]
+                                && zs[i + 1..] == xs[i + 1..]
+                        }
+                        _ => false,
+                    });
+                    match found {
+                        Some(r) => r,
+                        None => {
+                            let mut v = xs.to_vec();
+                            v[i] = p;
+                            debug_assert_eq!(h, hash_seq(5, &v));
+                            self.insert_new(h, Term::Par(v))
+                        }
+                    }
+                } else {
+                    ys.clear();
+                    ys.extend_from_slice(xs);
+                    ys[i] = p;
+                    self.par_replaced(&ys, &[p])
+                };
                 out.push((a, r));
             }
         }
         for i in 0..xs.len() {
-            if off(i) == off(i + 1) {
+            let (si, ei, pi) = src[i];
+            if si == ei {
                 continue;
             }
             for j in (i + 1)..xs.len() {
-                if fps[i].1 & fps[j].0 == 0 {
+                if fps[i][1] & fps[j][0] == 0 || fps[i][3] & fps[j][2] == 0 {
                     continue;
                 }
-                for &(a, p) in &all[off(i)..off(i + 1)] {
+                let (sj, ej, pj) = src[j];
+                for ki in si..ei {
+                    let (a, p) = mv!(pi, ki);
                     let Some(co) = a.complement() else { continue };
-                    if fps[j].0 & act_bit(co) == 0 {
+                    if fps[j][0] & act_bit(co) == 0 || fps[j][2] & act_bit2(co) == 0 {
                         continue;
                     }
-                    for &(b, q) in &all[off(j)..off(j + 1)] {
-                        if b == co {
+                    for kj in sj..ej {
+                        let (b, q) = mv!(pj, kj);
+                        if b != co {
+                            continue;
+                        }
+                        let r = if self.is_par_operand(p) && self.is_par_operand(q) {
+                            let h = seq_finish(
+                                5,
+                                xs.len(),
+                                acc.wrapping_add(
+                                    seq_mix(p).wrapping_sub(seq_mix(xs[i])).wrapping_mul(pw[i]),
+                                )
+                                .wrapping_add(
+                                    seq_mix(q).wrapping_sub(seq_mix(xs[j])).wrapping_mul(pw[j]),
+                                ),
+                            );
+                            let found = self.lookup(h, |t| match t {
+                                Term::Par(zs) => {
+                                    zs.len() == xs.len()
+                                        && zs[i] == p
+                                        && zs[j] == q
+                                        && zs[..i] == xs[..i]
+                                        && zs[i + 1..j] == xs[i + 1..j]
+                                        && zs[j + 1..] == xs[j + 1..]
+                                }
+                                _ => false,
+                            });
+                            match found {
+                                Some(r) => r,
+                                None => {
+                                    let mut v = xs.to_vec();
+                                    v[i] = p;
+                                    v[j] = q;
+                                    debug_assert_eq!(h, hash_seq(5, &v));
+                                    self.insert_new(h, Term::Par(v))
+                                }
+                            }
+                        } else {
                             ys.clear();
                             ys.extend_from_slice(xs);
                             ys[i] = p;
                             ys[j] = q;
-                            let r = self.par_replaced(&ys, &[p, q]);
-                            out.push((Act::Tau, r));
-                        }
+                            self.par_replaced(&ys, &[p, q])
+                        };
+                        out.push((Act::Tau, r));
                     }
                 }
             }
         }
         self.move_bufs.push(all);
         self.mask_bufs.push(fps);
-        self.id_bufs.push(offs);
+        self.src_bufs.push(src);
         self.id_bufs.push(ys);
+        self.pow_bufs.push(pw);
+    }
+
+    /// Whether `p` can replace an operand of a normal `Par` list as is
+    /// (neither `nil` nor a composition, which need flattening).
+    #[inline]
+    fn is_par_operand(&self, p: TermId) -> bool {
+        self.plain[p.0 as usize]
     }
 
     /// The transitions of the state `t\L` (`t` itself if `wrap` is `None`)
@@ -1432,12 +1722,12 @@ impl Arena {
     pub(crate) fn transitions_into(
         &mut self,
         t: TermId,
-        wrap: Option<&[Name]>,
+        wrap: Option<&Wrap>,
         out: &mut Vec<(Act, TermId)>,
     ) -> Option<Tm> {
         // The state is summarised, delayed and explored once: skip the
         // caches at the top.
-        let Some(l) = wrap else {
+        let Some(w) = wrap else {
             let s = self.compute_summary(t);
             let mut u = s.tau.clone();
             for (_, v) in self.vis_of(&s) {
@@ -1452,45 +1742,50 @@ impl Arena {
             self.moves_uncached_into(d, out);
             return Some(u);
         };
-        let u = self.earliest_restricted(t, l)?;
-        let mut d = t;
-        if !u.is_zero() {
-            if let Some(p) = self.par_node(t) {
-                // Delay the operands, but not the composition itself.
-                let xs = self.operands(p);
-                let mut flat = self.id_bufs.pop().unwrap_or_default();
-                flat.clear();
-                for &x in &xs {
-                    let y = self.delay_tm(x, &u);
-                    match self.get(y) {
-                        Term::Nil => {}
-                        Term::Par(zs) => flat.extend_from_slice(zs),
-                        _ => flat.push(y),
-                    }
-                }
+        let d = if let Some(p) = self.par_node(t) {
+            let xs = self.operands(p);
+            let Some(u) = self.earliest_par_restricted(&xs, w) else {
                 self.id_bufs.push(xs);
-                if flat.len() >= 2 {
-                    self.par_moves_into(&flat, Some(l), out);
-                    self.id_bufs.push(flat);
-                    return Some(u);
-                }
-                d = self.par_ref(&flat);
-                self.id_bufs.push(flat);
-            } else {
-                d = self.delay_tm(t, &u);
-            }
-        }
-        if let Some(p) = self.par_node(d) {
-            let Term::Par(xs) = self.get(p) else {
-                unreachable!("par node")
+                return None;
             };
-            let xs = xs.clone();
-            self.par_moves_into(&xs, Some(l), out);
+            if u.is_zero() {
+                self.par_moves_into(&xs, Filter::Wrap(w), out);
+                self.id_bufs.push(xs);
+                return Some(u);
+            }
+            // Delay the operands, but not the composition itself.
+            let mut flat = self.id_bufs.pop().unwrap_or_default();
+            flat.clear();
+            for &x in &xs {
+                let y = self.delay_tm(x, &u);
+                match self.get(y) {
+                    Term::Nil => {}
+                    Term::Par(zs) => flat.extend_from_slice(zs),
+                    _ => flat.push(y),
+                }
+            }
+            self.id_bufs.push(xs);
+            if flat.len() >= 2 {
+                self.par_moves_into(&flat, Filter::Wrap(w), out);
+                self.id_bufs.push(flat);
+                return Some(u);
+            }
+            let d = self.par_ref(&flat);
+            self.id_bufs.push(flat);
+            (d, u)
+        } else {
+            let u = self.earliest_restricted(t, w)?;
+            (self.delay_tm(t, &u), u)
+        };
+        let (d, u) = d;
+        if let Some(p) = self.par_node(d) {
+            let xs = self.operands(p);
+            self.par_moves_into(&xs, Filter::Wrap(w), out);
+            self.id_bufs.push(xs);
         } else {
             let mut inner = Vec::new();
             self.moves_into(d, &mut inner);
-            let m = self.mark(l);
-            out.extend(inner.into_iter().filter(|(a, _)| self.unmarked(m, *a)));
+            out.extend(inner.into_iter().filter(|(a, _)| w.passes(*a)));
         }
         Some(u)
     }
@@ -1504,7 +1799,7 @@ impl Arena {
         let u = match self.get(t) {
             Term::Restrict(x, l) => {
                 let (x, l) = (*x, l.clone());
-                let u = self.transitions_into(x, Some(&l), &mut out);
+                let u = self.transitions_into(x, Some(&Wrap::new(&l)), &mut out);
                 for m in &mut out {
                     m.1 = self.restrict_ref(m.1, &l);
                 }

@@ -1599,38 +1599,7 @@ impl Arena {
                 if !pass {
                     continue;
                 }
-                let r = if self.is_par_operand(p) {
-                    let h = seq_finish(
-                        5,
-                        xs.len(),
-                        acc.wrapping_add(
-                            seq_mix(p).wrapping_sub(seq_mix(xs[i])).wrapping_mul(pw[i]),
-                        ),
-                    );
-                    let found = self.lookup(h, |t| match t {
-                        Term::Par(zs) => {
-                            zs.len() == xs.len()
-                                && zs[i] == p
-                                && zs[..i] == xs[..i]
-                                && zs[i + 1..] == xs[i + 1..]
-                        }
-                        _ => false,
-                    });
-                    match found {
-                        Some(r) => r,
-                        None => {
-                            let mut v = xs.to_vec();
-                            v[i] = p;
-                            debug_assert_eq!(h, hash_seq(5, &v));
-                            self.insert_new(h, Term::Par(v))
-                        }
-                    }
-                } else {
-                    ys.clear();
-                    ys.extend_from_slice(xs);
-                    ys[i] = p;
-                    self.par_replaced(&ys, &[p])
-                };
+                let r = self.par_successor(xs, acc, &pw, &[(i, p)], &mut ys);
                 out.push((a, r));
             }
         }
@@ -1655,45 +1624,7 @@ impl Arena {
                         if b != co {
                             continue;
                         }
-                        let r = if self.is_par_operand(p) && self.is_par_operand(q) {
-                            let h = seq_finish(
-                                5,
-                                xs.len(),
-                                acc.wrapping_add(
-                                    seq_mix(p).wrapping_sub(seq_mix(xs[i])).wrapping_mul(pw[i]),
-                                )
-                                .wrapping_add(
-                                    seq_mix(q).wrapping_sub(seq_mix(xs[j])).wrapping_mul(pw[j]),
-                                ),
-                            );
-                            let found = self.lookup(h, |t| match t {
-                                Term::Par(zs) => {
-                                    zs.len() == xs.len()
-                                        && zs[i] == p
-                                        && zs[j] == q
-                                        && zs[..i] == xs[..i]
-                                        && zs[i + 1..j] == xs[i + 1..j]
-                                        && zs[j + 1..] == xs[j + 1..]
-                                }
-                                _ => false,
-                            });
-                            match found {
-                                Some(r) => r,
-                                None => {
-                                    let mut v = xs.to_vec();
-                                    v[i] = p;
-                                    v[j] = q;
-                                    debug_assert_eq!(h, hash_seq(5, &v));
-                                    self.insert_new(h, Term::Par(v))
-                                }
-                            }
-                        } else {
-                            ys.clear();
-                            ys.extend_from_slice(xs);
-                            ys[i] = p;
-                            ys[j] = q;
-                            self.par_replaced(&ys, &[p, q])
-                        };
+                        let r = self.par_successor(xs, acc, &pw, &[(i, p), (j, q)], &mut ys);
                         out.push((Act::Tau, r));
                     }
                 }
@@ -1709,6 +1640,58 @@ impl Arena {
     /// Whether `p` can replace an operand of a normal `Par` list as is
     /// (neither `nil` nor a composition, which need flattening).
     #[inline]
+    /// The composition `xs` with the operands at the (increasing) positions
+    /// of `repl` replaced. When the new operands keep the composition flat,
+    /// its hash follows in O(1) from the parent's (`acc`, position weights
+    /// `pw`) and an existing term is found without building the list, which
+    /// is allocated only when new; otherwise the list is built in `ys`.
+    fn par_successor(
+        &mut self,
+        xs: &[TermId],
+        acc: u64,
+        pw: &[u64],
+        repl: &[(usize, TermId)],
+        ys: &mut Vec<TermId>,
+    ) -> TermId {
+        debug_assert!(repl.len() <= 2 && repl.windows(2).all(|w| w[0].0 < w[1].0));
+        if repl.iter().all(|&(_, p)| self.is_par_operand(p)) {
+            let acc = repl.iter().fold(acc, |h, &(i, p)| {
+                h.wrapping_add(seq_mix(p).wrapping_sub(seq_mix(xs[i])).wrapping_mul(pw[i]))
+            });
+            let h = seq_finish(5, xs.len(), acc);
+            let found = self.lookup(h, |t| match t {
+                Term::Par(zs) if zs.len() == xs.len() => {
+                    // Equal to `xs` between the replaced positions, equal to
+                    // the replacements at them.
+                    let mut from = 0;
+                    repl.iter().all(|&(i, p)| {
+                        let same = zs[from..i] == xs[from..i] && zs[i] == p;
+                        from = i + 1;
+                        same
+                    }) && zs[from..] == xs[from..]
+                }
+                _ => false,
+            });
+            if let Some(r) = found {
+                return r;
+            }
+            let mut v = xs.to_vec();
+            for &(i, p) in repl {
+                v[i] = p;
+            }
+            debug_assert_eq!(h, hash_seq(5, &v));
+            return self.insert_new(h, Term::Par(v));
+        }
+        ys.clear();
+        ys.extend_from_slice(xs);
+        let mut new = [TermId(0); 2];
+        for (k, &(i, p)) in repl.iter().enumerate() {
+            ys[i] = p;
+            new[k] = p;
+        }
+        self.par_replaced(ys, &new[..repl.len()])
+    }
+
     fn is_par_operand(&self, p: TermId) -> bool {
         self.plain[p.0 as usize]
     }

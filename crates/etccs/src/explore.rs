@@ -7,6 +7,7 @@ use crate::parse::Model;
 use crate::term::{Act, Arena, Name, Term, TermId, Time};
 use crate::time::Tm;
 use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
@@ -246,44 +247,6 @@ impl Count {
     }
 }
 
-/// Binary gcd.
-fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
-    if a == 0 || b == 0 {
-        return a | b;
-    }
-    if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
-        return u128::from(gcd_u64(x, y));
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
-}
-
-/// Binary gcd of non-zero values.
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
-}
-
 /// An exact probability: a fraction of `u64`s while it fits (reduced once a
 /// state's list is complete, see [`Prob::div`]), exact beyond.
 #[derive(Clone, Debug)]
@@ -295,7 +258,7 @@ enum Prob {
 impl Prob {
     /// `n / d` reduced.
     fn from_u128(n: u128, d: u128) -> Prob {
-        let g = gcd_u128(n, d);
+        let g = n.gcd(&d);
         let (n, d) = if g > 1 { (n / g, d / g) } else { (n, d) };
         match (u64::try_from(n), u64::try_from(d)) {
             (Ok(n), Ok(d)) => Prob::Small(n, d),

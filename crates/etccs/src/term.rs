@@ -952,6 +952,21 @@ impl Arena {
     }
 
     /// Stores a sorted, deduplicated visible list (an empty one needs no space).
+    /// A summary with this τ start and visible list (pooled, with its
+    /// fingerprints).
+    fn summary_with(&mut self, tau: Option<Tm>, items: &[(Act, Tm)]) -> Summary {
+        let (acts, coacts) = masks(items);
+        let (vis, nvis) = self.push_vis(items);
+        Summary {
+            tau,
+            vis,
+            nvis,
+            acts,
+            coacts,
+            fixed: false,
+        }
+    }
+
     fn push_vis(&mut self, items: &[(Act, Tm)]) -> (u32, u32) {
         if items.is_empty() {
             return (0, 0);
@@ -994,17 +1009,7 @@ impl Arena {
                         ..EMPTY_SUMMARY
                     }
                 } else {
-                    let items = [(a, v)];
-                    let (acts, coacts) = masks(&items);
-                    let (vis, nvis) = self.push_vis(&items);
-                    Summary {
-                        tau: None,
-                        vis,
-                        nvis,
-                        acts,
-                        coacts,
-                        fixed: false,
-                    }
+                    self.summary_with(None, &[(a, v)])
                 }
             }
             Term::Sum(xs) => {
@@ -1034,16 +1039,7 @@ impl Arena {
                     return s;
                 }
                 let items: Vec<(Act, Tm)> = vis.iter().filter(|(a, _)| ok(a)).cloned().collect();
-                let (acts, coacts) = masks(&items);
-                let (vis, nvis) = self.push_vis(&items);
-                Summary {
-                    tau: s.tau,
-                    vis,
-                    nvis,
-                    acts,
-                    coacts,
-                    fixed: false,
-                }
+                self.summary_with(s.tau, &items)
             }
             Term::Relabel(x, f) => {
                 let (x, f) = (*x, f.clone());
@@ -1055,16 +1051,7 @@ impl Arena {
                     .map(|(a, v)| (a.relabel(&f), v.clone()))
                     .collect();
                 sort_min(&mut items);
-                let (acts, coacts) = masks(&items);
-                let (vis, nvis) = self.push_vis(&items);
-                Summary {
-                    tau: s.tau,
-                    vis,
-                    nvis,
-                    acts,
-                    coacts,
-                    fixed: false,
-                }
+                self.summary_with(s.tau, &items)
             }
             Term::Const(c) => match self.const_body(*c) {
                 Some(b) => {

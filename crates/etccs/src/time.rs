@@ -8,6 +8,7 @@
 //! `Hash` agree with equality of the rational values.
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use std::cmp::Ordering;
@@ -20,15 +21,6 @@ pub(crate) enum Tm {
     Small(i64, i64),
     /// A value that does not fit `Small`.
     Big(Arc<BigRational>),
-}
-
-fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        let r = a % b;
-        a = b;
-        b = r;
-    }
-    a
 }
 
 impl Tm {
@@ -47,7 +39,7 @@ impl Tm {
             (n, d)
         };
         if d != 1 {
-            let g = gcd_u128(n.unsigned_abs(), d.unsigned_abs()) as i128;
+            let g = n.unsigned_abs().gcd(&d.unsigned_abs()) as i128;
             if g > 1 {
                 n /= g;
                 d /= g;

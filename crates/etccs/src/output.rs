@@ -257,13 +257,9 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
         if a.regions.len() == 1 { "" } else { "s" }
     );
     if !a.domain.is_empty() {
-        let d = Region {
-            constraints: a.domain.clone(),
-            results: Vec::new(),
-        };
         s.push_str(&format!(
             "  domain (assumptions; prefix times >= 0): {}\n",
-            a.render_region(&d)
+            a.render_constraints(&a.domain)
         ));
     }
     for r in &a.regions {
@@ -282,13 +278,9 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
         }
     }
     if let Some((region, state)) = &a.deadlock {
-        let r = Region {
-            constraints: region.clone(),
-            results: Vec::new(),
-        };
         s.push_str(&format!(
             "  deadlock on {}: stuck state {}\n",
-            a.render_region(&r),
+            a.render_constraints(region),
             state
         ));
     }

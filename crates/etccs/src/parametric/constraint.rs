@@ -137,6 +137,17 @@ impl Constraint {
     }
 }
 
+/// `t1 - t2 > 0 & t1 >= 1`, or `true` for none.
+pub fn render_constraints(cs: &[Constraint], names: &[String]) -> String {
+    if cs.is_empty() {
+        return "true".to_string();
+    }
+    cs.iter()
+        .map(|k| k.render(names))
+        .collect::<Vec<_>>()
+        .join(" & ")
+}
+
 /// A conjunction of constraints, sorted and without duplicates; the empty
 /// conjunction is ⊤. Parameters are implicitly `>= 0` and not listed.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]

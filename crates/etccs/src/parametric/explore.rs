@@ -10,7 +10,7 @@
 //! (Def 5.3 FAIREXEC, per region), and the cells of the successors are
 //! intersected (their common refinement), pruning empty intersections.
 
-use super::constraint::{Conj, Constraint, Normal, Rel};
+use super::constraint::{render_constraints, Conj, Constraint, Normal, Rel};
 use super::semantics::{Sem, Stop};
 use super::solver::Solver;
 use crate::error::Error;
@@ -108,7 +108,7 @@ impl<'a> Explorer<'a> {
         if self.on_path.contains(&key) {
             return Err(Error::ParametricCycle {
                 agent: self.agent.clone(),
-                region: render_conj(region, self.arena.param_names()),
+                region: render_constraints(&region.0, self.arena.param_names()),
                 state: self.arena.display(t),
             });
         }
@@ -245,15 +245,4 @@ impl<'a> Explorer<'a> {
     fn sat(&mut self, c: &Conj) -> Result<bool, Error> {
         self.solver.sat(c).map_err(|_| self.hard())
     }
-}
-
-/// `t1 - t2 > 0 & t1 >= 1`, or `true` for ⊤.
-pub fn render_conj(c: &Conj, names: &[String]) -> String {
-    if c.0.is_empty() {
-        return "true".to_string();
-    }
-    c.0.iter()
-        .map(|k| k.render(names))
-        .collect::<Vec<_>>()
-        .join(" & ")
 }

@@ -161,7 +161,13 @@ impl ParamAnalysis {
 
     /// Renders a region's constraints: `t1 - t2 > 0 & t1 >= 1`, or `true`.
     pub fn render_region(&self, r: &Region) -> String {
-        explore::render_conj(&Conj(r.constraints.clone()), &self.params)
+        self.render_constraints(&r.constraints)
+    }
+
+    /// Renders constraints on the parameters (e.g. the domain): `t1 <= 2*t2`,
+    /// or `true`.
+    pub fn render_constraints(&self, cs: &[Constraint]) -> String {
+        constraint::render_constraints(cs, &self.params)
     }
 }
 
@@ -272,7 +278,7 @@ fn run(
     if !ex.solver.sat(&domain).map_err(|_| hard())? {
         return Err(Error::EmptyDomain {
             agent: name.to_string(),
-            domain: explore::render_conj(&domain, &params),
+            domain: constraint::render_constraints(&domain.0, &params),
         });
     }
     let domain = regions::simplify_union(&mut ex.solver, vec![domain], &Conj::top())

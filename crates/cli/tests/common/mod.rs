@@ -45,6 +45,21 @@ pub fn stdout(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
+/// Runs `vates args…`, expects it to fail and returns the exit code and
+/// standard error.
+pub fn failure(args: &[&str]) -> (Option<i32>, String) {
+    let out = vates().args(args).output().expect("runs");
+    assert!(
+        !out.status.success(),
+        "vates {args:?} should fail: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Runs `vates args…`, expects success and parses standard output as JSON.
 pub fn json(args: &[&str]) -> Value {
     serde_json::from_str(&stdout(args)).expect("stdout is JSON")

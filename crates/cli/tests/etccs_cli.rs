@@ -1,7 +1,7 @@
 //! End-to-end tests of `vates etccs analyse` (Eager Timed CCS).
 
 mod common;
-use common::{failure, json, stdout, tempdir, vates};
+use common::{fails, json, stdout, tempdir, vates};
 
 /// The `pexec` entries of an agent's JSON as (time, probability) strings.
 fn pexec_pairs(pexec: &serde_json::Value) -> Vec<(String, String)> {
@@ -73,18 +73,18 @@ fn errors_are_located_and_exit_one() {
     let d = tempdir("etccs-err");
     let f = d.join("bad.etccs");
     std::fs::write(&f, "define P = (a,3).nil +\n").unwrap();
-    let (code, err) = failure(&["etccs", "analyse", &f.display().to_string()]);
-    assert_eq!(code, Some(1));
+    let err = fails(&["etccs", "analyse", &f.display().to_string()], 1);
     assert!(err.contains("bad.etccs:2:1"), "{err}");
     // No analyse line and no --agent: say how to fix it, naming the agents.
     let g = d.join("noanalyse.etccs");
     std::fs::write(&g, "define A = (a,1).nil\n").unwrap();
-    let (code, err) = failure(&["etccs", "analyse", &g.display().to_string()]);
-    assert_eq!(code, Some(1));
+    let err = fails(&["etccs", "analyse", &g.display().to_string()], 1);
     assert!(err.contains("--agent") && err.contains("A"), "{err}");
     // An unknown agent.
-    let (code, err) = failure(&["etccs", "analyse", &g.display().to_string(), "--agent", "B"]);
-    assert_eq!(code, Some(1));
+    let err = fails(
+        &["etccs", "analyse", &g.display().to_string(), "--agent", "B"],
+        1,
+    );
     assert!(err.contains('B'), "{err}");
     // A state limit hit is an error naming the flag.
     std::fs::write(&g, P7).unwrap();
@@ -236,10 +236,10 @@ fn parametric_errors_name_the_problem() {
     let d = tempdir("etccs-param-errors");
     let f = d.join("bad.etccs");
     std::fs::write(&f, "param t;\ndefine L = tau@t.L\nanalyse L\n").unwrap();
-    let (_, err) = failure(&["etccs", "analyse", &f.display().to_string()]);
+    let err = fails(&["etccs", "analyse", &f.display().to_string()], 1);
     assert!(err.contains("does not terminate"), "{err}");
     std::fs::write(&f, "param t1, t2;\ndefine P = tau@(t1*t2).nil\nanalyse P\n").unwrap();
-    let (_, err) = failure(&["etccs", "analyse", &f.display().to_string()]);
+    let err = fails(&["etccs", "analyse", &f.display().to_string()], 1);
     assert!(err.contains("not linear"), "{err}");
 }
 
@@ -302,7 +302,7 @@ fn region_map_draws_two_free_parameters() {
         all.extend(args);
         let path = svg.display().to_string();
         all.extend(["--map", path.as_str()]);
-        let (_, err) = failure(&all);
+        let err = fails(&all, 2);
         assert!(err.contains(want), "{want}: {err}");
     }
 }
@@ -341,7 +341,7 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
             "NonBlockingBus",
         ];
         all.extend(args);
-        let (_, err) = failure(&all);
+        let err = fails(&all, 1);
         assert!(err.contains(want), "{want}: {err}");
     };
     bad(&["--symbolic", "nope"], "cannot make `nope`");

@@ -7,7 +7,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 mod common;
-use common::{json, stdout, tempdir, vates};
+use common::{fails, json, stdout, tempdir, vates};
 
 /// Path of an example in `examples/graphs/`.
 fn example(name: &str) -> String {
@@ -18,19 +18,6 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, text).expect("write");
     p.display().to_string()
-}
-
-/// Runs `vates args…`, expects exit status `code`, returns standard error.
-fn fails(args: &[&str], code: i32) -> String {
-    let out = vates().args(args).output().expect("runs");
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "vates {args:?}: stdout {} stderr {}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stderr).expect("UTF-8")
 }
 
 fn makespan(graph: &str, procs: &str, extra: &[&str]) -> f64 {

@@ -45,19 +45,17 @@ pub fn stdout(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
-/// Runs `vates args…`, expects it to fail and returns the exit code and
-/// standard error.
-pub fn failure(args: &[&str]) -> (Option<i32>, String) {
+/// Runs `vates args…`, expects exit code `code` and returns standard error.
+pub fn fails(args: &[&str], code: i32) -> String {
     let out = vates().args(args).output().expect("runs");
-    assert!(
-        !out.status.success(),
-        "vates {args:?} should fail: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    (
+    assert_eq!(
         out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        Some(code),
+        "vates {args:?}: stdout {} stderr {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stderr).expect("UTF-8")
 }
 
 /// Runs `vates args…`, expects success and parses standard output as JSON.

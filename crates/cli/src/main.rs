@@ -127,7 +127,7 @@ mod sim_cmd;
 mod sweep;
 mod text;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -350,11 +350,15 @@ fn parse_scale(s: &str) -> std::result::Result<f64, String> {
 }
 
 fn main() -> ExitCode {
-    miette::set_hook(Box::new(|_| {
+    // Reports are wrapped for a reader at a terminal only: piped into a log or a
+    // `grep`, each message stays on one line whatever the length of the file path.
+    let wrap = std::io::stderr().is_terminal();
+    miette::set_hook(Box::new(move |_| {
         Box::new(
             miette::MietteHandlerOpts::new()
                 .terminal_links(false)
                 .width(100)
+                .wrap_lines(wrap)
                 .build(),
         )
     }))

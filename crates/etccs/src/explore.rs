@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::parse::Model;
+use crate::space::{Limit, Space};
 use crate::term::{Act, Arena, Name, Term, TermId, Time};
 use crate::time::Tm;
 use num_bigint::{BigInt, BigUint};
@@ -178,10 +179,9 @@ pub fn analyse_term(
 
 const ANALYSIS_STACK_BYTES: usize = 512 << 20;
 
-/// The explored state graph: per state its term and the common delay of
-/// its transitions; edges in compressed rows (`start[s]..start[s + 1]`).
+/// The explored state graph: per state the common delay of its
+/// transitions; edges in compressed rows (`start[s]..start[s + 1]`).
 struct Graph {
-    ids: Vec<TermId>,
     delay: Vec<Tm>,
     start: Vec<u32>,
     to: Vec<u32>,
@@ -351,62 +351,45 @@ fn analyse_inner(
         Term::Restrict(x, l) => (*x, Some(l.clone())),
         _ => (start, None),
     };
-    let wrap_set = wrap.as_deref().map(crate::term::Wrap::new);
     // Whether state 0 is found again when reached as `root`.
     let start_shared = wrap.is_none() || body == start;
-    // Depth of the state represented by `p`.
-    let depth = |arena: &Arena, p: TermId| {
-        let wrapped = wrap.is_some() && !matches!(arena.get(p), Term::Nil | Term::Terminated);
-        arena.depth(p) + usize::from(wrapped)
-    };
+    let mut space = Space::new(
+        arena,
+        root,
+        wrap.as_deref(),
+        start_shared,
+        opts.max_states,
+        opts.max_depth,
+    );
     let mut g = Graph {
-        ids: vec![root],
         delay: Vec::new(),
         start: vec![0],
         to: Vec::new(),
         act: Vec::new(),
     };
-    // State number of each term id (`u32::MAX`: not a state yet), dense by id.
-    let mut index: Vec<u32> = vec![u32::MAX; arena.len().max(Arena::index_of(root) + 1)];
-    if start_shared {
-        index[Arena::index_of(root)] = 0;
-    }
     // Predecessor state and edge of each state (`u32::MAX` for the start).
     let mut parent: Vec<(u32, u32)> = vec![(u32::MAX, 0)];
     let mut visible: Vec<bool> = Vec::new();
-    let mut buf: Vec<(Act, TermId)> = Vec::new();
+    let mut buf: Vec<(Act, u32)> = Vec::new();
     let mut i = 0;
-    while i < g.ids.len() {
+    while i < space.len() {
         buf.clear();
-        let u = arena.transitions_into(g.ids[i], wrap_set.as_ref(), &mut buf);
+        let u = space.step(arena, i, &mut buf).map_err(|l| match l {
+            Limit::States => Error::Limit {
+                agent: name.to_string(),
+                max_states: opts.max_states,
+            },
+            Limit::Depth => Error::TooDeep {
+                agent: name.to_string(),
+                max_depth: opts.max_depth,
+            },
+        })?;
         g.delay.push(u.unwrap_or(Tm::ZERO));
-        for (k, &(act, target)) in buf.iter().enumerate() {
-            let ti = Arena::index_of(target);
-            if index.len() <= ti {
-                index.resize(arena.len().max(ti + 1), u32::MAX);
+        for (k, &(act, to)) in buf.iter().enumerate() {
+            // New states are numbered in the order of their first edge.
+            if to as usize == parent.len() {
+                parent.push((i as u32, k as u32));
             }
-            let to = match index[ti] {
-                j if j != u32::MAX => j,
-                _ => {
-                    if g.ids.len() >= opts.max_states {
-                        return Err(Error::Limit {
-                            agent: name.to_string(),
-                            max_states: opts.max_states,
-                        });
-                    }
-                    if depth(arena, target) > opts.max_depth {
-                        return Err(Error::TooDeep {
-                            agent: name.to_string(),
-                            max_depth: opts.max_depth,
-                        });
-                    }
-                    let j = u32::try_from(g.ids.len()).expect("fewer than 2^32 states");
-                    g.ids.push(target);
-                    parent.push((i as u32, k as u32));
-                    index[ti] = j;
-                    j
-                }
-            };
             if let Some(nm) = act.name() {
                 let x = nm.0 as usize;
                 if visible.len() <= x {
@@ -421,8 +404,7 @@ fn analyse_inner(
             .push(u32::try_from(g.to.len()).expect("fewer than 2^32 transitions"));
         i += 1;
     }
-    drop(index);
-    let n = g.ids.len();
+    let n = space.len();
     let path_to = |mut s: usize| {
         let mut p = Vec::new();
         while parent[s].0 != u32::MAX {
@@ -570,13 +552,20 @@ fn analyse_inner(
     // 4. Deadlock check via the Terminated placeholder (BFS order: fewest steps).
     let mut outcome = Outcome::Terminated;
     if arena.mentions_terminated(start) {
-        if let Some(s) =
-            (0..n).find(|&s| g.degree(s) == 0 && !arena.has_active_terminated(g.ids[s]))
-        {
+        let active = |arena: &Arena, s: usize| {
+            space
+                .components(s)
+                .iter()
+                .any(|&x| arena.has_active_terminated(x))
+        };
+        if let Some(s) = (0..n).find(|&s| g.degree(s) == 0 && !active(arena, s)) {
             let state = match wrap {
                 _ if s == 0 => start,
-                Some(l) => arena.restrict(g.ids[s], l.to_vec()),
-                None => g.ids[s],
+                Some(l) => {
+                    let p = space.term(arena, s);
+                    arena.restrict(p, l.to_vec())
+                }
+                None => space.term(arena, s),
             };
             outcome = Outcome::Deadlock {
                 run: run_of(arena, &g, &path_to(s)),

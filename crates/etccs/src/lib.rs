@@ -54,6 +54,7 @@ pub mod output;
 pub mod parametric;
 pub mod parse;
 pub mod report;
+mod space;
 pub mod term;
 mod time;
 

@@ -178,6 +178,19 @@ struct Summary {
     fixed: bool,
 }
 
+/// The parts of a term's [`Summary`] that [`crate::space`] reads.
+pub(crate) struct ComponentSummary {
+    /// Earliest start of a τ.
+    pub(crate) tau: Option<Tm>,
+    /// The visible list, for [`Arena::vis_range`].
+    pub(crate) vis: (u32, u32),
+    /// Fingerprints of the visible actions and of their complements.
+    pub(crate) acts: u64,
+    pub(crate) coacts: u64,
+    /// Whether every delay leaves the term unchanged.
+    pub(crate) fixed: bool,
+}
+
 const EMPTY_SUMMARY: Summary = Summary {
     tau: None,
     vis: 0,
@@ -188,12 +201,12 @@ const EMPTY_SUMMARY: Summary = Summary {
 };
 
 /// A one-bit fingerprint of an action.
-fn act_bit(a: Act) -> u64 {
+pub(crate) fn act_bit(a: Act) -> u64 {
     1 << (act_code(a).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
 /// A second one-bit fingerprint of an action, independent of [`act_bit`].
-fn act_bit2(a: Act) -> u64 {
+pub(crate) fn act_bit2(a: Act) -> u64 {
     1 << (act_code(a).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 58)
 }
 
@@ -202,6 +215,53 @@ fn masks(items: &[(Act, Tm)]) -> (u64, u64) {
     items.iter().fold((0, 0), |(m, c), (a, _)| {
         (m | act_bit(*a), c | a.complement().map_or(0, act_bit))
     })
+}
+
+/// `act_bit` and `act_bit2` fingerprints of the actions `acts` and of
+/// their complements: `[acts, coacts, acts2, coacts2]`. Two operands can
+/// synchronise only if `coacts` of one meets `acts` of the other in both.
+pub(crate) fn move_fingerprints(acts: impl Iterator<Item = Act>) -> [u64; 4] {
+    acts.fold([0; 4], |[m, c, m2, c2], a| {
+        [
+            m | act_bit(a),
+            c | a.complement().map_or(0, act_bit),
+            m2 | act_bit2(a),
+            c2 | a.complement().map_or(0, act_bit2),
+        ]
+    })
+}
+
+/// A move of a composition, without its target: the action and the one
+/// (interleaving) or two (synchronisation, action τ) operands it replaces,
+/// by position.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ParMove {
+    pub(crate) act: Act,
+    n: u8,
+    repl: [(u32, TermId); 2],
+}
+
+impl ParMove {
+    fn one(act: Act, i: usize, p: TermId) -> Self {
+        ParMove {
+            act,
+            n: 1,
+            repl: [(i as u32, p), (0, p)],
+        }
+    }
+
+    fn two(i: usize, p: TermId, j: usize, q: TermId) -> Self {
+        ParMove {
+            act: Act::Tau,
+            n: 2,
+            repl: [(i as u32, p), (j as u32, q)],
+        }
+    }
+
+    /// The replaced operands, by increasing position.
+    fn replaced(&self) -> &[(u32, TermId)] {
+        &self.repl[..self.n as usize]
+    }
 }
 
 /// A restriction with a bit set of its names, built once for the
@@ -251,7 +311,7 @@ impl Wrap {
 
     /// Whether `a` passes the restriction.
     #[inline]
-    fn passes(&self, a: Act) -> bool {
+    pub(crate) fn passes(&self, a: Act) -> bool {
         a.name().is_none_or(|n| {
             self.bits
                 .get(n.0 as usize / 64)
@@ -289,7 +349,7 @@ fn min_tm(a: &mut Option<Tm>, b: &Tm) {
 
 /// Lowers `tau` to `max(v, w)` for every name `a` with bound `v` in `names`
 /// and `w` for `a'` in `conames` (both sorted by name, one entry per action).
-fn merge_sync(names: &[(Act, Tm)], conames: &[(Act, Tm)], tau: &mut Option<Tm>) {
+pub(crate) fn merge_sync(names: &[(Act, Tm)], conames: &[(Act, Tm)], tau: &mut Option<Tm>) {
     let (mut x, mut y) = (0, 0);
     while x < names.len() && y < conames.len() {
         let (n, m) = (names[x].0.name(), conames[y].0.name());
@@ -343,17 +403,17 @@ fn spread(h: u32) -> u64 {
 }
 
 /// The multiplier of the position-dependent operand hash (odd).
-const SEQ_K: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const SEQ_K: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The contribution of operand `x` to [`seq_acc`] before its position weight.
 #[inline]
-fn seq_mix(x: TermId) -> u64 {
+pub(crate) fn seq_mix(x: TermId) -> u64 {
     (u64::from(x.0) + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
 /// The unmixed accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of an operand list,
 /// which changes in O(1) when one operand does (see [`Arena::par_moves_into`]).
-fn seq_acc(xs: &[TermId]) -> u64 {
+pub(crate) fn seq_acc(xs: &[TermId]) -> u64 {
     let mut w = 1u64;
     let mut acc = 0u64;
     for &x in xs {
@@ -363,9 +423,22 @@ fn seq_acc(xs: &[TermId]) -> u64 {
     acc
 }
 
+/// [`seq_acc`] of `xs`, with the position weights `K^(i+1)` in `pw`.
+fn seq_weights(xs: &[TermId], pw: &mut Vec<u64>) -> u64 {
+    pw.clear();
+    let mut w = 1u64;
+    let mut acc = 0u64;
+    for &x in xs {
+        w = w.wrapping_mul(SEQ_K);
+        pw.push(w);
+        acc = acc.wrapping_add(seq_mix(x).wrapping_mul(w));
+    }
+    acc
+}
+
 /// The intern hash of a list of `len` operands with accumulator `acc`.
 #[inline]
-fn seq_finish(tag: u64, len: usize, acc: u64) -> u32 {
+pub(crate) fn seq_finish(tag: u64, len: usize, acc: u64) -> u32 {
     let mut z = acc ^ (tag << 59) ^ (len as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
     z = (z ^ (z >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
     z = (z ^ (z >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
@@ -450,6 +523,7 @@ pub struct Arena {
     id_bufs: Vec<Vec<TermId>>,
     mask_bufs: Vec<Vec<[u64; 4]>>,
     pow_bufs: Vec<Vec<u64>>,
+    par_move_bufs: Vec<Vec<ParMove>>,
     src_bufs: Vec<Vec<(u32, u32, bool)>>,
     name_bufs: Vec<Vec<Name>>,
     /// Reusable buffers of [`Arena::combine`] and [`Arena::sync_tau_sorted`].
@@ -947,6 +1021,24 @@ impl Arena {
         self.summary(t).expect("summary computed")
     }
 
+    /// The summary of `t` as the component explorer ([`crate::space`]) needs it.
+    pub(crate) fn component_summary(&mut self, t: TermId) -> ComponentSummary {
+        self.ensure_summary(t);
+        let s = self.summary_of(t);
+        ComponentSummary {
+            tau: s.tau.clone(),
+            vis: (s.vis, s.nvis),
+            acts: s.acts,
+            coacts: s.coacts,
+            fixed: s.fixed,
+        }
+    }
+
+    /// A visible list of a [`ComponentSummary`].
+    pub(crate) fn vis_range(&self, (start, len): (u32, u32)) -> &[(Act, Tm)] {
+        &self.vis_pool[start as usize..(start + len) as usize]
+    }
+
     fn vis_of(&self, s: &Summary) -> &[(Act, Tm)] {
         &self.vis_pool[s.vis as usize..(s.vis + s.nvis) as usize]
     }
@@ -1065,7 +1157,7 @@ impl Arena {
 
     /// Lowers `tau` to the earliest synchronisation between two of the
     /// (summarised) operands `xs`.
-    fn sync_tau(&mut self, xs: &[TermId], tau: &mut Option<Tm>) {
+    pub(crate) fn sync_tau(&mut self, xs: &[TermId], tau: &mut Option<Tm>) {
         if xs.len() > SYNC_PAIRWISE_MAX {
             self.sync_tau_sorted(xs, tau);
         } else {
@@ -1304,7 +1396,7 @@ impl Arena {
         self.delay_tm(t, &Tm::from_big(u))
     }
 
-    fn delay_tm(&mut self, t: TermId, u: &Tm) -> TermId {
+    pub(crate) fn delay_tm(&mut self, t: TermId, u: &Tm) -> TermId {
         if u.is_zero() {
             return t;
         }
@@ -1380,7 +1472,7 @@ impl Arena {
     /// one multiset) to `out`: prefixes with lower bound 0, interleaving in
     /// `|`, synchronisation of `a` with `a'` giving τ, filtering by `\L`,
     /// mapping by `[f]`. Memoised except for prefixes and compositions.
-    fn moves_into(&mut self, t: TermId, out: &mut Vec<(Act, TermId)>) {
+    pub(crate) fn moves_into(&mut self, t: TermId, out: &mut Vec<(Act, TermId)>) {
         let i = t.0 as usize;
         match self.get(t) {
             Term::Prefix(a, v, c) => {
@@ -1507,6 +1599,26 @@ impl Arena {
     /// `filter`, if given), then synchronisations, in the order of the
     /// multiset of Def 5.2.7.
     fn par_moves_into(&mut self, xs: &[TermId], filter: Filter<'_>, out: &mut Vec<(Act, TermId)>) {
+        let mut list = self.par_move_bufs.pop().unwrap_or_default();
+        list.clear();
+        self.par_move_list(xs, filter, &mut list);
+        if !list.is_empty() {
+            let mut ys = self.id_bufs.pop().unwrap_or_default();
+            let mut pw = self.pow_bufs.pop().unwrap_or_default();
+            let acc = seq_weights(xs, &mut pw);
+            for m in &list {
+                let r = self.par_successor(xs, acc, &pw, m.replaced(), &mut ys);
+                out.push((m.act, r));
+            }
+            self.id_bufs.push(ys);
+            self.pow_bufs.push(pw);
+        }
+        self.par_move_bufs.push(list);
+    }
+
+    /// The moves of `Par(xs)` as [`Arena::par_moves_into`] lists them, each
+    /// as the operands it replaces (its target is not built).
+    fn par_move_list(&mut self, xs: &[TermId], filter: Filter<'_>, out: &mut Vec<ParMove>) {
         // Moves of operands that are not memoised (prefixes, compositions).
         let mut all = self.move_bufs.pop().unwrap_or_default();
         all.clear();
@@ -1531,14 +1643,7 @@ impl Arena {
             } else {
                 &all[r.0 as usize..r.1 as usize]
             };
-            fps.push(ms.iter().fold([0; 4], |[m, c, m2, c2], (a, _)| {
-                [
-                    m | act_bit(*a),
-                    c | a.complement().map_or(0, act_bit),
-                    m2 | act_bit2(*a),
-                    c2 | a.complement().map_or(0, act_bit2),
-                ]
-            }));
+            fps.push(move_fingerprints(ms.iter().map(|m| m.0)));
             src.push(r);
         }
         // The `k`-th move of the pooled or local list.
@@ -1551,26 +1656,12 @@ impl Arena {
                 }
             };
         }
-        let mut ys = self.id_bufs.pop().unwrap_or_default();
-        // Position weights `K^(i+1)` and the accumulator of `xs` (see
-        // [`seq_acc`]): a successor differing in one or two operands is
-        // looked up without building its operand list.
-        let mut pw = self.pow_bufs.pop().unwrap_or_default();
-        pw.clear();
-        let mut w = 1u64;
-        let mut acc = 0u64;
-        for &x in xs {
-            w = w.wrapping_mul(SEQ_K);
-            pw.push(w);
-            acc = acc.wrapping_add(seq_mix(x).wrapping_mul(w));
-        }
         // Nothing below marks another list: the mark set stays valid.
         let m = match filter {
             Filter::Names(l) => Some(self.mark(l)),
             _ => None,
         };
-        for i in 0..xs.len() {
-            let (s0, e0, pool) = src[i];
+        for (i, &(s0, e0, pool)) in src.iter().enumerate() {
             if let Filter::Wrap(w) = &filter {
                 if pool && !w.some_passes(xs[i], &self.move_pool[s0 as usize..e0 as usize]) {
                     continue;
@@ -1583,11 +1674,9 @@ impl Arena {
                     (_, Some(m)) => self.unmarked(m, a),
                     _ => true,
                 };
-                if !pass {
-                    continue;
+                if pass {
+                    out.push(ParMove::one(a, i, p));
                 }
-                let r = self.par_successor(xs, acc, &pw, &[(i, p)], &mut ys);
-                out.push((a, r));
             }
         }
         for i in 0..xs.len() {
@@ -1608,11 +1697,9 @@ impl Arena {
                     }
                     for kj in sj..ej {
                         let (b, q) = mv!(pj, kj);
-                        if b != co {
-                            continue;
+                        if b == co {
+                            out.push(ParMove::two(i, p, j, q));
                         }
-                        let r = self.par_successor(xs, acc, &pw, &[(i, p), (j, q)], &mut ys);
-                        out.push((Act::Tau, r));
                     }
                 }
             }
@@ -1620,8 +1707,52 @@ impl Arena {
         self.move_bufs.push(all);
         self.mask_bufs.push(fps);
         self.src_bufs.push(src);
+    }
+
+    /// The moves of a component `t = P\L` with `P` a composition (through
+    /// constants), listed without building their targets (see
+    /// [`Arena::restricted_target`]); `false` (nothing listed) for any other `t`.
+    pub(crate) fn restricted_move_list(&mut self, t: TermId, out: &mut Vec<ParMove>) -> bool {
+        let Term::Restrict(x, _) = self.get(t) else {
+            return false;
+        };
+        let Some(p) = self.par_node(*x) else {
+            return false;
+        };
+        let mut l = self.name_bufs.pop().unwrap_or_default();
+        l.clear();
+        if let Term::Restrict(_, names) = self.get(t) {
+            l.extend_from_slice(names);
+        }
+        let xs = self.operands(p);
+        self.par_move_list(&xs, Filter::Names(&l), out);
+        self.id_bufs.push(xs);
+        self.name_bufs.push(l);
+        true
+    }
+
+    /// The target of a move listed by [`Arena::restricted_move_list`] for `t`.
+    pub(crate) fn restricted_target(&mut self, t: TermId, m: &ParMove) -> TermId {
+        let Term::Restrict(x, _) = self.get(t) else {
+            unreachable!("a listed restriction")
+        };
+        let p = self.par_node(*x).expect("a listed composition");
+        let mut l = self.name_bufs.pop().unwrap_or_default();
+        l.clear();
+        if let Term::Restrict(_, names) = self.get(t) {
+            l.extend_from_slice(names);
+        }
+        let xs = self.operands(p);
+        let mut ys = self.id_bufs.pop().unwrap_or_default();
+        let mut pw = self.pow_bufs.pop().unwrap_or_default();
+        let acc = seq_weights(&xs, &mut pw);
+        let r = self.par_successor(&xs, acc, &pw, m.replaced(), &mut ys);
+        let r = self.restrict_ref(r, &l);
+        self.id_bufs.push(xs);
         self.id_bufs.push(ys);
         self.pow_bufs.push(pw);
+        self.name_bufs.push(l);
+        r
     }
 
     /// Whether `p` can replace an operand of a normal `Par` list as is
@@ -1637,12 +1768,13 @@ impl Arena {
         xs: &[TermId],
         acc: u64,
         pw: &[u64],
-        repl: &[(usize, TermId)],
+        repl: &[(u32, TermId)],
         ys: &mut Vec<TermId>,
     ) -> TermId {
         debug_assert!(repl.len() <= 2 && repl.windows(2).all(|w| w[0].0 < w[1].0));
         if repl.iter().all(|&(_, p)| self.is_par_operand(p)) {
             let acc = repl.iter().fold(acc, |h, &(i, p)| {
+                let i = i as usize;
                 h.wrapping_add(seq_mix(p).wrapping_sub(seq_mix(xs[i])).wrapping_mul(pw[i]))
             });
             let h = seq_finish(5, xs.len(), acc);
@@ -1652,6 +1784,7 @@ impl Arena {
                     // the replacements at them.
                     let mut from = 0;
                     repl.iter().all(|&(i, p)| {
+                        let i = i as usize;
                         let same = zs[from..i] == xs[from..i] && zs[i] == p;
                         from = i + 1;
                         same
@@ -1664,7 +1797,7 @@ impl Arena {
             }
             let mut v = xs.to_vec();
             for &(i, p) in repl {
-                v[i] = p;
+                v[i as usize] = p;
             }
             debug_assert_eq!(h, hash_seq(5, &v));
             return self.insert_new(h, Term::Par(v));
@@ -1673,13 +1806,13 @@ impl Arena {
         ys.extend_from_slice(xs);
         let mut new = [TermId(0); 2];
         for (k, &(i, p)) in repl.iter().enumerate() {
-            ys[i] = p;
+            ys[i as usize] = p;
             new[k] = p;
         }
         self.par_replaced(ys, &new[..repl.len()])
     }
 
-    fn is_par_operand(&self, p: TermId) -> bool {
+    pub(crate) fn is_par_operand(&self, p: TermId) -> bool {
         self.plain[p.0 as usize]
     }
 

@@ -1,0 +1,592 @@
+//! The explored state space. A state is kept as its *component vector*: the
+//! operand list of its top-level parallel composition, flattened as
+//! [`Arena::par`] builds it (`nil` dropped, nested compositions spliced; a
+//! state that is not a composition has one component, `nil` none). Equal
+//! vectors are equal states, so the vectors are hash-consed here, stored
+//! contiguously, instead of being interned as arena terms: a state costs its
+//! components and a table slot, and a successor, which differs from its
+//! state in one or two components, is hashed in O(1) from the state's hash.
+//!
+//! Each distinct component term gets a compact record (earliest start,
+//! visible bounds, fingerprints, moves), built once from the arena's
+//! memoised summaries and moves, and vectors hold record numbers, so a step
+//! reads one record per component and a move knows its target's record.
+//! A top-level restriction `P\L` of the explored agent is applied here (the
+//! *wrap*): every state but the start is some `P'\L`, represented by `P'`.
+
+use crate::term::{
+    act_bit, act_bit2, merge_sync, move_fingerprints, seq_finish, Act, Arena, Name, ParMove, Term,
+    TermId, Wrap, SEQ_K,
+};
+use crate::time::Tm;
+use hashbrown::HashTable;
+
+/// The bound of [`Space`] that a step reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Limit {
+    /// A new state beyond the state limit.
+    States,
+    /// A new state nested deeper than the depth limit.
+    Depth,
+}
+
+/// What a step needs of one component term.
+#[derive(Clone, Debug)]
+struct Rec {
+    term: TermId,
+    /// Earliest start of its τ (own or internal synchronisation) or of a
+    /// visible action the wrap lets through.
+    own: Option<Tm>,
+    /// Earliest bound of any visible action: no synchronisation with another
+    /// component starts before it.
+    vis_min: Option<Tm>,
+    /// Its visible list (least bound per action, names before co-names), a
+    /// range of the arena's summary pool; `split`: the first co-name.
+    vis: (u32, u32),
+    split: u32,
+    /// `act_bit` fingerprints of its visible actions and their complements.
+    acts: u64,
+    coacts: u64,
+    /// Whether every delay leaves it unchanged.
+    fixed: bool,
+    /// Its nesting depth, and whether it is `Terminated` (which a wrap
+    /// does not enclose).
+    depth: u32,
+    terminated: bool,
+    /// Its immediate moves: a range of [`Space::moves`] (`u32::MAX`: not
+    /// computed yet), their two-bit fingerprints (actions, co-actions) and
+    /// whether one of them passes the wrap on its own.
+    moves: (u32, u32),
+    fps: [u64; 4],
+    passes: bool,
+}
+
+/// The target of a component's move.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// A component: its record.
+    Comp(u32),
+    /// A term that is not a component (`nil`, a composition) or not yet
+    /// looked at.
+    Term(TermId),
+    /// A move listed by the arena (an index of [`Space::listed`]), built
+    /// when it first fires: most moves of a component never fire (their
+    /// partner is never ready).
+    Listed(u32),
+}
+
+/// Hash-consed component vectors with their component records.
+pub(crate) struct Space {
+    wrap: Option<Wrap>,
+    /// Record of each component term, by term index (`u32::MAX`: none yet).
+    rec_idx: Vec<u32>,
+    recs: Vec<Rec>,
+    /// The components' immediate moves.
+    moves: Vec<(Act, Target)>,
+    /// Moves of restricted compositions, with targets still to build.
+    listed: Vec<ParMove>,
+    /// The vectors of record numbers, back to back: state `s` is
+    /// `pool[off[s]..off[s + 1]]`.
+    pool: Vec<u32>,
+    off: Vec<u32>,
+    /// State numbers with the hash of their vector.
+    table: HashTable<(u32, u32)>,
+    /// Position weights `K^(i+1)` of the vector hash.
+    pw: Vec<u64>,
+    max_states: usize,
+    max_depth: usize,
+    /// Scratch buffers of [`Space::step`].
+    xs: Vec<u32>,
+    ys: Vec<u32>,
+    terms: Vec<TermId>,
+    par_moves: Vec<ParMove>,
+    built: Vec<(Act, TermId)>,
+}
+
+/// The tag of the vector hash.
+const TAG: u64 = 5;
+/// Up to this many components, synchronisations are found pairwise.
+const PAIRWISE_MAX: usize = 12;
+/// No record / moves not computed.
+const NONE: u32 = u32::MAX;
+
+fn min_tm(a: &mut Option<Tm>, b: &Tm) {
+    match a {
+        Some(x) if *x <= *b => {}
+        _ => *a = Some(b.clone()),
+    }
+}
+
+/// The table hash of a 32-bit vector hash (bucket from the low bits, tag
+/// from the high bits).
+fn spread(h: u32) -> u64 {
+    (u64::from(h) << 32) | u64::from(h)
+}
+
+/// The contribution of record `r` to a vector hash, before its position weight.
+#[inline]
+fn mix(r: u32) -> u64 {
+    (u64::from(r) + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+}
+
+impl Space {
+    /// The space of the agent `root\wrap` (`root` itself without a wrap),
+    /// with `root` as state 0. Unless `shared_start`, state 0 is not found
+    /// again when `root` is reached (a constant is a different state from
+    /// its body).
+    pub(crate) fn new(
+        arena: &mut Arena,
+        root: TermId,
+        wrap: Option<&[Name]>,
+        shared_start: bool,
+        max_states: usize,
+        max_depth: usize,
+    ) -> Self {
+        let mut sp = Space {
+            wrap: wrap.map(Wrap::new),
+            rec_idx: Vec::new(),
+            recs: Vec::new(),
+            moves: Vec::new(),
+            listed: Vec::new(),
+            pool: Vec::new(),
+            off: vec![0],
+            table: HashTable::new(),
+            pw: Vec::new(),
+            max_states,
+            max_depth,
+            xs: Vec::new(),
+            ys: Vec::new(),
+            terms: Vec::new(),
+            par_moves: Vec::new(),
+            built: Vec::new(),
+        };
+        let mut xs = Vec::new();
+        sp.push_flat(arena, root, &mut xs);
+        sp.pool.extend_from_slice(&xs);
+        sp.off.push(sp.pool.len() as u32);
+        if shared_start {
+            let h = sp.hash_vec(&xs);
+            sp.table.insert_unique(spread(h), (0, h), |e| spread(e.1));
+        }
+        sp
+    }
+
+    /// Number of states found so far.
+    pub(crate) fn len(&self) -> usize {
+        self.off.len() - 1
+    }
+
+    /// The component terms of state `s`.
+    pub(crate) fn components(&self, s: usize) -> Vec<TermId> {
+        self.pool[self.off[s] as usize..self.off[s + 1] as usize]
+            .iter()
+            .map(|&r| self.recs[r as usize].term)
+            .collect()
+    }
+
+    /// State `s` as an arena term (the `P'` of `P'\L` under a wrap).
+    pub(crate) fn term(&self, arena: &mut Arena, s: usize) -> TermId {
+        arena.par(self.components(s))
+    }
+
+    /// The transitions of state `s` (Def 5.2.7): appends `(action,
+    /// successor state)` in the order of the multiset of
+    /// [`Arena::transitions`] and returns their common delay, or `None`
+    /// (appending nothing) if `s` has none. New successors get the next
+    /// state numbers in the order of their first edge.
+    pub(crate) fn step(
+        &mut self,
+        arena: &mut Arena,
+        s: usize,
+        out: &mut Vec<(Act, u32)>,
+    ) -> Result<Option<Tm>, Limit> {
+        let mut xs = std::mem::take(&mut self.xs);
+        xs.clear();
+        xs.extend_from_slice(&self.pool[self.off[s] as usize..self.off[s + 1] as usize]);
+        let res = match self.earliest(arena, &xs) {
+            None => Ok(None),
+            Some(u) => {
+                if !u.is_zero() {
+                    self.delay(arena, &mut xs, &u);
+                }
+                self.moves_into(arena, &xs, out).map(|()| Some(u))
+            }
+        };
+        self.xs = xs;
+        res
+    }
+
+    /// The earliest time at which the composition of the records `xs`
+    /// (under the wrap) can act.
+    fn earliest(&mut self, arena: &mut Arena, xs: &[u32]) -> Option<Tm> {
+        let mut u = None;
+        for &r in xs {
+            if let Some(t) = &self.recs[r as usize].own {
+                min_tm(&mut u, t);
+            }
+        }
+        // Times are non-negative: nothing starts before 0.
+        if u.as_ref().is_some_and(Tm::is_zero) {
+            return u;
+        }
+        if xs.len() > PAIRWISE_MAX {
+            let mut terms = std::mem::take(&mut self.terms);
+            terms.clear();
+            terms.extend(xs.iter().map(|&r| self.recs[r as usize].term));
+            arena.sync_tau(&terms, &mut u);
+            self.terms = terms;
+            return u;
+        }
+        for (k, &i) in xs.iter().enumerate() {
+            let a = &self.recs[i as usize];
+            let Some(amin) = &a.vis_min else { continue };
+            for &j in &xs[k + 1..] {
+                let b = &self.recs[j as usize];
+                if a.coacts & b.acts == 0 {
+                    continue;
+                }
+                let Some(bmin) = &b.vis_min else { continue };
+                // No synchronisation of the pair starts before both can act.
+                if u.as_ref().is_some_and(|u| amin.max(bmin) >= u) {
+                    continue;
+                }
+                let (va, vb) = (arena.vis_range(a.vis), arena.vis_range(b.vis));
+                let (sa, sb) = (a.split as usize, b.split as usize);
+                merge_sync(&va[..sa], &vb[sb..], &mut u);
+                merge_sync(&vb[..sb], &va[sa..], &mut u);
+            }
+        }
+        u
+    }
+
+    /// Replaces the records `xs` by those of their terms delayed by `u`
+    /// (flattened).
+    fn delay(&mut self, arena: &mut Arena, xs: &mut Vec<u32>, u: &Tm) {
+        let mut ys = std::mem::take(&mut self.ys);
+        ys.clear();
+        for &r in xs.iter() {
+            let rec = &self.recs[r as usize];
+            if rec.fixed {
+                ys.push(r);
+            } else {
+                let y = arena.delay_tm(rec.term, u);
+                self.push_flat(arena, y, &mut ys);
+            }
+        }
+        std::mem::swap(xs, &mut ys);
+        self.ys = ys;
+    }
+
+    /// Appends the records of the components of `t` (none for `nil`, the
+    /// operands of a composition, else `t` itself) to `out`.
+    fn push_flat(&mut self, arena: &mut Arena, t: TermId, out: &mut Vec<u32>) {
+        match arena.get(t) {
+            Term::Nil => {}
+            Term::Par(zs) => {
+                let mut terms = std::mem::take(&mut self.terms);
+                terms.clear();
+                terms.extend_from_slice(zs);
+                for &z in &terms {
+                    out.push(self.rec(arena, z));
+                }
+                self.terms = terms;
+            }
+            _ => out.push(self.rec(arena, t)),
+        }
+    }
+
+    /// The moves of the composition of the records `xs` under the wrap:
+    /// each component's own moves that pass, in component order, then the
+    /// synchronisations of pairs `i < j`.
+    fn moves_into(
+        &mut self,
+        arena: &mut Arena,
+        xs: &[u32],
+        out: &mut Vec<(Act, u32)>,
+    ) -> Result<(), Limit> {
+        for &r in xs {
+            self.ensure_moves(arena, r);
+        }
+        let acc = self.acc(xs);
+        for (i, &r) in xs.iter().enumerate() {
+            let rec = &self.recs[r as usize];
+            if !rec.passes {
+                continue;
+            }
+            let (s0, n0) = rec.moves;
+            for k in s0..s0 + n0 {
+                let a = self.moves[k as usize].0;
+                if self.wrap.as_ref().is_some_and(|w| !w.passes(a)) {
+                    continue;
+                }
+                let p = self.target(arena, r, k);
+                let to = self.successor(arena, xs, acc, &[(i, p)])?;
+                out.push((a, to));
+            }
+        }
+        for i in 0..xs.len() {
+            let ra = &self.recs[xs[i] as usize];
+            let (si, ni, fi) = (ra.moves.0, ra.moves.1, ra.fps);
+            if ni == 0 {
+                continue;
+            }
+            for j in (i + 1)..xs.len() {
+                let rb = &self.recs[xs[j] as usize];
+                let (sj, nj, fj) = (rb.moves.0, rb.moves.1, rb.fps);
+                if fi[1] & fj[0] == 0 || fi[3] & fj[2] == 0 {
+                    continue;
+                }
+                for ki in si..si + ni {
+                    let a = self.moves[ki as usize].0;
+                    let Some(co) = a.complement() else { continue };
+                    if fj[0] & act_bit(co) == 0 || fj[2] & act_bit2(co) == 0 {
+                        continue;
+                    }
+                    for kj in sj..sj + nj {
+                        if self.moves[kj as usize].0 != co {
+                            continue;
+                        }
+                        let p = self.target(arena, xs[i], ki);
+                        let q = self.target(arena, xs[j], kj);
+                        let to = self.successor(arena, xs, acc, &[(i, p), (j, q)])?;
+                        out.push((Act::Tau, to));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The unmixed hash accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of a
+    /// vector, which changes in O(1) when one component does.
+    fn acc(&mut self, xs: &[u32]) -> u64 {
+        while self.pw.len() < xs.len() {
+            let w = self.pw.last().copied().unwrap_or(1).wrapping_mul(SEQ_K);
+            self.pw.push(w);
+        }
+        xs.iter().zip(&self.pw).fold(0u64, |acc, (&x, &w)| {
+            acc.wrapping_add(mix(x).wrapping_mul(w))
+        })
+    }
+
+    fn hash_vec(&mut self, xs: &[u32]) -> u32 {
+        let acc = self.acc(xs);
+        seq_finish(TAG, xs.len(), acc)
+    }
+
+    /// The state of `xs` with the components at the (increasing) positions
+    /// of `repl` replaced, found or added. When the replacements are
+    /// components, the hash follows in O(1) from the accumulator `acc` of
+    /// `xs`, and the vector is compared in place.
+    fn successor(
+        &mut self,
+        arena: &mut Arena,
+        xs: &[u32],
+        acc: u64,
+        repl: &[(usize, Target)],
+    ) -> Result<u32, Limit> {
+        let mut comps = [(0usize, 0u32); 2];
+        let plain = repl.iter().enumerate().all(|(k, &(i, t))| match t {
+            Target::Comp(r) => {
+                comps[k] = (i, r);
+                true
+            }
+            _ => false,
+        });
+        if plain {
+            let comps = &comps[..repl.len()];
+            let pw = &self.pw;
+            let acc = comps.iter().fold(acc, |h, &(i, r)| {
+                h.wrapping_add(mix(r).wrapping_sub(mix(xs[i])).wrapping_mul(pw[i]))
+            });
+            let h = seq_finish(TAG, xs.len(), acc);
+            let (pool, off) = (&self.pool, &self.off);
+            let found = self.table.find(spread(h), |&(s, g)| {
+                if g != h {
+                    return false;
+                }
+                let zs = &pool[off[s as usize] as usize..off[s as usize + 1] as usize];
+                if zs.len() != xs.len() {
+                    return false;
+                }
+                let mut from = 0;
+                comps.iter().all(|&(i, r)| {
+                    let same = zs[from..i] == xs[from..i] && zs[i] == r;
+                    from = i + 1;
+                    same
+                }) && zs[from..] == xs[from..]
+            });
+            if let Some(&(s, _)) = found {
+                return Ok(s);
+            }
+            let start = self.pool.len();
+            self.pool.extend_from_slice(xs);
+            for &(i, r) in comps {
+                self.pool[start + i] = r;
+            }
+            return self.add(start, h);
+        }
+        let mut ys = std::mem::take(&mut self.ys);
+        ys.clear();
+        let mut from = 0;
+        for &(i, t) in repl {
+            ys.extend_from_slice(&xs[from..i]);
+            match t {
+                Target::Comp(r) => ys.push(r),
+                Target::Term(p) => self.push_flat(arena, p, &mut ys),
+                Target::Listed(_) => unreachable!("targets are built before use"),
+            }
+            from = i + 1;
+        }
+        ys.extend_from_slice(&xs[from..]);
+        let h = self.hash_vec(&ys);
+        let (pool, off) = (&self.pool, &self.off);
+        let found = self.table.find(spread(h), |&(s, g)| {
+            g == h && pool[off[s as usize] as usize..off[s as usize + 1] as usize] == ys[..]
+        });
+        let res = match found {
+            Some(&(s, _)) => Ok(s),
+            None => {
+                let start = self.pool.len();
+                self.pool.extend_from_slice(&ys);
+                self.add(start, h)
+            }
+        };
+        self.ys = ys;
+        res
+    }
+
+    /// Makes the vector `pool[start..]` (with hash `h`) a new state, unless
+    /// it exceeds a limit (then it is dropped).
+    fn add(&mut self, start: usize, h: u32) -> Result<u32, Limit> {
+        let zs = &self.pool[start..];
+        let depth = match zs {
+            [] => 1,
+            [x] => {
+                let r = &self.recs[*x as usize];
+                r.depth as usize + usize::from(self.wrap.is_some() && !r.terminated)
+            }
+            _ => {
+                let d = zs.iter().map(|&x| self.recs[x as usize].depth).max();
+                d.unwrap_or(0) as usize + 1 + usize::from(self.wrap.is_some())
+            }
+        };
+        let limit = if self.len() >= self.max_states {
+            Some(Limit::States)
+        } else if depth > self.max_depth {
+            Some(Limit::Depth)
+        } else {
+            None
+        };
+        if let Some(l) = limit {
+            self.pool.truncate(start);
+            return Err(l);
+        }
+        let s = u32::try_from(self.len()).expect("fewer than 2^32 states");
+        self.off
+            .push(u32::try_from(self.pool.len()).expect("component pool below 2^32"));
+        self.table.insert_unique(spread(h), (s, h), |e| spread(e.1));
+        Ok(s)
+    }
+
+    /// The record of component `x`, built on first use.
+    fn rec(&mut self, arena: &mut Arena, x: TermId) -> u32 {
+        let i = Arena::index_of(x);
+        if let Some(&r) = self.rec_idx.get(i) {
+            if r != NONE {
+                return r;
+            }
+        }
+        let info = arena.component_summary(x);
+        let vis = arena.vis_range(info.vis);
+        let mut own = info.tau.clone();
+        let mut vis_min = None;
+        for (a, v) in vis {
+            min_tm(&mut vis_min, v);
+            if self.wrap.as_ref().is_none_or(|w| w.passes(*a)) {
+                min_tm(&mut own, v);
+            }
+        }
+        let split = vis.partition_point(|(a, _)| matches!(a, Act::Name(_))) as u32;
+        let r = u32::try_from(self.recs.len()).expect("fewer than 2^32 components");
+        self.recs.push(Rec {
+            term: x,
+            own,
+            vis_min,
+            vis: info.vis,
+            split,
+            acts: info.acts,
+            coacts: info.coacts,
+            fixed: info.fixed,
+            depth: u32::try_from(arena.depth(x)).unwrap_or(u32::MAX),
+            terminated: *arena.get(x) == Term::Terminated,
+            moves: (NONE, 0),
+            fps: [0; 4],
+            passes: false,
+        });
+        if self.rec_idx.len() <= i {
+            self.rec_idx.resize(arena.len().max(i + 1), NONE);
+        }
+        self.rec_idx[i] = r;
+        r
+    }
+
+    /// Computes the moves of record `r` if not done yet.
+    fn ensure_moves(&mut self, arena: &mut Arena, r: u32) {
+        let rec = &self.recs[r as usize];
+        if rec.moves.0 != NONE {
+            return;
+        }
+        let term = rec.term;
+        let from = self.moves.len();
+        let mut listed = std::mem::take(&mut self.par_moves);
+        listed.clear();
+        if arena.restricted_move_list(term, &mut listed) {
+            for m in &listed {
+                let k = u32::try_from(self.listed.len()).expect("move list below 2^32");
+                self.listed.push(*m);
+                self.moves.push((m.act, Target::Listed(k)));
+            }
+        } else {
+            let mut built = std::mem::take(&mut self.built);
+            built.clear();
+            arena.moves_into(term, &mut built);
+            self.moves
+                .extend(built.iter().map(|&(a, p)| (a, Target::Term(p))));
+            self.built = built;
+        }
+        self.par_moves = listed;
+        let ms = &self.moves[from..];
+        let fps = move_fingerprints(ms.iter().map(|m| m.0));
+        let passes = ms
+            .iter()
+            .any(|(a, _)| self.wrap.as_ref().is_none_or(|w| w.passes(*a)));
+        let rec = &mut self.recs[r as usize];
+        rec.moves = (
+            u32::try_from(from).expect("move pool below 2^32"),
+            (self.moves.len() - from) as u32,
+        );
+        rec.fps = fps;
+        rec.passes = passes;
+    }
+
+    /// The target of move `k` of record `r`: built and, if a component,
+    /// given its record on first use.
+    fn target(&mut self, arena: &mut Arena, r: u32, k: u32) -> Target {
+        let t = match self.moves[k as usize].1 {
+            Target::Comp(c) => return Target::Comp(c),
+            Target::Term(p) => p,
+            Target::Listed(m) => {
+                let term = self.recs[r as usize].term;
+                arena.restricted_target(term, &self.listed[m as usize])
+            }
+        };
+        let target = if arena.is_par_operand(t) {
+            Target::Comp(self.rec(arena, t))
+        } else {
+            Target::Term(t)
+        };
+        self.moves[k as usize].1 = target;
+        target
+    }
+}

@@ -2,6 +2,7 @@
 //! (next-action intervals, earliest actions Δ, `Delay`, `Action`).
 
 use crate::linear::{LinExpr, Param};
+use crate::space::Space;
 use crate::time::Tm;
 use hashbrown::HashTable;
 use num_rational::BigRational;
@@ -264,62 +265,6 @@ impl ParMove {
     }
 }
 
-/// A restriction with a bit set of its names, built once for the
-/// top-level restriction of an explored agent (see [`Arena::transitions_into`]).
-#[derive(Clone, Debug)]
-pub(crate) struct Wrap {
-    bits: Vec<u64>,
-    /// By term id: whether some memoised move of the term passes (1: no,
-    /// 2: yes, 0: not known yet). Valid while no constant is redefined,
-    /// which a `Wrap` (made per exploration) does not outlive.
-    some_pass: std::cell::RefCell<Vec<u8>>,
-}
-
-impl Wrap {
-    /// The restriction of the sorted, deduplicated names `l`.
-    pub(crate) fn new(l: &[Name]) -> Self {
-        let mut bits = Vec::new();
-        for n in l {
-            let w = n.0 as usize / 64;
-            if bits.len() <= w {
-                bits.resize(w + 1, 0u64);
-            }
-            bits[w] |= 1 << (n.0 % 64);
-        }
-        Wrap {
-            bits,
-            some_pass: std::cell::RefCell::new(Vec::new()),
-        }
-    }
-
-    /// Whether some move of `moves`, the memoised moves of `t`, passes.
-    fn some_passes(&self, t: TermId, moves: &[(Act, TermId)]) -> bool {
-        let i = t.0 as usize;
-        let mut known = self.some_pass.borrow_mut();
-        match known.get(i) {
-            Some(1) => return false,
-            Some(2) => return true,
-            _ => {}
-        }
-        let r = moves.iter().any(|(a, _)| self.passes(*a));
-        if known.len() <= i {
-            known.resize(i + 1, 0);
-        }
-        known[i] = if r { 2 } else { 1 };
-        r
-    }
-
-    /// Whether `a` passes the restriction.
-    #[inline]
-    pub(crate) fn passes(&self, a: Act) -> bool {
-        a.name().is_none_or(|n| {
-            self.bits
-                .get(n.0 as usize / 64)
-                .is_none_or(|w| w & (1 << (n.0 % 64)) == 0)
-        })
-    }
-}
-
 /// Which moves of a composition [`Arena::par_moves_into`] lets through
 /// (synchronisations always pass).
 enum Filter<'a> {
@@ -327,8 +272,6 @@ enum Filter<'a> {
     All,
     /// Moves outside a restriction set (looked up with [`Arena::mark`]).
     Names(&'a [Name]),
-    /// Moves outside a prepared restriction.
-    Wrap(&'a Wrap),
 }
 
 /// No cached moves (see `Arena::move_idx`).
@@ -1348,42 +1291,6 @@ impl Arena {
         u
     }
 
-    /// The earliest time at which `t\L` can act, without memoising the
-    /// summary of `t\L` (each state is explored once).
-    fn earliest_restricted(&mut self, t: TermId, w: &Wrap) -> Option<Tm> {
-        self.ensure_summary(t);
-        let s = self.summary_of(t);
-        let mut u = s.tau.clone();
-        for (a, v) in self.vis_of(s) {
-            if w.passes(*a) {
-                min_tm(&mut u, v);
-            }
-        }
-        u
-    }
-
-    /// [`Arena::earliest_restricted`] of the composition of the normal
-    /// operand list `xs`.
-    fn earliest_par_restricted(&mut self, xs: &[TermId], w: &Wrap) -> Option<Tm> {
-        let mut u = None;
-        for &x in xs {
-            self.ensure_summary(x);
-        }
-        self.sync_tau(xs, &mut u);
-        for &x in xs {
-            let s = self.summary_of(x);
-            if let Some(t) = &s.tau {
-                min_tm(&mut u, t);
-            }
-            for (a, v) in self.vis_of(s) {
-                if w.passes(*a) {
-                    min_tm(&mut u, v);
-                }
-            }
-        }
-        u
-    }
-
     /// The earliest time `u` at which `t` can act (the common time of Δ(P)),
     /// or `None` if `t` has no transitions.
     pub fn earliest(&mut self, t: TermId) -> Option<Time> {
@@ -1662,18 +1569,9 @@ impl Arena {
             _ => None,
         };
         for (i, &(s0, e0, pool)) in src.iter().enumerate() {
-            if let Filter::Wrap(w) = &filter {
-                if pool && !w.some_passes(xs[i], &self.move_pool[s0 as usize..e0 as usize]) {
-                    continue;
-                }
-            }
             for k in s0..e0 {
                 let (a, p) = mv!(pool, k);
-                let pass = match (&filter, m) {
-                    (Filter::Wrap(w), _) => w.passes(a),
-                    (_, Some(m)) => self.unmarked(m, a),
-                    _ => true,
-                };
+                let pass = m.is_none_or(|m| self.unmarked(m, a));
                 if pass {
                     out.push(ParMove::one(a, i, p));
                 }
@@ -1816,109 +1714,35 @@ impl Arena {
         self.plain[p.0 as usize]
     }
 
-    /// The transitions of the state `t\L` (`t` itself if `wrap` is `None`)
-    /// as `(action, successor)` pairs appended to `out`, with their common
-    /// delay, or `None` (and nothing appended) if it has no transitions. The
-    /// state `t\L` is never interned: each successor is given as the `P'`
-    /// of `P'\L` (see [`Arena::restrict`]). The multiset and order of
-    /// [`Arena::transitions`].
-    pub(crate) fn transitions_into(
-        &mut self,
-        t: TermId,
-        wrap: Option<&Wrap>,
-        out: &mut Vec<(Act, TermId)>,
-    ) -> Option<Tm> {
-        // The state is summarised, delayed and explored once: skip the
-        // caches at the top.
-        let Some(w) = wrap else {
-            let s = self.compute_summary(t);
-            let mut u = s.tau.clone();
-            for (_, v) in self.vis_of(&s) {
-                min_tm(&mut u, v);
-            }
-            let u = u?;
-            let d = if u.is_zero() {
-                t
-            } else {
-                self.delay_uncached(t, &u)
-            };
-            self.moves_uncached_into(d, out);
-            return Some(u);
-        };
-        let d = if let Some(p) = self.par_node(t) {
-            let xs = self.operands(p);
-            let Some(u) = self.earliest_par_restricted(&xs, w) else {
-                self.id_bufs.push(xs);
-                return None;
-            };
-            if u.is_zero() {
-                self.par_moves_into(&xs, Filter::Wrap(w), out);
-                self.id_bufs.push(xs);
-                return Some(u);
-            }
-            // Delay the operands, but not the composition itself.
-            let mut flat = self.id_bufs.pop().unwrap_or_default();
-            flat.clear();
-            for &x in &xs {
-                let y = self.delay_tm(x, &u);
-                match self.get(y) {
-                    Term::Nil => {}
-                    Term::Par(zs) => flat.extend_from_slice(zs),
-                    _ => flat.push(y),
-                }
-            }
-            self.id_bufs.push(xs);
-            if flat.len() >= 2 {
-                self.par_moves_into(&flat, Filter::Wrap(w), out);
-                self.id_bufs.push(flat);
-                return Some(u);
-            }
-            let d = self.par_ref(&flat);
-            self.id_bufs.push(flat);
-            (d, u)
-        } else {
-            let u = self.earliest_restricted(t, w)?;
-            (self.delay_tm(t, &u), u)
-        };
-        let (d, u) = d;
-        if let Some(p) = self.par_node(d) {
-            let xs = self.operands(p);
-            self.par_moves_into(&xs, Filter::Wrap(w), out);
-            self.id_bufs.push(xs);
-        } else {
-            let mut inner = Vec::new();
-            self.moves_into(d, &mut inner);
-            out.extend(inner.into_iter().filter(|(a, _)| w.passes(*a)));
-        }
-        Some(u)
-    }
-
     /// The multiset of transitions of `t` (Def 5.2.7): for the earliest time
     /// `u` (Δ), every `P' ∈ Action(Delay(P, u), α)`. Every move of
     /// `Delay(P, u)` has its action in Δ(P), because `u` is minimal over 𝒮(P).
+    /// One step of the analysis's state space ([`crate::space`]).
     /// Requires [`Arena::check_guarded`] to have passed.
     pub fn transitions(&mut self, t: TermId) -> Vec<Transition> {
-        let mut out = Vec::new();
-        let u = match self.get(t) {
-            Term::Restrict(x, l) => {
-                let (x, l) = (*x, l.clone());
-                let u = self.transitions_into(x, Some(&Wrap::new(&l)), &mut out);
-                for m in &mut out {
-                    m.1 = self.restrict_ref(m.1, &l);
-                }
-                u
-            }
-            _ => self.transitions_into(t, None, &mut out),
+        let (root, wrap) = match self.get(t) {
+            Term::Restrict(x, l) => (*x, Some(l.clone())),
+            _ => (t, None),
         };
+        let mut space = Space::new(self, root, wrap.as_deref(), false, usize::MAX, usize::MAX);
+        let mut out = Vec::new();
+        let u = space.step(self, 0, &mut out).expect("no limits");
         let Some(u) = u else {
             return Vec::new();
         };
         let delay = u.to_big();
         out.into_iter()
-            .map(|(act, target)| Transition {
-                act,
-                delay: delay.clone(),
-                target,
+            .map(|(act, s)| {
+                let p = space.term(self, s as usize);
+                let target = match &wrap {
+                    Some(l) => self.restrict_ref(p, l),
+                    None => p,
+                };
+                Transition {
+                    act,
+                    delay: delay.clone(),
+                    target,
+                }
             })
             .collect()
     }

@@ -66,6 +66,8 @@ struct Rec {
     /// Earliest start of its τ (own or internal synchronisation) or of a
     /// visible action the wrap lets through.
     own: Option<Tm>,
+    /// Whether `own` is 0.
+    ready: bool,
     /// Earliest bound of any visible action: no synchronisation with another
     /// component starts before it.
     vis_min: Option<Tm>,
@@ -130,6 +132,8 @@ pub(crate) struct Space {
     terms: Vec<TermId>,
     par_moves: Vec<ParMove>,
     built: Vec<(Act, TermId)>,
+    /// Position, move range and fingerprints of the components with moves.
+    live: Vec<(usize, u32, u32, [u64; 4])>,
 }
 
 /// The tag of the vector hash.
@@ -188,6 +192,7 @@ impl Space {
             terms: Vec::new(),
             par_moves: Vec::new(),
             built: Vec::new(),
+            live: Vec::new(),
         };
         let mut xs = Vec::new();
         sp.push_flat(arena, root, &mut xs);
@@ -248,15 +253,15 @@ impl Space {
     /// The earliest time at which the composition of the records `xs`
     /// (under the wrap) can act.
     fn earliest(&mut self, arena: &mut Arena, xs: &[u32]) -> Option<Tm> {
+        // Times are non-negative: nothing starts before 0.
+        if xs.iter().any(|&r| self.recs[r as usize].ready) {
+            return Some(Tm::ZERO);
+        }
         let mut u = None;
         for &r in xs {
             if let Some(t) = &self.recs[r as usize].own {
                 min_tm(&mut u, t);
             }
-        }
-        // Times are non-negative: nothing starts before 0.
-        if u.as_ref().is_some_and(Tm::is_zero) {
-            return u;
         }
         if xs.len() > PAIRWISE_MAX {
             let mut terms = std::mem::take(&mut self.terms);
@@ -353,15 +358,24 @@ impl Space {
                 out.push((a, to));
             }
         }
-        for i in 0..xs.len() {
-            let ra = &self.recs[xs[i] as usize];
-            let (si, ni, fi) = (ra.moves.0, ra.moves.1, ra.fps);
-            if ni == 0 {
+        // Synchronisations: only components with moves, and of those only
+        // the ones whose co-actions meet some component's actions, start a pair.
+        let mut live = std::mem::take(&mut self.live);
+        live.clear();
+        let (mut any0, mut any2) = (0, 0);
+        for (i, &r) in xs.iter().enumerate() {
+            let rec = &self.recs[r as usize];
+            if rec.moves.1 > 0 {
+                live.push((i, rec.moves.0, rec.moves.1, rec.fps));
+                any0 |= rec.fps[0];
+                any2 |= rec.fps[2];
+            }
+        }
+        for (k, &(i, si, ni, fi)) in live.iter().enumerate() {
+            if fi[1] & any0 == 0 || fi[3] & any2 == 0 {
                 continue;
             }
-            for j in (i + 1)..xs.len() {
-                let rb = &self.recs[xs[j] as usize];
-                let (sj, nj, fj) = (rb.moves.0, rb.moves.1, rb.fps);
+            for &(j, sj, nj, fj) in &live[k + 1..] {
                 if fi[1] & fj[0] == 0 || fi[3] & fj[2] == 0 {
                     continue;
                 }
@@ -377,12 +391,18 @@ impl Space {
                         }
                         let p = self.target(arena, xs[i], ki);
                         let q = self.target(arena, xs[j], kj);
-                        let to = self.successor(arena, xs, acc, &[(i, p), (j, q)])?;
-                        out.push((Act::Tau, to));
+                        match self.successor(arena, xs, acc, &[(i, p), (j, q)]) {
+                            Ok(to) => out.push((Act::Tau, to)),
+                            Err(l) => {
+                                self.live = live;
+                                return Err(l);
+                            }
+                        }
                     }
                 }
             }
         }
+        self.live = live;
         Ok(())
     }
 
@@ -540,6 +560,7 @@ impl Space {
         let r = u32::try_from(self.recs.len()).expect("fewer than 2^32 components");
         self.recs.push(Rec {
             term: x,
+            ready: own.as_ref().is_some_and(Tm::is_zero),
             own,
             vis_min,
             vis: info.vis,

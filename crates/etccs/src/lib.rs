@@ -56,7 +56,7 @@ pub mod parse;
 pub mod report;
 mod space;
 pub mod term;
-mod time;
+pub mod time;
 
 pub use error::Error;
 pub use explore::{analyse, analyse_all, analyse_term, Analysis, Options, Outcome, Run, Step};
@@ -67,3 +67,4 @@ pub use output::{
 pub use parse::{parse, Model};
 pub use report::{analyse_report, Report};
 pub use term::{Act, Arena, ConstId, Name, SymId, Term, TermId, Time, Transition};
+pub use time::Tm;

@@ -131,7 +131,7 @@ pub enum Term {
     /// successful termination for the deadlock check (spec §4.4, §8.1 item 3).
     Terminated,
     /// `α@v.P`: action α enabled from (relative) time `v` on, then `P`.
-    Prefix(Act, Time, TermId),
+    Prefix(Act, Tm, TermId),
     /// `α@e.P` with a symbolic lower bound `e` (a linear expression over
     /// `param`s, see [`Arena::sym_bound`]). Only the parametric analysis
     /// ([`crate::parametric`]) interprets it; the concrete semantics treats
@@ -419,7 +419,7 @@ fn hash_term(t: &Term) -> u32 {
     match t {
         Term::Sum(xs) => hash_seq(4, xs),
         Term::Par(xs) => hash_seq(5, xs),
-        Term::Prefix(a, v, c) => hash_prefix(*a, &Tm::from_big(v), *c),
+        Term::Prefix(a, v, c) => hash_prefix(*a, v, *c),
         Term::Restrict(x, l) => hash_restrict(*x, l),
         _ => {
             let mut h = FxHasher(9);
@@ -549,13 +549,13 @@ impl Arena {
     fn prefix_tm(&mut self, a: Act, v: &Tm, c: TermId) -> TermId {
         let h = hash_prefix(a, v, c);
         let found = self.lookup(h, |x| match x {
-            Term::Prefix(b, w, d) => *b == a && *d == c && v.eq_big(w),
+            Term::Prefix(b, w, d) => *b == a && *d == c && w == v,
             _ => false,
         });
         if let Some(id) = found {
             return id;
         }
-        self.insert_new(h, Term::Prefix(a, v.to_big(), c))
+        self.insert_new(h, Term::Prefix(a, v.clone(), c))
     }
 
     /// `P\L` for a sorted, deduplicated, non-empty `L`.
@@ -679,16 +679,7 @@ impl Arena {
         } else {
             bound
         };
-        let v = Tm::from_big(&bound);
-        let h = hash_prefix(act, &v, cont);
-        let found = self.lookup(h, |x| match x {
-            Term::Prefix(b, w, d) => *b == act && *d == cont && v.eq_big(w),
-            _ => false,
-        });
-        if let Some(id) = found {
-            return id;
-        }
-        self.insert_new(h, Term::Prefix(act, bound, cont))
+        self.prefix_tm(act, &Tm::from_big(&bound), cont)
     }
 
     /// `α@e.P` with a linear bound over parameters. A bound without
@@ -1037,7 +1028,7 @@ impl Arena {
         match self.get(t) {
             Term::Nil | Term::Terminated | Term::SymPrefix(..) => EMPTY_SUMMARY,
             Term::Prefix(a, v, _) => {
-                let (a, v) = (*a, Tm::from_big(v));
+                let (a, v) = (*a, v.clone());
                 if a == Act::Tau {
                     Summary {
                         tau: Some(v),
@@ -1332,7 +1323,7 @@ impl Arena {
                 if v.is_zero() {
                     return t;
                 }
-                let (a, c, nv) = (*a, *c, Tm::from_big(v).monus(u));
+                let (a, c, nv) = (*a, *c, v.monus(u));
                 self.prefix_tm(a, &nv, c)
             }
             Term::Sum(xs) | Term::Par(xs) => {
@@ -1717,7 +1708,7 @@ impl Arena {
     /// The multiset of transitions of `t` (Def 5.2.7): for the earliest time
     /// `u` (Δ), every `P' ∈ Action(Delay(P, u), α)`. Every move of
     /// `Delay(P, u)` has its action in Δ(P), because `u` is minimal over 𝒮(P).
-    /// One step of the analysis's state space ([`crate::space`]).
+    /// One step of the analysis's state space.
     /// Requires [`Arena::check_guarded`] to have passed.
     pub fn transitions(&mut self, t: TermId) -> Vec<Transition> {
         let (root, wrap) = match self.get(t) {
@@ -1771,7 +1762,7 @@ impl Arena {
                 }
                 out.push('@');
                 match self.get(t) {
-                    Term::Prefix(_, v, _) => out.push_str(&v.to_string()),
+                    Term::Prefix(_, v, _) => out.push_str(&v.to_big().to_string()),
                     Term::SymPrefix(_, b, _) => {
                         let e = self.sym_bound(*b);
                         let text = e.render(&self.params);

@@ -44,8 +44,20 @@ proptest! {
         let max = a.max.clone().expect("max");
         prop_assert_eq!(Some(&min.time), a.exec.keys().next());
         prop_assert_eq!(Some(&max.time), a.exec.keys().last());
-        // Witness runs are real runs: replay them through the transition system.
+        // The explored states are exactly the distinct terms reachable through
+        // `Arena::transitions` (the analysis keeps them as component vectors).
         let start = m.agent("P").expect("P");
+        let mut seen = BTreeSet::from([start]);
+        let mut todo = vec![start];
+        while let Some(s) = todo.pop() {
+            for tr in m.arena.transitions(s) {
+                if seen.insert(tr.target) {
+                    todo.push(tr.target);
+                }
+            }
+        }
+        prop_assert_eq!(seen.len(), a.states);
+        // Witness runs are real runs: replay them through the transition system.
         for run in [&min, &max] {
             let mut cur = BTreeSet::from([start]);
             let mut sum = Time::zero();

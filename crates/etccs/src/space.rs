@@ -15,40 +15,11 @@
 //! *wrap*): every state but the start is some `P'\L`, represented by `P'`.
 
 use crate::term::{
-    act_bit, act_bit2, merge_sync, move_fingerprints, seq_finish, Act, Arena, Name, ParMove, Term,
-    TermId, SEQ_K,
+    act_bit, act_bit2, merge_sync, move_fingerprints, seq_finish, Act, Arena, Name, NameSet,
+    ParMove, Term, TermId, SEQ_K,
 };
 use crate::time::Tm;
 use hashbrown::HashTable;
-
-/// The top-level restriction: a bit set of its names.
-struct Wrap {
-    bits: Vec<u64>,
-}
-
-impl Wrap {
-    fn new(l: &[Name]) -> Self {
-        let mut bits = Vec::new();
-        for n in l {
-            let w = n.0 as usize / 64;
-            if bits.len() <= w {
-                bits.resize(w + 1, 0u64);
-            }
-            bits[w] |= 1 << (n.0 % 64);
-        }
-        Wrap { bits }
-    }
-
-    /// Whether `a` passes the restriction.
-    #[inline]
-    fn passes(&self, a: Act) -> bool {
-        a.name().is_none_or(|n| {
-            self.bits
-                .get(n.0 as usize / 64)
-                .is_none_or(|w| w & (1 << (n.0 % 64)) == 0)
-        })
-    }
-}
 
 /// The bound of [`Space`] that a step reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +79,8 @@ enum Target {
 
 /// Hash-consed component vectors with their component records.
 pub(crate) struct Space {
-    wrap: Option<Wrap>,
+    /// The top-level restriction.
+    wrap: Option<NameSet>,
     /// Record of each component term, by term index (`u32::MAX`: none yet).
     rec_idx: Vec<u32>,
     recs: Vec<Rec>,
@@ -176,7 +148,7 @@ impl Space {
         max_depth: usize,
     ) -> Self {
         let mut sp = Space {
-            wrap: wrap.map(Wrap::new),
+            wrap: wrap.map(NameSet::new),
             rec_idx: Vec::new(),
             recs: Vec::new(),
             moves: Vec::new(),

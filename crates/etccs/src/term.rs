@@ -265,6 +265,37 @@ impl ParMove {
     }
 }
 
+/// A set of names as a bit set, for fast restriction tests.
+#[derive(Clone, Debug)]
+pub(crate) struct NameSet {
+    bits: Vec<u64>,
+}
+
+impl NameSet {
+    /// The set of the names `l`.
+    pub(crate) fn new(l: &[Name]) -> Self {
+        let mut bits = Vec::new();
+        for n in l {
+            let w = n.0 as usize / 64;
+            if bits.len() <= w {
+                bits.resize(w + 1, 0u64);
+            }
+            bits[w] |= 1 << (n.0 % 64);
+        }
+        NameSet { bits }
+    }
+
+    /// Whether `a` passes a restriction to this set (τ always does).
+    #[inline]
+    pub(crate) fn passes(&self, a: Act) -> bool {
+        a.name().is_none_or(|n| {
+            self.bits
+                .get(n.0 as usize / 64)
+                .is_none_or(|w| w & (1 << (n.0 % 64)) == 0)
+        })
+    }
+}
+
 /// Which moves of a composition [`Arena::par_moves_into`] lets through
 /// (synchronisations always pass).
 enum Filter<'a> {
@@ -473,7 +504,7 @@ pub struct Arena {
     vis_buf: Vec<(Act, Tm)>,
     sync_buf: Vec<(Act, Tm, u32)>,
     /// Recent restrictions with a bit set of their names (see [`Arena::mark`]).
-    marks: Vec<(Vec<Name>, Vec<u64>)>,
+    marks: Vec<(Vec<Name>, NameSet)>,
     mark_next: usize,
     /// Interned symbolic bounds of [`Term::SymPrefix`].
     syms: Vec<LinExpr>,
@@ -1191,33 +1222,21 @@ impl Arena {
         if let Some(k) = self.marks.iter().position(|(m, _)| m[..] == *l) {
             return k;
         }
-        let mut bits = Vec::new();
-        for n in l {
-            let w = n.0 as usize / 64;
-            if bits.len() <= w {
-                bits.resize(w + 1, 0u64);
-            }
-            bits[w] |= 1 << (n.0 % 64);
-        }
+        let set = (l.to_vec(), NameSet::new(l));
         if self.marks.len() < MARK_SETS {
-            self.marks.push((l.to_vec(), bits));
+            self.marks.push(set);
             self.marks.len() - 1
         } else {
             let k = self.mark_next;
             self.mark_next = (k + 1) % MARK_SETS;
-            self.marks[k] = (l.to_vec(), bits);
+            self.marks[k] = set;
             k
         }
     }
 
     /// Whether `a` passes the restriction of mark set `k`.
     fn unmarked(&self, k: usize, a: Act) -> bool {
-        a.name().is_none_or(|n| {
-            self.marks[k]
-                .1
-                .get(n.0 as usize / 64)
-                .is_none_or(|w| w & (1 << (n.0 % 64)) == 0)
-        })
+        self.marks[k].1.passes(a)
     }
 
     /// The summary of `Sum(xs)` or `Par(xs)` (with synchronisations),

@@ -15,8 +15,8 @@
 //! *wrap*): every state but the start is some `P'\L`, represented by `P'`.
 
 use crate::term::{
-    act_bit, act_bit2, merge_sync, move_fingerprints, seq_finish, Act, Arena, Name, NameSet,
-    ParMove, Term, TermId, SEQ_K,
+    act_bit, act_bit2, merge_sync, min_tm, move_fingerprints, seq_finish, Act, Arena, Name,
+    NameSet, ParMove, Term, TermId, SEQ_K,
 };
 use crate::time::Tm;
 use hashbrown::HashTable;
@@ -114,13 +114,6 @@ const TAG: u64 = 5;
 const PAIRWISE_MAX: usize = 12;
 /// No record / moves not computed.
 const NONE: u32 = u32::MAX;
-
-fn min_tm(a: &mut Option<Tm>, b: &Tm) {
-    match a {
-        Some(x) if *x <= *b => {}
-        _ => *a = Some(b.clone()),
-    }
-}
 
 /// The table hash of a 32-bit vector hash (bucket from the low bits, tag
 /// from the high bits).

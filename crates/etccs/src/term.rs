@@ -314,7 +314,8 @@ const MARK_SETS: usize = 4;
 /// Up to this many operands, synchronisations are found pairwise.
 const SYNC_PAIRWISE_MAX: usize = 12;
 
-fn min_tm(a: &mut Option<Tm>, b: &Tm) {
+/// Lowers `a` to `b` (`None` is above every time).
+pub(crate) fn min_tm(a: &mut Option<Tm>, b: &Tm) {
     match a {
         Some(x) if *x <= *b => {}
         _ => *a = Some(b.clone()),

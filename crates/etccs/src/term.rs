@@ -1009,9 +1009,8 @@ impl Arena {
         &self.vis_pool[s.vis as usize..(s.vis + s.nvis) as usize]
     }
 
-    /// Stores a sorted, deduplicated visible list (an empty one needs no space).
-    /// A summary with this τ start and visible list (pooled, with its
-    /// fingerprints).
+    /// A summary with this τ start and sorted, deduplicated visible list
+    /// (pooled, with its fingerprints).
     fn summary_with(&mut self, tau: Option<Tm>, items: &[(Act, Tm)]) -> Summary {
         let (acts, coacts) = masks(items);
         let (vis, nvis) = self.push_vis(items);
@@ -1025,6 +1024,7 @@ impl Arena {
         }
     }
 
+    /// Stores a visible list in the pool (an empty one needs no space).
     fn push_vis(&mut self, items: &[(Act, Tm)]) -> (u32, u32) {
         if items.is_empty() {
             return (0, 0);
@@ -1262,7 +1262,7 @@ impl Arena {
                 items.extend_from_slice(self.vis_of(s));
             }
         }
-        let single = single.map(|s| (s.vis, s.nvis, s.acts, s.coacts));
+        let single = single.cloned();
         if par {
             self.sync_tau(xs, &mut tau);
         }
@@ -1270,25 +1270,20 @@ impl Arena {
             let m = self.mark(l);
             items.retain(|(a, _)| self.unmarked(m, *a));
         }
-        let (vis, nvis, acts, coacts) = match single {
+        let summary = match single {
             // One operand's list, unfiltered: share it.
-            Some(r) if nonempty == 1 && items.len() == r.1 as usize => r,
+            Some(one) if nonempty == 1 && items.len() == one.nvis as usize => Summary {
+                tau,
+                fixed: false,
+                ..one
+            },
             _ => {
                 sort_min(&mut items);
-                let (acts, coacts) = masks(&items);
-                let (vis, nvis) = self.push_vis(&items);
-                (vis, nvis, acts, coacts)
+                self.summary_with(tau, &items)
             }
         };
         self.vis_buf = items;
-        Summary {
-            tau,
-            vis,
-            nvis,
-            acts,
-            coacts,
-            fixed: false,
-        }
+        summary
     }
 
     /// The earliest time at which `t` can act, compactly.

@@ -86,17 +86,38 @@ impl Tm {
 
     /// `self + o`.
     pub(crate) fn add(&self, o: &Tm) -> Tm {
+        if let (Tm::Small(0, _), x) = (self, o) {
+            return x.clone();
+        }
+        self.add_signed(o, false)
+    }
+
+    /// `self - o`.
+    pub(crate) fn sub(&self, o: &Tm) -> Tm {
+        self.add_signed(o, true)
+    }
+
+    /// `self + o`, or `self - o` if `negate`.
+    fn add_signed(&self, o: &Tm, negate: bool) -> Tm {
+        let sign = if negate { -1 } else { 1 };
         match (self, o) {
-            (Tm::Small(a, 1), Tm::Small(b, 1)) => match a.checked_add(*b) {
-                Some(s) => Tm::Small(s, 1),
-                None => Tm::from_i128(i128::from(*a) + i128::from(*b), 1),
-            },
-            (Tm::Small(0, _), x) | (x, Tm::Small(0, _)) => x.clone(),
+            (Tm::Small(a, 1), Tm::Small(b, 1)) => {
+                let s = if negate {
+                    a.checked_sub(*b)
+                } else {
+                    a.checked_add(*b)
+                };
+                match s {
+                    Some(s) => Tm::Small(s, 1),
+                    None => Tm::from_i128(i128::from(*a) + sign * i128::from(*b), 1),
+                }
+            }
+            (x, Tm::Small(0, _)) => x.clone(),
             (Tm::Small(a, b), Tm::Small(c, d)) => {
                 let (a, b, c, d) = (
                     i128::from(*a),
                     i128::from(*b),
-                    i128::from(*c),
+                    sign * i128::from(*c),
                     i128::from(*d),
                 );
                 if b == d {
@@ -106,32 +127,8 @@ impl Tm {
                     Tm::from_i128(a * d + c * b, b * d)
                 }
             }
+            _ if negate => Tm::big(self.to_big() - o.to_big()),
             _ => Tm::big(self.to_big() + o.to_big()),
-        }
-    }
-
-    /// `self - o`.
-    pub(crate) fn sub(&self, o: &Tm) -> Tm {
-        match (self, o) {
-            (Tm::Small(a, 1), Tm::Small(b, 1)) => match a.checked_sub(*b) {
-                Some(s) => Tm::Small(s, 1),
-                None => Tm::from_i128(i128::from(*a) - i128::from(*b), 1),
-            },
-            (x, Tm::Small(0, _)) => x.clone(),
-            (Tm::Small(a, b), Tm::Small(c, d)) => {
-                let (a, b, c, d) = (
-                    i128::from(*a),
-                    i128::from(*b),
-                    i128::from(*c),
-                    i128::from(*d),
-                );
-                if b == d {
-                    Tm::from_i128(a - c, b)
-                } else {
-                    Tm::from_i128(a * d - c * b, b * d)
-                }
-            }
-            _ => Tm::big(self.to_big() - o.to_big()),
         }
     }
 

@@ -1,9 +1,12 @@
-//! Concrete-exploration throughput (states per second) on state-space-heavy agents.
+//! Concrete throughput (states per second) on state-space-heavy agents:
+//! `explore/*` builds the state graph only ([`etccs::state_space`]),
+//! `analyse/*` runs the whole concrete analysis ([`etccs::analyse`]: the
+//! exploration, then the cycle check, the EXEC/PEXEC fold and the witnesses).
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use etccs::parse::parse_with_consts;
-use etccs::{analyse, Analysis, Model, Options, Time};
+use etccs::{analyse, state_space, Analysis, Model, Options, StateSpace, Time};
 
 /// `n` independent components, all enabled at time 1: 2^n-ish states.
 fn indep(n: usize) -> String {
@@ -70,10 +73,16 @@ impl Case {
         Self::explore(m, &agent).1.states
     }
 
-    /// Analyses a freshly parsed model; returns the model and the result,
-    /// which the benchmark drops outside the timed part (as it parses
+    /// Explores a freshly parsed model; returns the model and the graph's
+    /// size, which the benchmark drops outside the timed part (as it parses
     /// outside it).
-    fn explore(mut m: Model, agent: &str) -> (Model, Analysis) {
+    fn explore(mut m: Model, agent: &str) -> (Model, StateSpace) {
+        let s = state_space(&mut m, agent, &Options::default()).expect("explores");
+        (m, s)
+    }
+
+    /// Analyses a freshly parsed model; returns the model and the result.
+    fn analyse(mut m: Model, agent: &str) -> (Model, Analysis) {
         let a = analyse(&mut m, agent, &Options::default()).expect("analyses");
         (m, a)
     }
@@ -123,26 +132,38 @@ fn bench(c: &mut Criterion) {
             agent: Some("ScatterGatherBus"),
         },
     ];
-    let mut g = c.benchmark_group("explore");
-    g.sample_size(20);
-    for case in &cases {
-        let states = case.run();
-        eprintln!("{}: {states} states", case.name);
-        g.throughput(Throughput::Elements(states as u64));
-        // Exploration only: each iteration gets a freshly parsed model.
-        g.bench_function(case.name, |b| {
-            b.iter_batched(
-                || {
-                    let m = case.model();
-                    let agent = case.agent(&m);
-                    (m, agent)
-                },
-                |(m, agent)| Case::explore(m, &agent),
-                BatchSize::LargeInput,
-            )
-        });
+    let states: Vec<usize> = cases.iter().map(Case::run).collect();
+    for (case, n) in cases.iter().zip(&states) {
+        eprintln!("{}: {n} states", case.name);
     }
-    g.finish();
+    for (group, analyse) in [("explore", false), ("analyse", true)] {
+        let mut g = c.benchmark_group(group);
+        g.sample_size(20);
+        for (case, &n) in cases.iter().zip(&states) {
+            g.throughput(Throughput::Elements(n as u64));
+            // Each iteration gets a freshly parsed model.
+            g.bench_function(case.name, |b| {
+                b.iter_batched(
+                    || {
+                        let m = case.model();
+                        let agent = case.agent(&m);
+                        (m, agent)
+                    },
+                    // The model and the result are dropped untimed.
+                    |(m, agent)| {
+                        if analyse {
+                            let (m, a) = Case::analyse(m, &agent);
+                            (m, Some(a))
+                        } else {
+                            (Case::explore(m, &agent).0, None)
+                        }
+                    },
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+        g.finish();
+    }
 }
 
 criterion_group!(benches, bench);

@@ -157,23 +157,64 @@ pub fn analyse_term(
     name: &str,
     opts: &Options,
 ) -> Result<Analysis, Error> {
+    concrete_only(arena, start, name)?;
+    on_analysis_stack(|| analyse_inner(arena, start, name, opts))
+}
+
+/// The size of the state graph of the agent `name` of `model`: the
+/// exploration of [`analyse`] without the analysis of the graph (no
+/// EXEC/PEXEC fold, cycle check or witnesses). Cheap sizing of a model
+/// before a full analysis, and the measure of exploration speed.
+pub fn state_space(model: &mut Model, name: &str, opts: &Options) -> Result<StateSpace, Error> {
+    let start = model
+        .agent(name)
+        .ok_or_else(|| Error::UnknownAgent(name.to_string()))?;
+    let arena = &mut model.arena;
+    concrete_only(arena, start, name)?;
+    on_analysis_stack(|| {
+        let e = explore(arena, start, name, opts)?;
+        Ok(StateSpace {
+            states: e.space.len(),
+            transitions: e.graph.to.len(),
+        })
+    })
+}
+
+/// The size of an explored state graph (see [`state_space`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateSpace {
+    /// Distinct states reached.
+    pub states: usize,
+    /// Transitions between them (with multiplicity, Def 5.2.7).
+    pub transitions: usize,
+}
+
+/// Rejects agents with free time variables (the parametric analysis's job).
+fn concrete_only(arena: &Arena, start: TermId, name: &str) -> Result<(), Error> {
     if arena.mentions_symbolic(start) {
         return Err(Error::Symbolic {
             agent: name.to_string(),
             params: arena.param_names().join(", "),
         });
     }
+    Ok(())
+}
+
+/// Runs `f` on a helper thread with a large stack (on the current one if
+/// no thread can be spawned).
+fn on_analysis_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut f = Some(f);
     let res = std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(ANALYSIS_STACK_BYTES)
-            .spawn_scoped(s, || analyse_inner(arena, start, name, opts))
+            .spawn_scoped(s, || (f.take().expect("not run yet"))())
             .map(|h| h.join())
     });
     match res {
         Ok(Ok(r)) => r,
         Ok(Err(p)) => std::panic::resume_unwind(p),
         // Could not spawn a thread: run on the current stack.
-        Err(_) => analyse_inner(arena, start, name, opts),
+        Err(_) => (f.take().expect("not run yet"))(),
     }
 }
 
@@ -328,12 +369,26 @@ fn merge_sorted(v: &mut Vec<Entry>) {
     v.truncate(w + 1);
 }
 
-fn analyse_inner(
+/// The explored state graph of an agent, with what the analysis of the
+/// graph needs from the exploration.
+struct Explored {
+    space: Space,
+    graph: Graph,
+    /// Predecessor state and edge of each state (`u32::MAX` for the start).
+    parent: Vec<(u32, u32)>,
+    /// Visible actions on some edge, by name index.
+    visible: Vec<bool>,
+    /// The top-level restriction kept aside (see [`Space`]).
+    wrap: Option<Vec<Name>>,
+}
+
+/// Step 1 of the analysis: breadth-first exploration of the state graph.
+fn explore(
     arena: &mut Arena,
     start: TermId,
     name: &str,
     opts: &Options,
-) -> Result<Analysis, Error> {
+) -> Result<Explored, Error> {
     // 1. Breadth-first exploration with structural state sharing. A
     // top-level restriction `P\L` (possibly behind agent constants) is kept
     // aside: every state but the start is then some `P'\L` and is
@@ -404,6 +459,28 @@ fn analyse_inner(
             .push(u32::try_from(g.to.len()).expect("fewer than 2^32 transitions"));
         i += 1;
     }
+    Ok(Explored {
+        space,
+        graph: g,
+        parent,
+        visible,
+        wrap,
+    })
+}
+
+fn analyse_inner(
+    arena: &mut Arena,
+    start: TermId,
+    name: &str,
+    opts: &Options,
+) -> Result<Analysis, Error> {
+    let Explored {
+        space,
+        graph: g,
+        parent,
+        visible,
+        wrap,
+    } = explore(arena, start, name, opts)?;
     let n = space.len();
     let path_to = |mut s: usize| {
         let mut p = Vec::new();

@@ -59,7 +59,10 @@ pub mod term;
 pub mod time;
 
 pub use error::Error;
-pub use explore::{analyse, analyse_all, analyse_term, Analysis, Options, Outcome, Run, Step};
+pub use explore::{
+    analyse, analyse_all, analyse_term, state_space, Analysis, Options, Outcome, Run, StateSpace,
+    Step,
+};
 pub use output::{
     agent_json, json, readable_text, report_json, report_text, report_thesis, reports_json,
     thesis_text,

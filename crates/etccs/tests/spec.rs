@@ -1,6 +1,9 @@
 //! Regression tests from spec §6.1–6.2 with exact expected values.
 
-use etccs::{analyse, json, parse, readable_text, thesis_text, Analysis, Error, Options, Outcome};
+use etccs::{
+    analyse, json, parse, readable_text, state_space, thesis_text, Analysis, Error, Options,
+    Outcome, StateSpace,
+};
 
 fn run(src: &str, name: &str) -> Analysis {
     let mut m = parse("test.etccs", src).unwrap_or_else(|e| panic!("{e}"));
@@ -280,6 +283,51 @@ fn errors_are_spanned() {
     assert!(matches!(parse("d.etccs", &post), Err(Error::Syntax(_))));
     let long = format!("define P = {}nil", "a.".repeat(5000));
     assert!(matches!(parse("d.etccs", &long), Err(Error::Syntax(_))));
+}
+
+/// The transitions of the graph reachable from `name`, counted through
+/// `Arena::transitions` (independently of the explorer), and its states.
+fn graph_size(src: &str, name: &str) -> StateSpace {
+    let mut m = parse("g.etccs", src).unwrap();
+    let start = m.agent(name).unwrap();
+    let arena = &mut m.arena;
+    let mut seen = std::collections::HashSet::from([start]);
+    let (mut todo, mut transitions) = (vec![start], 0);
+    while let Some(t) = todo.pop() {
+        for tr in arena.transitions(t) {
+            transitions += 1;
+            if seen.insert(tr.target) {
+                todo.push(tr.target);
+            }
+        }
+    }
+    StateSpace {
+        states: seen.len(),
+        transitions,
+    }
+}
+
+#[test]
+fn state_space_sizes_t5_1_to_t5_7_without_analysing() {
+    for (i, (src, _, _, states)) in T5.iter().enumerate() {
+        let name = format!("P{}", i + 1);
+        let mut m = parse("t5.etccs", src).unwrap();
+        let size = state_space(&mut m, &name, &Options::default()).unwrap();
+        assert_eq!(size.states, *states, "states of {name}");
+        assert_eq!(size, graph_size(src, &name), "graph of {name}");
+    }
+    // P7: two synchronisations of `a` from the start, then one step each.
+    let mut m = parse("t5.etccs", T5[6].0).unwrap();
+    let size = state_space(&mut m, "P7", &Options::default()).unwrap();
+    assert_eq!(size.transitions, 3);
+    let e = state_space(&mut m, "Nope", &Options::default()).unwrap_err();
+    assert!(matches!(e, Error::UnknownAgent(_)), "{e}");
+    let small = Options {
+        max_states: 2,
+        ..Options::default()
+    };
+    let e = state_space(&mut m, "P7", &small).unwrap_err();
+    assert!(matches!(e, Error::Limit { max_states: 2, .. }), "{e}");
 }
 
 #[test]

@@ -34,11 +34,28 @@ pub(crate) enum Limit {
 #[derive(Clone, Debug)]
 struct Rec {
     term: TermId,
+    /// Its timing summary: an index of [`Space::timings`] (`NONE`: not
+    /// computed yet; only states without immediate moves need it).
+    timing: u32,
+    /// Its nesting depth, and whether it is `Terminated` (which a wrap
+    /// does not enclose).
+    depth: u32,
+    terminated: bool,
+    /// Whether one of its moves passes the wrap on its own.
+    passes: bool,
+    /// Its immediate moves: a range of [`Space::moves`] (`u32::MAX`: not
+    /// computed yet) and their two-bit fingerprints (actions, co-actions).
+    moves: (u32, u32),
+    fps: [u64; 4],
+}
+
+/// When a component can act: what finding the delay of a state without
+/// immediate moves needs of it.
+#[derive(Clone, Debug)]
+struct Timing {
     /// Earliest start of its τ (own or internal synchronisation) or of a
     /// visible action the wrap lets through.
     own: Option<Tm>,
-    /// Whether `own` is 0.
-    ready: bool,
     /// Earliest bound of any visible action: no synchronisation with another
     /// component starts before it.
     vis_min: Option<Tm>,
@@ -51,16 +68,6 @@ struct Rec {
     coacts: u64,
     /// Whether every delay leaves it unchanged.
     fixed: bool,
-    /// Its nesting depth, and whether it is `Terminated` (which a wrap
-    /// does not enclose).
-    depth: u32,
-    terminated: bool,
-    /// Its immediate moves: a range of [`Space::moves`] (`u32::MAX`: not
-    /// computed yet), their two-bit fingerprints (actions, co-actions) and
-    /// whether one of them passes the wrap on its own.
-    moves: (u32, u32),
-    fps: [u64; 4],
-    passes: bool,
 }
 
 /// The target of a component's move.
@@ -84,6 +91,7 @@ pub(crate) struct Space {
     /// Record of each component term, by term index (`u32::MAX`: none yet).
     rec_idx: Vec<u32>,
     recs: Vec<Rec>,
+    timings: Vec<Timing>,
     /// The components' immediate moves.
     moves: Vec<(Act, Target)>,
     /// Moves of restricted compositions, with targets still to build.
@@ -144,6 +152,7 @@ impl Space {
             wrap: wrap.map(NameSet::new),
             rec_idx: Vec::new(),
             recs: Vec::new(),
+            timings: Vec::new(),
             moves: Vec::new(),
             listed: Vec::new(),
             pool: Vec::new(),
@@ -193,6 +202,11 @@ impl Space {
     /// [`Arena::transitions`] and returns their common delay, or `None`
     /// (appending nothing) if `s` has none. New successors get the next
     /// state numbers in the order of their first edge.
+    ///
+    /// The immediate moves come first: a state with any has delay 0 and
+    /// they are its transitions (an action that can start at 0 is a move
+    /// at 0, and the other way round). Only a state without them needs the
+    /// components' timings, to find its delay.
     pub(crate) fn step(
         &mut self,
         arena: &mut Arena,
@@ -202,30 +216,64 @@ impl Space {
         let mut xs = std::mem::take(&mut self.xs);
         xs.clear();
         xs.extend_from_slice(&self.pool[self.off[s] as usize..self.off[s + 1] as usize]);
-        let res = match self.earliest(arena, &xs) {
-            None => Ok(None),
-            Some(u) => {
-                if !u.is_zero() {
+        let from = out.len();
+        let mut res = self.moves_into(arena, &xs, out).map(|()| Some(Tm::ZERO));
+        if res.is_ok() && out.len() == from {
+            res = match self.earliest(arena, &xs) {
+                None => Ok(None),
+                Some(u) => {
+                    debug_assert!(!u.is_zero(), "an action at 0 is an immediate move");
                     self.delay(arena, &mut xs, &u);
+                    self.moves_into(arena, &xs, out).map(|()| Some(u))
                 }
-                self.moves_into(arena, &xs, out).map(|()| Some(u))
-            }
-        };
+            };
+        }
         self.xs = xs;
         res
+    }
+
+    /// The timing of record `r`, computed on first use.
+    fn timing(&mut self, arena: &mut Arena, r: u32) -> &Timing {
+        let k = self.recs[r as usize].timing;
+        if k != NONE {
+            return &self.timings[k as usize];
+        }
+        let info = arena.component_summary(self.recs[r as usize].term);
+        let vis = arena.vis_range(info.vis);
+        let mut own = info.tau.clone();
+        let mut vis_min = None;
+        for (a, v) in vis {
+            min_tm(&mut vis_min, v);
+            if self.wrap.as_ref().is_none_or(|w| w.passes(*a)) {
+                min_tm(&mut own, v);
+            }
+        }
+        let split = vis.partition_point(|(a, _)| matches!(a, Act::Name(_))) as u32;
+        let k = u32::try_from(self.timings.len()).expect("fewer than 2^32 components");
+        self.timings.push(Timing {
+            own,
+            vis_min,
+            vis: info.vis,
+            split,
+            acts: info.acts,
+            coacts: info.coacts,
+            fixed: info.fixed,
+        });
+        self.recs[r as usize].timing = k;
+        &self.timings[k as usize]
     }
 
     /// The earliest time at which the composition of the records `xs`
     /// (under the wrap) can act.
     fn earliest(&mut self, arena: &mut Arena, xs: &[u32]) -> Option<Tm> {
-        // Times are non-negative: nothing starts before 0.
-        if xs.iter().any(|&r| self.recs[r as usize].ready) {
-            return Some(Tm::ZERO);
+        for &r in xs {
+            self.timing(arena, r);
         }
+        let t = |r: u32| &self.timings[self.recs[r as usize].timing as usize];
         let mut u = None;
         for &r in xs {
-            if let Some(t) = &self.recs[r as usize].own {
-                min_tm(&mut u, t);
+            if let Some(v) = &t(r).own {
+                min_tm(&mut u, v);
             }
         }
         if xs.len() > PAIRWISE_MAX {
@@ -237,10 +285,10 @@ impl Space {
             return u;
         }
         for (k, &i) in xs.iter().enumerate() {
-            let a = &self.recs[i as usize];
+            let a = t(i);
             let Some(amin) = &a.vis_min else { continue };
             for &j in &xs[k + 1..] {
-                let b = &self.recs[j as usize];
+                let b = t(j);
                 if a.coacts & b.acts == 0 {
                     continue;
                 }
@@ -264,8 +312,9 @@ impl Space {
         let mut ys = std::mem::take(&mut self.ys);
         ys.clear();
         for &r in xs.iter() {
+            // The timings are known: `earliest` computed them.
             let rec = &self.recs[r as usize];
-            if rec.fixed {
+            if self.timings[rec.timing as usize].fixed {
                 ys.push(r);
             } else {
                 let y = arena.delay_tm(rec.term, u);
@@ -511,33 +560,15 @@ impl Space {
                 return r;
             }
         }
-        let info = arena.component_summary(x);
-        let vis = arena.vis_range(info.vis);
-        let mut own = info.tau.clone();
-        let mut vis_min = None;
-        for (a, v) in vis {
-            min_tm(&mut vis_min, v);
-            if self.wrap.as_ref().is_none_or(|w| w.passes(*a)) {
-                min_tm(&mut own, v);
-            }
-        }
-        let split = vis.partition_point(|(a, _)| matches!(a, Act::Name(_))) as u32;
         let r = u32::try_from(self.recs.len()).expect("fewer than 2^32 components");
         self.recs.push(Rec {
             term: x,
-            ready: own.as_ref().is_some_and(Tm::is_zero),
-            own,
-            vis_min,
-            vis: info.vis,
-            split,
-            acts: info.acts,
-            coacts: info.coacts,
-            fixed: info.fixed,
+            timing: NONE,
             depth: u32::try_from(arena.depth(x)).unwrap_or(u32::MAX),
             terminated: *arena.get(x) == Term::Terminated,
+            passes: false,
             moves: (NONE, 0),
             fps: [0; 4],
-            passes: false,
         });
         if self.rec_idx.len() <= i {
             self.rec_idx.resize(arena.len().max(i + 1), NONE);

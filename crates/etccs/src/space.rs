@@ -106,6 +106,8 @@ pub(crate) struct Space {
     pw: Vec<u64>,
     max_states: usize,
     max_depth: usize,
+    /// The greatest depth of a component so far.
+    max_rec_depth: u32,
     /// Scratch buffers of [`Space::step`].
     xs: Vec<u32>,
     ys: Vec<u32>,
@@ -161,6 +163,7 @@ impl Space {
             pw: Vec::new(),
             max_states,
             max_depth,
+            max_rec_depth: 0,
             xs: Vec::new(),
             ys: Vec::new(),
             terms: Vec::new(),
@@ -523,7 +526,9 @@ impl Space {
     /// it exceeds a limit (then it is dropped).
     fn add(&mut self, start: usize, h: u32) -> Result<u32, Limit> {
         let zs = &self.pool[start..];
+        // A vector is at most two levels deeper than its deepest component.
         let depth = match zs {
+            _ if self.max_rec_depth as usize + 2 <= self.max_depth => 0,
             [] => 1,
             [x] => {
                 let r = &self.recs[*x as usize];
@@ -561,10 +566,12 @@ impl Space {
             }
         }
         let r = u32::try_from(self.recs.len()).expect("fewer than 2^32 components");
+        let depth = u32::try_from(arena.depth(x)).unwrap_or(u32::MAX);
+        self.max_rec_depth = self.max_rec_depth.max(depth);
         self.recs.push(Rec {
             term: x,
             timing: NONE,
-            depth: u32::try_from(arena.depth(x)).unwrap_or(u32::MAX),
+            depth,
             terminated: *arena.get(x) == Term::Terminated,
             passes: false,
             moves: (NONE, 0),

@@ -379,7 +379,7 @@ struct Explored {
     /// Visible actions on some edge, by name index.
     visible: Vec<bool>,
     /// The top-level restriction kept aside (see [`Space`]).
-    wrap: Option<Vec<Name>>,
+    wrap: Option<std::sync::Arc<[Name]>>,
 }
 
 /// Step 1 of the analysis: breadth-first exploration of the state graph.

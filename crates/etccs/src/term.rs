@@ -9,6 +9,7 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::Arc;
 
 /// Exact time values (non-negative rationals).
 pub type Time = BigRational;
@@ -142,7 +143,7 @@ pub enum Term {
     /// n-ary parallel composition (flattened, at least two components, no `nil`).
     Par(Vec<TermId>),
     /// `P\L`: restriction of the sorted, deduplicated set of names `L`.
-    Restrict(TermId, Vec<Name>),
+    Restrict(TermId, Arc<[Name]>),
     /// `P[f]`: relabelling, a sorted list of `(old, new)` name pairs.
     Relabel(TermId, Vec<(Name, Name)>),
     /// A named agent constant (recursion goes through these).
@@ -500,7 +501,6 @@ pub struct Arena {
     pow_bufs: Vec<Vec<u64>>,
     par_move_bufs: Vec<Vec<ParMove>>,
     src_bufs: Vec<Vec<(u32, u32, bool)>>,
-    name_bufs: Vec<Vec<Name>>,
     /// Reusable buffers of [`Arena::combine`] and [`Arena::sync_tau_sorted`].
     vis_buf: Vec<(Act, Tm)>,
     sync_buf: Vec<(Act, Tm, u32)>,
@@ -590,20 +590,21 @@ impl Arena {
         self.insert_new(h, Term::Prefix(a, v.clone(), c))
     }
 
-    /// `P\L` for a sorted, deduplicated, non-empty `L`.
-    fn restrict_ref(&mut self, t: TermId, l: &[Name]) -> TermId {
+    /// `P\L` for a sorted, deduplicated, non-empty `L` (shared, not copied,
+    /// by a new term).
+    fn restrict_ref(&mut self, t: TermId, l: &Arc<[Name]>) -> TermId {
         if matches!(self.get(t), Term::Nil | Term::Terminated) {
             return t;
         }
         let h = hash_restrict(t, l);
         let found = self.lookup(h, |x| match x {
-            Term::Restrict(x, m) => *x == t && m[..] == *l,
+            Term::Restrict(x, m) => *x == t && (Arc::ptr_eq(m, l) || m[..] == l[..]),
             _ => false,
         });
         if let Some(id) = found {
             return id;
         }
-        self.insert_new(h, Term::Restrict(t, l.to_vec()))
+        self.insert_new(h, Term::Restrict(t, Arc::clone(l)))
     }
 
     /// [`Arena::par`] of `ys`, a normal operand list (no `nil`, no `Par`, at
@@ -809,7 +810,7 @@ impl Arena {
         if names.is_empty() {
             return t;
         }
-        self.restrict_ref(t, &names)
+        self.restrict_ref(t, &names.into())
     }
 
     /// `P[f]` with `f` given as `(old, new)` pairs; identity pairs are dropped.
@@ -1462,14 +1463,8 @@ impl Arena {
                 self.par_moves_into(&xs, Filter::All, out);
                 self.id_bufs.push(xs);
             }
-            Term::Restrict(..) => {
-                let mut l = self.name_bufs.pop().unwrap_or_default();
-                let Term::Restrict(x, names) = self.get(t) else {
-                    unreachable!("restriction")
-                };
-                let x = *x;
-                l.clear();
-                l.extend_from_slice(names);
+            Term::Restrict(x, l) => {
+                let (x, l) = (*x, Arc::clone(l));
                 let from = out.len();
                 if let Some(p) = self.par_node(x) {
                     // Only the moves the restriction lets through are built.
@@ -1488,7 +1483,6 @@ impl Arena {
                 for m in &mut out[from..] {
                     m.1 = self.restrict_ref(m.1, &l);
                 }
-                self.name_bufs.push(l);
             }
             Term::Relabel(x, f) => {
                 let (x, f) = (*x, f.clone());
@@ -1617,35 +1611,26 @@ impl Arena {
     /// constants), listed without building their targets (see
     /// [`Arena::restricted_target`]); `false` (nothing listed) for any other `t`.
     pub(crate) fn restricted_move_list(&mut self, t: TermId, out: &mut Vec<ParMove>) -> bool {
-        let Term::Restrict(x, _) = self.get(t) else {
+        let Term::Restrict(x, l) = self.get(t) else {
             return false;
         };
+        let l = Arc::clone(l);
         let Some(p) = self.par_node(*x) else {
             return false;
         };
-        let mut l = self.name_bufs.pop().unwrap_or_default();
-        l.clear();
-        if let Term::Restrict(_, names) = self.get(t) {
-            l.extend_from_slice(names);
-        }
         let xs = self.operands(p);
         self.par_move_list(&xs, Filter::Names(&l), out);
         self.id_bufs.push(xs);
-        self.name_bufs.push(l);
         true
     }
 
     /// The target of a move listed by [`Arena::restricted_move_list`] for `t`.
     pub(crate) fn restricted_target(&mut self, t: TermId, m: &ParMove) -> TermId {
-        let Term::Restrict(x, _) = self.get(t) else {
+        let Term::Restrict(x, l) = self.get(t) else {
             unreachable!("a listed restriction")
         };
+        let l = Arc::clone(l);
         let p = self.par_node(*x).expect("a listed composition");
-        let mut l = self.name_bufs.pop().unwrap_or_default();
-        l.clear();
-        if let Term::Restrict(_, names) = self.get(t) {
-            l.extend_from_slice(names);
-        }
         let xs = self.operands(p);
         let mut ys = self.id_bufs.pop().unwrap_or_default();
         let mut pw = self.pow_bufs.pop().unwrap_or_default();
@@ -1655,7 +1640,6 @@ impl Arena {
         self.id_bufs.push(xs);
         self.id_bufs.push(ys);
         self.pow_bufs.push(pw);
-        self.name_bufs.push(l);
         r
     }
 

@@ -490,6 +490,8 @@ pub struct Arena {
     /// a range of `move_pool`, or [`NO_MOVES`].
     move_idx: Vec<(u32, u32)>,
     move_pool: Vec<(Act, TermId)>,
+    /// The [`move_fingerprints`] of the memoised moves, by term id.
+    move_fps: Vec<[u64; 4]>,
     /// Memoised `Delay(P, u)` results (cleared by `define`).
     delay_cache: FxHashMap<(TermId, Tm), TermId>,
     /// Scratch buffer of [`Arena::par_ref`].
@@ -846,6 +848,7 @@ impl Arena {
         self.vis_pool.clear();
         self.move_idx.clear();
         self.move_pool.clear();
+        self.move_fps.clear();
         self.delay_cache.clear();
     }
 
@@ -1408,17 +1411,30 @@ impl Arena {
         }
         let from = out.len();
         self.moves_uncached_into(t, out);
+        self.memo_moves(i, &out[from..]);
+    }
+
+    /// Memoises `moves` as the moves of the term with index `i`, with their
+    /// fingerprints; returns their range of `move_pool`.
+    fn memo_moves(&mut self, i: usize, moves: &[(Act, TermId)]) -> (u32, u32) {
         let s = u32::try_from(self.move_pool.len()).expect("move pool below 2^32");
-        self.move_pool.extend_from_slice(&out[from..]);
+        self.move_pool.extend_from_slice(moves);
         if self.move_idx.len() <= i {
             self.move_idx.resize(i + 1, NO_MOVES);
+            self.move_fps.resize(i + 1, [0; 4]);
         }
-        self.move_idx[i] = (s, (out.len() - from) as u32);
+        let r = (s, moves.len() as u32);
+        self.move_idx[i] = r;
+        self.move_fps[i] = move_fingerprints(moves.iter().map(|m| m.0));
+        r
     }
 
     /// The range `(start, len)` of `move_pool` holding the memoised moves of
-    /// `t`, computed if needed; `None` for prefixes and compositions, whose
-    /// moves are not memoised (see [`Arena::moves_into`]).
+    /// `t` (their fingerprints in `move_fps`), computed if needed; `None`
+    /// for compositions, whose moves are not memoised. Prefixes are
+    /// memoised here (not by [`Arena::moves_into`]): as operands of the
+    /// compositions whose moves [`Arena::par_move_list`] lists, their
+    /// fingerprints are looked up rather than recomputed.
     fn cached_moves(&mut self, t: TermId) -> Option<(u32, u32)> {
         let i = t.0 as usize;
         if let Some(&(s, n)) = self.move_idx.get(i) {
@@ -1426,19 +1442,13 @@ impl Arena {
                 return Some((s, n));
             }
         }
-        if matches!(self.get(t), Term::Prefix(..) | Term::Par(_)) {
+        if matches!(self.get(t), Term::Par(_)) {
             return None;
         }
         let mut buf = self.move_bufs.pop().unwrap_or_default();
         buf.clear();
         self.moves_uncached_into(t, &mut buf);
-        let s = u32::try_from(self.move_pool.len()).expect("move pool below 2^32");
-        self.move_pool.extend_from_slice(&buf);
-        if self.move_idx.len() <= i {
-            self.move_idx.resize(i + 1, NO_MOVES);
-        }
-        let r = (s, buf.len() as u32);
-        self.move_idx[i] = r;
+        let r = self.memo_moves(i, &buf);
         self.move_bufs.push(buf);
         Some(r)
     }
@@ -1538,19 +1548,18 @@ impl Arena {
         fps.clear();
         for &x in xs {
             let r = match self.cached_moves(x) {
-                Some((s, n)) => (s, s + n, true),
+                Some((s, n)) => {
+                    fps.push(self.move_fps[x.0 as usize]);
+                    (s, s + n, true)
+                }
                 None => {
                     let from = all.len() as u32;
                     self.moves_into(x, &mut all);
+                    let ms = &all[from as usize..];
+                    fps.push(move_fingerprints(ms.iter().map(|m| m.0)));
                     (from, all.len() as u32, false)
                 }
             };
-            let ms = if r.2 {
-                &self.move_pool[r.0 as usize..r.1 as usize]
-            } else {
-                &all[r.0 as usize..r.1 as usize]
-            };
-            fps.push(move_fingerprints(ms.iter().map(|m| m.0)));
             src.push(r);
         }
         // The `k`-th move of the pooled or local list.

@@ -303,7 +303,7 @@ enum Filter<'a> {
     /// Every move.
     All,
     /// Moves outside a restriction set (looked up with [`Arena::mark`]).
-    Names(&'a [Name]),
+    Names(&'a Arc<[Name]>),
 }
 
 /// No cached moves (see `Arena::move_idx`).
@@ -507,7 +507,7 @@ pub struct Arena {
     vis_buf: Vec<(Act, Tm)>,
     sync_buf: Vec<(Act, Tm, u32)>,
     /// Recent restrictions with a bit set of their names (see [`Arena::mark`]).
-    marks: Vec<(Vec<Name>, NameSet)>,
+    marks: Vec<(Arc<[Name]>, NameSet)>,
     mark_next: usize,
     /// Interned symbolic bounds of [`Term::SymPrefix`].
     syms: Vec<LinExpr>,
@@ -1223,11 +1223,15 @@ impl Arena {
     /// The bit set of the names of the restriction `l`, for
     /// [`Arena::unmarked`]: an index into `marks`, valid until the next
     /// call (a few recent sets are kept; most calls repeat one of them).
-    fn mark(&mut self, l: &[Name]) -> usize {
-        if let Some(k) = self.marks.iter().position(|(m, _)| m[..] == *l) {
+    fn mark(&mut self, l: &Arc<[Name]>) -> usize {
+        if let Some(k) = self
+            .marks
+            .iter()
+            .position(|(m, _)| Arc::ptr_eq(m, l) || m[..] == l[..])
+        {
             return k;
         }
-        let set = (l.to_vec(), NameSet::new(l));
+        let set = (Arc::clone(l), NameSet::new(l));
         if self.marks.len() < MARK_SETS {
             self.marks.push(set);
             self.marks.len() - 1
@@ -1246,7 +1250,7 @@ impl Arena {
 
     /// The summary of `Sum(xs)` or `Par(xs)` (with synchronisations),
     /// restricted to the names outside `filter` if given.
-    fn combine(&mut self, xs: &[TermId], par: bool, filter: Option<&[Name]>) -> Summary {
+    fn combine(&mut self, xs: &[TermId], par: bool, filter: Option<&Arc<[Name]>>) -> Summary {
         for &x in xs {
             self.ensure_summary(x);
         }

@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::parse::Model;
 use crate::space::{Limit, Space};
-use crate::term::{Act, Arena, Name, Term, TermId, Time};
+use crate::term::{Act, Arena, FxHashMap, Name, Term, TermId, Time};
 use crate::time::Tm;
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
@@ -223,13 +223,21 @@ const ANALYSIS_STACK_BYTES: usize = 512 << 20;
 /// The explored state graph: per state the common delay of its
 /// transitions; edges in compressed rows (`start[s]..start[s + 1]`).
 struct Graph {
-    delay: Vec<Tm>,
+    /// Per state, the number of its delay in `delays` (distinct values:
+    /// a few, and 0 for most states).
+    delay: Vec<u32>,
+    delays: Vec<Tm>,
     start: Vec<u32>,
     to: Vec<u32>,
     act: Vec<Act>,
 }
 
 impl Graph {
+    /// The common delay of the transitions of `s`.
+    fn delay(&self, s: usize) -> &Tm {
+        &self.delays[self.delay[s] as usize]
+    }
+
     fn edges(&self, s: usize) -> std::ops::Range<usize> {
         self.start[s] as usize..self.start[s + 1] as usize
     }
@@ -249,10 +257,10 @@ fn run_of(arena: &Arena, g: &Graph, path: &[(usize, usize)]) -> Run {
     let steps = path
         .iter()
         .map(|&(s, e)| {
-            time = time.add(&g.delay[s]);
+            time = time.add(g.delay(s));
             Step {
                 action: arena.act_str(g.act[g.start[s] as usize + e]),
-                delay: g.delay[s].to_big(),
+                delay: g.delay(s).to_big(),
             }
         })
         .collect();
@@ -418,6 +426,7 @@ fn explore(
     );
     let mut g = Graph {
         delay: Vec::new(),
+        delays: vec![Tm::ZERO],
         start: vec![0],
         to: Vec::new(),
         act: Vec::new(),
@@ -425,6 +434,7 @@ fn explore(
     // Predecessor state and edge of each state (`u32::MAX` for the start).
     let mut parent: Vec<(u32, u32)> = vec![(u32::MAX, 0)];
     let mut visible: Vec<bool> = Vec::new();
+    let mut delay_ids: FxHashMap<Tm, u32> = FxHashMap::default();
     let mut buf: Vec<(Act, u32)> = Vec::new();
     let mut i = 0;
     while i < space.len() {
@@ -439,7 +449,19 @@ fn explore(
                 max_depth: opts.max_depth,
             },
         })?;
-        g.delay.push(u.unwrap_or(Tm::ZERO));
+        let d = match u {
+            Some(u) if !u.is_zero() => match delay_ids.get(&u) {
+                Some(&k) => k,
+                None => {
+                    let k = u32::try_from(g.delays.len()).expect("fewer than 2^32 delays");
+                    g.delays.push(u.clone());
+                    delay_ids.insert(u, k);
+                    k
+                }
+            },
+            _ => 0,
+        };
+        g.delay.push(d);
         for (k, &(act, to)) in buf.iter().enumerate() {
             // New states are numbered in the order of their first edge.
             if to as usize == parent.len() {
@@ -565,7 +587,7 @@ fn analyse_inner(
             lists[v] = vec![(Tm::ZERO, Count::Small(1), Prob::Small(1, 1))];
             continue;
         }
-        let d = &g.delay[v];
+        let d = g.delay(v);
         let mut acc: Vec<Entry> = Vec::new();
         let (mut lk, mut hk) = (0, 0);
         for (k, e) in g.edges(v).enumerate() {

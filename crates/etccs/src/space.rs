@@ -355,39 +355,52 @@ impl Space {
         xs: &[u32],
         out: &mut Vec<(Act, u32)>,
     ) -> Result<(), Limit> {
-        for &r in xs {
-            self.ensure_moves(arena, r);
-        }
-        let acc = self.acc(xs);
-        for (i, &r) in xs.iter().enumerate() {
-            let rec = &self.recs[r as usize];
-            if !rec.passes {
-                continue;
-            }
-            let (s0, n0) = rec.moves;
-            for k in s0..s0 + n0 {
-                let a = self.moves[k as usize].0;
-                if self.wrap.as_ref().is_some_and(|w| !w.passes(a)) {
-                    continue;
-                }
-                let p = self.target(arena, r, k);
-                let to = self.successor(arena, xs, acc, &[(i, p)])?;
-                out.push((a, to));
-            }
-        }
-        // Synchronisations: only components with moves, and of those only
-        // the ones whose co-actions meet some component's actions, start a pair.
+        // One pass over the components: their moves (listed on first
+        // use), the hash accumulator, and the components with moves.
         let mut live = std::mem::take(&mut self.live);
         live.clear();
         let (mut any0, mut any2) = (0, 0);
+        let mut own = false;
+        while self.pw.len() < xs.len() {
+            let w = self.pw.last().copied().unwrap_or(1).wrapping_mul(SEQ_K);
+            self.pw.push(w);
+        }
+        let mut acc = 0u64;
         for (i, &r) in xs.iter().enumerate() {
+            self.ensure_moves(arena, r);
+            acc = acc.wrapping_add(mix(r).wrapping_mul(self.pw[i]));
             let rec = &self.recs[r as usize];
             if rec.moves.1 > 0 {
                 live.push((i, rec.moves.0, rec.moves.1, rec.fps));
                 any0 |= rec.fps[0];
                 any2 |= rec.fps[2];
+                own |= rec.passes;
             }
         }
+        if own {
+            for &(i, s0, n0, _) in &live {
+                let r = xs[i];
+                if !self.recs[r as usize].passes {
+                    continue;
+                }
+                for k in s0..s0 + n0 {
+                    let a = self.moves[k as usize].0;
+                    if self.wrap.as_ref().is_some_and(|w| !w.passes(a)) {
+                        continue;
+                    }
+                    let p = self.target(arena, r, k);
+                    match self.successor(arena, xs, acc, &[(i, p)]) {
+                        Ok(to) => out.push((a, to)),
+                        Err(l) => {
+                            self.live = live;
+                            return Err(l);
+                        }
+                    }
+                }
+            }
+        }
+        // Synchronisations: only components with moves, and of those only
+        // the ones whose co-actions meet some component's actions, start a pair.
         for (k, &(i, si, ni, fi)) in live.iter().enumerate() {
             if fi[1] & any0 == 0 || fi[3] & any2 == 0 {
                 continue;

@@ -356,15 +356,13 @@ impl Space {
         out: &mut Vec<(Act, u32)>,
     ) -> Result<(), Limit> {
         // One pass over the components: their moves (listed on first
-        // use), the hash accumulator, and the components with moves.
+        // use), the hash accumulator (as `acc` computes it), and the
+        // components with moves.
         let mut live = std::mem::take(&mut self.live);
         live.clear();
         let (mut any0, mut any2) = (0, 0);
         let mut own = false;
-        while self.pw.len() < xs.len() {
-            let w = self.pw.last().copied().unwrap_or(1).wrapping_mul(SEQ_K);
-            self.pw.push(w);
-        }
+        self.weights(xs.len());
         let mut acc = 0u64;
         for (i, &r) in xs.iter().enumerate() {
             self.ensure_moves(arena, r);
@@ -439,13 +437,18 @@ impl Space {
     /// The unmixed hash accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of a
     /// vector, which changes in O(1) when one component does.
     fn acc(&mut self, xs: &[u32]) -> u64 {
-        while self.pw.len() < xs.len() {
-            let w = self.pw.last().copied().unwrap_or(1).wrapping_mul(SEQ_K);
-            self.pw.push(w);
-        }
+        self.weights(xs.len());
         xs.iter().zip(&self.pw).fold(0u64, |acc, (&x, &w)| {
             acc.wrapping_add(mix(x).wrapping_mul(w))
         })
+    }
+
+    /// Makes the position weights `pw` cover vectors of length `n`.
+    fn weights(&mut self, n: usize) {
+        while self.pw.len() < n {
+            let w = self.pw.last().copied().unwrap_or(1).wrapping_mul(SEQ_K);
+            self.pw.push(w);
+        }
     }
 
     fn hash_vec(&mut self, xs: &[u32]) -> u32 {

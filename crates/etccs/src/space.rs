@@ -7,16 +7,18 @@
 //! components and a table slot, and a successor, which differs from its
 //! state in one or two components, is hashed in O(1) from the state's hash.
 //!
-//! Each distinct component term gets a compact record (earliest start,
-//! visible bounds, fingerprints, moves), built once from the arena's
-//! memoised summaries and moves, and vectors hold record numbers, so a step
-//! reads one record per component and a move knows its target's record.
+//! Each distinct component term gets a compact record (its moves and their
+//! synchronisation fingerprints, built once from the arena's memoised
+//! moves), and vectors hold record numbers, so a step reads one record per
+//! component and a move knows its target's record. A component's timing
+//! (earliest start, visible bounds, from the arena's summaries) is built
+//! only when a state without immediate moves holds it.
 //! A top-level restriction `P\L` of the explored agent is applied here (the
 //! *wrap*): every state but the start is some `P'\L`, represented by `P'`.
 
 use crate::term::{
-    act_bit, act_bit2, merge_sync, min_tm, move_fingerprints, seq_finish, Act, Arena, Name,
-    NameSet, ParMove, Term, TermId, SEQ_K,
+    act_bit, act_bit2, merge_sync, min_tm, move_fingerprints, same_but, seq_finish, spread, Act,
+    Arena, Name, NameSet, ParMove, Term, TermId, Weights,
 };
 use crate::time::Tm;
 use hashbrown::HashTable;
@@ -102,8 +104,8 @@ pub(crate) struct Space {
     off: Vec<u32>,
     /// State numbers with the hash of their vector.
     table: HashTable<(u32, u32)>,
-    /// Position weights `K^(i+1)` of the vector hash.
-    pw: Vec<u64>,
+    /// Position weights of the vector hash.
+    pw: Weights,
     max_states: usize,
     max_depth: usize,
     /// The greatest depth of a component so far.
@@ -124,18 +126,6 @@ const TAG: u64 = 5;
 const PAIRWISE_MAX: usize = 12;
 /// No record / moves not computed.
 const NONE: u32 = u32::MAX;
-
-/// The table hash of a 32-bit vector hash (bucket from the low bits, tag
-/// from the high bits).
-fn spread(h: u32) -> u64 {
-    (u64::from(h) << 32) | u64::from(h)
-}
-
-/// The contribution of record `r` to a vector hash, before its position weight.
-#[inline]
-fn mix(r: u32) -> u64 {
-    (u64::from(r) + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-}
 
 impl Space {
     /// The space of the agent `root\wrap` (`root` itself without a wrap),
@@ -160,7 +150,7 @@ impl Space {
             pool: Vec::new(),
             off: vec![0],
             table: HashTable::new(),
-            pw: Vec::new(),
+            pw: Weights::default(),
             max_states,
             max_depth,
             max_rec_depth: 0,
@@ -247,7 +237,7 @@ impl Space {
         let mut vis_min = None;
         for (a, v) in vis {
             min_tm(&mut vis_min, v);
-            if self.wrap.as_ref().is_none_or(|w| w.passes(*a)) {
+            if self.wrap_passes(*a) {
                 min_tm(&mut own, v);
             }
         }
@@ -355,18 +345,31 @@ impl Space {
         xs: &[u32],
         out: &mut Vec<(Act, u32)>,
     ) -> Result<(), Limit> {
-        // One pass over the components: their moves (listed on first
-        // use), the hash accumulator (as `acc` computes it), and the
-        // components with moves.
         let mut live = std::mem::take(&mut self.live);
+        let res = self.moves_with(arena, xs, &mut live, out);
+        self.live = live;
+        res
+    }
+
+    /// [`Space::moves_into`] with its scratch list of the components with
+    /// moves (position, move range, fingerprints).
+    fn moves_with(
+        &mut self,
+        arena: &mut Arena,
+        xs: &[u32],
+        live: &mut Vec<(usize, u32, u32, [u64; 4])>,
+        out: &mut Vec<(Act, u32)>,
+    ) -> Result<(), Limit> {
+        // One pass over the components: their moves (listed on first
+        // use), the hash accumulator, and the components with moves.
         live.clear();
         let (mut any0, mut any2) = (0, 0);
         let mut own = false;
-        self.weights(xs.len());
+        self.pw.cover(xs.len());
         let mut acc = 0u64;
         for (i, &r) in xs.iter().enumerate() {
             self.ensure_moves(arena, r);
-            acc = acc.wrapping_add(mix(r).wrapping_mul(self.pw[i]));
+            acc = acc.wrapping_add(self.pw.term(i, r));
             let rec = &self.recs[r as usize];
             if rec.moves.1 > 0 {
                 live.push((i, rec.moves.0, rec.moves.1, rec.fps));
@@ -376,24 +379,18 @@ impl Space {
             }
         }
         if own {
-            for &(i, s0, n0, _) in &live {
+            for &(i, s0, n0, _) in live.iter() {
                 let r = xs[i];
                 if !self.recs[r as usize].passes {
                     continue;
                 }
                 for k in s0..s0 + n0 {
                     let a = self.moves[k as usize].0;
-                    if self.wrap.as_ref().is_some_and(|w| !w.passes(a)) {
+                    if !self.wrap_passes(a) {
                         continue;
                     }
                     let p = self.target(arena, r, k);
-                    match self.successor(arena, xs, acc, &[(i, p)]) {
-                        Ok(to) => out.push((a, to)),
-                        Err(l) => {
-                            self.live = live;
-                            return Err(l);
-                        }
-                    }
+                    out.push((a, self.successor(arena, xs, acc, &[(i, p)])?));
                 }
             }
         }
@@ -419,40 +416,24 @@ impl Space {
                         }
                         let p = self.target(arena, xs[i], ki);
                         let q = self.target(arena, xs[j], kj);
-                        match self.successor(arena, xs, acc, &[(i, p), (j, q)]) {
-                            Ok(to) => out.push((Act::Tau, to)),
-                            Err(l) => {
-                                self.live = live;
-                                return Err(l);
-                            }
-                        }
+                        let to = self.successor(arena, xs, acc, &[(i, p), (j, q)])?;
+                        out.push((Act::Tau, to));
                     }
                 }
             }
         }
-        self.live = live;
         Ok(())
     }
 
-    /// The unmixed hash accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of a
-    /// vector, which changes in O(1) when one component does.
-    fn acc(&mut self, xs: &[u32]) -> u64 {
-        self.weights(xs.len());
-        xs.iter().zip(&self.pw).fold(0u64, |acc, (&x, &w)| {
-            acc.wrapping_add(mix(x).wrapping_mul(w))
-        })
+    /// Whether action `a` passes the wrap.
+    #[inline]
+    fn wrap_passes(&self, a: Act) -> bool {
+        self.wrap.as_ref().is_none_or(|w| w.passes(a))
     }
 
-    /// Makes the position weights `pw` cover vectors of length `n`.
-    fn weights(&mut self, n: usize) {
-        while self.pw.len() < n {
-            let w = self.pw.last().copied().unwrap_or(1).wrapping_mul(SEQ_K);
-            self.pw.push(w);
-        }
-    }
-
+    /// The hash of the vector `xs`.
     fn hash_vec(&mut self, xs: &[u32]) -> u32 {
-        let acc = self.acc(xs);
+        let acc = self.pw.acc(xs.iter().copied());
         seq_finish(TAG, xs.len(), acc)
     }
 
@@ -477,28 +458,11 @@ impl Space {
         });
         if plain {
             let comps = &comps[..repl.len()];
-            let pw = &self.pw;
-            let acc = comps.iter().fold(acc, |h, &(i, r)| {
-                h.wrapping_add(mix(r).wrapping_sub(mix(xs[i])).wrapping_mul(pw[i]))
-            });
+            let acc = comps
+                .iter()
+                .fold(acc, |h, &(i, r)| self.pw.swap(h, i, xs[i], r));
             let h = seq_finish(TAG, xs.len(), acc);
-            let (pool, off) = (&self.pool, &self.off);
-            let found = self.table.find(spread(h), |&(s, g)| {
-                if g != h {
-                    return false;
-                }
-                let zs = &pool[off[s as usize] as usize..off[s as usize + 1] as usize];
-                if zs.len() != xs.len() {
-                    return false;
-                }
-                let mut from = 0;
-                comps.iter().all(|&(i, r)| {
-                    let same = zs[from..i] == xs[from..i] && zs[i] == r;
-                    from = i + 1;
-                    same
-                }) && zs[from..] == xs[from..]
-            });
-            if let Some(&(s, _)) = found {
+            if let Some(s) = self.find(h, |zs| same_but(zs, xs, comps.iter().copied())) {
                 return Ok(s);
             }
             let start = self.pool.len();
@@ -522,12 +486,8 @@ impl Space {
         }
         ys.extend_from_slice(&xs[from..]);
         let h = self.hash_vec(&ys);
-        let (pool, off) = (&self.pool, &self.off);
-        let found = self.table.find(spread(h), |&(s, g)| {
-            g == h && pool[off[s as usize] as usize..off[s as usize + 1] as usize] == ys[..]
-        });
-        let res = match found {
-            Some(&(s, _)) => Ok(s),
+        let res = match self.find(h, |zs| zs == &ys[..]) {
+            Some(s) => Ok(s),
             None => {
                 let start = self.pool.len();
                 self.pool.extend_from_slice(&ys);
@@ -536,6 +496,16 @@ impl Space {
         };
         self.ys = ys;
         res
+    }
+
+    /// The state whose vector has hash `h` and satisfies `same`, if any.
+    fn find(&self, h: u32, same: impl Fn(&[u32]) -> bool) -> Option<u32> {
+        let (pool, off) = (&self.pool, &self.off);
+        self.table
+            .find(spread(h), |&(s, g)| {
+                g == h && same(&pool[off[s as usize] as usize..off[s as usize + 1] as usize])
+            })
+            .map(|&(s, _)| s)
     }
 
     /// Makes the vector `pool[start..]` (with hash `h`) a new state, unless
@@ -627,9 +597,7 @@ impl Space {
         self.par_moves = listed;
         let ms = &self.moves[from..];
         let fps = move_fingerprints(ms.iter().map(|m| m.0));
-        let passes = ms
-            .iter()
-            .any(|(a, _)| self.wrap.as_ref().is_none_or(|w| w.passes(*a)));
+        let passes = ms.iter().any(|(a, _)| self.wrap_passes(*a));
         let rec = &mut self.recs[r as usize];
         rec.moves = (
             u32::try_from(from).expect("move pool below 2^32"),

@@ -374,42 +374,88 @@ fn finish(h: FxHasher) -> u32 {
 
 /// The table hash of a 32-bit intern hash: the table takes its bucket from
 /// the low bits and its tag from the top bits, so both get the mixed half.
-fn spread(h: u32) -> u64 {
+pub(crate) fn spread(h: u32) -> u64 {
     (u64::from(h) << 32) | u64::from(h)
 }
 
-/// The multiplier of the position-dependent operand hash (odd).
-pub(crate) const SEQ_K: u64 = 0x9E37_79B9_7F4A_7C15;
+/// The multiplier of the position-dependent list hash (odd).
+const SEQ_K: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// The contribution of operand `x` to [`seq_acc`] before its position weight.
+/// The contribution of the id `x` (of a term, or of a record in
+/// [`crate::space`]) to a list hash before its position weight.
 #[inline]
-pub(crate) fn seq_mix(x: TermId) -> u64 {
-    (u64::from(x.0) + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+pub(crate) fn mix_id(x: u32) -> u64 {
+    (u64::from(x) + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
 /// The unmixed accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of an operand list,
-/// which changes in O(1) when one operand does (see [`Arena::par_moves_into`]).
-pub(crate) fn seq_acc(xs: &[TermId]) -> u64 {
+/// which changes in O(1) when one operand does (see [`Weights::swap`]).
+fn seq_acc(xs: &[TermId]) -> u64 {
     let mut w = 1u64;
     let mut acc = 0u64;
     for &x in xs {
         w = w.wrapping_mul(SEQ_K);
-        acc = acc.wrapping_add(seq_mix(x).wrapping_mul(w));
+        acc = acc.wrapping_add(mix_id(x.0).wrapping_mul(w));
     }
     acc
 }
 
-/// [`seq_acc`] of `xs`, with the position weights `K^(i+1)` in `pw`.
-fn seq_weights(xs: &[TermId], pw: &mut Vec<u64>) -> u64 {
-    pw.clear();
-    let mut w = 1u64;
-    let mut acc = 0u64;
-    for &x in xs {
-        w = w.wrapping_mul(SEQ_K);
-        pw.push(w);
-        acc = acc.wrapping_add(seq_mix(x).wrapping_mul(w));
+/// The position weights `K^(i+1)` of the list hash, grown on demand: the
+/// accumulator of a list and its O(1) update when one id changes, for the
+/// arena's operand lists and the space's component vectors alike.
+#[derive(Debug, Default)]
+pub(crate) struct Weights(Vec<u64>);
+
+impl Weights {
+    /// Grows the weights to cover lists of length `n`.
+    pub(crate) fn cover(&mut self, n: usize) {
+        while self.0.len() < n {
+            let w = self.0.last().copied().unwrap_or(1).wrapping_mul(SEQ_K);
+            self.0.push(w);
+        }
     }
-    acc
+
+    /// The accumulator of the ids `xs` (as [`seq_acc`] computes it).
+    pub(crate) fn acc(&mut self, xs: impl ExactSizeIterator<Item = u32>) -> u64 {
+        self.cover(xs.len());
+        xs.zip(&self.0).fold(0u64, |acc, (x, &w)| {
+            acc.wrapping_add(mix_id(x).wrapping_mul(w))
+        })
+    }
+
+    /// The term of id `x` at position `i` (covered) in an accumulator.
+    #[inline]
+    pub(crate) fn term(&self, i: usize, x: u32) -> u64 {
+        mix_id(x).wrapping_mul(self.0[i])
+    }
+
+    /// `acc` with the id at position `i` (covered) changed from `old` to `new`.
+    #[inline]
+    pub(crate) fn swap(&self, acc: u64, i: usize, old: u32, new: u32) -> u64 {
+        acc.wrapping_add(
+            mix_id(new)
+                .wrapping_sub(mix_id(old))
+                .wrapping_mul(self.0[i]),
+        )
+    }
+}
+
+/// Whether `zs` is `xs` with the entries at the (increasing) positions of
+/// `repl` replaced, compared in place.
+pub(crate) fn same_but<T: PartialEq + Copy>(
+    zs: &[T],
+    xs: &[T],
+    repl: impl IntoIterator<Item = (usize, T)>,
+) -> bool {
+    if zs.len() != xs.len() {
+        return false;
+    }
+    let mut from = 0;
+    repl.into_iter().all(|(i, p)| {
+        let same = zs[from..i] == xs[from..i] && zs[i] == p;
+        from = i + 1;
+        same
+    }) && zs[from..] == xs[from..]
 }
 
 /// The intern hash of a list of `len` operands with accumulator `acc`.
@@ -500,7 +546,8 @@ pub struct Arena {
     move_bufs: Vec<Vec<(Act, TermId)>>,
     id_bufs: Vec<Vec<TermId>>,
     mask_bufs: Vec<Vec<[u64; 4]>>,
-    pow_bufs: Vec<Vec<u64>>,
+    /// Position weights of the operand-list hash.
+    weights: Weights,
     par_move_bufs: Vec<Vec<ParMove>>,
     src_bufs: Vec<Vec<(u32, u32, bool)>>,
     /// Reusable buffers of [`Arena::combine`] and [`Arena::sync_tau_sorted`].
@@ -1525,14 +1572,12 @@ impl Arena {
         self.par_move_list(xs, filter, &mut list);
         if !list.is_empty() {
             let mut ys = self.id_bufs.pop().unwrap_or_default();
-            let mut pw = self.pow_bufs.pop().unwrap_or_default();
-            let acc = seq_weights(xs, &mut pw);
+            let acc = self.weights.acc(xs.iter().map(|x| x.0));
             for m in &list {
-                let r = self.par_successor(xs, acc, &pw, m.replaced(), &mut ys);
+                let r = self.par_successor(xs, acc, m.replaced(), &mut ys);
                 out.push((m.act, r));
             }
             self.id_bufs.push(ys);
-            self.pow_bufs.push(pw);
         }
         self.par_move_bufs.push(list);
     }
@@ -1646,59 +1691,44 @@ impl Arena {
         let p = self.par_node(*x).expect("a listed composition");
         let xs = self.operands(p);
         let mut ys = self.id_bufs.pop().unwrap_or_default();
-        let mut pw = self.pow_bufs.pop().unwrap_or_default();
-        let acc = seq_weights(&xs, &mut pw);
-        let r = self.par_successor(&xs, acc, &pw, m.replaced(), &mut ys);
+        let acc = self.weights.acc(xs.iter().map(|x| x.0));
+        let r = self.par_successor(&xs, acc, m.replaced(), &mut ys);
         let r = self.restrict_ref(r, &l);
         self.id_bufs.push(xs);
         self.id_bufs.push(ys);
-        self.pow_bufs.push(pw);
         r
     }
 
-    /// Whether `p` can replace an operand of a normal `Par` list as is
-    /// (neither `nil` nor a composition, which need flattening).
-    #[inline]
     /// The composition `xs` with the operands at the (increasing) positions
     /// of `repl` replaced. When the new operands keep the composition flat,
-    /// its hash follows in O(1) from the parent's (`acc`, position weights
-    /// `pw`) and an existing term is found without building the list, which
-    /// is allocated only when new; otherwise the list is built in `ys`.
+    /// its hash follows in O(1) from the parent's accumulator `acc` (with
+    /// `weights` covering `xs`) and an existing term is found without
+    /// building the list, which is allocated only when new; otherwise the
+    /// list is built in `ys`.
     fn par_successor(
         &mut self,
         xs: &[TermId],
         acc: u64,
-        pw: &[u64],
         repl: &[(u32, TermId)],
         ys: &mut Vec<TermId>,
     ) -> TermId {
         debug_assert!(repl.len() <= 2 && repl.windows(2).all(|w| w[0].0 < w[1].0));
         if repl.iter().all(|&(_, p)| self.is_par_operand(p)) {
             let acc = repl.iter().fold(acc, |h, &(i, p)| {
-                let i = i as usize;
-                h.wrapping_add(seq_mix(p).wrapping_sub(seq_mix(xs[i])).wrapping_mul(pw[i]))
+                self.weights.swap(h, i as usize, xs[i as usize].0, p.0)
             });
             let h = seq_finish(5, xs.len(), acc);
+            let repl = repl.iter().map(|&(i, p)| (i as usize, p));
             let found = self.lookup(h, |t| match t {
-                Term::Par(zs) if zs.len() == xs.len() => {
-                    // Equal to `xs` between the replaced positions, equal to
-                    // the replacements at them.
-                    let mut from = 0;
-                    repl.iter().all(|&(i, p)| {
-                        let i = i as usize;
-                        let same = zs[from..i] == xs[from..i] && zs[i] == p;
-                        from = i + 1;
-                        same
-                    }) && zs[from..] == xs[from..]
-                }
+                Term::Par(zs) => same_but(zs, xs, repl.clone()),
                 _ => false,
             });
             if let Some(r) = found {
                 return r;
             }
             let mut v = xs.to_vec();
-            for &(i, p) in repl {
-                v[i as usize] = p;
+            for (i, p) in repl {
+                v[i] = p;
             }
             debug_assert_eq!(h, hash_seq(5, &v));
             return self.insert_new(h, Term::Par(v));
@@ -1713,6 +1743,9 @@ impl Arena {
         self.par_replaced(ys, &new[..repl.len()])
     }
 
+    /// Whether `p` can replace an operand of a normal `Par` list as is
+    /// (neither `nil` nor a composition, which need flattening).
+    #[inline]
     pub(crate) fn is_par_operand(&self, p: TermId) -> bool {
         self.plain[p.0 as usize]
     }

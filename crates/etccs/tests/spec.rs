@@ -328,6 +328,10 @@ fn state_space_sizes_t5_1_to_t5_7_without_analysing() {
     };
     let e = state_space(&mut m, "P7", &small).unwrap_err();
     assert!(matches!(e, Error::Limit { max_states: 2, .. }), "{e}");
+    // Free time variables are the parametric analysis's job.
+    let mut m = parse("p.etccs", "param t;\ndefine P = tau@t.nil\nanalyse P").unwrap();
+    let e = state_space(&mut m, "P", &Options::default()).unwrap_err();
+    assert!(matches!(e, Error::Symbolic { .. }), "{e}");
 }
 
 #[test]

@@ -32,7 +32,7 @@ pub(crate) enum Limit {
     Depth,
 }
 
-/// What a step needs of one component term.
+/// What a step needs of one component term besides its moves.
 #[derive(Clone, Debug)]
 struct Rec {
     term: TermId,
@@ -43,12 +43,43 @@ struct Rec {
     /// does not enclose).
     depth: u32,
     terminated: bool,
-    /// Whether one of its moves passes the wrap on its own.
-    passes: bool,
-    /// Its immediate moves: a range of [`Space::moves`] (`u32::MAX`: not
-    /// computed yet) and their two-bit fingerprints (actions, co-actions).
-    moves: (u32, u32),
+}
+
+/// The moves of one component term, which every step reads: kept apart
+/// from [`Rec`] and small, so that the records of a state's components
+/// stay in cache.
+#[derive(Clone, Copy, Debug)]
+struct Hot {
+    /// Its immediate moves: a range of [`Space::acts`] and
+    /// [`Space::targets`] (`start == NONE`: not computed yet).
+    start: u32,
+    /// The number of moves, with [`PASSES`] set when one of them passes
+    /// the wrap on its own.
+    len: u32,
+    /// The moves' [`move_fingerprints`] (actions, co-actions, and the
+    /// same with the second bit): two components can synchronise only if
+    /// the co-actions of one meet the actions of the other in both.
     fps: [u64; 4],
+}
+
+/// The flag of [`Hot::len`]: a move passes the wrap on its own.
+const PASSES: u32 = 1 << 31;
+
+impl Hot {
+    /// The range of the moves in [`Space::acts`].
+    #[inline]
+    fn range(&self) -> std::ops::Range<usize> {
+        let s = self.start as usize;
+        s..s + (self.len & !PASSES) as usize
+    }
+}
+
+/// A component with moves in a state: its position, record and [`Hot`].
+#[derive(Clone, Copy, Debug)]
+struct Live {
+    pos: u32,
+    rec: u32,
+    hot: Hot,
 }
 
 /// When a component can act: what finding the delay of a state without
@@ -93,9 +124,13 @@ pub(crate) struct Space {
     /// Record of each component term, by term index (`u32::MAX`: none yet).
     rec_idx: Vec<u32>,
     recs: Vec<Rec>,
+    hot: Vec<Hot>,
     timings: Vec<Timing>,
-    /// The components' immediate moves.
-    moves: Vec<(Act, Target)>,
+    /// The components' immediate moves: their actions and (apart, as a
+    /// step scans the actions and reads a target only when it fires)
+    /// their targets.
+    acts: Vec<Act>,
+    targets: Vec<Target>,
     /// Moves of restricted compositions, with targets still to build.
     listed: Vec<ParMove>,
     /// The vectors of record numbers, back to back: state `s` is
@@ -116,8 +151,8 @@ pub(crate) struct Space {
     terms: Vec<TermId>,
     par_moves: Vec<ParMove>,
     built: Vec<(Act, TermId)>,
-    /// Position, move range and fingerprints of the components with moves.
-    live: Vec<(usize, u32, u32, [u64; 4])>,
+    /// The components with moves.
+    live: Vec<Live>,
 }
 
 /// The tag of the vector hash.
@@ -144,8 +179,10 @@ impl Space {
             wrap: wrap.map(NameSet::new),
             rec_idx: Vec::new(),
             recs: Vec::new(),
+            hot: Vec::new(),
             timings: Vec::new(),
-            moves: Vec::new(),
+            acts: Vec::new(),
+            targets: Vec::new(),
             listed: Vec::new(),
             pool: Vec::new(),
             off: vec![0],
@@ -352,72 +389,80 @@ impl Space {
     }
 
     /// [`Space::moves_into`] with its scratch list of the components with
-    /// moves (position, move range, fingerprints).
+    /// moves.
     fn moves_with(
         &mut self,
         arena: &mut Arena,
         xs: &[u32],
-        live: &mut Vec<(usize, u32, u32, [u64; 4])>,
+        live: &mut Vec<Live>,
         out: &mut Vec<(Act, u32)>,
     ) -> Result<(), Limit> {
         // One pass over the components: their moves (listed on first
         // use), the hash accumulator, and the components with moves.
         live.clear();
         let (mut any0, mut any2) = (0, 0);
-        let mut own = false;
+        let mut own = 0;
         self.pw.cover(xs.len());
         let mut acc = 0u64;
         for (i, &r) in xs.iter().enumerate() {
-            self.ensure_moves(arena, r);
+            let mut hot = self.hot[r as usize];
+            if hot.start == NONE {
+                hot = self.list_moves(arena, r);
+            }
             acc = acc.wrapping_add(self.pw.term(i, r));
-            let rec = &self.recs[r as usize];
-            if rec.moves.1 > 0 {
-                live.push((i, rec.moves.0, rec.moves.1, rec.fps));
-                any0 |= rec.fps[0];
-                any2 |= rec.fps[2];
-                own |= rec.passes;
+            if hot.len != 0 {
+                live.push(Live {
+                    pos: i as u32,
+                    rec: r,
+                    hot,
+                });
+                any0 |= hot.fps[0];
+                any2 |= hot.fps[2];
+                own |= hot.len;
             }
         }
-        if own {
-            for &(i, s0, n0, _) in live.iter() {
-                let r = xs[i];
-                if !self.recs[r as usize].passes {
+        if own & PASSES != 0 {
+            for l in live.iter() {
+                if l.hot.len & PASSES == 0 {
                     continue;
                 }
-                for k in s0..s0 + n0 {
-                    let a = self.moves[k as usize].0;
+                for k in l.hot.range() {
+                    let a = self.acts[k];
                     if !self.wrap_passes(a) {
                         continue;
                     }
-                    let p = self.target(arena, r, k);
-                    out.push((a, self.successor(arena, xs, acc, &[(i, p)])?));
+                    let p = self.target(arena, l.rec, k);
+                    out.push((a, self.successor(arena, xs, acc, &[(l.pos as usize, p)])?));
                 }
             }
         }
-        // Synchronisations: only components with moves, and of those only
-        // the ones whose co-actions meet some component's actions, start a pair.
-        for (k, &(i, si, ni, fi)) in live.iter().enumerate() {
+        // Synchronisations: only components whose co-actions meet some
+        // component's actions start a pair.
+        for (k, li) in live.iter().enumerate() {
+            let fi = &li.hot.fps;
             if fi[1] & any0 == 0 || fi[3] & any2 == 0 {
                 continue;
             }
-            for &(j, sj, nj, fj) in &live[k + 1..] {
+            for lj in &live[k + 1..] {
+                let fj = &lj.hot.fps;
                 if fi[1] & fj[0] == 0 || fi[3] & fj[2] == 0 {
                     continue;
                 }
-                for ki in si..si + ni {
-                    let a = self.moves[ki as usize].0;
-                    let Some(co) = a.complement() else { continue };
+                for ki in li.hot.range() {
+                    let Some(co) = self.acts[ki].complement() else {
+                        continue;
+                    };
                     if fj[0] & act_bit(co) == 0 || fj[2] & act_bit2(co) == 0 {
                         continue;
                     }
-                    for kj in sj..sj + nj {
-                        if self.moves[kj as usize].0 != co {
+                    for kj in lj.hot.range() {
+                        if self.acts[kj] != co {
                             continue;
                         }
-                        let p = self.target(arena, xs[i], ki);
-                        let q = self.target(arena, xs[j], kj);
-                        let to = self.successor(arena, xs, acc, &[(i, p), (j, q)])?;
-                        out.push((Act::Tau, to));
+                        let p = self.target(arena, li.rec, ki);
+                        let q = self.target(arena, lj.rec, kj);
+                        let repl = [(li.pos as usize, p), (lj.pos as usize, q)];
+                        out.push((Act::Tau, self.successor(arena, xs, acc, &repl)?));
                     }
                 }
             }
@@ -441,6 +486,7 @@ impl Space {
     /// of `repl` replaced, found or added. When the replacements are
     /// components, the hash follows in O(1) from the accumulator `acc` of
     /// `xs`, and the vector is compared in place.
+    #[inline]
     fn successor(
         &mut self,
         arena: &mut Arena,
@@ -449,29 +495,38 @@ impl Space {
         repl: &[(usize, Target)],
     ) -> Result<u32, Limit> {
         let mut comps = [(0usize, 0u32); 2];
-        let plain = repl.iter().enumerate().all(|(k, &(i, t))| match t {
-            Target::Comp(r) => {
-                comps[k] = (i, r);
-                true
-            }
-            _ => false,
-        });
-        if plain {
-            let comps = &comps[..repl.len()];
-            let acc = comps
-                .iter()
-                .fold(acc, |h, &(i, r)| self.pw.swap(h, i, xs[i], r));
-            let h = seq_finish(TAG, xs.len(), acc);
-            if let Some(s) = self.find(h, |zs| same_but(zs, xs, comps.iter().copied())) {
-                return Ok(s);
-            }
-            let start = self.pool.len();
-            self.pool.extend_from_slice(xs);
-            for &(i, r) in comps {
-                self.pool[start + i] = r;
-            }
-            return self.add(start, h);
+        for (k, &(i, t)) in repl.iter().enumerate() {
+            let Target::Comp(r) = t else {
+                return self.successor_flat(arena, xs, repl);
+            };
+            comps[k] = (i, r);
         }
+        let comps = &comps[..repl.len()];
+        let acc = comps
+            .iter()
+            .fold(acc, |h, &(i, r)| self.pw.swap(h, i, xs[i], r));
+        let h = seq_finish(TAG, xs.len(), acc);
+        if let Some(s) = self.find(h, |zs| same_but(zs, xs, comps.iter().copied())) {
+            return Ok(s);
+        }
+        let start = self.pool.len();
+        self.pool.extend_from_slice(xs);
+        for &(i, r) in comps {
+            self.pool[start + i] = r;
+        }
+        self.add(start, h)
+    }
+
+    /// [`Space::successor`] when a replacement is not a component: the
+    /// vector is rebuilt with the replacements flattened.
+    #[cold]
+    #[inline(never)]
+    fn successor_flat(
+        &mut self,
+        arena: &mut Arena,
+        xs: &[u32],
+        repl: &[(usize, Target)],
+    ) -> Result<u32, Limit> {
         let mut ys = std::mem::take(&mut self.ys);
         ys.clear();
         let mut from = 0;
@@ -559,8 +614,10 @@ impl Space {
             timing: NONE,
             depth,
             terminated: *arena.get(x) == Term::Terminated,
-            passes: false,
-            moves: (NONE, 0),
+        });
+        self.hot.push(Hot {
+            start: NONE,
+            len: 0,
             fps: [0; 4],
         });
         if self.rec_idx.len() <= i {
@@ -570,47 +627,62 @@ impl Space {
         r
     }
 
-    /// Computes the moves of record `r` if not done yet.
-    fn ensure_moves(&mut self, arena: &mut Arena, r: u32) {
-        let rec = &self.recs[r as usize];
-        if rec.moves.0 != NONE {
-            return;
-        }
-        let term = rec.term;
-        let from = self.moves.len();
+    /// Lists the moves of record `r` (not listed yet) and returns their
+    /// [`Hot`].
+    #[cold]
+    #[inline(never)]
+    fn list_moves(&mut self, arena: &mut Arena, r: u32) -> Hot {
+        let term = self.recs[r as usize].term;
+        let from = self.acts.len();
         let mut listed = std::mem::take(&mut self.par_moves);
         listed.clear();
         if arena.restricted_move_list(term, &mut listed) {
             for m in &listed {
                 let k = u32::try_from(self.listed.len()).expect("move list below 2^32");
                 self.listed.push(*m);
-                self.moves.push((m.act, Target::Listed(k)));
+                self.acts.push(m.act);
+                self.targets.push(Target::Listed(k));
             }
         } else {
             let mut built = std::mem::take(&mut self.built);
             built.clear();
             arena.moves_into(term, &mut built);
-            self.moves
-                .extend(built.iter().map(|&(a, p)| (a, Target::Term(p))));
+            self.acts.extend(built.iter().map(|m| m.0));
+            self.targets.extend(built.iter().map(|m| Target::Term(m.1)));
             self.built = built;
         }
         self.par_moves = listed;
-        let ms = &self.moves[from..];
-        let fps = move_fingerprints(ms.iter().map(|m| m.0));
-        let passes = ms.iter().any(|(a, _)| self.wrap_passes(*a));
-        let rec = &mut self.recs[r as usize];
-        rec.moves = (
-            u32::try_from(from).expect("move pool below 2^32"),
-            (self.moves.len() - from) as u32,
-        );
-        rec.fps = fps;
-        rec.passes = passes;
+        let acts = &self.acts[from..];
+        let fps = move_fingerprints(acts.iter().copied());
+        let passes = acts.iter().any(|a| self.wrap_passes(*a));
+        let len = u32::try_from(acts.len())
+            .ok()
+            .filter(|n| n & PASSES == 0)
+            .expect("fewer than 2^31 moves of one component");
+        let hot = Hot {
+            start: u32::try_from(from).expect("move pool below 2^32"),
+            len: len | if passes { PASSES } else { 0 },
+            fps,
+        };
+        self.hot[r as usize] = hot;
+        hot
     }
 
     /// The target of move `k` of record `r`: built and, if a component,
     /// given its record on first use.
-    fn target(&mut self, arena: &mut Arena, r: u32, k: u32) -> Target {
-        let t = match self.moves[k as usize].1 {
+    #[inline]
+    fn target(&mut self, arena: &mut Arena, r: u32, k: usize) -> Target {
+        match self.targets[k] {
+            Target::Comp(c) => Target::Comp(c),
+            _ => self.build_target(arena, r, k),
+        }
+    }
+
+    /// [`Space::target`] for a target not built yet.
+    #[cold]
+    #[inline(never)]
+    fn build_target(&mut self, arena: &mut Arena, r: u32, k: usize) -> Target {
+        let t = match self.targets[k] {
             Target::Comp(c) => return Target::Comp(c),
             Target::Term(p) => p,
             Target::Listed(m) => {
@@ -623,7 +695,7 @@ impl Space {
         } else {
             Target::Term(t)
         };
-        self.moves[k as usize].1 = target;
+        self.targets[k] = target;
         target
     }
 }

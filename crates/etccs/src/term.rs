@@ -1635,9 +1635,12 @@ impl Arena {
                 }
             }
         }
+        // Only operands whose co-actions meet some operand's actions start
+        // a pair.
+        let (any0, any2) = fps.iter().fold((0, 0), |(a, b), f| (a | f[0], b | f[2]));
         for i in 0..xs.len() {
             let (si, ei, pi) = src[i];
-            if si == ei {
+            if si == ei || fps[i][1] & any0 == 0 || fps[i][3] & any2 == 0 {
                 continue;
             }
             for j in (i + 1)..xs.len() {

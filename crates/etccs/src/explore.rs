@@ -238,6 +238,24 @@ impl Graph {
         &self.delays[self.delay[s] as usize]
     }
 
+    /// The breadth-first tree of the exploration: for each state, the
+    /// state and edge (its position among that state's edges) that first
+    /// reached it (`u32::MAX` for the start). States are numbered in the
+    /// order of their first edge, so this is the edge that created them.
+    fn parents(&self) -> Vec<(u32, u32)> {
+        let n = self.start.len() - 1;
+        let mut parent = vec![(u32::MAX, 0); n];
+        for s in 0..n {
+            for (k, e) in self.edges(s).enumerate() {
+                let t = self.to[e] as usize;
+                if t != 0 && parent[t].0 == u32::MAX {
+                    parent[t] = (s as u32, k as u32);
+                }
+            }
+        }
+        parent
+    }
+
     fn edges(&self, s: usize) -> std::ops::Range<usize> {
         self.start[s] as usize..self.start[s + 1] as usize
     }
@@ -382,10 +400,6 @@ fn merge_sorted(v: &mut Vec<Entry>) {
 struct Explored {
     space: Space,
     graph: Graph,
-    /// Predecessor state and edge of each state (`u32::MAX` for the start).
-    parent: Vec<(u32, u32)>,
-    /// Visible actions on some edge, by name index.
-    visible: Vec<bool>,
     /// The top-level restriction kept aside (see [`Space`]).
     wrap: Option<std::sync::Arc<[Name]>>,
 }
@@ -431,9 +445,6 @@ fn explore(
         to: Vec::new(),
         act: Vec::new(),
     };
-    // Predecessor state and edge of each state (`u32::MAX` for the start).
-    let mut parent: Vec<(u32, u32)> = vec![(u32::MAX, 0)];
-    let mut visible: Vec<bool> = Vec::new();
     let mut delay_ids: FxHashMap<Tm, u32> = FxHashMap::default();
     let mut buf: Vec<(Act, u32)> = Vec::new();
     let mut i = 0;
@@ -462,18 +473,7 @@ fn explore(
             _ => 0,
         };
         g.delay.push(d);
-        for (k, &(act, to)) in buf.iter().enumerate() {
-            // New states are numbered in the order of their first edge.
-            if to as usize == parent.len() {
-                parent.push((i as u32, k as u32));
-            }
-            if let Some(nm) = act.name() {
-                let x = nm.0 as usize;
-                if visible.len() <= x {
-                    visible.resize(x + 1, false);
-                }
-                visible[x] = true;
-            }
+        for &(act, to) in &buf {
             g.to.push(to);
             g.act.push(act);
         }
@@ -484,8 +484,6 @@ fn explore(
     Ok(Explored {
         space,
         graph: g,
-        parent,
-        visible,
         wrap,
     })
 }
@@ -499,10 +497,18 @@ fn analyse_inner(
     let Explored {
         space,
         graph: g,
-        parent,
-        visible,
         wrap,
     } = explore(arena, start, name, opts)?;
+    let parent = g.parents();
+    // Visible actions on some edge, by name index.
+    let mut visible: Vec<bool> = Vec::new();
+    for nm in g.act.iter().filter_map(|a| a.name()) {
+        let x = nm.0 as usize;
+        if visible.len() <= x {
+            visible.resize(x + 1, false);
+        }
+        visible[x] = true;
+    }
     let n = space.len();
     let path_to = |mut s: usize| {
         let mut p = Vec::new();

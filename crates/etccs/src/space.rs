@@ -18,7 +18,7 @@
 
 use crate::term::{
     act_bit, act_bit2, merge_sync, min_tm, move_fingerprints, same_but, seq_finish, spread, Act,
-    Arena, Name, NameSet, ParMove, Term, TermId, Weights,
+    Arena, Name, NameSet, ParMove, Repl, Term, TermId, Weights,
 };
 use crate::time::Tm;
 use hashbrown::HashTable;
@@ -132,7 +132,7 @@ pub(crate) struct Space {
     acts: Vec<Act>,
     targets: Vec<Target>,
     /// Moves of restricted compositions, with targets still to build.
-    listed: Vec<ParMove>,
+    listed: Vec<Repl>,
     /// The vectors of record numbers, back to back: state `s` is
     /// `pool[off[s]..off[s + 1]]`.
     pool: Vec<u32>,
@@ -639,7 +639,7 @@ impl Space {
         if arena.restricted_move_list(term, &mut listed) {
             for m in &listed {
                 let k = u32::try_from(self.listed.len()).expect("move list below 2^32");
-                self.listed.push(*m);
+                self.listed.push(m.repl);
                 self.acts.push(m.act);
                 self.targets.push(Target::Listed(k));
             }

@@ -239,30 +239,39 @@ pub(crate) fn move_fingerprints(acts: impl Iterator<Item = Act>) -> [u64; 4] {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ParMove {
     pub(crate) act: Act,
-    n: u8,
-    repl: [(u32, TermId); 2],
+    pub(crate) repl: Repl,
 }
+
+/// The one or two operands a move of a composition replaces, as
+/// (position, new operand) by increasing position (16 bytes: a second
+/// position of `u32::MAX` marks a move of one operand).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Repl([(u32, TermId); 2]);
 
 impl ParMove {
     fn one(act: Act, i: usize, p: TermId) -> Self {
         ParMove {
             act,
-            n: 1,
-            repl: [(i as u32, p), (0, p)],
+            repl: Repl([(i as u32, p), (u32::MAX, p)]),
         }
     }
 
     fn two(i: usize, p: TermId, j: usize, q: TermId) -> Self {
         ParMove {
             act: Act::Tau,
-            n: 2,
-            repl: [(i as u32, p), (j as u32, q)],
+            repl: Repl([(i as u32, p), (j as u32, q)]),
         }
     }
+}
 
+impl Repl {
     /// The replaced operands, by increasing position.
     fn replaced(&self) -> &[(u32, TermId)] {
-        &self.repl[..self.n as usize]
+        if self.0[1].0 == u32::MAX {
+            &self.0[..1]
+        } else {
+            &self.0
+        }
     }
 }
 
@@ -1574,7 +1583,7 @@ impl Arena {
             let mut ys = self.id_bufs.pop().unwrap_or_default();
             let acc = self.weights.acc(xs.iter().map(|x| x.0));
             for m in &list {
-                let r = self.par_successor(xs, acc, m.replaced(), &mut ys);
+                let r = self.par_successor(xs, acc, m.repl.replaced(), &mut ys);
                 out.push((m.act, r));
             }
             self.id_bufs.push(ys);
@@ -1686,7 +1695,7 @@ impl Arena {
     }
 
     /// The target of a move listed by [`Arena::restricted_move_list`] for `t`.
-    pub(crate) fn restricted_target(&mut self, t: TermId, m: &ParMove) -> TermId {
+    pub(crate) fn restricted_target(&mut self, t: TermId, m: &Repl) -> TermId {
         let Term::Restrict(x, l) = self.get(t) else {
             unreachable!("a listed restriction")
         };

@@ -3,6 +3,7 @@
 //! termination / deadlock / non-termination outcome.
 
 use crate::error::Error;
+use crate::grow::room;
 use crate::parse::Model;
 use crate::space::{Limit, Space};
 use crate::term::{Act, Arena, FxHashMap, Name, Term, TermId, Time};
@@ -472,6 +473,10 @@ fn explore(
             },
             _ => 0,
         };
+        room(&mut g.delay, 1);
+        room(&mut g.start, 1);
+        room(&mut g.to, buf.len());
+        room(&mut g.act, buf.len());
         g.delay.push(d);
         for &(act, to) in &buf {
             g.to.push(to);

@@ -49,6 +49,7 @@
 
 pub mod error;
 pub mod explore;
+mod grow;
 pub mod linear;
 pub mod output;
 pub mod parametric;

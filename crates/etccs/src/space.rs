@@ -16,6 +16,7 @@
 //! A top-level restriction `P\L` of the explored agent is applied here (the
 //! *wrap*): every state but the start is some `P'\L`, represented by `P'`.
 
+use crate::grow::room;
 use crate::term::{
     act_bit, act_bit2, merge_sync, min_tm, move_fingerprints, same_but, seq_finish, spread, Act,
     Arena, Name, NameSet, ParMove, Repl, Term, TermId, Weights,
@@ -280,6 +281,7 @@ impl Space {
         }
         let split = vis.partition_point(|(a, _)| matches!(a, Act::Name(_))) as u32;
         let k = u32::try_from(self.timings.len()).expect("fewer than 2^32 components");
+        room(&mut self.timings, 1);
         self.timings.push(Timing {
             own,
             vis_min,
@@ -510,6 +512,7 @@ impl Space {
             return Ok(s);
         }
         let start = self.pool.len();
+        room(&mut self.pool, xs.len());
         self.pool.extend_from_slice(xs);
         for &(i, r) in comps {
             self.pool[start + i] = r;
@@ -545,6 +548,7 @@ impl Space {
             Some(s) => Ok(s),
             None => {
                 let start = self.pool.len();
+                room(&mut self.pool, ys.len());
                 self.pool.extend_from_slice(&ys);
                 self.add(start, h)
             }
@@ -592,6 +596,7 @@ impl Space {
             return Err(l);
         }
         let s = u32::try_from(self.len()).expect("fewer than 2^32 states");
+        room(&mut self.off, 1);
         self.off
             .push(u32::try_from(self.pool.len()).expect("component pool below 2^32"));
         self.table.insert_unique(spread(h), (s, h), |e| spread(e.1));
@@ -609,6 +614,8 @@ impl Space {
         let r = u32::try_from(self.recs.len()).expect("fewer than 2^32 components");
         let depth = u32::try_from(arena.depth(x)).unwrap_or(u32::MAX);
         self.max_rec_depth = self.max_rec_depth.max(depth);
+        room(&mut self.recs, 1);
+        room(&mut self.hot, 1);
         self.recs.push(Rec {
             term: x,
             timing: NONE,
@@ -621,7 +628,10 @@ impl Space {
             fps: [0; 4],
         });
         if self.rec_idx.len() <= i {
-            self.rec_idx.resize(arena.len().max(i + 1), NONE);
+            let n = arena.len().max(i + 1);
+            let extra = n - self.rec_idx.len();
+            room(&mut self.rec_idx, extra);
+            self.rec_idx.resize(n, NONE);
         }
         self.rec_idx[i] = r;
         r
@@ -637,6 +647,9 @@ impl Space {
         let mut listed = std::mem::take(&mut self.par_moves);
         listed.clear();
         if arena.restricted_move_list(term, &mut listed) {
+            room(&mut self.listed, listed.len());
+            room(&mut self.acts, listed.len());
+            room(&mut self.targets, listed.len());
             for m in &listed {
                 let k = u32::try_from(self.listed.len()).expect("move list below 2^32");
                 self.listed.push(m.repl);
@@ -647,6 +660,8 @@ impl Space {
             let mut built = std::mem::take(&mut self.built);
             built.clear();
             arena.moves_into(term, &mut built);
+            room(&mut self.acts, built.len());
+            room(&mut self.targets, built.len());
             self.acts.extend(built.iter().map(|m| m.0));
             self.targets.extend(built.iter().map(|m| Target::Term(m.1)));
             self.built = built;

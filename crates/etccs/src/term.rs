@@ -1,6 +1,7 @@
 //! Hash-consed ETCCS terms and the eager semantics of spec §4.2
 //! (next-action intervals, earliest actions Δ, `Delay`, `Action`).
 
+use crate::grow::room;
 use crate::linear::{LinExpr, Param};
 use crate::space::Space;
 use crate::time::Tm;
@@ -607,6 +608,9 @@ impl Arena {
             | Term::Relabel(c, _) => child(c),
             Term::Sum(xs) | Term::Par(xs) => xs.iter().map(child).max().unwrap_or(0),
         };
+        room(&mut self.depths, 1);
+        room(&mut self.plain, 1);
+        room(&mut self.terms, 1);
         self.depths.push(d.saturating_add(1));
         self.plain.push(!matches!(t, Term::Nil | Term::Par(_)));
         self.terms.push(t);

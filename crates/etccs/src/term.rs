@@ -460,12 +460,15 @@ pub(crate) fn same_but<T: PartialEq + Copy>(
     if zs.len() != xs.len() {
         return false;
     }
+    // Element by element: the lists are short, and a slice comparison
+    // calls `memcmp` for each run between replacements.
+    let same = |a: &[T], b: &[T]| a.iter().zip(b).all(|(x, y)| x == y);
     let mut from = 0;
     repl.into_iter().all(|(i, p)| {
-        let same = zs[from..i] == xs[from..i] && zs[i] == p;
+        let ok = same(&zs[from..i], &xs[from..i]) && zs[i] == p;
         from = i + 1;
-        same
-    }) && zs[from..] == xs[from..]
+        ok
+    }) && same(&zs[from..], &xs[from..])
 }
 
 /// The intern hash of a list of `len` operands with accumulator `acc`.

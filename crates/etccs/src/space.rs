@@ -7,10 +7,12 @@
 //! components and a table slot, and a successor, which differs from its
 //! state in one or two components, is hashed in O(1) from the state's hash.
 //!
-//! Each distinct component term gets a compact record (its moves and their
-//! synchronisation fingerprints, built once from the arena's memoised
-//! moves), and vectors hold record numbers, so a step reads one record per
-//! component and a move knows its target's record. A component's timing
+//! Each distinct component term gets a record, and vectors hold record
+//! numbers; what every step reads of a record (where its moves are, and
+//! their synchronisation fingerprints, built once from the arena's
+//! memoised moves) is a small [`Hot`] entry apart from the rest, so a step
+//! reads one small entry per component, scans the moves' actions, and
+//! reads a move's target (its record, once built) only when it fires. A component's timing
 //! (earliest start, visible bounds, from the arena's summaries) is built
 //! only when a state without immediate moves holds it.
 //! A top-level restriction `P\L` of the explored agent is applied here (the

@@ -1306,11 +1306,6 @@ impl Arena {
         }
     }
 
-    /// Whether `a` passes the restriction of mark set `k`.
-    fn unmarked(&self, k: usize, a: Act) -> bool {
-        self.marks[k].1.passes(a)
-    }
-
     /// The summary of `Sum(xs)` or `Par(xs)` (with synchronisations),
     /// restricted to the names outside `filter` if given.
     fn combine(&mut self, xs: &[TermId], par: bool, filter: Option<&Arc<[Name]>>) -> Summary {
@@ -1320,6 +1315,10 @@ impl Arena {
         let mut tau: Option<Tm> = None;
         let mut items = std::mem::take(&mut self.vis_buf);
         items.clear();
+        // The restriction is applied as the lists are collected: most
+        // visible actions of a restricted composition are restricted.
+        let mark = filter.map(|l| self.mark(l));
+        let set = mark.map(|m| &self.marks[m].1);
         let mut single: Option<&Summary> = None;
         let mut nonempty = 0;
         for &x in xs {
@@ -1330,16 +1329,16 @@ impl Arena {
             if s.nvis > 0 {
                 nonempty += 1;
                 single = Some(s);
-                items.extend_from_slice(self.vis_of(s));
+                let vis = self.vis_of(s);
+                match set {
+                    Some(set) => items.extend(vis.iter().filter(|(a, _)| set.passes(*a)).cloned()),
+                    None => items.extend_from_slice(vis),
+                }
             }
         }
         let single = single.cloned();
         if par {
             self.sync_tau(xs, &mut tau);
-        }
-        if let Some(l) = filter {
-            let m = self.mark(l);
-            items.retain(|(a, _)| self.unmarked(m, *a));
         }
         let summary = match single {
             // One operand's list, unfiltered: share it.
@@ -1642,11 +1641,11 @@ impl Arena {
             Filter::Names(l) => Some(self.mark(l)),
             _ => None,
         };
+        let set = m.map(|m| &self.marks[m].1);
         for (i, &(s0, e0, pool)) in src.iter().enumerate() {
             for k in s0..e0 {
                 let (a, p) = mv!(pool, k);
-                let pass = m.is_none_or(|m| self.unmarked(m, a));
-                if pass {
+                if set.is_none_or(|set| set.passes(a)) {
                     out.push(ParMove::one(a, i, p));
                 }
             }

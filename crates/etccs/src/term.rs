@@ -1137,24 +1137,22 @@ impl Arena {
                     self.summary_with(None, &[(a, v)])
                 }
             }
-            Term::Sum(xs) => {
-                let xs = xs.clone();
-                self.combine(&xs, false, None)
-            }
-            Term::Par(xs) => {
-                let xs = xs.clone();
-                self.combine(&xs, true, None)
+            Term::Sum(_) | Term::Par(_) => {
+                let par = matches!(self.get(t), Term::Par(_));
+                let xs = self.operands(t);
+                let s = self.combine(&xs, par, None);
+                self.id_bufs.push(xs);
+                s
             }
             Term::Restrict(x, l) => {
                 let (x, l) = (*x, l.clone());
                 if let Some(p) = self.par_node(x) {
                     // Summarise the composition filtered at once: its own
                     // unrestricted summary is seldom needed again.
-                    let Term::Par(xs) = self.get(p) else {
-                        unreachable!("par node")
-                    };
-                    let xs = xs.clone();
-                    return self.combine(&xs, true, Some(&l));
+                    let xs = self.operands(p);
+                    let s = self.combine(&xs, true, Some(&l));
+                    self.id_bufs.push(xs);
+                    return s;
                 }
                 self.ensure_summary(x);
                 let s = self.summary_of(x).clone();
@@ -1411,18 +1409,26 @@ impl Arena {
                 let (a, c, nv) = (*a, *c, v.monus(u));
                 self.prefix_tm(a, &nv, c)
             }
-            Term::Sum(xs) | Term::Par(xs) => {
+            Term::Sum(_) | Term::Par(_) => {
                 let is_par = matches!(self.get(t), Term::Par(_));
-                let xs = xs.clone();
-                let ys: Vec<TermId> = xs.iter().map(|x| self.delay_tm(*x, u)).collect();
-                if ys == xs {
+                let xs = self.operands(t);
+                let mut ys = self.id_bufs.pop().unwrap_or_default();
+                ys.clear();
+                for &x in &xs {
+                    let y = self.delay_tm(x, u);
+                    ys.push(y);
+                }
+                let r = if ys == xs {
                     // Already normal: the same term.
                     t
                 } else if is_par {
                     self.par_ref(&ys)
                 } else {
-                    self.sum(ys)
-                }
+                    self.sum(ys.clone())
+                };
+                self.id_bufs.push(xs);
+                self.id_bufs.push(ys);
+                r
             }
             Term::Restrict(x, _) => {
                 let x = *x;

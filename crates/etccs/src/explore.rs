@@ -135,10 +135,15 @@ impl Analysis {
 
 /// Analyses the agent `name` of `model` (see [`analyse_term`]).
 pub fn analyse(model: &mut Model, name: &str, opts: &Options) -> Result<Analysis, Error> {
-    let t = model
-        .agent(name)
-        .ok_or_else(|| Error::UnknownAgent(name.to_string()))?;
+    let t = agent_term(model, name)?;
     analyse_term(&mut model.arena, t, name, opts)
+}
+
+/// The term of the agent `name` of `model`.
+fn agent_term(model: &mut Model, name: &str) -> Result<TermId, Error> {
+    model
+        .agent(name)
+        .ok_or_else(|| Error::UnknownAgent(name.to_string()))
 }
 
 /// Analyses every agent named by an `analyse` directive, in order.
@@ -167,9 +172,7 @@ pub fn analyse_term(
 /// EXEC/PEXEC fold, cycle check or witnesses). Cheap sizing of a model
 /// before a full analysis, and the measure of exploration speed.
 pub fn state_space(model: &mut Model, name: &str, opts: &Options) -> Result<StateSpace, Error> {
-    let start = model
-        .agent(name)
-        .ok_or_else(|| Error::UnknownAgent(name.to_string()))?;
+    let start = agent_term(model, name)?;
     let arena = &mut model.arena;
     concrete_only(arena, start, name)?;
     on_analysis_stack(|| {
@@ -255,6 +258,19 @@ impl Graph {
             }
         }
         parent
+    }
+
+    /// Whether each name (by index) is the action of some edge.
+    fn visible_names(&self) -> Vec<bool> {
+        let mut visible = Vec::new();
+        for nm in self.act.iter().filter_map(|a| a.name()) {
+            let x = nm.0 as usize;
+            if visible.len() <= x {
+                visible.resize(x + 1, false);
+            }
+            visible[x] = true;
+        }
+        visible
     }
 
     fn edges(&self, s: usize) -> std::ops::Range<usize> {
@@ -505,15 +521,7 @@ fn analyse_inner(
         wrap,
     } = explore(arena, start, name, opts)?;
     let parent = g.parents();
-    // Visible actions on some edge, by name index.
-    let mut visible: Vec<bool> = Vec::new();
-    for nm in g.act.iter().filter_map(|a| a.name()) {
-        let x = nm.0 as usize;
-        if visible.len() <= x {
-            visible.resize(x + 1, false);
-        }
-        visible[x] = true;
-    }
+    let visible = g.visible_names();
     let n = space.len();
     let path_to = |mut s: usize| {
         let mut p = Vec::new();

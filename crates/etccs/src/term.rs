@@ -398,21 +398,10 @@ pub(crate) fn mix_id(x: u32) -> u64 {
     (u64::from(x) + 1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
-/// The unmixed accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of an operand list,
-/// which changes in O(1) when one operand does (see [`Weights::swap`]).
-fn seq_acc(xs: &[TermId]) -> u64 {
-    let mut w = 1u64;
-    let mut acc = 0u64;
-    for &x in xs {
-        w = w.wrapping_mul(SEQ_K);
-        acc = acc.wrapping_add(mix_id(x.0).wrapping_mul(w));
-    }
-    acc
-}
-
 /// The position weights `K^(i+1)` of the list hash, grown on demand: the
-/// accumulator of a list and its O(1) update when one id changes, for the
-/// arena's operand lists and the space's component vectors alike.
+/// unmixed accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of a list and its O(1)
+/// update when one id changes, for the arena's operand lists and the
+/// space's component vectors alike.
 #[derive(Debug, Default)]
 pub(crate) struct Weights(Vec<u64>);
 
@@ -425,7 +414,7 @@ impl Weights {
         }
     }
 
-    /// The accumulator of the ids `xs` (as [`seq_acc`] computes it).
+    /// The accumulator of the ids `xs`.
     pub(crate) fn acc(&mut self, xs: impl ExactSizeIterator<Item = u32>) -> u64 {
         self.cover(xs.len());
         xs.zip(&self.0).fold(0u64, |acc, (x, &w)| {
@@ -481,8 +470,8 @@ pub(crate) fn seq_finish(tag: u64, len: usize, acc: u64) -> u32 {
     (z >> 32) as u32
 }
 
-fn hash_seq(tag: u64, xs: &[TermId]) -> u32 {
-    seq_finish(tag, xs.len(), seq_acc(xs))
+fn hash_seq(w: &mut Weights, tag: u64, xs: &[TermId]) -> u32 {
+    seq_finish(tag, xs.len(), w.acc(xs.iter().map(|x| x.0)))
 }
 
 fn hash_prefix(a: Act, v: &Tm, c: TermId) -> u32 {
@@ -507,10 +496,10 @@ fn hash_restrict(x: TermId, l: &[Name]) -> u32 {
 
 /// The intern-table hash of a term; the specialised lookups
 /// ([`hash_seq`], [`hash_prefix`], [`hash_restrict`]) agree with it.
-fn hash_term(t: &Term) -> u32 {
+fn hash_term(w: &mut Weights, t: &Term) -> u32 {
     match t {
-        Term::Sum(xs) => hash_seq(4, xs),
-        Term::Par(xs) => hash_seq(5, xs),
+        Term::Sum(xs) => hash_seq(w, 4, xs),
+        Term::Par(xs) => hash_seq(w, 5, xs),
         Term::Prefix(a, v, c) => hash_prefix(*a, v, *c),
         Term::Restrict(x, l) => hash_restrict(*x, l),
         _ => {
@@ -583,7 +572,7 @@ impl Arena {
     }
 
     fn intern(&mut self, t: Term) -> TermId {
-        let h = hash_term(&t);
+        let h = hash_term(&mut self.weights, &t);
         if let Some(id) = self.lookup(h, |x| *x == t) {
             return id;
         }
@@ -625,7 +614,7 @@ impl Arena {
     /// Interns `Par(xs)` (or `Sum(xs)`) for an already normal operand list,
     /// allocating only when the term is new.
     fn intern_seq(&mut self, par: bool, xs: &[TermId]) -> TermId {
-        let h = hash_seq(if par { 5 } else { 4 }, xs);
+        let h = hash_seq(&mut self.weights, if par { 5 } else { 4 }, xs);
         let found = self.lookup(h, |x| match x {
             Term::Par(ys) => par && ys[..] == *xs,
             Term::Sum(ys) => !par && ys[..] == *xs,
@@ -656,8 +645,8 @@ impl Arena {
     }
 
     /// `P\L` for a sorted, deduplicated, non-empty `L` (shared, not copied,
-    /// by a new term).
-    fn restrict_ref(&mut self, t: TermId, l: &Arc<[Name]>) -> TermId {
+    /// by a new term): for restriction sets taken from existing terms.
+    pub(crate) fn restrict_ref(&mut self, t: TermId, l: &Arc<[Name]>) -> TermId {
         if matches!(self.get(t), Term::Nil | Term::Terminated) {
             return t;
         }
@@ -1281,8 +1270,8 @@ impl Arena {
         self.sync_buf = all;
     }
 
-    /// The bit set of the names of the restriction `l`, for
-    /// [`Arena::unmarked`]: an index into `marks`, valid until the next
+    /// The bit set of the names of the restriction `l` (for
+    /// [`NameSet::passes`]): an index into `marks`, valid until the next
     /// call (a few recent sets are kept; most calls repeat one of them).
     fn mark(&mut self, l: &Arc<[Name]>) -> usize {
         if let Some(k) = self
@@ -1754,7 +1743,7 @@ impl Arena {
             for (i, p) in repl {
                 v[i] = p;
             }
-            debug_assert_eq!(h, hash_seq(5, &v));
+            debug_assert_eq!(h, hash_seq(&mut self.weights, 5, &v));
             return self.insert_new(h, Term::Par(v));
         }
         ys.clear();

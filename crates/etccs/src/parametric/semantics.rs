@@ -252,7 +252,7 @@ impl<'a> Sem<'a> {
             }
             Term::Restrict(x, l) => {
                 let y = self.delay(x, u)?;
-                self.arena.restrict(y, l.to_vec())
+                self.arena.restrict_ref(y, &l)
             }
             Term::Relabel(x, f) => {
                 let y = self.delay(x, u)?;
@@ -321,7 +321,7 @@ impl<'a> Sem<'a> {
                 inner
                     .into_iter()
                     .filter(|(a, _)| a.name().is_none_or(|n| l.binary_search(&n).is_err()))
-                    .map(|(a, p)| (a, self.arena.restrict(p, l.to_vec())))
+                    .map(|(a, p)| (a, self.arena.restrict_ref(p, &l)))
                     .collect()
             }
             Term::Relabel(x, f) => {

@@ -317,7 +317,17 @@ enum Filter<'a> {
 }
 
 /// No cached moves (see `Arena::move_idx`).
-const NO_MOVES: (u32, u32) = (u32::MAX, 0);
+const NO_MOVES: u32 = u32::MAX;
+
+/// The memoised immediate moves of one term.
+#[derive(Clone, Copy, Debug)]
+struct MovesMemo {
+    /// A range of `Arena::move_pool`.
+    start: u32,
+    len: u32,
+    /// Their [`move_fingerprints`].
+    fps: [u64; 4],
+}
 
 /// How many recent restriction sets [`Arena::mark`] keeps.
 const MARK_SETS: usize = 4;
@@ -534,12 +544,13 @@ pub struct Arena {
     sums: Vec<Summary>,
     /// The visible-action lists of the summaries.
     vis_pool: Vec<(Act, Tm)>,
-    /// Memoised immediate moves, indexed by term id (cleared by `define`):
-    /// a range of `move_pool`, or [`NO_MOVES`].
-    move_idx: Vec<(u32, u32)>,
+    /// Memoised immediate moves (cleared by `define`): by term id, an index
+    /// of `move_memos` or [`NO_MOVES`]. Few terms have memoised moves (the
+    /// exploration keeps the moves of its components itself), so the
+    /// memos are kept apart from the per-term index.
+    move_idx: Vec<u32>,
+    move_memos: Vec<MovesMemo>,
     move_pool: Vec<(Act, TermId)>,
-    /// The [`move_fingerprints`] of the memoised moves, by term id.
-    move_fps: Vec<[u64; 4]>,
     /// Memoised `Delay(P, u)` results (cleared by `define`).
     delay_cache: FxHashMap<(TermId, Tm), TermId>,
     /// Scratch buffer of [`Arena::par_ref`].
@@ -899,8 +910,8 @@ impl Arena {
         self.sums.clear();
         self.vis_pool.clear();
         self.move_idx.clear();
+        self.move_memos.clear();
         self.move_pool.clear();
-        self.move_fps.clear();
         self.delay_cache.clear();
     }
 
@@ -1464,44 +1475,54 @@ impl Arena {
             Term::Par(_) => return self.moves_uncached_into(t, out),
             _ => {}
         }
-        if let Some(&(s, n)) = self.move_idx.get(i) {
-            if s != u32::MAX {
-                out.extend_from_slice(&self.move_pool[s as usize..(s + n) as usize]);
-                return;
-            }
+        if let Some(m) = self.memo_of(i) {
+            let (s, n) = (m.start as usize, m.len as usize);
+            out.extend_from_slice(&self.move_pool[s..s + n]);
+            return;
         }
         let from = out.len();
         self.moves_uncached_into(t, out);
         self.memo_moves(i, &out[from..]);
     }
 
-    /// Memoises `moves` as the moves of the term with index `i`, with their
-    /// fingerprints; returns their range of `move_pool`.
-    fn memo_moves(&mut self, i: usize, moves: &[(Act, TermId)]) -> (u32, u32) {
-        let s = u32::try_from(self.move_pool.len()).expect("move pool below 2^32");
-        self.move_pool.extend_from_slice(moves);
-        if self.move_idx.len() <= i {
-            self.move_idx.resize(i + 1, NO_MOVES);
-            self.move_fps.resize(i + 1, [0; 4]);
+    /// The memoised moves of the term with index `i`, if any.
+    #[inline]
+    fn memo_of(&self, i: usize) -> Option<MovesMemo> {
+        match self.move_idx.get(i) {
+            Some(&k) if k != NO_MOVES => Some(self.move_memos[k as usize]),
+            _ => None,
         }
-        let r = (s, moves.len() as u32);
-        self.move_idx[i] = r;
-        self.move_fps[i] = move_fingerprints(moves.iter().map(|m| m.0));
-        r
     }
 
-    /// The range `(start, len)` of `move_pool` holding the memoised moves of
-    /// `t` (their fingerprints in `move_fps`), computed if needed; `None`
-    /// for compositions, whose moves are not memoised. Prefixes are
-    /// memoised here (not by [`Arena::moves_into`]): as operands of the
-    /// compositions whose moves [`Arena::par_move_list`] lists, their
-    /// fingerprints are looked up rather than recomputed.
-    fn cached_moves(&mut self, t: TermId) -> Option<(u32, u32)> {
+    /// Memoises `moves` as the moves of the term with index `i`, with their
+    /// fingerprints.
+    fn memo_moves(&mut self, i: usize, moves: &[(Act, TermId)]) -> MovesMemo {
+        let start = u32::try_from(self.move_pool.len()).expect("move pool below 2^32");
+        self.move_pool.extend_from_slice(moves);
+        if self.move_idx.len() <= i {
+            let extra = i + 1 - self.move_idx.len();
+            room(&mut self.move_idx, extra);
+            self.move_idx.resize(i + 1, NO_MOVES);
+        }
+        let m = MovesMemo {
+            start,
+            len: moves.len() as u32,
+            fps: move_fingerprints(moves.iter().map(|m| m.0)),
+        };
+        self.move_idx[i] = u32::try_from(self.move_memos.len()).expect("fewer than 2^32 memos");
+        self.move_memos.push(m);
+        m
+    }
+
+    /// The memoised moves of `t` in `move_pool`, with their fingerprints,
+    /// computed if needed; `None` for compositions, whose moves are not
+    /// memoised. Prefixes are memoised here (not by [`Arena::moves_into`]):
+    /// as operands of the compositions whose moves [`Arena::par_move_list`]
+    /// lists, their fingerprints are looked up rather than recomputed.
+    fn cached_moves(&mut self, t: TermId) -> Option<MovesMemo> {
         let i = t.0 as usize;
-        if let Some(&(s, n)) = self.move_idx.get(i) {
-            if s != u32::MAX {
-                return Some((s, n));
-            }
+        if let Some(m) = self.memo_of(i) {
+            return Some(m);
         }
         if matches!(self.get(t), Term::Par(_)) {
             return None;
@@ -1607,9 +1628,9 @@ impl Arena {
         fps.clear();
         for &x in xs {
             let r = match self.cached_moves(x) {
-                Some((s, n)) => {
-                    fps.push(self.move_fps[x.0 as usize]);
-                    (s, s + n, true)
+                Some(m) => {
+                    fps.push(m.fps);
+                    (m.start, m.start + m.len, true)
                 }
                 None => {
                     let from = all.len() as u32;

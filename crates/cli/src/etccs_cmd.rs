@@ -18,14 +18,21 @@
 //! "prob": "1", "paths": "1"}]}]}`. `--no-merge` keeps the regions apart instead of merging
 //! them into `max`/`min` expressions; `--symbolic tsend,b` makes constants of a concrete
 //! model symbolic; `--map FILE.svg` draws the regions over two free parameters.
+//!
+//! A long analysis shows a spinner on a terminal with the agent, the phase and the number of
+//! states found so far.
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use clap::{Subcommand, ValueEnum};
 
 use crate::error::CliError;
 use crate::graph_cmd::Failure;
+use crate::progress::Progress;
 
 /// The `vates etccs` commands.
 #[derive(Subcommand, Debug)]
@@ -89,18 +96,38 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let text = std::fs::read_to_string(&a.model).map_err(|e| CliError::read(&a.model, &e))?;
     let name = a.model.display().to_string();
+    let meter = Arc::new(etccs::Meter::default());
     let opts = Opts {
         concrete: etccs::Options {
             max_states: a.max_states,
+            meter: Some(Arc::clone(&meter)),
             ..etccs::Options::default()
         },
         parametric: etccs::parametric::Options {
             max_states: a.max_states,
             merge: !a.no_merge,
+            meter: Some(Arc::clone(&meter)),
             ..etccs::parametric::Options::default()
         },
         symbolic: a.symbolic.iter().map(|n| n.trim().to_string()).collect(),
+        ticker: Ticker {
+            meter,
+            label: Mutex::new(String::new()),
+        },
     };
+    with_spinner(&opts.ticker, || {
+        analyse_and_write(&a, &name, &text, &opts, out)
+    })
+}
+
+/// The analyses of `run` and their output.
+fn analyse_and_write(
+    a: &AnalyseArgs,
+    name: &str,
+    text: &str,
+    opts: &Opts,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let mut bindings = Vec::with_capacity(a.consts.len());
     for c in &a.consts {
         let b = expr::grid::parse_binding(c)
@@ -123,7 +150,7 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
         let point: Vec<(expr::Name, expr::Rational)> = grid.iter().next().unwrap_or_default();
         let overrides: Vec<(&str, etccs::Time)> =
             point.iter().map(|(n, v)| (&**n, v.clone())).collect();
-        let results = analyse_model(&name, &text, &overrides, &a.agent, &opts)?;
+        let results = analyse_model(name, text, &overrides, &a.agent, opts, "")?;
         if let Some(path) = &a.map {
             let mut maps = results.iter().filter_map(|r| match r {
                 etccs::Report::Parametric(p) => Some(p),
@@ -143,17 +170,69 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     for point in grid.iter() {
         let overrides: Vec<(&str, etccs::Time)> =
             point.iter().map(|(n, v)| (&**n, v.clone())).collect();
-        let results = analyse_model(&name, &text, &overrides, &a.agent, &opts)?;
+        let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let results = analyse_model(name, text, &overrides, &a.agent, opts, &at.join(", "))?;
         points.push((point, results));
     }
     write_table(&points, a.format, out)
 }
 
-/// Options of both analyses, and the constants made symbolic.
+/// Options of both analyses, the constants made symbolic, and what the spinner shows.
 struct Opts {
     concrete: etccs::Options,
     parametric: etccs::parametric::Options,
     symbolic: Vec<String>,
+    ticker: Ticker,
+}
+
+/// What the spinner of a long analysis shows: the agent being analysed (with the point of a
+/// `--const` table) and the analysis's own progress counters.
+struct Ticker {
+    meter: Arc<etccs::Meter>,
+    label: Mutex<String>,
+}
+
+impl Ticker {
+    /// Names the agent about to be analysed.
+    fn set_label(&self, label: String) {
+        if let Ok(mut l) = self.label.lock() {
+            *l = label;
+        }
+    }
+
+    /// The spinner's message: agent and phase.
+    fn message(&self) -> String {
+        let label = self.label.lock().map(|l| l.clone()).unwrap_or_default();
+        let phase = match self.meter.phase() {
+            etccs::Phase::Exploring => "exploring",
+            etccs::Phase::Analysing => "analysing",
+        };
+        format!("{phase} {label}: states")
+    }
+}
+
+/// How often the spinner reads the counters.
+const TICK: Duration = Duration::from_millis(100);
+
+/// Runs `f` while a thread of its own keeps a spinner (see [`Progress`]: only on a terminal,
+/// only for long runs) up to date with `ticker`.
+fn with_spinner<T>(ticker: &Ticker, f: impl FnOnce() -> T) -> T {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let drawer = s.spawn(|| {
+            let mut progress = Progress::new(None, "");
+            while !done.load(Ordering::Relaxed) {
+                progress.bar().set_message(ticker.message());
+                progress.set(ticker.meter.states() as u64);
+                std::thread::park_timeout(TICK);
+            }
+            progress.finish();
+        });
+        let r = f();
+        done.store(true, Ordering::Relaxed);
+        drawer.thread().unpark();
+        r
+    })
 }
 
 /// Parses the model with the given const overrides and analyses the requested agents
@@ -164,6 +243,7 @@ fn analyse_model(
     overrides: &[(&str, etccs::Time)],
     agents: &[String],
     opts: &Opts,
+    at: &str,
 ) -> Result<Vec<etccs::Report>, Failure> {
     let symbolic: Vec<&str> = opts.symbolic.iter().map(String::as_str).collect();
     let mut model =
@@ -186,6 +266,11 @@ fn analyse_model(
     };
     let mut v = Vec::with_capacity(names.len());
     for agent in &names {
+        opts.ticker.set_label(if at.is_empty() {
+            agent.clone()
+        } else {
+            format!("{agent} ({at})")
+        });
         v.push(
             etccs::analyse_report(&mut model, agent, &opts.concrete, &opts.parametric)
                 .map_err(failure)?,

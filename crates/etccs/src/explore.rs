@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::grow::room;
+use crate::meter::{self, Meter};
 use crate::parse::Model;
 use crate::space::{Limit, Space};
 use crate::term::{Act, Arena, FxHashMap, Name, Term, TermId, Time};
@@ -13,6 +14,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// Analysis options.
 #[derive(Clone, Debug)]
@@ -21,6 +23,9 @@ pub struct Options {
     pub max_states: usize,
     /// Abort with [`Error::TooDeep`] when a state is nested deeper than this.
     pub max_depth: usize,
+    /// Progress counters to update while the analysis runs, for a display
+    /// on another thread.
+    pub meter: Option<Arc<Meter>>,
 }
 
 impl Default for Options {
@@ -28,6 +33,7 @@ impl Default for Options {
         Options {
             max_states: 10_000_000,
             max_depth: 2_000,
+            meter: None,
         }
     }
 }
@@ -464,8 +470,17 @@ fn explore(
     };
     let mut delay_ids: FxHashMap<Tm, u32> = FxHashMap::default();
     let mut buf: Vec<(Act, u32)> = Vec::new();
+    let meter = opts.meter.as_deref();
+    if let Some(m) = meter {
+        m.start();
+    }
     let mut i = 0;
     while i < space.len() {
+        if i.is_multiple_of(meter::EVERY) {
+            if let Some(m) = meter {
+                m.set_states(space.len());
+            }
+        }
         buf.clear();
         let u = space.step(arena, i, &mut buf).map_err(|l| match l {
             Limit::States => Error::Limit {
@@ -501,6 +516,10 @@ fn explore(
         g.start
             .push(u32::try_from(g.to.len()).expect("fewer than 2^32 transitions"));
         i += 1;
+    }
+    if let Some(m) = meter {
+        m.set_states(space.len());
+        m.set_analysing();
     }
     Ok(Explored {
         space,

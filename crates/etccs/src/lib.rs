@@ -51,6 +51,7 @@ pub mod error;
 pub mod explore;
 mod grow;
 pub mod linear;
+pub mod meter;
 pub mod output;
 pub mod parametric;
 pub mod parse;
@@ -64,6 +65,7 @@ pub use explore::{
     analyse, analyse_all, analyse_term, state_space, Analysis, Options, Outcome, Run, StateSpace,
     Step,
 };
+pub use meter::{Meter, Phase};
 pub use output::{
     agent_json, json, readable_text, report_json, report_text, report_thesis, reports_json,
     thesis_text,

@@ -441,6 +441,7 @@ fn fuzz_truncations_and_token_soup() {
     let opts = Options {
         max_states: 500,
         max_depth: 200,
+        ..Options::default()
     };
     let try_all = |src: &str| {
         if let Ok(mut m) = parse("f.etccs", src) {

@@ -44,6 +44,8 @@ pub struct Limits {
     pub max_states: usize,
     /// Maximum length of a path (recursion depth).
     pub max_depth: usize,
+    /// Progress counters to update now and then.
+    pub meter: Option<std::sync::Arc<crate::Meter>>,
 }
 
 /// The exploration of one agent.
@@ -131,6 +133,11 @@ impl<'a> Explorer<'a> {
         self.on_path.remove(&key);
         let r = Rc::new(r?);
         self.memo.insert(key, Rc::clone(&r));
+        if self.memo.len().is_multiple_of(crate::meter::EVERY) {
+            if let Some(m) = &self.limits.meter {
+                m.set_states(self.memo.len());
+            }
+        }
         Ok(r)
     }
 

@@ -53,6 +53,9 @@ pub struct Options {
     pub max_depth: usize,
     /// Merge regions into `max`/`min` expressions (on by default).
     pub merge: bool,
+    /// Progress counters to update while the analysis runs (states are
+    /// (state, region) pairs), for a display on another thread.
+    pub meter: Option<std::sync::Arc<crate::Meter>>,
 }
 
 impl Default for Options {
@@ -61,6 +64,7 @@ impl Default for Options {
             max_states: 1_000_000,
             max_depth: 10_000,
             merge: true,
+            meter: None,
         }
     }
 }
@@ -246,7 +250,11 @@ fn run(
     let limits = Limits {
         max_states: opts.max_states,
         max_depth: opts.max_depth,
+        meter: opts.meter.clone(),
     };
+    if let Some(m) = &opts.meter {
+        m.start();
+    }
     // Prefix times must not be negative: the analysis covers the valuations
     // where every symbolic bound written in the model is >= 0, and where
     // the model's `assume` declarations hold.
@@ -286,6 +294,10 @@ fn run(
         .pop()
         .unwrap_or_default();
     let cells = ex.solve(start, &domain)?;
+    if let Some(m) = &opts.meter {
+        m.set_states(ex.states());
+        m.set_analysing();
+    }
     let merged = regions::merge(&mut ex.solver, &cells, &domain, opts.merge).map_err(|_| hard())?;
     let mut out = Vec::new();
     for m in merged {

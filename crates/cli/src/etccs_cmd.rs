@@ -19,8 +19,11 @@
 //! them into `max`/`min` expressions; `--symbolic tsend,b` makes constants of a concrete
 //! model symbolic; `--map FILE.svg` draws the regions over two free parameters.
 //!
-//! A long analysis shows a spinner on a terminal with the agent, the phase and the number of
-//! states found so far.
+//! `--explain` prints the fastest and slowest runs step by step (who acted, who waited how
+//! long for a partner); `--trace FILE` and `--gantt FILE` draw them as Chrome trace JSON and an
+//! SVG Gantt chart, a lane per component; the JSON runs carry the same `lanes` and per-step
+//! `parties`. A long analysis shows a spinner on a terminal with the agent, the phase and the
+//! number of states found so far.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,7 +33,7 @@ use std::time::Duration;
 
 use clap::{Subcommand, ValueEnum};
 
-use crate::error::CliError;
+use crate::error::{write_file, CliError};
 use crate::graph_cmd::Failure;
 use crate::progress::Progress;
 
@@ -82,6 +85,20 @@ pub struct AnalyseArgs {
     /// boundary crossing).
     #[arg(long = "map-range", value_name = "NAME=LO..HI")]
     map_range: Vec<String>,
+    /// Print the fastest and slowest runs step by step: who acted when, and how long each
+    /// component waited for its partner.
+    #[arg(long)]
+    explain: bool,
+    /// Write the slowest (and fastest) run of each concrete agent as a Chrome trace JSON
+    /// file (open in Perfetto): a lane per component, busy until ready, then waiting.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    /// Microseconds per model time unit in the --trace file.
+    #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = crate::parse_scale)]
+    trace_unit_us: f64,
+    /// Write the slowest (and fastest) run of each concrete agent as an SVG Gantt chart.
+    #[arg(long, value_name = "FILE")]
+    gantt: Option<PathBuf>,
     /// Treat these constants of the model as symbolic parameters (comma-separated, e.g.
     /// `tsend,b`): the parametric analysis then shows how the time depends on them.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
@@ -145,6 +162,12 @@ fn analyse_and_write(
     if a.map.is_some() && swept {
         return Err(CliError::usage("--map draws one analysis: give --const single values").into());
     }
+    if swept && (a.explain || a.trace.is_some() || a.gantt.is_some()) {
+        return Err(CliError::usage(
+            "--explain, --trace and --gantt show the runs of one analysis: give --const single values",
+        )
+        .into());
+    }
     // One assignment (or none) gives the full report; several give a table.
     if !swept {
         let point: Vec<(expr::Name, expr::Rational)> = grid.iter().next().unwrap_or_default();
@@ -164,7 +187,12 @@ fn analyse_and_write(
             };
             crate::etccs_map::write_map(first, &ranges, path)?;
         }
-        return write_results(&results, a.format, out);
+        write_witnesses(a, &results)?;
+        write_results(&results, a.format, out)?;
+        if a.explain && a.format == EtccsFormat::Text {
+            write_explained(&results, out)?;
+        }
+        return Ok(());
     }
     let mut points = Vec::new();
     for point in grid.iter() {
@@ -432,6 +460,70 @@ fn write_results(
                     s.push('\n');
                 }
             }
+        }
+    }
+    out.write_all(s.as_bytes())
+        .map_err(|e| Failure::Cli(CliError::Stdout(e)))
+}
+
+/// The concrete analyses among `results`.
+fn concrete(results: &[etccs::Report]) -> Vec<&etccs::Analysis> {
+    results
+        .iter()
+        .filter_map(|r| match r {
+            etccs::Report::Concrete(a) => Some(&**a),
+            etccs::Report::Parametric(_) => None,
+        })
+        .collect()
+}
+
+/// Writes the `--trace` and `--gantt` files of the concrete agents' witness runs.
+fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<(), Failure> {
+    if a.trace.is_none() && a.gantt.is_none() {
+        return Ok(());
+    }
+    let runs = concrete(results);
+    if runs.iter().all(|r| r.max.is_none()) {
+        return Err(CliError::usage(
+            "--trace and --gantt draw the runs of a terminating concrete agent: none was analysed",
+        )
+        .into());
+    }
+    let tr = etccs::witness::trace(&runs);
+    if let Some(path) = &a.trace {
+        let mut buf = Vec::new();
+        trace::chrome::write(&tr, a.trace_unit_us, &mut buf)
+            .map_err(|e| CliError::msg(format!("cannot export the trace: {e}")))?;
+        write_file(path, &buf)?;
+    }
+    if let Some(path) = &a.gantt {
+        let opts = trace::gantt::GanttOptions {
+            title: Some(tr.name.clone()),
+            time_label: "time".to_string(),
+            ..Default::default()
+        };
+        let svg = trace::gantt::render_svg(&tr, &opts)
+            .map_err(|e| CliError::msg(format!("cannot draw the Gantt chart: {e}")))?;
+        write_file(path, svg.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `--explain` in text: the fastest and slowest runs of each concrete agent step by step.
+fn write_explained(results: &[etccs::Report], out: &mut dyn Write) -> Result<(), Failure> {
+    let mut s = String::new();
+    for a in concrete(results) {
+        // One run when all runs take the same time.
+        let same = matches!((&a.min, &a.max), (Some(x), Some(y)) if x.time == y.time);
+        let runs = [("fastest", &a.min), ("slowest", &a.max)];
+        for (which, run) in runs.into_iter().skip(usize::from(same)) {
+            let Some(run) = run else { continue };
+            s.push_str(&format!(
+                "\n{which} run of {} ({}), step by step:\n{}",
+                a.name,
+                etccs::output::time_str(&run.time),
+                etccs::witness::timeline_text(run)
+            ));
         }
     }
     out.write_all(s.as_bytes())

@@ -352,3 +352,62 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
     // `p` sizes the model (ranges, indices): it cannot be symbolic.
     bad(&["--symbolic", "p"], "╰── symbolic parameter");
 }
+
+/// `--explain` prints the runs step by step with who waited; `--trace` and `--gantt` draw
+/// them; the JSON runs name their components and parties.
+#[test]
+fn witness_runs_explain_who_waited() {
+    let model = common::example_in("etccs", "scatter.etccs");
+    let base = ["etccs", "analyse", model.as_str(), "--const", "p=3"];
+    let mut args = base.to_vec();
+    args.extend(["--agent", "NonBlockingBus", "--explain"]);
+    let out = stdout(&args);
+    // min and max take the same time here, so one run is shown.
+    assert!(
+        out.contains("slowest run of NonBlockingBus (2102), step by step:")
+            && !out.contains("fastest run"),
+        "{out}"
+    );
+    // Node 1 is ready for the bus at 1100 but gets it at 2100 (Table 6-1's contention).
+    assert!(
+        out.contains("      2100  Node(1) get' (waited 1000) + Net(0) get\n"),
+        "{out}"
+    );
+    let d = tempdir("etccs-witness");
+    let (tr, svg) = (d.join("w.json"), d.join("w.svg"));
+    let (trs, svgs) = (tr.display().to_string(), svg.display().to_string());
+    let mut args = base.to_vec();
+    args.extend(["--agent", "NonBlockingBus", "--format", "json"]);
+    args.extend(["--trace", &trs, "--gantt", &svgs]);
+    let v = json(&args);
+    let run = &v["agents"][0]["max_run"];
+    assert_eq!(
+        run["lanes"],
+        serde_json::json!(["Node0(1)", "Node(1)", "Node(2)", "Net(0)"])
+    );
+    assert_eq!(run["steps"][0]["parties"][0]["action"], "tau");
+    let chrome: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tr).expect("trace written"))
+            .expect("trace is JSON");
+    let events = chrome["traceEvents"].as_array().expect("events");
+    let waits: Vec<(f64, f64)> = events
+        .iter()
+        .filter(|e| e["name"] == "wait get'" && e["tid"] == 2)
+        .map(|e| (e["ts"].as_f64().unwrap(), e["dur"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(waits, [(1100.0, 1000.0)], "node 1 waits for the bus");
+    let text = std::fs::read_to_string(&svg).expect("Gantt written");
+    assert!(text.starts_with("<svg") && text.contains("NonBlockingBus: slowest run (2102)"));
+    // Runs of one analysis only, and of a concrete agent.
+    let mut args = vec!["etccs", "analyse", model.as_str(), "--const", "p=2..3"];
+    args.push("--explain");
+    assert!(fails(&args, 2).contains("give --const single values"));
+    let param = common::example_in("etccs", "parametric.etccs");
+    let err = fails(
+        &[
+            "etccs", "analyse", &param, "--agent", "Overlap", "--trace", &trs,
+        ],
+        2,
+    );
+    assert!(err.contains("terminating concrete agent"), "{err}");
+}

@@ -38,22 +38,47 @@ impl Default for Options {
     }
 }
 
-/// One step of a run: an action and its delay since the previous step.
+/// One step of a run: an action, its delay since the previous step, and
+/// the components that made it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     /// The action in thesis syntax (`a`, `a'`, `tau`).
     pub action: String,
     /// Delay since the previous step.
     pub delay: Time,
+    /// The components that acted: one for its own action, two for a
+    /// synchronisation (a `tau` of the run).
+    pub parties: Vec<Party>,
 }
 
-/// A run from the start state with its total time.
+/// What one component did in a step of a [`Run`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Party {
+    /// The component: an index of [`Run::lanes`].
+    pub lane: usize,
+    /// Its own action (`get`, `get'`, `tau`): each side of a
+    /// synchronisation has its own.
+    pub action: String,
+    /// When (since the start of the run) the component last acted before,
+    /// or came into being (the start, or a split of a composition).
+    pub since: Time,
+    /// When it could have taken this action on its own: `since` plus the
+    /// least bound of the action then. The step came later when the
+    /// component waited for its partner (contention).
+    pub ready: Time,
+}
+
+/// A run from its first state with its total time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
     /// Sum of the delays.
     pub time: Time,
     /// The steps in order.
     pub steps: Vec<Step>,
+    /// The components of the run, named by their term in the first state
+    /// (`c0`, `c1`, … for long terms); a component that splits into a
+    /// composition gives its parts lanes of their own (`name.1`, …).
+    pub lanes: Vec<String>,
 }
 
 /// How the agent's executions end.
@@ -293,21 +318,161 @@ impl Graph {
     }
 }
 
-fn run_of(arena: &Arena, g: &Graph, path: &[(usize, usize)]) -> Run {
+/// The run along `path` (edges `(state, k)`, the `k`-th edge of `state`),
+/// with who acted in each step, found by stepping its states again.
+fn run_of(arena: &mut Arena, g: &Graph, space: &mut Space, path: &[(usize, usize)]) -> Run {
     let mut time = Tm::ZERO;
-    let steps = path
-        .iter()
-        .map(|&(s, e)| {
-            time = time.add(g.delay(s));
-            Step {
-                action: arena.act_str(g.act[g.start[s] as usize + e]),
-                delay: g.delay(s).to_big(),
-            }
-        })
-        .collect();
+    let mut lanes = Lanes::start(arena, space, path.first().map_or(0, |p| p.0));
+    let mut steps = Vec::with_capacity(path.len());
+    for &(s, e) in path {
+        time = time.add(g.delay(s));
+        let why = space.explain(arena, s);
+        if let Some(spans) = &why.spans {
+            lanes.split(spans, &why.components, &time);
+        }
+        let acted = why.moves[e];
+        let parties = acted
+            .parts()
+            .iter()
+            .map(|&(pos, act, _)| {
+                let lane = lanes.at[pos as usize];
+                let (since, term) = &lanes.last[lane];
+                let ready = least_bound(arena, *term, act).map_or(time.clone(), |b| {
+                    let r = since.add(&b);
+                    if r > time {
+                        time.clone()
+                    } else {
+                        r
+                    }
+                });
+                Party {
+                    lane,
+                    action: arena.act_str(act),
+                    since: since.to_big(),
+                    ready: ready.to_big(),
+                }
+            })
+            .collect();
+        let next = space.components(g.target(s, e));
+        lanes.acted(acted.parts(), &next, &time);
+        steps.push(Step {
+            action: arena.act_str(g.act[g.start[s] as usize + e]),
+            delay: g.delay(s).to_big(),
+            parties,
+        });
+    }
     Run {
         time: time.to_big(),
         steps,
+        lanes: lanes.names,
+    }
+}
+
+/// The least bound of action `a` in component `t` (its earliest τ for `tau`).
+fn least_bound(arena: &mut Arena, t: TermId, a: Act) -> Option<Tm> {
+    let info = arena.component_summary(t);
+    if a == Act::Tau {
+        return info.tau;
+    }
+    let vis = arena.vis_range(info.vis);
+    vis.iter().find(|(b, _)| *b == a).map(|(_, v)| v.clone())
+}
+
+/// The components along a run: their names, the lane of each position of
+/// the current state's vector, and each lane's last action (time and the
+/// component term right after it).
+struct Lanes {
+    names: Vec<String>,
+    at: Vec<usize>,
+    last: Vec<(Tm, TermId)>,
+}
+
+/// Longer component terms are named by position.
+const LANE_NAME_MAX: usize = 24;
+
+impl Lanes {
+    /// One lane per component of state `s`.
+    fn start(arena: &Arena, space: &Space, s: usize) -> Self {
+        let comps = space.components(s);
+        let mut names: Vec<String> = comps
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| {
+                let d = arena.display(t);
+                if d.chars().count() <= LANE_NAME_MAX {
+                    d
+                } else {
+                    format!("c{i}")
+                }
+            })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        if !names.iter().all(|n| seen.insert(n.clone())) {
+            for (i, n) in names.iter_mut().enumerate() {
+                *n = format!("{n}#{i}");
+            }
+        }
+        Lanes {
+            at: (0..comps.len()).collect(),
+            last: comps.iter().map(|&t| (Tm::ZERO, t)).collect(),
+            names,
+        }
+    }
+
+    /// Position `pos` became `n` components with the terms `comps` at time
+    /// `now`: one lane ends (`n = 0`), keeps going, or gains new lanes for
+    /// the parts after the first. Returns the lanes of the new positions.
+    fn replace(&mut self, pos: usize, comps: &[TermId], now: &Tm) -> Vec<usize> {
+        let lane = self.at[pos];
+        let mut new = Vec::with_capacity(comps.len());
+        for (k, &t) in comps.iter().enumerate() {
+            let l = if k == 0 {
+                lane
+            } else {
+                self.names.push(format!("{}.{k}", self.names[lane]));
+                self.last.push((now.clone(), t));
+                self.names.len() - 1
+            };
+            new.push(l);
+        }
+        self.at.splice(pos..=pos, new.iter().copied());
+        new
+    }
+
+    /// A delay turned each component `i` into `spans[i]` components (the
+    /// vector `comps`).
+    fn split(&mut self, spans: &[u32], comps: &[TermId], now: &Tm) {
+        if spans.iter().all(|&m| m == 1) {
+            return;
+        }
+        // From the back, so earlier positions stay put.
+        let mut end = comps.len();
+        for (i, &m) in spans.iter().enumerate().rev() {
+            let start = end - m as usize;
+            self.replace(i, &comps[start..end], now);
+            end = start;
+        }
+    }
+
+    /// The components at `parts` acted at `now`; `next` is the vector after.
+    fn acted(&mut self, parts: &[(u32, Act, u32)], next: &[TermId], now: &Tm) {
+        // Positions in `next`: earlier parts shift later ones by their
+        // number of new components minus one.
+        let mut shift = 0isize;
+        let mut placed = Vec::with_capacity(parts.len());
+        for &(pos, _, m) in parts {
+            let pos = pos as usize;
+            placed.push((pos, (pos as isize + shift) as usize, m as usize));
+            shift += m as isize - 1;
+        }
+        // From the back, so that the earlier old positions stay put.
+        for &(old, new, m) in placed.iter().rev() {
+            let lanes = self.replace(old, &next[new..new + m], now);
+            for (k, l) in lanes.into_iter().enumerate() {
+                self.last[l] = (now.clone(), next[new + k]);
+            }
+        }
+        debug_assert_eq!(self.at.len(), next.len());
     }
 }
 
@@ -535,7 +700,7 @@ fn analyse_inner(
     opts: &Options,
 ) -> Result<Analysis, Error> {
     let Explored {
-        space,
+        mut space,
         graph: g,
         wrap,
     } = explore(arena, start, name, opts)?;
@@ -589,8 +754,8 @@ fn analyse_inner(
                         min: None,
                         max: None,
                         outcome: Outcome::NonTerminating {
-                            prefix: run_of(arena, &g, &path_to(w)),
-                            cycle: run_of(arena, &g, &cyc),
+                            prefix: run_of(arena, &g, &mut space, &path_to(w)),
+                            cycle: run_of(arena, &g, &mut space, &cyc),
                         },
                         warnings,
                     });
@@ -683,8 +848,8 @@ fn analyse_inner(
         }
         p
     };
-    let min = run_of(arena, &g, &follow(false));
-    let max = run_of(arena, &g, &follow(true));
+    let min = run_of(arena, &g, &mut space, &follow(false));
+    let max = run_of(arena, &g, &mut space, &follow(true));
 
     // 4. Deadlock check via the Terminated placeholder (BFS order: fewest steps).
     let mut outcome = Outcome::Terminated;
@@ -705,7 +870,7 @@ fn analyse_inner(
                 None => space.term(arena, s),
             };
             outcome = Outcome::Deadlock {
-                run: run_of(arena, &g, &path_to(s)),
+                run: run_of(arena, &g, &mut space, &path_to(s)),
                 state: arena.display(state),
             };
         }

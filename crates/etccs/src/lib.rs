@@ -59,11 +59,12 @@ pub mod report;
 mod space;
 pub mod term;
 pub mod time;
+pub mod witness;
 
 pub use error::Error;
 pub use explore::{
-    analyse, analyse_all, analyse_term, state_space, Analysis, Options, Outcome, Run, StateSpace,
-    Step,
+    analyse, analyse_all, analyse_term, state_space, Analysis, Options, Outcome, Party, Run,
+    StateSpace, Step,
 };
 pub use meter::{Meter, Phase};
 pub use output::{

@@ -178,9 +178,25 @@ pub fn readable_text(a: &Analysis) -> String {
 }
 
 fn run_json(r: &Run) -> Value {
+    let step = |st: &crate::Step| {
+        let parties: Vec<Value> = st
+            .parties
+            .iter()
+            .map(|p| {
+                json!({
+                    "lane": p.lane,
+                    "action": p.action,
+                    "since": time_str(&p.since),
+                    "ready": time_str(&p.ready),
+                })
+            })
+            .collect();
+        json!({"action": st.action, "delay": time_str(&st.delay), "parties": parties})
+    };
     json!({
         "time": time_str(&r.time),
-        "steps": r.steps.iter().map(|st| json!({"action": st.action, "delay": time_str(&st.delay)})).collect::<Vec<_>>(),
+        "lanes": r.lanes,
+        "steps": r.steps.iter().map(step).collect::<Vec<_>>(),
     })
 }
 

@@ -35,6 +35,35 @@ pub(crate) enum Limit {
     Depth,
 }
 
+/// The components that made one transition: one (its own action) or two
+/// (a synchronisation), each as its position in the vector that acted,
+/// its action, and the number of components its target flattens into (0
+/// for `nil`, more for a composition).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Acted {
+    slots: [(u32, Act, u32); 2],
+    len: usize,
+}
+
+impl Acted {
+    /// The acting components, by increasing position.
+    pub(crate) fn parts(&self) -> &[(u32, Act, u32)] {
+        &self.slots[..self.len]
+    }
+}
+
+/// How the transitions of a state came about (see [`Space::explain`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Explained {
+    /// For a state that first lets time pass: per component, the number
+    /// of components its delayed term flattens into (`None`: no delay).
+    pub(crate) spans: Option<Vec<u32>>,
+    /// The component terms that acted (after the delay, if any).
+    pub(crate) components: Vec<TermId>,
+    /// Per transition, in the order of [`Space::step`], who acted.
+    pub(crate) moves: Vec<Acted>,
+}
+
 /// What a step needs of one component term besides its moves.
 #[derive(Clone, Debug)]
 struct Rec {
@@ -249,19 +278,51 @@ impl Space {
         let mut xs = std::mem::take(&mut self.xs);
         xs.clear();
         xs.extend_from_slice(&self.pool[self.off[s] as usize..self.off[s + 1] as usize]);
+        let res = self.step_with::<false>(arena, &mut xs, out, &mut Explained::default());
+        self.xs = xs;
+        res
+    }
+
+    /// How the transitions of the explored state `s` came about: who acted
+    /// in each (in the order of [`Space::step`]) and how a delay split the
+    /// components. For witness runs: it steps `s` again, which finds only
+    /// known successors.
+    pub(crate) fn explain(&mut self, arena: &mut Arena, s: usize) -> Explained {
+        let mut xs = self.pool[self.off[s] as usize..self.off[s + 1] as usize].to_vec();
+        let mut why = Explained::default();
+        let mut out = Vec::new();
+        // An explored state's successors are all known: no limit is hit.
+        let _ = self.step_with::<true>(arena, &mut xs, &mut out, &mut why);
+        why.components = xs.iter().map(|&r| self.recs[r as usize].term).collect();
+        debug_assert_eq!(why.moves.len(), out.len());
+        why
+    }
+
+    /// [`Space::step`] on the records `xs` (left as the vector that acted),
+    /// recording in `why` who acted when `EXPLAIN`.
+    fn step_with<const EXPLAIN: bool>(
+        &mut self,
+        arena: &mut Arena,
+        xs: &mut Vec<u32>,
+        out: &mut Vec<(Act, u32)>,
+        why: &mut Explained,
+    ) -> Result<Option<Tm>, Limit> {
         let from = out.len();
-        let mut res = self.moves_into(arena, &xs, out).map(|()| Some(Tm::ZERO));
+        let mut res = self
+            .moves_into::<EXPLAIN>(arena, xs, out, why)
+            .map(|()| Some(Tm::ZERO));
         if res.is_ok() && out.len() == from {
-            res = match self.earliest(arena, &xs) {
+            res = match self.earliest(arena, xs) {
                 None => Ok(None),
                 Some(u) => {
                     debug_assert!(!u.is_zero(), "an action at 0 is an immediate move");
-                    self.delay(arena, &mut xs, &u);
-                    self.moves_into(arena, &xs, out).map(|()| Some(u))
+                    let spans = EXPLAIN.then(Vec::new);
+                    why.spans = self.delay(arena, xs, &u, spans);
+                    self.moves_into::<EXPLAIN>(arena, xs, out, why)
+                        .map(|()| Some(u))
                 }
             };
         }
-        self.xs = xs;
         res
     }
 
@@ -341,11 +402,19 @@ impl Space {
     }
 
     /// Replaces the records `xs` by those of their terms delayed by `u`
-    /// (flattened).
-    fn delay(&mut self, arena: &mut Arena, xs: &mut Vec<u32>, u: &Tm) {
+    /// (flattened); with `spans`, also returns how many records each
+    /// became.
+    fn delay(
+        &mut self,
+        arena: &mut Arena,
+        xs: &mut Vec<u32>,
+        u: &Tm,
+        mut spans: Option<Vec<u32>>,
+    ) -> Option<Vec<u32>> {
         let mut ys = std::mem::take(&mut self.ys);
         ys.clear();
         for &r in xs.iter() {
+            let before = ys.len();
             // The timings are known: `earliest` computed them.
             let rec = &self.recs[r as usize];
             if self.timings[rec.timing as usize].fixed {
@@ -354,9 +423,13 @@ impl Space {
                 let y = arena.delay_tm(rec.term, u);
                 self.push_flat(arena, y, &mut ys);
             }
+            if let Some(sp) = &mut spans {
+                sp.push((ys.len() - before) as u32);
+            }
         }
         std::mem::swap(xs, &mut ys);
         self.ys = ys;
+        spans
     }
 
     /// Appends the records of the components of `t` (none for `nil`, the
@@ -380,26 +453,29 @@ impl Space {
     /// The moves of the composition of the records `xs` under the wrap:
     /// each component's own moves that pass, in component order, then the
     /// synchronisations of pairs `i < j`.
-    fn moves_into(
+    /// With `EXPLAIN`, also records who acted in each move in `why`.
+    fn moves_into<const EXPLAIN: bool>(
         &mut self,
         arena: &mut Arena,
         xs: &[u32],
         out: &mut Vec<(Act, u32)>,
+        why: &mut Explained,
     ) -> Result<(), Limit> {
         let mut live = std::mem::take(&mut self.live);
-        let res = self.moves_with(arena, xs, &mut live, out);
+        let res = self.moves_with::<EXPLAIN>(arena, xs, &mut live, out, why);
         self.live = live;
         res
     }
 
     /// [`Space::moves_into`] with its scratch list of the components with
     /// moves.
-    fn moves_with(
+    fn moves_with<const EXPLAIN: bool>(
         &mut self,
         arena: &mut Arena,
         xs: &[u32],
         live: &mut Vec<Live>,
         out: &mut Vec<(Act, u32)>,
+        why: &mut Explained,
     ) -> Result<(), Limit> {
         // One pass over the components: their moves (listed on first
         // use), the hash accumulator, and the components with moves.
@@ -437,6 +513,13 @@ impl Space {
                     }
                     let p = self.target(arena, l.rec, k);
                     out.push((a, self.successor(arena, xs, acc, &[(l.pos as usize, p)])?));
+                    if EXPLAIN {
+                        let part = (l.pos, a, self.flat_len(arena, p));
+                        why.moves.push(Acted {
+                            slots: [part, part],
+                            len: 1,
+                        });
+                    }
                 }
             }
         }
@@ -467,11 +550,34 @@ impl Space {
                         let q = self.target(arena, lj.rec, kj);
                         let repl = [(li.pos as usize, p), (lj.pos as usize, q)];
                         out.push((Act::Tau, self.successor(arena, xs, acc, &repl)?));
+                        if EXPLAIN {
+                            let (a, b) = (self.acts[ki], co);
+                            why.moves.push(Acted {
+                                slots: [
+                                    (li.pos, a, self.flat_len(arena, p)),
+                                    (lj.pos, b, self.flat_len(arena, q)),
+                                ],
+                                len: 2,
+                            });
+                        }
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// The number of components a move's (built) target flattens into.
+    fn flat_len(&self, arena: &Arena, t: Target) -> u32 {
+        match t {
+            Target::Comp(_) => 1,
+            Target::Term(p) => match arena.get(p) {
+                Term::Nil => 0,
+                Term::Par(zs) => zs.len() as u32,
+                _ => 1,
+            },
+            Target::Listed(_) => unreachable!("targets are built before use"),
+        }
     }
 
     /// Whether action `a` passes the wrap.

@@ -76,6 +76,31 @@ proptest! {
             }
             prop_assert_eq!(&sum, &run.time);
             prop_assert!(cur.iter().any(|s| m.arena.transitions(*s).is_empty()));
+            // Who acted: one component doing the step's action, or two
+            // distinct components with complementary actions making a tau;
+            // nobody acts before it is ready, and a component acting alone
+            // never waits (eagerness).
+            let mut now = Time::zero();
+            for st in &run.steps {
+                now += &st.delay;
+                for p in &st.parties {
+                    prop_assert!(p.lane < run.lanes.len());
+                    prop_assert!(p.ready <= now && p.ready >= Time::zero());
+                }
+                match &st.parties[..] {
+                    [one] => {
+                        prop_assert_eq!(&one.action, &st.action);
+                        prop_assert_eq!(&one.ready, &now);
+                    }
+                    [x, y] => {
+                        prop_assert_eq!(st.action.as_str(), "tau");
+                        prop_assert!(x.lane != y.lane);
+                        let co = |a: &str| a.strip_suffix('\'').map_or(format!("{a}'"), str::to_string);
+                        prop_assert_eq!(co(&x.action), y.action.clone());
+                    }
+                    other => prop_assert!(false, "{} parties", other.len()),
+                }
+            }
         }
     }
 }

@@ -131,6 +131,42 @@ fn t5_7_thesis_output_and_witnesses() {
     assert!(readable_text(&a).contains("EXEC  {| 4, 8 |}"));
 }
 
+/// T5-7's witnesses say who acted: the slowest run synchronises the
+/// second component's `a` (ready at 3) with `a'` (ready at 4), then the
+/// second component's `b`, ready 4 after its `a`.
+#[test]
+fn t5_7_witness_parties() {
+    let a = run(T5[6].0, "P7");
+    let max = a.max.as_ref().expect("max");
+    assert_eq!(max.lanes, ["a@3.nil", "a@3.b@4.nil", "'a@4.nil"]);
+    let parties: Vec<Vec<(usize, &str, String)>> = max
+        .steps
+        .iter()
+        .map(|s| {
+            s.parties
+                .iter()
+                .map(|p| (p.lane, p.action.as_str(), p.ready.to_string()))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        parties,
+        vec![
+            vec![(1, "a", "3".to_string()), (2, "a'", "4".to_string())],
+            vec![(1, "b", "8".to_string())],
+        ]
+    );
+    // The fastest run synchronises the first component instead.
+    let min = a.min.as_ref().expect("min");
+    assert_eq!(min.steps[0].parties[0].lane, 0);
+    let j = json(std::slice::from_ref(&a));
+    assert_eq!(
+        j["agents"][0]["max_run"]["steps"][1]["parties"],
+        serde_json::json!([{"lane": 1, "action": "b", "since": "4", "ready": "8"}])
+    );
+    assert_eq!(j["agents"][0]["max_run"]["lanes"][2], "'a@4.nil");
+}
+
 #[test]
 fn t5_3_thesis_output_repeats_paths() {
     let a = run(T5[2].0, "P3");

@@ -124,6 +124,11 @@ pub fn run(out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
         "  vates etccs analyse examples/etccs/scatter_gather.etccs --agent ScatterGatherBus \
          --const p=2..4"
     );
+    let _ = writeln!(
+        s,
+        "  vates etccs analyse examples/etccs/scatter_gather.etccs --agent ScatterGatherBus \
+         --const p=3 --explain --gantt sg_run.svg"
+    );
     let _ = writeln!(s, "  vates etccs analyse examples/etccs/parametric.etccs");
     if let Some(dir) = out_dir {
         let _ = writeln!(
@@ -575,6 +580,7 @@ fn message_passing(s: &mut String) -> Result<()> {
     let _ = writeln!(s, "  p  contention-free  bus: times (probability)");
     let _ = writeln!(s, "  {}", "-".repeat(66));
     let opts = etccs::Options::default();
+    let mut slowest_p3 = None;
     for p in 2..=4i64 {
         let consts = [("p", etccs::Time::from_integer(p.into()))];
         let mut m =
@@ -589,6 +595,22 @@ fn message_passing(s: &mut String) -> Result<()> {
             .collect();
         let flat: Vec<String> = perfect.pexec.keys().map(ToString::to_string).collect();
         let _ = writeln!(s, "  {p}  {:<16} {}", flat.join(", "), dist.join(", "));
+        if p == 3 {
+            slowest_p3 = bus.max;
+        }
+    }
+    if let Some(run) = slowest_p3 {
+        let _ = writeln!(
+            s,
+            "\nWhy: in the slowest bus run at p = 3 ({}), the nodes are ready for the bus long\n\
+             before they get it (time waited for `get`, by component):",
+            run.time
+        );
+        let _ = writeln!(s, "  {}", bus_waits(&run).join(", "));
+        let _ = writeln!(
+            s,
+            "  (--explain prints the run step by step, --gantt draws it)"
+        );
     }
     let _ = writeln!(
         s,
@@ -614,6 +636,24 @@ fn message_passing(s: &mut String) -> Result<()> {
          the same bus doubles the transfer term before the computation can finish."
     );
     Ok(())
+}
+
+/// Total time each component of `run` waited for the bus (`get'` after it was ready).
+fn bus_waits(run: &etccs::Run) -> Vec<String> {
+    let mut waited = vec![etccs::Time::default(); run.lanes.len()];
+    let mut now = etccs::Time::default();
+    for st in &run.steps {
+        now += &st.delay;
+        for p in st.parties.iter().filter(|p| p.action == "get'") {
+            waited[p.lane] += &now - &p.ready;
+        }
+    }
+    run.lanes
+        .iter()
+        .zip(&waited)
+        .filter(|(_, w)| **w > etccs::Time::default())
+        .map(|(l, w)| format!("{l} {w}"))
+        .collect()
 }
 
 /// T^l for a one-line display: the expression, or a note when it is a long fold.

@@ -717,6 +717,13 @@ fn demo_tells_the_story_and_writes_plots() {
         s.contains("Overlap      max(tcomp, 1000*b + 100)   on true"),
         "{s}"
     );
+    // Why the bus is slower: in its slowest run at p = 3 each of the two receivers waits for
+    // the bus about as long as one message transfer (one message on the bus at a time).
+    assert!(
+        s.contains("slowest bus run at p = 3 (1335336)")
+            && s.contains("\n  Node(1,2) 332333, Node(2,2) 333334\n"),
+        "{s}"
+    );
     // Task graphs: FIFO runs the big Polyroots task last (425.29 at P = 2), LPT does not
     // (368.66); BLAST at P = 1 takes its work, 382.9127 s.
     assert!(

@@ -263,13 +263,16 @@ fn mrm(s: &mut String, out_dir: Option<&Path>) -> Result<()> {
         let pairs = [("N", n), ("P", "4"), ("tau_l", tau_l), ("tau_s", tau_s)];
         let r = sim(&l, &pairs, true)?;
         if let Some(tr) = &r.trace {
-            let svg = crate::sim_cmd::gantt_svg(&l, tr)?;
-            write_file(&dir.join("mrm_gantt.svg"), svg.as_bytes())?;
-            let path = dir.join("mrm_trace.json");
-            let mut buf = Vec::new();
-            trace::chrome::write(tr, 1.0, &mut buf)
-                .map_err(|e| CliError::msg(format!("cannot export the trace: {e}")))?;
-            write_file(&path, &buf)?;
+            let files = crate::timeline_files::TimelineArgs {
+                trace: Some(dir.join("mrm_trace.json")),
+                trace_unit_us: 1.0,
+                gantt: Some(dir.join("mrm_gantt.svg")),
+            };
+            files.write(
+                tr,
+                &crate::sim_cmd::gantt_title(&l),
+                crate::sim_cmd::GANTT_TIME,
+            )?;
         }
     }
     Ok(())

@@ -33,9 +33,10 @@ use std::time::Duration;
 
 use clap::{Subcommand, ValueEnum};
 
-use crate::error::{write_file, CliError};
+use crate::error::CliError;
 use crate::graph_cmd::Failure;
 use crate::progress::Progress;
+use crate::timeline_files::TimelineArgs;
 
 /// The `vates etccs` commands.
 #[derive(Subcommand, Debug)]
@@ -89,16 +90,10 @@ pub struct AnalyseArgs {
     /// component waited for its partner.
     #[arg(long)]
     explain: bool,
-    /// Write the slowest (and fastest) run of each concrete agent as a Chrome trace JSON
-    /// file (open in Perfetto): a lane per component, busy until ready, then waiting.
-    #[arg(long, value_name = "FILE")]
-    trace: Option<PathBuf>,
-    /// Microseconds per model time unit in the --trace file.
-    #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = crate::parse_scale)]
-    trace_unit_us: f64,
-    /// Write the slowest (and fastest) run of each concrete agent as an SVG Gantt chart.
-    #[arg(long, value_name = "FILE")]
-    gantt: Option<PathBuf>,
+    /// The slowest (and fastest) run of each concrete agent as a timeline: a lane per
+    /// component, busy until ready, then waiting for its partner.
+    #[command(flatten)]
+    timeline: TimelineArgs,
     /// Treat these constants of the model as symbolic parameters (comma-separated, e.g.
     /// `tsend,b`): the parametric analysis then shows how the time depends on them.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
@@ -162,7 +157,7 @@ fn analyse_and_write(
     if a.map.is_some() && swept {
         return Err(CliError::usage("--map draws one analysis: give --const single values").into());
     }
-    if swept && (a.explain || a.trace.is_some() || a.gantt.is_some()) {
+    if swept && (a.explain || a.timeline.wanted()) {
         return Err(CliError::usage(
             "--explain, --trace and --gantt show the runs of one analysis: give --const single values",
         )
@@ -479,7 +474,7 @@ fn concrete(results: &[etccs::Report]) -> Vec<&etccs::Analysis> {
 
 /// Writes the `--trace` and `--gantt` files of the concrete agents' witness runs.
 fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<(), Failure> {
-    if a.trace.is_none() && a.gantt.is_none() {
+    if !a.timeline.wanted() {
         return Ok(());
     }
     let runs = concrete(results);
@@ -490,23 +485,7 @@ fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<(), Fai
         .into());
     }
     let tr = etccs::witness::trace(&runs);
-    if let Some(path) = &a.trace {
-        let mut buf = Vec::new();
-        trace::chrome::write(&tr, a.trace_unit_us, &mut buf)
-            .map_err(|e| CliError::msg(format!("cannot export the trace: {e}")))?;
-        write_file(path, &buf)?;
-    }
-    if let Some(path) = &a.gantt {
-        let opts = trace::gantt::GanttOptions {
-            title: Some(tr.name.clone()),
-            time_label: "time".to_string(),
-            ..Default::default()
-        };
-        let svg = trace::gantt::render_svg(&tr, &opts)
-            .map_err(|e| CliError::msg(format!("cannot draw the Gantt chart: {e}")))?;
-        write_file(path, svg.as_bytes())?;
-    }
-    Ok(())
+    Ok(a.timeline.write(&tr, &tr.name, "time")?)
 }
 
 /// `--explain` in text: the fastest and slowest runs of each concrete agent step by step.

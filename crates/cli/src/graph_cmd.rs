@@ -63,6 +63,7 @@ use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
 
 use crate::error::{write_file, CliError};
 use crate::text::{fixed, num, Align, TextTable};
+use crate::timeline_files::TimelineArgs;
 use crate::Format;
 
 /// Why a `graph` command failed.
@@ -141,15 +142,9 @@ pub struct AnalyzeArgs {
     /// Number of processes P.
     #[arg(long, short = 'p', value_name = "P")]
     procs: usize,
-    /// Write a Chrome trace JSON file (open in Perfetto).
-    #[arg(long, value_name = "FILE")]
-    trace: Option<PathBuf>,
-    /// Microseconds per graph time unit in the --trace file (1e6 for times in seconds).
-    #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = crate::parse_scale)]
-    trace_unit_us: f64,
-    /// Write an SVG Gantt chart of the schedule.
-    #[arg(long, value_name = "FILE")]
-    gantt: Option<PathBuf>,
+    /// The schedule as a timeline.
+    #[command(flatten)]
+    timeline: TimelineArgs,
     /// Write the parallelism profile over time as CSV: `time,running` (and, with
     /// `--policy queues`, `processes_per_active_queue`), one row per change.
     #[arg(long, value_name = "FILE")]
@@ -488,7 +483,7 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
             .then(|| report::processes_per_active_queue(&g, &an.schedule));
         write_file(path, profile_csv(&profile, queues.as_deref()).as_bytes())?;
     }
-    if a.trace.is_some() || a.gantt.is_some() {
+    if a.timeline.wanted() {
         let file = a
             .input
             .graph
@@ -496,22 +491,8 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
             .map_or_else(|| an.graph.clone(), |f| f.to_string_lossy().into_owned());
         let name = format!("{file}: policy {}, P = {}", setup.policy_name, an.procs);
         let tr = report::to_trace(&g, &an.schedule, &name);
-        if let Some(path) = &a.trace {
-            let mut buf = Vec::new();
-            trace::chrome::write(&tr, a.trace_unit_us, &mut buf)
-                .map_err(|e| CliError::msg(format!("cannot export the trace: {e}")))?;
-            write_file(path, &buf)?;
-        }
-        if let Some(path) = &a.gantt {
-            let opts = trace::gantt::GanttOptions {
-                title: Some(format!("{name}: makespan {}", num(an.schedule.makespan))),
-                time_label: "time".to_string(),
-                ..Default::default()
-            };
-            let svg = trace::gantt::render_svg(&tr, &opts)
-                .map_err(|e| CliError::msg(format!("cannot draw the Gantt chart: {e}")))?;
-            write_file(path, svg.as_bytes())?;
-        }
+        let title = format!("{name}: makespan {}", num(an.schedule.makespan));
+        a.timeline.write(&tr, &title, "time")?;
     }
     let text = match a.format {
         Format::Text => render_text(&an, &setup),

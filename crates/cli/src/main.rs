@@ -126,6 +126,7 @@ mod progress;
 mod sim_cmd;
 mod sweep;
 mod text;
+mod timeline_files;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -283,15 +284,9 @@ struct SimArgs {
     model: ModelArgs,
     #[command(flatten)]
     sim: SimFlags,
-    /// Write a Chrome trace JSON file (open in Perfetto).
-    #[arg(long, value_name = "FILE")]
-    trace: Option<PathBuf>,
-    /// Microseconds per model time unit in the --trace file.
-    #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = parse_scale)]
-    trace_unit_us: f64,
-    /// Write an SVG Gantt chart of the resource servers and the processes (think, queueing wait, service).
-    #[arg(long, value_name = "FILE")]
-    gantt: Option<PathBuf>,
+    /// The resource servers and the processes (think, queueing wait, service) as a timeline.
+    #[command(flatten)]
+    timeline: timeline_files::TimelineArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -433,12 +428,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
         }
         Command::Pamela(PamelaCommand::Sim(a)) => {
             let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
-            let opts = sim_cmd::Outputs {
-                trace: a.trace,
-                trace_unit_us: a.trace_unit_us,
-                gantt: a.gantt,
-            };
-            sim_cmd::run(&loaded, &a.model.define, &a.sim, &opts, a.format, out)
+            sim_cmd::run(&loaded, &a.model.define, &a.sim, &a.timeline, a.format, out)
         }
         Command::Pamela(PamelaCommand::Sweep(a)) => {
             let loaded = input::load(&a.model.model, a.model.root.as_deref())?;

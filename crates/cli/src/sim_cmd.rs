@@ -2,26 +2,16 @@
 
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::PathBuf;
 
 use pamela::sim::{simulate_with_progress, SimResult};
 use pamela::Binding;
 
-use crate::error::{write_file, CliError, Result};
+use crate::error::{CliError, Result};
 use crate::input::{self, Define, Loaded};
 use crate::progress::Progress;
 use crate::text::{fixed, num, Align, TextTable};
+use crate::timeline_files::TimelineArgs;
 use crate::{Format, SimFlags};
-
-/// Files `sim` may write besides its report.
-pub struct Outputs {
-    /// Chrome trace JSON.
-    pub trace: Option<PathBuf>,
-    /// Microseconds per model time unit in the Chrome trace.
-    pub trace_unit_us: f64,
-    /// SVG Gantt chart.
-    pub gantt: Option<PathBuf>,
-}
 
 /// How many members of a family the text report lists.
 const BUSIEST_SHOWN: usize = 3;
@@ -69,24 +59,14 @@ pub fn run(
     loaded: &Loaded,
     defines: &[Define],
     flags: &SimFlags,
-    outputs: &Outputs,
+    files: &TimelineArgs,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<()> {
     let binding = full_binding(loaded, defines, "sim")?;
-    let record = outputs.trace.is_some() || outputs.gantt.is_some();
-    let r = simulate(loaded, &binding, &flags.options(record))?;
+    let r = simulate(loaded, &binding, &flags.options(files.wanted()))?;
     if let Some(tr) = &r.trace {
-        if let Some(path) = &outputs.trace {
-            let mut buf = Vec::new();
-            trace::chrome::write(tr, outputs.trace_unit_us, &mut buf)
-                .map_err(|e| CliError::msg(format!("cannot export the trace: {e}")))?;
-            write_file(path, &buf)?;
-        }
-        if let Some(path) = &outputs.gantt {
-            let svg = gantt_svg(loaded, tr)?;
-            write_file(path, svg.as_bytes())?;
-        }
+        files.write(tr, &gantt_title(loaded), GANTT_TIME)?;
     }
     let text = match format {
         Format::Text => render_text(loaded, &binding, flags, &r),
@@ -100,19 +80,16 @@ pub fn run(
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 
-/// The SVG Gantt chart of a simulation trace.
-pub fn gantt_svg(loaded: &Loaded, tr: &trace::Trace) -> Result<String> {
-    let opts = trace::gantt::GanttOptions {
-        title: Some(format!(
-            "{} — root {}: resource servers and processes",
-            loaded.label(),
-            loaded.root_name()
-        )),
-        time_label: "model time".to_string(),
-        ..Default::default()
-    };
-    trace::gantt::render_svg(tr, &opts)
-        .map_err(|e| CliError::msg(format!("cannot draw the Gantt chart: {e}")))
+/// The time axis label of a simulation's Gantt chart.
+pub const GANTT_TIME: &str = "model time";
+
+/// The title of a simulation's Gantt chart.
+pub fn gantt_title(loaded: &Loaded) -> String {
+    format!(
+        "{} — root {}: resource servers and processes",
+        loaded.label(),
+        loaded.root_name()
+    )
 }
 
 /// The text report.

@@ -1,0 +1,52 @@
+//! `--trace`, `--trace-unit-us` and `--gantt`: the timeline files of every command that
+//! produces a schedule (a PAMELA simulation, a task-graph schedule, ETCCS witness runs).
+
+use std::path::PathBuf;
+
+use crate::error::{write_file, CliError, Result};
+
+/// The timeline files a command may write besides its report.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TimelineArgs {
+    /// Write the timeline as a Chrome trace JSON file (open in Perfetto).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Microseconds per model time unit in the --trace file (1e6 for times in seconds).
+    #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = crate::parse_scale)]
+    pub trace_unit_us: f64,
+    /// Write the timeline as an SVG Gantt chart.
+    #[arg(long, value_name = "FILE")]
+    pub gantt: Option<PathBuf>,
+}
+
+impl TimelineArgs {
+    /// Whether any timeline file is asked for (so that the timeline must be recorded).
+    pub fn wanted(&self) -> bool {
+        self.trace.is_some() || self.gantt.is_some()
+    }
+
+    /// Writes the files asked for; the Gantt chart gets `title` and the time axis `time_label`.
+    pub fn write(&self, tr: &trace::Trace, title: &str, time_label: &str) -> Result<()> {
+        if let Some(path) = &self.trace {
+            let mut buf = Vec::new();
+            trace::chrome::write(tr, self.trace_unit_us, &mut buf)
+                .map_err(|e| CliError::msg(format!("cannot export the trace: {e}")))?;
+            write_file(path, &buf)?;
+        }
+        if let Some(path) = &self.gantt {
+            write_file(path, gantt_svg(tr, title, time_label)?.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// The SVG Gantt chart of `tr`.
+pub fn gantt_svg(tr: &trace::Trace, title: &str, time_label: &str) -> Result<String> {
+    let opts = trace::gantt::GanttOptions {
+        title: Some(title.to_string()),
+        time_label: time_label.to_string(),
+        ..Default::default()
+    };
+    trace::gantt::render_svg(tr, &opts)
+        .map_err(|e| CliError::msg(format!("cannot draw the Gantt chart: {e}")))
+}

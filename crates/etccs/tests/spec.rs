@@ -219,6 +219,14 @@ fn t5_10_deadlock_vs_termination() {
         Outcome::Deadlock { run, state } => {
             assert_eq!(run.time.to_string(), "5");
             assert!(state.contains("Terminated"), "{state}");
+            // The run into the deadlock says who met: `a` ready at 3 waits for `a'` at 5.
+            assert_eq!(run.lanes, ["a@3.b@4.Terminated", "'a@5.b@6.Terminated"]);
+            let who: Vec<(usize, &str, String)> = run.steps[0]
+                .parties
+                .iter()
+                .map(|p| (p.lane, p.action.as_str(), p.ready.to_string()))
+                .collect();
+            assert_eq!(who, [(0, "a", "3".into()), (1, "a'", "5".into())]);
         }
         o => panic!("expected deadlock, got {o:?}"),
     }
@@ -262,6 +270,26 @@ fn cycle_is_non_termination() {
         Outcome::NonTerminating { cycle, .. } => {
             assert_eq!(cycle.time.to_string(), "3");
             assert_eq!(cycle.steps.len(), 2);
+            // The cycle's own lanes start at its first state: the CPU computes for 3, then
+            // takes the next `op` from the user, who has been ready since the cycle began.
+            assert_eq!(cycle.lanes, ["tau@3.Cpu", "User"]);
+            let who: Vec<Vec<(usize, &str, String)>> = cycle
+                .steps
+                .iter()
+                .map(|st| {
+                    st.parties
+                        .iter()
+                        .map(|p| (p.lane, p.action.as_str(), p.ready.to_string()))
+                        .collect()
+                })
+                .collect();
+            assert_eq!(
+                who,
+                [
+                    vec![(0, "tau", "3".into())],
+                    vec![(0, "op", "3".into()), (1, "op'", "0".into())]
+                ]
+            );
         }
         o => panic!("expected non-termination, got {o:?}"),
     }

@@ -1,7 +1,9 @@
 //! `vates etccs analyse`: execution times of Eager Timed CCS agents (MacDonald).
 //!
 //! ```text
-//! vates etccs analyse MODEL [--agent NAME]... [--format text|thesis|json] [--max-states N]
+//! vates etccs analyse MODEL [--agent NAME]... [--const k=v|k=a..b]... [--symbolic NAMES]
+//!                     [--explain] [--trace t.json] [--trace-unit-us U] [--gantt g.svg]
+//!                     [--map f.svg] [--no-merge] [--max-states N] [--format text|thesis|json]
 //! ```
 //!
 //! Analyses the agents named by the model's `analyse` lines (or by `--agent`): the multiset of

@@ -1,8 +1,9 @@
 //! `vates`: predicts how long parallel programs run, and explains why.
 //!
-//! This binary is the only place where the vates engines meet. It currently drives the
-//! first method, PAMELA (van Gemund): a process model of `seq`/`par`/`use`/`delay`/`if` over
-//! resources, its symbolic lower bound T^l, and its exact discrete-event simulation T.
+//! This binary is the only place where the vates engines meet: PAMELA (van Gemund), a process
+//! model of `seq`/`par`/`use`/`delay`/`if` over resources with its symbolic lower bound T^l and
+//! its exact discrete-event simulation T; deterministic task graph analysis (Adve & Vernon);
+//! and Eager Timed CCS (MacDonald) for message-passing programs.
 //!
 //! # Commands
 //!
@@ -22,6 +23,9 @@
 //!                    [--csv f.csv] [--format text|json]
 //! vates graph convert IN OUT [--from FMT] [--to FMT]
 //! vates graph gen     KIND --tasks N [--width W] [--degree D] [--time DIST] [--seed S] [-o FILE]
+//! vates etccs analyse MODEL [--agent NAME]... [--const k=v|k=a..b]... [--symbolic NAMES]
+//!                    [--explain] [--trace t.json] [--trace-unit-us U] [--gantt g.svg]
+//!                    [--map f.svg] [--no-merge] [--max-states N] [--format text|thesis|json]
 //! ```
 //!
 //! The `graph` commands (deterministic task graph analysis) are documented in

@@ -258,10 +258,10 @@ const ANALYSIS_STACK_BYTES: usize = 512 << 20;
 /// The explored state graph: per state the common delay of its
 /// transitions; edges in compressed rows (`start[s]..start[s + 1]`).
 struct Graph {
-    /// Per state, the number of its delay in `delays` (distinct values:
-    /// a few, and 0 for most states).
+    /// Per state, the id of its delay in `delays` (distinct values: a few,
+    /// and 0, id 0, for most states).
     delay: Vec<u32>,
-    delays: Vec<Tm>,
+    delays: Interned,
     start: Vec<u32>,
     to: Vec<u32>,
     act: Vec<Act>,
@@ -270,7 +270,7 @@ struct Graph {
 impl Graph {
     /// The common delay of the transitions of `s`.
     fn delay(&self, s: usize) -> &Tm {
-        &self.delays[self.delay[s] as usize]
+        self.delays.get(self.delay[s])
     }
 
     /// The breadth-first tree of the exploration: for each state, the
@@ -476,6 +476,31 @@ impl Lanes {
     }
 }
 
+/// Times stored once each, named by dense ids (in the order first seen).
+#[derive(Default)]
+struct Interned {
+    values: Vec<Tm>,
+    ids: FxHashMap<Tm, u32>,
+}
+
+impl Interned {
+    /// The id of `t`, added if new.
+    fn id(&mut self, t: &Tm) -> u32 {
+        if let Some(&k) = self.ids.get(t) {
+            return k;
+        }
+        let k = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct times");
+        self.values.push(t.clone());
+        self.ids.insert(t.clone(), k);
+        k
+    }
+
+    /// The value of id `k`.
+    fn get(&self, k: u32) -> &Tm {
+        &self.values[k as usize]
+    }
+}
+
 /// A path count: machine-sized while it fits, exact beyond.
 #[derive(Clone, Debug)]
 enum Count {
@@ -628,12 +653,12 @@ fn explore(
     );
     let mut g = Graph {
         delay: Vec::new(),
-        delays: vec![Tm::ZERO],
+        delays: Interned::default(),
         start: vec![0],
         to: Vec::new(),
         act: Vec::new(),
     };
-    let mut delay_ids: FxHashMap<Tm, u32> = FxHashMap::default();
+    let no_delay = g.delays.id(&Tm::ZERO);
     let mut buf: Vec<(Act, u32)> = Vec::new();
     let meter = opts.meter.as_deref();
     if let Some(m) = meter {
@@ -658,16 +683,8 @@ fn explore(
             },
         })?;
         let d = match u {
-            Some(u) if !u.is_zero() => match delay_ids.get(&u) {
-                Some(&k) => k,
-                None => {
-                    let k = u32::try_from(g.delays.len()).expect("fewer than 2^32 delays");
-                    g.delays.push(u.clone());
-                    delay_ids.insert(u, k);
-                    k
-                }
-            },
-            _ => 0,
+            Some(u) if !u.is_zero() => g.delays.id(&u),
+            _ => no_delay,
         };
         room(&mut g.delay, 1);
         room(&mut g.start, 1);
@@ -730,7 +747,7 @@ fn analyse_inner(
 
     // 2. Cycle detection (iterative DFS) and post-order.
     let mut colour = vec![0u8; n];
-    let mut post = Vec::with_capacity(n);
+    let mut post: Vec<u32> = Vec::with_capacity(n);
     let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
     colour[0] = 1;
     while let Some(&(v, k)) = stack.last() {
@@ -764,7 +781,7 @@ fn analyse_inner(
             }
         } else {
             colour[v] = 2;
-            post.push(v);
+            post.push(v as u32);
             stack.pop();
         }
     }
@@ -776,8 +793,12 @@ fn analyse_inner(
     // merged lists of its successors shifted once by that delay.
     // Per state: each total time with its EXEC path count and PEXEC probability.
     let mut lists: Vec<Vec<Entry>> = vec![Vec::new(); n];
-    // Least and greatest total time with the first edge achieving each.
-    let mut best: Vec<(Tm, u32, Tm, u32)> = vec![(Tm::ZERO, 0, Tm::ZERO, 0); n];
+    // Least and greatest total time (ids of `times`: a state costs 16 bytes
+    // here, and the distinct totals are few) with the first edge achieving
+    // each.
+    let mut times = Interned::default();
+    let zero = times.id(&Tm::ZERO);
+    let mut best: Vec<[u32; 4]> = vec![[zero, 0, zero, 0]; n];
     // Remaining unprocessed in-edges per state: the last predecessor to
     // consume a state's list takes it instead of copying it.
     let mut pending = vec![0u32; n];
@@ -785,6 +806,7 @@ fn analyse_inner(
         pending[t as usize] += 1;
     }
     for &v in &post {
+        let v = v as usize;
         let deg = g.degree(v);
         if deg == 0 {
             lists[v] = vec![(Tm::ZERO, Count::Small(1), Prob::Small(1, 1))];
@@ -804,26 +826,24 @@ fn analyse_inner(
                 acc.extend_from_slice(&lists[to]);
             }
             if k > 0 {
-                let (b, lo, hi) = (
-                    &best[to],
-                    &best[g.target(v, lk)].0,
-                    &best[g.target(v, hk)].2,
-                );
-                if b.0 < *lo {
+                let b = best[to];
+                let (lo, hi) = (best[g.target(v, lk)][0], best[g.target(v, hk)][2]);
+                if times.get(b[0]) < times.get(lo) {
                     lk = k;
                 }
-                if b.2 > *hi {
+                if times.get(b[2]) > times.get(hi) {
                     hk = k;
                 }
             }
         }
-        let shift = |t: &Tm| if d.is_zero() { t.clone() } else { t.add(d) };
-        best[v] = (
-            shift(&best[g.target(v, lk)].0),
-            lk as u32,
-            shift(&best[g.target(v, hk)].2),
-            hk as u32,
-        );
+        let (lo, hi) = (best[g.target(v, lk)][0], best[g.target(v, hk)][2]);
+        best[v] = if d.is_zero() {
+            [lo, lk as u32, hi, hk as u32]
+        } else {
+            let lo = times.get(lo).add(d);
+            let hi = times.get(hi).add(d);
+            [times.id(&lo), lk as u32, times.id(&hi), hk as u32]
+        };
         if deg > 1 {
             acc.sort_unstable_by(|x, y| x.0.cmp(&y.0));
             merge_sorted(&mut acc);
@@ -842,7 +862,7 @@ fn analyse_inner(
         let mut p = Vec::new();
         let mut s = 0;
         while g.degree(s) > 0 {
-            let k = if use_max { best[s].3 } else { best[s].1 } as usize;
+            let k = if use_max { best[s][3] } else { best[s][1] } as usize;
             p.push((s, k));
             s = g.target(s, k);
         }

@@ -159,6 +159,13 @@ fn analyse_and_write(
     if a.map.is_some() && swept {
         return Err(CliError::usage("--map draws one analysis: give --const single values").into());
     }
+    if a.explain && a.format == EtccsFormat::Thesis {
+        return Err(CliError::usage(
+            "--explain adds to the readable report, not to the thesis tool's output: use \
+             --format text (the default), or --format json, which always lists each step's parties",
+        )
+        .into());
+    }
     if swept && (a.explain || a.timeline.wanted()) {
         return Err(CliError::usage(
             "--explain, --trace and --gantt show the runs of one analysis: give --const single values",
@@ -490,17 +497,29 @@ fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<(), Fai
     Ok(a.timeline.write(&tr, &tr.name, "time")?)
 }
 
-/// `--explain` in text: the fastest and slowest runs of each concrete agent step by step.
+/// `--explain` in text: step by step, the fastest and slowest runs of each concrete agent,
+/// and the runs into a deadlock or a cycle.
 fn write_explained(results: &[etccs::Report], out: &mut dyn Write) -> Result<(), Failure> {
     let mut s = String::new();
     for a in concrete(results) {
         // One run when all runs take the same time.
         let same = matches!((&a.min, &a.max), (Some(x), Some(y)) if x.time == y.time);
-        let runs = [("fastest", &a.min), ("slowest", &a.max)];
-        for (which, run) in runs.into_iter().skip(usize::from(same)) {
-            let Some(run) = run else { continue };
+        let mut runs: Vec<(&str, &etccs::Run)> = [("fastest run", &a.min), ("slowest run", &a.max)]
+            .into_iter()
+            .skip(usize::from(same))
+            .filter_map(|(which, r)| r.as_ref().map(|r| (which, r)))
+            .collect();
+        match &a.outcome {
+            etccs::Outcome::Terminated => {}
+            etccs::Outcome::Deadlock { run, .. } => runs.push(("run into the deadlock", run)),
+            etccs::Outcome::NonTerminating { prefix, cycle } => {
+                runs.push(("run to the cycle", prefix));
+                runs.push(("cycle", cycle));
+            }
+        }
+        for (which, run) in runs {
             s.push_str(&format!(
-                "\n{which} run of {} ({}), step by step:\n{}",
+                "\n{which} of {} ({}), step by step:\n{}",
                 a.name,
                 etccs::output::time_str(&run.time),
                 etccs::witness::timeline_text(run)

@@ -402,6 +402,23 @@ fn witness_runs_explain_who_waited() {
     let mut args = vec!["etccs", "analyse", model.as_str(), "--const", "p=2..3"];
     args.push("--explain");
     assert!(fails(&args, 2).contains("give --const single values"));
+    let mut args = base.to_vec();
+    args.extend(["--explain", "--format", "thesis"]);
+    assert!(fails(&args, 2).contains("not to the thesis tool's output"));
+    // A cycle is explained too: the user is ready at once but waits for the CPU.
+    let d2 = tempdir("etccs-witness-cycle");
+    let cyc = d2.join("cyc.etccs");
+    std::fs::write(
+        &cyc,
+        "define Cpu = (op,0).(tau,3).Cpu\ndefine User = (op',0).User\n\
+         define Sys = (Cpu | User)\\{op}\nanalyse Sys\n",
+    )
+    .unwrap();
+    let out = stdout(&["etccs", "analyse", &cyc.display().to_string(), "--explain"]);
+    assert!(
+        out.contains("cycle of Sys (3), step by step:\n         3  tau@3.Cpu tau\n         3  tau@3.Cpu op + User op' (waited 3)\n"),
+        "{out}"
+    );
     let param = common::example_in("etccs", "parametric.etccs");
     let err = fails(
         &[

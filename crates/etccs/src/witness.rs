@@ -18,7 +18,9 @@
 //!     "         4  a@3.b@4.nil a (waited 1) + 'a@4.nil a'\n         8  a@3.b@4.nil b\n"
 //! );
 //! let t = witness::trace(&[&a]);
-//! assert_eq!(t.lanes.len(), 3 + 3); // slowest and fastest run, three components each
+//! // The slowest and the fastest run, three components each.
+//! assert_eq!(t.lanes.len(), 3 + 3);
+//! assert_eq!((t.lanes[0].name.as_str(), t.lanes[3].name.as_str()), ("max a@3.nil", "min a@3.nil"));
 //! # Ok::<(), etccs::Error>(())
 //! ```
 
@@ -55,10 +57,12 @@ pub fn timeline_text(r: &Run) -> String {
 }
 
 /// The slowest run of each analysis (and its fastest, when that takes
-/// less time) as a timeline: a lane group per run, a lane per component;
-/// each action of a component closes a *busy* interval from its previous
-/// action until it was ready, then a *wait* interval until the action
-/// happened. Intervals are labelled with the action.
+/// less time) as a timeline: a lane group per run, a lane per component
+/// (named `max …` and `min …` when both runs are shown, so that a chart
+/// without group names tells them apart); each action of a component
+/// closes a *busy* interval from its previous action until it was ready,
+/// then a *wait* interval until the action happened. Intervals are
+/// labelled with the action.
 pub fn trace(analyses: &[&Analysis]) -> Trace {
     let mut t = Trace::new(match analyses {
         [one] => format!("witness runs of {}", one.name),
@@ -66,18 +70,30 @@ pub fn trace(analyses: &[&Analysis]) -> Trace {
     });
     for a in analyses {
         let Some(max) = &a.max else { continue };
-        add_run(&mut t, &format!("{}: slowest run", a.name), max);
-        if let Some(min) = a.min.as_ref().filter(|m| m.time < max.time) {
-            add_run(&mut t, &format!("{}: fastest run", a.name), min);
+        let min = a.min.as_ref().filter(|m| m.time < max.time);
+        let prefix = |p: &'static str| if min.is_some() { p } else { "" };
+        add_run(
+            &mut t,
+            &format!("{}: slowest run", a.name),
+            prefix("max "),
+            max,
+        );
+        if let Some(min) = min {
+            add_run(&mut t, &format!("{}: fastest run", a.name), "min ", min);
         }
     }
     t
 }
 
-/// Adds the lanes and intervals of `r` as the group `group`.
-fn add_run(t: &mut Trace, group: &str, r: &Run) {
+/// Adds the lanes (names after `prefix`) and intervals of `r` as the group
+/// `group`.
+fn add_run(t: &mut Trace, group: &str, prefix: &str, r: &Run) {
     let group = format!("{group} ({})", time_str(&r.time));
-    let ids: Vec<usize> = r.lanes.iter().map(|l| t.add_lane(l, &group)).collect();
+    let ids: Vec<usize> = r
+        .lanes
+        .iter()
+        .map(|l| t.add_lane(format!("{prefix}{l}"), &group))
+        .collect();
     let mut now = Time::default();
     for st in &r.steps {
         now += &st.delay;

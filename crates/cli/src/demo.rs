@@ -644,11 +644,9 @@ fn message_passing(s: &mut String) -> Result<()> {
 /// Total time each component of `run` waited for the bus (`get'` after it was ready).
 fn bus_waits(run: &etccs::Run) -> Vec<String> {
     let mut waited = vec![etccs::Time::default(); run.lanes.len()];
-    let mut now = etccs::Time::default();
-    for st in &run.steps {
-        now += &st.delay;
+    for (now, st) in run.timed_steps() {
         for p in st.parties.iter().filter(|p| p.action == "get'") {
-            waited[p.lane] += &now - &p.ready;
+            waited[p.lane] += p.waited(&now);
         }
     }
     run.lanes

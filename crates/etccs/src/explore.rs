@@ -68,6 +68,18 @@ pub struct Party {
     pub ready: Time,
 }
 
+impl Party {
+    /// How long the component waited for its partner before the step at
+    /// time `at` (zero when it acted as soon as it was ready).
+    pub fn waited(&self, at: &Time) -> Time {
+        if self.ready < *at {
+            at - &self.ready
+        } else {
+            Time::zero()
+        }
+    }
+}
+
 /// A run from its first state with its total time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
@@ -79,6 +91,18 @@ pub struct Run {
     /// (`c0`, `c1`, … for long terms); a component that splits into a
     /// composition gives its parts lanes of their own (`name.1`, …).
     pub lanes: Vec<String>,
+}
+
+impl Run {
+    /// The steps with the time (since the start of the run) at which each
+    /// happened.
+    pub fn timed_steps(&self) -> impl Iterator<Item = (Time, &Step)> + '_ {
+        let mut now = Time::zero();
+        self.steps.iter().map(move |st| {
+            now += &st.delay;
+            (now.clone(), st)
+        })
+    }
 }
 
 /// How the agent's executions end.
@@ -337,14 +361,9 @@ fn run_of(arena: &mut Arena, g: &Graph, space: &mut Space, path: &[(usize, usize
             .map(|&(pos, act, _)| {
                 let lane = lanes.at[pos as usize];
                 let (since, term) = &lanes.last[lane];
-                let ready = least_bound(arena, *term, act).map_or(time.clone(), |b| {
-                    let r = since.add(&b);
-                    if r > time {
-                        time.clone()
-                    } else {
-                        r
-                    }
-                });
+                // Not after the step (the least bound is a lower bound).
+                let ready = least_bound(arena, *term, act)
+                    .map_or(time.clone(), |b| since.add(&b).min(time.clone()));
                 Party {
                     lane,
                     action: arena.act_str(act),

@@ -27,7 +27,7 @@
 use crate::explore::{Analysis, Party, Run};
 use crate::output::time_str;
 use crate::term::Time;
-use num_traits::ToPrimitive;
+use num_traits::{ToPrimitive, Zero};
 use trace::{Kind, Trace};
 
 /// The run step by step: one line per step with its time (since the start
@@ -35,19 +35,17 @@ use trace::{Kind, Trace};
 /// when it was ready before the step, how long it waited.
 pub fn timeline_text(r: &Run) -> String {
     let mut out = String::new();
-    let mut now = Time::default();
-    for st in &r.steps {
-        now += &st.delay;
+    for (now, st) in r.timed_steps() {
         let who: Vec<String> = st
             .parties
             .iter()
             .map(|p| {
                 let lane = r.lanes.get(p.lane).map_or("?", String::as_str);
-                if p.ready < now {
-                    let waited = &now - &p.ready;
-                    format!("{lane} {} (waited {})", p.action, time_str(&waited))
-                } else {
+                let waited = p.waited(&now);
+                if waited.is_zero() {
                     format!("{lane} {}", p.action)
+                } else {
+                    format!("{lane} {} (waited {})", p.action, time_str(&waited))
                 }
             })
             .collect();
@@ -94,9 +92,7 @@ fn add_run(t: &mut Trace, group: &str, prefix: &str, r: &Run) {
         .iter()
         .map(|l| t.add_lane(format!("{prefix}{l}"), &group))
         .collect();
-    let mut now = Time::default();
-    for st in &r.steps {
-        now += &st.delay;
+    for (now, st) in r.timed_steps() {
         for p in &st.parties {
             push_party(t, ids[p.lane], p, &now);
         }

@@ -26,10 +26,16 @@
 //! SVG Gantt chart, a lane per component; the JSON runs carry the same `lanes` and per-step
 //! `parties`. A long analysis shows a spinner on a terminal with the agent, the phase and the
 //! number of states found so far.
+//!
+//! The analyses of a run (one per agent and `--const` value) run in parallel, one per core,
+//! each on its own copy of the parsed model; the output keeps their order. In a table, an
+//! analysis that reaches a limit (`--max-states`, the nesting depth, the solver's work) shows
+//! as `>N` in its row (JSON: `{"name", "limit", "error"}`) and the others go on; any other
+//! error ends the run.
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -69,11 +75,13 @@ pub struct AnalyseArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = EtccsFormat::Text)]
     format: EtccsFormat,
-    /// Stop with an error after exploring this many states.
+    /// Stop with an error after exploring this many states (in a `--const` table, that
+    /// analysis's row says so and the table goes on).
     #[arg(long, default_value_t = 10_000_000, value_name = "N")]
     max_states: usize,
     /// Override a `const` (or give a `param` a value): `p=4`, or a range or list (`p=2..8`,
-    /// `p=2,4,8`) to analyse every value and print one row per value (repeatable).
+    /// `p=2,4,8`) to analyse every value and print one row per value (repeatable); the
+    /// analyses run in parallel, one per core.
     #[arg(long = "const", value_name = "NAME=VALUES")]
     consts: Vec<String>,
     /// Parametric analysis: report every region with its own linear expressions instead of
@@ -110,28 +118,19 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let text = std::fs::read_to_string(&a.model).map_err(|e| CliError::read(&a.model, &e))?;
     let name = a.model.display().to_string();
-    let meter = Arc::new(etccs::Meter::default());
     let opts = Opts {
         concrete: etccs::Options {
             max_states: a.max_states,
-            meter: Some(Arc::clone(&meter)),
             ..etccs::Options::default()
         },
         parametric: etccs::parametric::Options {
             max_states: a.max_states,
             merge: !a.no_merge,
-            meter: Some(Arc::clone(&meter)),
             ..etccs::parametric::Options::default()
         },
         symbolic: a.symbolic.iter().map(|n| n.trim().to_string()).collect(),
-        ticker: Ticker {
-            meter,
-            label: Mutex::new(String::new()),
-        },
     };
-    with_spinner(&opts.ticker, || {
-        analyse_and_write(&a, &name, &text, &opts, out)
-    })
+    analyse_and_write(&a, &name, &text, &opts, out)
 }
 
 /// The analyses of `run` and their output.
@@ -172,12 +171,30 @@ fn analyse_and_write(
         )
         .into());
     }
-    // One assignment (or none) gives the full report; several give a table.
-    if !swept {
-        let point: Vec<(expr::Name, expr::Rational)> = grid.iter().next().unwrap_or_default();
+    // One job per agent and assignment, run in parallel; one assignment (or none) gives
+    // the full report, several give a table.
+    let points: Vec<Vec<(expr::Name, expr::Rational)>> = grid.iter().collect();
+    let mut jobs = Vec::new();
+    for (k, point) in points.iter().enumerate() {
         let overrides: Vec<(&str, etccs::Time)> =
             point.iter().map(|(n, v)| (&**n, v.clone())).collect();
-        let results = analyse_model(name, text, &overrides, &a.agent, opts, "")?;
+        let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        jobs.extend(model_jobs(
+            name,
+            text,
+            &overrides,
+            &a.agent,
+            opts,
+            k,
+            &at.join(", "),
+        )?);
+    }
+    let outcomes = run_jobs(jobs, opts);
+    if !swept {
+        let results = outcomes
+            .into_iter()
+            .map(|(_, _, o)| o.map_err(failure))
+            .collect::<Result<Vec<_>, _>>()?;
         if let Some(path) = &a.map {
             let mut maps = results.iter().filter_map(|r| match r {
                 etccs::Report::Parametric(p) => Some(p),
@@ -198,64 +215,168 @@ fn analyse_and_write(
         }
         return Ok(());
     }
-    let mut points = Vec::new();
-    for point in grid.iter() {
-        let overrides: Vec<(&str, etccs::Time)> =
-            point.iter().map(|(n, v)| (&**n, v.clone())).collect();
-        let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let results = analyse_model(name, text, &overrides, &a.agent, opts, &at.join(", "))?;
-        points.push((point, results));
+    // In a table, an analysis that reached a limit is a cell; any other error ends the run.
+    let mut rows: Vec<Point> = points.into_iter().map(|p| (p, Vec::new())).collect();
+    for (k, agent, outcome) in outcomes {
+        match outcome {
+            Err(e) if !is_limit(&e) => return Err(failure(e)),
+            o => rows[k].1.push((agent, o)),
+        }
     }
-    write_table(&points, a.format, out)
+    write_table(&rows, a.format, out)
 }
 
-/// Options of both analyses, the constants made symbolic, and what the spinner shows.
+/// One analysis of a run: an agent of a model parsed at one assignment of the `--const`s.
+struct Job {
+    /// The assignment's position in the sweep.
+    point: usize,
+    agent: String,
+    /// What the progress display calls it: the agent, and the assignment in a sweep.
+    label: String,
+    model: etccs::parse::Model,
+}
+
+/// What one analysis gave.
+type Outcome = Result<etccs::Report, etccs::Error>;
+
+/// Whether an analysis error is a limit reached (states, depth, solver work) rather than a
+/// fault of the model: a table shows it in its cell and goes on.
+fn is_limit(e: &etccs::Error) -> bool {
+    matches!(
+        e,
+        etccs::Error::Limit { .. }
+            | etccs::Error::TooDeep { .. }
+            | etccs::Error::SolverLimit { .. }
+    )
+}
+
+/// Runs the jobs in parallel (one per core), with a progress display on a terminal for long
+/// runs; the outcomes come back in the jobs' order, with their assignment's position.
+fn run_jobs(jobs: Vec<Job>, opts: &Opts) -> Vec<(usize, String, Outcome)> {
+    use rayon::prelude::*;
+    let ticker = Ticker::new(jobs.len());
+    with_spinner(&ticker, || {
+        jobs.into_par_iter()
+            .map(|job| {
+                let Job {
+                    point,
+                    agent,
+                    label,
+                    mut model,
+                } = job;
+                let meter = Arc::new(etccs::Meter::default());
+                let slot = ticker.begin(label, Arc::clone(&meter));
+                let concrete = etccs::Options {
+                    meter: Some(Arc::clone(&meter)),
+                    ..opts.concrete.clone()
+                };
+                let parametric = etccs::parametric::Options {
+                    meter: Some(meter),
+                    ..opts.parametric.clone()
+                };
+                let r = etccs::analyse_report(&mut model, &agent, &concrete, &parametric);
+                // The model holds every state's term: freeing it is part of the job.
+                drop(model);
+                ticker.end(slot);
+                (point, agent, r)
+            })
+            .collect()
+    })
+}
+
+/// Options of both analyses and the constants made symbolic.
 struct Opts {
     concrete: etccs::Options,
     parametric: etccs::parametric::Options,
     symbolic: Vec<String>,
-    ticker: Ticker,
 }
 
-/// What the spinner of a long analysis shows: the agent being analysed (with the point of a
-/// `--const` table) and the analysis's own progress counters.
+/// What the progress display of a run shows: the analyses under way, each with its phase and
+/// its count of states (read from its own [`etccs::Meter`]), and how many are done.
 struct Ticker {
-    meter: Arc<etccs::Meter>,
-    label: Mutex<String>,
+    total: usize,
+    done: AtomicUsize,
+    /// The analyses under way: a number, a label and the meter.
+    active: Mutex<Vec<(usize, String, Arc<etccs::Meter>)>>,
+    next: AtomicUsize,
 }
 
 impl Ticker {
-    /// Names the agent about to be analysed.
-    fn set_label(&self, label: String) {
-        if let Ok(mut l) = self.label.lock() {
-            *l = label;
+    fn new(total: usize) -> Self {
+        Ticker {
+            total,
+            done: AtomicUsize::new(0),
+            active: Mutex::new(Vec::new()),
+            next: AtomicUsize::new(0),
         }
     }
 
-    /// The spinner's message: agent and phase.
-    fn message(&self) -> String {
-        let label = self.label.lock().map(|l| l.clone()).unwrap_or_default();
-        let phase = match self.meter.phase() {
-            etccs::Phase::Exploring => "exploring",
-            etccs::Phase::Analysing => "analysing",
+    /// Shows an analysis as under way; returns its slot for [`Ticker::end`].
+    fn begin(&self, label: String, meter: Arc<etccs::Meter>) -> usize {
+        let slot = self.next.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut a) = self.active.lock() {
+            a.push((slot, label, meter));
+        }
+        slot
+    }
+
+    /// Shows an analysis as done.
+    fn end(&self, slot: usize) {
+        if let Ok(mut a) = self.active.lock() {
+            a.retain(|(k, _, _)| *k != slot);
+        }
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The states found by the analyses under way.
+    fn states(&self) -> u64 {
+        self.active
+            .lock()
+            .map_or(0, |a| a.iter().map(|(_, _, m)| m.states() as u64).sum())
+    }
+
+    /// The analyses under way: `exploring GatherBus (p=7): 1203456 states`, `; `-separated;
+    /// without `counts`, `exploring GatherBus (p=7): states` (a spinner shows the count).
+    fn message(&self, counts: bool) -> String {
+        let Ok(active) = self.active.lock() else {
+            return String::new();
         };
-        format!("{phase} {label}: states")
+        active
+            .iter()
+            .map(|(_, label, meter)| {
+                let phase = match meter.phase() {
+                    etccs::Phase::Exploring => "exploring",
+                    etccs::Phase::Analysing => "analysing",
+                };
+                if counts {
+                    format!("{phase} {label}: {} states", meter.states())
+                } else {
+                    format!("{phase} {label}: states")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 }
 
-/// How often the spinner reads the counters.
+/// How often the progress display reads the counters.
 const TICK: Duration = Duration::from_millis(100);
 
-/// Runs `f` while a thread of its own keeps a spinner (see [`Progress`]: only on a terminal,
-/// only for long runs) up to date with `ticker`.
+/// Runs `f` while a thread of its own keeps a progress display (see [`Progress`]: only on a
+/// terminal, only for long runs) up to date with `ticker`: a spinner for one analysis, a bar
+/// over the analyses for several.
 fn with_spinner<T>(ticker: &Ticker, f: impl FnOnce() -> T) -> T {
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         let drawer = s.spawn(|| {
-            let mut progress = Progress::new(None, "");
+            let total = (ticker.total > 1).then_some(ticker.total as u64);
+            let mut progress = Progress::new(total, "");
             while !done.load(Ordering::Relaxed) {
-                progress.bar().set_message(ticker.message());
-                progress.set(ticker.meter.states() as u64);
+                progress.bar().set_message(ticker.message(total.is_some()));
+                progress.set(match total {
+                    Some(_) => ticker.done.load(Ordering::Relaxed) as u64,
+                    None => ticker.states(),
+                });
                 std::thread::park_timeout(TICK);
             }
             progress.finish();
@@ -267,18 +388,19 @@ fn with_spinner<T>(ticker: &Ticker, f: impl FnOnce() -> T) -> T {
     })
 }
 
-/// Parses the model with the given const overrides and analyses the requested agents
-/// (parametrically where they have symbolic times).
-fn analyse_model(
+/// Parses the model with the given const overrides and returns a job per requested agent
+/// (the `analyse` lines, or `--agent`s); `k` and `at` name the assignment.
+fn model_jobs(
     name: &str,
     text: &str,
     overrides: &[(&str, etccs::Time)],
     agents: &[String],
     opts: &Opts,
+    k: usize,
     at: &str,
-) -> Result<Vec<etccs::Report>, Failure> {
+) -> Result<Vec<Job>, Failure> {
     let symbolic: Vec<&str> = opts.symbolic.iter().map(String::as_str).collect();
-    let mut model =
+    let model =
         etccs::parse::parse_with_symbolic(name, text, overrides, &symbolic).map_err(failure)?;
     if agents.is_empty() && model.analyses.is_empty() {
         let names: Vec<&str> = model.agents.iter().map(|(n, _)| n.as_str()).collect();
@@ -296,19 +418,19 @@ fn analyse_model(
     } else {
         agents.to_vec()
     };
-    let mut v = Vec::with_capacity(names.len());
-    for agent in &names {
-        opts.ticker.set_label(if at.is_empty() {
-            agent.clone()
-        } else {
-            format!("{agent} ({at})")
-        });
-        v.push(
-            etccs::analyse_report(&mut model, agent, &opts.concrete, &opts.parametric)
-                .map_err(failure)?,
-        );
-    }
-    Ok(v)
+    Ok(names
+        .into_iter()
+        .map(|agent| Job {
+            point: k,
+            label: if at.is_empty() {
+                agent.clone()
+            } else {
+                format!("{agent} ({at})")
+            },
+            agent,
+            model: model.clone(),
+        })
+        .collect())
 }
 
 /// One time distribution in a line: `4` or `4: 1/2, 8: 1/2`; for a parametric agent
@@ -335,8 +457,40 @@ fn distribution(r: &etccs::Report) -> String {
         .join(", ")
 }
 
-/// The results at one assignment of the swept consts.
-type Point = (Vec<(expr::Name, expr::Rational)>, Vec<etccs::Report>);
+/// The results at one assignment of the swept consts: per agent its report or the limit it
+/// reached.
+type Point = (Vec<(expr::Name, expr::Rational)>, Vec<(String, Outcome)>);
+
+/// The cells of an analysis that stopped at a limit: its states column and what happened.
+fn limit_cells(e: &etccs::Error) -> (String, String) {
+    match e {
+        etccs::Error::Limit { max_states, .. } => (
+            format!(">{max_states}"),
+            format!("stopped: more than {max_states} states (raise --max-states)"),
+        ),
+        etccs::Error::TooDeep { max_depth, .. } => (
+            "-".to_string(),
+            format!("stopped: a state nested deeper than {max_depth} levels"),
+        ),
+        _ => ("-".to_string(), format!("stopped: {e}")),
+    }
+}
+
+/// The JSON object of one table cell: the report, or `{"name", "limit", "error"}` for an
+/// analysis that stopped at a limit (`limit`: `states`, `depth` or `solver`).
+fn cell_json(agent: &str, o: &Outcome) -> serde_json::Value {
+    match o {
+        Ok(r) => etccs::report_json(r),
+        Err(e) => {
+            let limit = match e {
+                etccs::Error::Limit { .. } => "states",
+                etccs::Error::TooDeep { .. } => "depth",
+                _ => "solver",
+            };
+            serde_json::json!({ "name": agent, "limit": limit, "error": limit_cells(e).1 })
+        }
+    }
+}
 
 /// A table over the const values: one block per agent, one row per value.
 fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Result<(), Failure> {
@@ -352,9 +506,9 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                             (n.to_string(), serde_json::json!(etccs::output::time_str(v)))
                         })
                         .collect();
-                    let mut row = etccs::reports_json(results);
-                    row["consts"] = serde_json::Value::Object(consts);
-                    row
+                    let agents: Vec<serde_json::Value> =
+                        results.iter().map(|(n, o)| cell_json(n, o)).collect();
+                    serde_json::json!({ "agents": agents, "consts": consts })
                 })
                 .collect();
             s = serde_json::to_string_pretty(&serde_json::json!({ "points": rows }))
@@ -368,8 +522,11 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                     .map(|(n, v)| format!("{n} = {}", etccs::output::time_str(v)))
                     .collect();
                 s.push_str(&format!("== {} ==\n", head.join(", ")));
-                for r in results {
-                    s.push_str(&etccs::report_thesis(r));
+                for (_, o) in results {
+                    match o {
+                        Ok(r) => s.push_str(&etccs::report_thesis(r)),
+                        Err(e) => s.push_str(&format!("{}\n", limit_cells(e).1)),
+                    }
                     if !s.ends_with('\n') {
                         s.push('\n');
                     }
@@ -382,7 +539,7 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                 if k > 0 {
                     s.push('\n');
                 }
-                s.push_str(&format!("agent {}\n", points[0].1[k].name()));
+                s.push_str(&format!("agent {}\n", points[0].1[k].0));
                 let names: Vec<String> = points[0].0.iter().map(|(n, _)| n.to_string()).collect();
                 let mut rows: Vec<Vec<String>> = vec![names
                     .iter()
@@ -390,22 +547,29 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                     .chain(["states", "min", "max", "times (probability)"].map(String::from))
                     .collect()];
                 for (point, results) in points {
-                    let r = &results[k];
                     let mut row: Vec<String> = point
                         .iter()
                         .map(|(_, v)| etccs::output::time_str(v))
                         .collect();
-                    row.push(r.states().to_string());
-                    let ext = |r: Option<&etccs::Run>| {
-                        r.map_or("-".to_string(), |r| etccs::output::time_str(&r.time))
-                    };
-                    let (min, max) = match r {
-                        etccs::Report::Concrete(a) => (a.min.as_ref(), a.max.as_ref()),
-                        etccs::Report::Parametric(_) => (None, None),
-                    };
-                    row.push(ext(min));
-                    row.push(ext(max));
-                    row.push(distribution(r));
+                    match &results[k].1 {
+                        Ok(r) => {
+                            row.push(r.states().to_string());
+                            let ext = |r: Option<&etccs::Run>| {
+                                r.map_or("-".to_string(), |r| etccs::output::time_str(&r.time))
+                            };
+                            let (min, max) = match r {
+                                etccs::Report::Concrete(a) => (a.min.as_ref(), a.max.as_ref()),
+                                etccs::Report::Parametric(_) => (None, None),
+                            };
+                            row.push(ext(min));
+                            row.push(ext(max));
+                            row.push(distribution(r));
+                        }
+                        Err(e) => {
+                            let (states, note) = limit_cells(e);
+                            row.extend([states, "-".to_string(), "-".to_string(), note]);
+                        }
+                    }
                     rows.push(row);
                 }
                 let widths: Vec<usize> = (0..rows[0].len())
@@ -426,8 +590,12 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                         .collect();
                     s.push_str(&format!("  {}\n", cells.join("  ")));
                     if i == 0 {
-                        let total: usize = widths.iter().sum::<usize>() + 2 * (widths.len() - 1);
-                        s.push_str(&format!("  {}\n", "-".repeat(total.min(100))));
+                        // Under the header: the last column's cells run on.
+                        let n = widths.len();
+                        let total = widths[..n - 1].iter().sum::<usize>()
+                            + 2 * (n - 1)
+                            + r[n - 1].chars().count();
+                        s.push_str(&format!("  {}\n", "-".repeat(total)));
                     }
                 }
             }

@@ -162,6 +162,83 @@ fn const_sweep_prints_the_thesis_table() {
 }
 
 #[test]
+fn table_marks_a_point_over_the_state_limit_and_goes_on() {
+    // Non-blocking scatter on the bus: 17, 78 and 314 states for p = 2, 3, 4; with a limit of
+    // 100 states the p = 4 row says so, and the rows before it and the other agent are whole.
+    let f = common::example_in("etccs", "scatter.etccs");
+    let args = [
+        "etccs",
+        "analyse",
+        &f,
+        "--agent",
+        "NonBlockingBus",
+        "--agent",
+        "RepeatedBus",
+        "--const",
+        "p=2..4",
+        "--max-states",
+        "100",
+    ];
+    let text = stdout(&args);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert!(
+        rows.contains(&vec!["3", "78", "2102", "2102", "2102"]),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().take(4).eq(["4", ">100", "-", "-"])
+                && l.ends_with("stopped: more than 100 states (raise --max-states)")),
+        "{text}"
+    );
+    // RepeatedBus stays under the limit at p = 4 (71 states).
+    assert!(
+        rows.contains(&vec!["4", "71", "3303", "3303", "3303"]),
+        "{text}"
+    );
+    let v = json(&[&args[..], &["--format", "json"]].concat());
+    let cells = &v["points"][2]["agents"];
+    assert_eq!(
+        cells[0],
+        serde_json::json!({
+            "name": "NonBlockingBus",
+            "limit": "states",
+            "error": "stopped: more than 100 states (raise --max-states)"
+        })
+    );
+    assert_eq!(cells[1]["name"], "RepeatedBus");
+    assert_eq!(cells[1]["states"], 71);
+    // Any other error still ends the run with its diagnostic.
+    let err = fails(
+        &[
+            "etccs", "analyse", &f, "--agent", "Nope", "--const", "p=2..3",
+        ],
+        1,
+    );
+    assert!(err.contains("Nope"), "{err}");
+}
+
+#[test]
+fn table_rows_equal_the_single_analyses() {
+    // The table's analyses run in parallel: each row is what the single analysis prints.
+    let f = common::example_in("etccs", "scatter_gather.etccs");
+    let table = json(&[
+        "etccs", "analyse", &f, "--const", "p=2..4", "--format", "json",
+    ]);
+    let points = table["points"].as_array().unwrap();
+    assert_eq!(points.len(), 3);
+    for (k, point) in points.iter().enumerate() {
+        let p = format!("p={}", k + 2);
+        let single = json(&["etccs", "analyse", &f, "--const", &p, "--format", "json"]);
+        assert_eq!(point["agents"], single["agents"], "{p}");
+        assert_eq!(point["agents"].as_array().unwrap().len(), 6);
+    }
+}
+
+#[test]
 fn parametric_example_reports_regions_merged_into_max() {
     let model = common::example_in("etccs", "parametric.etccs");
     let j = json(&["etccs", "analyse", &model, "--format", "json"]);

@@ -894,7 +894,7 @@ enum Item {
 }
 
 /// A parsed and checked ETCCS model: agent definitions and `analyse` requests.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Model {
     /// The term arena holding all agents (and, after analysis, all states).
     pub arena: Arena,

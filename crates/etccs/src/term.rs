@@ -412,7 +412,7 @@ pub(crate) fn mix_id(x: u32) -> u64 {
 /// unmixed accumulator `Σ mix(x_i)·K^(i+1) mod 2^64` of a list and its O(1)
 /// update when one id changes, for the arena's operand lists and the
 /// space's component vectors alike.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Weights(Vec<u64>);
 
 impl Weights {
@@ -527,7 +527,7 @@ fn hash_term(w: &mut Weights, t: &Term) -> u32 {
 /// single remaining operand replaces the node, and restriction or
 /// relabelling of `nil` is `nil`. Structural identity (equal [`TermId`]s)
 /// is the state identity used by the analysis.
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct Arena {
     terms: Vec<Term>,
     depths: Vec<u32>,

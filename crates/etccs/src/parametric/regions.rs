@@ -381,18 +381,30 @@ fn covered_within(
     if !solver.sat(region)? {
         return Ok(true);
     }
-    let Some((first, rest)) = pieces.split_first() else {
-        return Ok(false);
-    };
-    for k in &first.0 {
-        let Some(outside) = region.and(Normal::Proper(k.negate())) else {
-            continue;
-        };
-        if !covered_within(solver, &outside, rest, budget)? {
+    let mut rest = pieces;
+    while let Some((first, tail)) = rest.split_first() {
+        rest = tail;
+        // A piece that misses the region cannot help to cover it: skipped, instead of
+        // splitting the region by each of its constraints only to find the same parts
+        // outside it.
+        if *budget == 0 {
             return Ok(false);
         }
+        *budget -= 1;
+        if !solver.sat(&region.and_all(first))? {
+            continue;
+        }
+        for k in &first.0 {
+            let Some(outside) = region.and(Normal::Proper(k.negate())) else {
+                continue;
+            };
+            if !covered_within(solver, &outside, rest, budget)? {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
     }
-    Ok(true)
+    Ok(false)
 }
 
 /// Simplifies a union of conjunctions within `background` (constraints

@@ -360,7 +360,11 @@ fn without_redundant(solver: &mut Solver, c: &Conj, background: &Conj) -> Result
 /// is unsatisfiable, with each `¬pᵢ` a disjunction of negated constraints,
 /// explored depth first with pruning. Gives up (answers `false`) beyond
 /// [`MAX_COVER_STEPS`] satisfiability checks.
-fn covered(solver: &mut Solver, region: &Conj, pieces: &[&Conj]) -> Result<bool, TooHard> {
+pub(super) fn covered(
+    solver: &mut Solver,
+    region: &Conj,
+    pieces: &[&Conj],
+) -> Result<bool, TooHard> {
     let mut budget = MAX_COVER_STEPS;
     covered_within(solver, region, pieces, &mut budget)
 }

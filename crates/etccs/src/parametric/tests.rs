@@ -4,7 +4,7 @@
 //! keeps exactly the same valuations.
 
 use super::constraint::{Conj, Constraint, Normal, Rel};
-use super::regions::simplify_union;
+use super::regions::{covered, simplify_union};
 use super::solver::Solver;
 use crate::linear::{Coef, LinExpr, Param};
 use proptest::prelude::*;
@@ -124,4 +124,46 @@ fn strict_inequalities_and_disequations() {
     assert!(s.sat(&c).expect("small"));
     let c = c.and(Normal::Proper(k(e, Rel::Ne))).expect("proper");
     assert!(!s.sat(&c).expect("small"));
+}
+
+#[test]
+fn coverage_is_found_past_pieces_that_miss_the_region() {
+    // x = t1, y = t2. R = {x >= 2, y < 1} lies inside B = {x >= 1, y < 1}. Thirteen
+    // disjoint pieces F_k = {10 + 2k < y < 11 + 2k, x > 100} come first and miss R; each
+    // splits it two ways, so a search that branches on them needs 2^13 checks (beyond
+    // MAX_COVER_STEPS) before it reaches B.
+    let t = |i| LinExpr::var(Param(i));
+    let n = |v: i64| LinExpr::constant(Coef::from_integer(v.into()));
+    let k = |e: LinExpr, rel| match Constraint::normal(e, rel) {
+        Normal::Proper(k) => k,
+        _ => panic!("proper"),
+    };
+    let conj = |ks: Vec<Constraint>| {
+        ks.into_iter().fold(Conj::top(), |c, k| {
+            c.and(Normal::Proper(k)).expect("proper")
+        })
+    };
+    let y_below_1 = k(n(1).sub(&t(1)), Rel::Gt);
+    let region = conj(vec![k(t(0).sub(&n(2)), Rel::Ge), y_below_1.clone()]);
+    let b = conj(vec![k(t(0).sub(&n(1)), Rel::Ge), y_below_1]);
+    let far: Vec<Conj> = (0..13)
+        .map(|j| {
+            conj(vec![
+                k(t(1).sub(&n(10 + 2 * j)), Rel::Gt),
+                k(n(11 + 2 * j).sub(&t(1)), Rel::Gt),
+                k(t(0).sub(&n(100)), Rel::Gt),
+            ])
+        })
+        .collect();
+    let mut s = Solver::new(2);
+    let pieces: Vec<&Conj> = far.iter().chain(std::iter::once(&b)).collect();
+    assert!(covered(&mut s, &region, &pieces).expect("small"));
+    // Without B the region is not covered.
+    assert!(!covered(&mut s, &region, &pieces[..13]).expect("small"));
+    // Nor is it by B when it reaches below x = 1.
+    let wider = conj(vec![
+        k(t(1).sub(&n(0)), Rel::Ge),
+        k(n(1).sub(&t(1)), Rel::Gt),
+    ]);
+    assert!(!covered(&mut s, &wider, &pieces).expect("small"));
 }

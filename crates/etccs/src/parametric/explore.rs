@@ -20,7 +20,7 @@ use crate::term::{Arena, TermId};
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// Probability and number of paths of one execution-time expression.
@@ -48,13 +48,23 @@ pub struct Limits {
     pub meter: Option<std::sync::Arc<crate::Meter>>,
 }
 
+/// A region's number in [`Explorer::regions`].
+type RegionId = u32;
+
 /// The exploration of one agent.
 pub struct Explorer<'a> {
     arena: &'a mut Arena,
     /// The constraint solver (shared by all regions).
     pub solver: Solver,
-    memo: FxHashMap<(TermId, Conj), Rc<Vec<Cell>>>,
-    on_path: HashSet<(TermId, Conj)>,
+    /// The regions met so far, numbered: the memo and the decisions refer to them by number,
+    /// so that a (state, region) key is hashed and stored in 8 bytes.
+    regions: Vec<Conj>,
+    region_ids: FxHashMap<Conj, RegionId>,
+    /// Per region, the comparisons of time expressions decided on it: shared by all the
+    /// states solved on that region.
+    decided: Vec<FxHashMap<Constraint, bool>>,
+    memo: FxHashMap<(TermId, RegionId), Rc<Vec<Cell>>>,
+    on_path: FxHashMap<(TermId, RegionId), ()>,
     limits: Limits,
     agent: String,
     depth: usize,
@@ -74,8 +84,11 @@ impl<'a> Explorer<'a> {
         Explorer {
             arena,
             solver: Solver::new(n),
+            regions: Vec::new(),
+            region_ids: FxHashMap::default(),
+            decided: Vec::new(),
             memo: FxHashMap::default(),
-            on_path: HashSet::new(),
+            on_path: FxHashMap::default(),
             limits,
             agent: agent.to_string(),
             depth: 0,
@@ -101,16 +114,34 @@ impl<'a> Explorer<'a> {
         }
     }
 
+    /// The number of `region`, given on first sight.
+    fn region_id(&mut self, region: &Conj) -> RegionId {
+        if let Some(&r) = self.region_ids.get(region) {
+            return r;
+        }
+        let r = RegionId::try_from(self.regions.len()).expect("fewer than 2^32 regions");
+        self.regions.push(region.clone());
+        self.decided.push(FxHashMap::default());
+        self.region_ids.insert(region.clone(), r);
+        r
+    }
+
     /// The cells of `region` with the execution times of `t`.
     pub fn solve(&mut self, t: TermId, region: &Conj) -> Result<Rc<Vec<Cell>>, Error> {
-        let key = (t, region.clone());
-        if let Some(r) = self.memo.get(&key) {
-            return Ok(Rc::clone(r));
+        let r = self.region_id(region);
+        self.solve_in(t, r)
+    }
+
+    /// [`Explorer::solve`] on the region numbered `r`.
+    fn solve_in(&mut self, t: TermId, r: RegionId) -> Result<Rc<Vec<Cell>>, Error> {
+        let key = (t, r);
+        if let Some(c) = self.memo.get(&key) {
+            return Ok(Rc::clone(c));
         }
-        if self.on_path.contains(&key) {
+        if self.on_path.contains_key(&key) {
             return Err(Error::ParametricCycle {
                 agent: self.agent.clone(),
-                region: render_constraints(&region.0, self.arena.param_names()),
+                region: render_constraints(&self.regions[r as usize].0, self.arena.param_names()),
                 state: self.arena.display(t),
             });
         }
@@ -126,26 +157,28 @@ impl<'a> Explorer<'a> {
                 max_depth: self.limits.max_depth,
             });
         }
-        self.on_path.insert(key.clone());
+        self.on_path.insert(key, ());
         self.depth += 1;
-        let r = self.solve_uncached(t, region);
+        let c = self.solve_uncached(t, r);
         self.depth -= 1;
         self.on_path.remove(&key);
-        let r = Rc::new(r?);
-        self.memo.insert(key, Rc::clone(&r));
+        let c = Rc::new(c?);
+        self.memo.insert(key, Rc::clone(&c));
         if self.memo.len().is_multiple_of(crate::meter::EVERY) {
             if let Some(m) = &self.limits.meter {
                 m.set_states(self.memo.len());
             }
         }
-        Ok(r)
+        Ok(c)
     }
 
-    fn solve_uncached(&mut self, t: TermId, region: &Conj) -> Result<Vec<Cell>, Error> {
+    fn solve_uncached(&mut self, t: TermId, r: RegionId) -> Result<Vec<Cell>, Error> {
         let trs = {
-            let mut sem = Sem::new(self.arena, &mut self.solver, region);
+            let (region, decided) = (&self.regions[r as usize], &mut self.decided[r as usize]);
+            let mut sem = Sem::new(self.arena, &mut self.solver, region, decided);
             sem.transitions(t)
         };
+        let region = &self.regions[r as usize].clone();
         let trs = match trs {
             Ok(trs) => trs,
             Err(Stop::Hard(_)) => return Err(self.hard()),
@@ -186,14 +219,23 @@ impl<'a> Explorer<'a> {
             if let Some(n) = tr.act.name() {
                 self.visible.insert(self.arena.name_str(n).to_string());
             }
-            let sub = self.solve(tr.target, region)?;
+            let sub = self.solve_in(tr.target, r)?;
             let mut next = Vec::with_capacity(cells.len());
             for c in &cells {
                 for s in sub.iter() {
-                    let part = c.region.and_all(&s.region);
-                    if part != c.region && part != s.region && !self.sat(&part)? {
-                        continue;
-                    }
+                    // Both lie in `region`: where one of them is all of it, the other is
+                    // their intersection (the common case: no split on the way).
+                    let part = if s.region == *region {
+                        c.region.clone()
+                    } else if c.region == *region {
+                        s.region.clone()
+                    } else {
+                        let part = c.region.and_all(&s.region);
+                        if part != c.region && part != s.region && !self.sat(&part)? {
+                            continue;
+                        }
+                        part
+                    };
                     // Entries equal on the refined part merge (the part
                     // may add equalities).
                     let mut dist = Dist::new();

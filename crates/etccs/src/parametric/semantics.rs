@@ -56,17 +56,23 @@ pub struct Sem<'a> {
     pub solver: &'a mut Solver,
     /// The region; must be satisfiable.
     pub region: &'a Conj,
-    decided: FxHashMap<Constraint, bool>,
+    /// The comparisons decided on the region so far (by any state's semantics on it).
+    decided: &'a mut FxHashMap<Constraint, bool>,
 }
 
 impl<'a> Sem<'a> {
-    /// The semantics on `region`.
-    pub fn new(arena: &'a mut Arena, solver: &'a mut Solver, region: &'a Conj) -> Self {
+    /// The semantics on `region`, with the comparisons already decided on it.
+    pub fn new(
+        arena: &'a mut Arena,
+        solver: &'a mut Solver,
+        region: &'a Conj,
+        decided: &'a mut FxHashMap<Constraint, bool>,
+    ) -> Self {
         Sem {
             arena,
             solver,
             region,
-            decided: FxHashMap::default(),
+            decided,
         }
     }
 

@@ -38,6 +38,13 @@ pub struct Cell {
     pub dist: Dist,
 }
 
+/// A [`Cell`] as the exploration keeps it: its region by number.
+#[derive(Clone, Debug)]
+struct Part {
+    region: RegionId,
+    dist: Dist,
+}
+
 /// Limits of one parametric exploration.
 pub struct Limits {
     /// Maximum number of (state, region) pairs.
@@ -63,7 +70,7 @@ pub struct Explorer<'a> {
     /// Per region, the comparisons of time expressions decided on it: shared by all the
     /// states solved on that region.
     decided: Vec<FxHashMap<Constraint, bool>>,
-    memo: FxHashMap<(TermId, RegionId), Rc<Vec<Cell>>>,
+    memo: FxHashMap<(TermId, RegionId), Rc<Vec<Part>>>,
     on_path: FxHashMap<(TermId, RegionId), ()>,
     limits: Limits,
     agent: String,
@@ -127,13 +134,20 @@ impl<'a> Explorer<'a> {
     }
 
     /// The cells of `region` with the execution times of `t`.
-    pub fn solve(&mut self, t: TermId, region: &Conj) -> Result<Rc<Vec<Cell>>, Error> {
+    pub fn solve(&mut self, t: TermId, region: &Conj) -> Result<Vec<Cell>, Error> {
         let r = self.region_id(region);
-        self.solve_in(t, r)
+        let parts = self.solve_in(t, r)?;
+        Ok(parts
+            .iter()
+            .map(|p| Cell {
+                region: self.regions[p.region as usize].clone(),
+                dist: p.dist.clone(),
+            })
+            .collect())
     }
 
     /// [`Explorer::solve`] on the region numbered `r`.
-    fn solve_in(&mut self, t: TermId, r: RegionId) -> Result<Rc<Vec<Cell>>, Error> {
+    fn solve_in(&mut self, t: TermId, r: RegionId) -> Result<Rc<Vec<Part>>, Error> {
         let key = (t, r);
         if let Some(c) = self.memo.get(&key) {
             return Ok(Rc::clone(c));
@@ -172,28 +186,28 @@ impl<'a> Explorer<'a> {
         Ok(c)
     }
 
-    fn solve_uncached(&mut self, t: TermId, r: RegionId) -> Result<Vec<Cell>, Error> {
+    fn solve_uncached(&mut self, t: TermId, r: RegionId) -> Result<Vec<Part>, Error> {
         let trs = {
             let (region, decided) = (&self.regions[r as usize], &mut self.decided[r as usize]);
             let mut sem = Sem::new(self.arena, &mut self.solver, region, decided);
             sem.transitions(t)
         };
-        let region = &self.regions[r as usize].clone();
         let trs = match trs {
             Ok(trs) => trs,
             Err(Stop::Hard(_)) => return Err(self.hard()),
             Err(Stop::Split(k)) => {
-                let mut cells = Vec::new();
-                for part in [k.negate(), k] {
-                    let Some(part) = region.and(Normal::Proper(part)) else {
+                let mut parts = Vec::new();
+                for half in [k.negate(), k] {
+                    let Some(half) = self.regions[r as usize].and(Normal::Proper(half)) else {
                         continue;
                     };
-                    if self.sat(&part)? {
-                        let part = self.tighten(part)?;
-                        cells.extend(self.solve(t, &part)?.iter().cloned());
+                    if self.sat(&half)? {
+                        let half = self.tighten(half)?;
+                        let h = self.region_id(&half);
+                        parts.extend(self.solve_in(t, h)?.iter().cloned());
                     }
                 }
-                return Ok(cells);
+                return Ok(parts);
             }
         };
         if trs.is_empty() {
@@ -201,18 +215,15 @@ impl<'a> Explorer<'a> {
                 && self.deadlock.is_none()
                 && !self.arena.has_active_terminated(t)
             {
-                self.deadlock = Some((region.clone(), t));
+                self.deadlock = Some((self.regions[r as usize].clone(), t));
             }
             let mut dist = Dist::new();
             dist.insert(LinExpr::zero(), (BigRational::one(), BigUint::one()));
-            return Ok(vec![Cell {
-                region: region.clone(),
-                dist,
-            }]);
+            return Ok(vec![Part { region: r, dist }]);
         }
         let share = BigRational::new(1.into(), trs.len().into());
-        let mut cells = vec![Cell {
-            region: region.clone(),
+        let mut parts = vec![Part {
+            region: r,
             dist: Dist::new(),
         }];
         for tr in &trs {
@@ -220,28 +231,41 @@ impl<'a> Explorer<'a> {
                 self.visible.insert(self.arena.name_str(n).to_string());
             }
             let sub = self.solve_in(tr.target, r)?;
-            let mut next = Vec::with_capacity(cells.len());
-            for c in &cells {
+            let mut next = Vec::with_capacity(parts.len());
+            for c in &parts {
                 for s in sub.iter() {
-                    // Both lie in `region`: where one of them is all of it, the other is
+                    // Both lie in region `r`: where one of them is all of it, the other is
                     // their intersection (the common case: no split on the way).
-                    let part = if s.region == *region {
-                        c.region.clone()
-                    } else if c.region == *region {
-                        s.region.clone()
+                    let meet = if s.region == r || s.region == c.region {
+                        c.region
+                    } else if c.region == r {
+                        s.region
                     } else {
-                        let part = c.region.and_all(&s.region);
-                        if part != c.region && part != s.region && !self.sat(&part)? {
+                        let (cr, sr) = (
+                            &self.regions[c.region as usize],
+                            &self.regions[s.region as usize],
+                        );
+                        let meet = cr.and_all(sr);
+                        if meet != *cr && meet != *sr && !self.sat(&meet)? {
                             continue;
                         }
-                        part
+                        self.region_id(&meet)
                     };
-                    // Entries equal on the refined part merge (the part
-                    // may add equalities).
+                    // Entries equal on the refined part merge (the part may add
+                    // equalities); the first part's entries are already in canonical
+                    // form when it is not refined.
+                    let on = &self.regions[meet as usize];
                     let mut dist = Dist::new();
-                    let entries = c.dist.iter().map(|(e, w)| (part.canonical(e), w.clone()));
+                    let entries = c.dist.iter().map(|(e, w)| {
+                        let e = if meet == c.region {
+                            e.clone()
+                        } else {
+                            on.canonical(e)
+                        };
+                        (e, w.clone())
+                    });
                     let shifted = s.dist.iter().map(|(e, (p, n))| {
-                        (part.canonical(&tr.delay.add(e)), (p * &share, n.clone()))
+                        (on.canonical(&tr.delay.add(e)), (p * &share, n.clone()))
                     });
                     for (key, (p, n)) in entries.chain(shifted) {
                         let slot = dist
@@ -250,12 +274,12 @@ impl<'a> Explorer<'a> {
                         slot.0 += p;
                         slot.1 += n;
                     }
-                    next.push(Cell { region: part, dist });
+                    next.push(Part { region: meet, dist });
                 }
             }
-            cells = next;
+            parts = next;
         }
-        Ok(cells)
+        Ok(parts)
     }
 
     /// Makes implied equalities explicit (a `>=` whose strict form is

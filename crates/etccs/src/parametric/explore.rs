@@ -11,7 +11,7 @@
 //! intersected (their common refinement), pruning empty intersections.
 
 use super::constraint::{render_constraints, Conj, Constraint, Normal, Rel};
-use super::semantics::{Sem, Stop};
+use super::semantics::{Known, Sem, Stop};
 use super::solver::Solver;
 use crate::error::Error;
 use crate::linear::LinExpr;
@@ -67,9 +67,9 @@ pub struct Explorer<'a> {
     /// so that a (state, region) key is hashed and stored in 8 bytes.
     regions: Vec<Conj>,
     region_ids: FxHashMap<Conj, RegionId>,
-    /// Per region, the comparisons of time expressions decided on it: shared by all the
-    /// states solved on that region.
-    decided: Vec<FxHashMap<Constraint, bool>>,
+    /// Per region, what the semantics found on it (decided comparisons, summaries and
+    /// moves of terms): shared by all the states solved on that region.
+    known: Vec<Known>,
     memo: FxHashMap<(TermId, RegionId), Rc<Vec<Part>>>,
     on_path: FxHashMap<(TermId, RegionId), ()>,
     limits: Limits,
@@ -93,7 +93,7 @@ impl<'a> Explorer<'a> {
             solver: Solver::new(n),
             regions: Vec::new(),
             region_ids: FxHashMap::default(),
-            decided: Vec::new(),
+            known: Vec::new(),
             memo: FxHashMap::default(),
             on_path: FxHashMap::default(),
             limits,
@@ -128,7 +128,7 @@ impl<'a> Explorer<'a> {
         }
         let r = RegionId::try_from(self.regions.len()).expect("fewer than 2^32 regions");
         self.regions.push(region.clone());
-        self.decided.push(FxHashMap::default());
+        self.known.push(Known::default());
         self.region_ids.insert(region.clone(), r);
         r
     }
@@ -188,8 +188,8 @@ impl<'a> Explorer<'a> {
 
     fn solve_uncached(&mut self, t: TermId, r: RegionId) -> Result<Vec<Part>, Error> {
         let trs = {
-            let (region, decided) = (&self.regions[r as usize], &mut self.decided[r as usize]);
-            let mut sem = Sem::new(self.arena, &mut self.solver, region, decided);
+            let (region, known) = (&self.regions[r as usize], &mut self.known[r as usize]);
+            let mut sem = Sem::new(self.arena, &mut self.solver, region, known);
             sem.transitions(t)
         };
         let trs = match trs {

@@ -32,7 +32,7 @@ impl From<TooHard> for Stop {
 }
 
 /// Earliest start of τ and of each visible action (a summary of 𝒮(P)).
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Summary {
     tau: Option<LinExpr>,
     vis: Vec<(Act, LinExpr)>,
@@ -56,23 +56,35 @@ pub struct Sem<'a> {
     pub solver: &'a mut Solver,
     /// The region; must be satisfiable.
     pub region: &'a Conj,
-    /// The comparisons decided on the region so far (by any state's semantics on it).
-    decided: &'a mut FxHashMap<Constraint, bool>,
+    /// What is known on the region so far (by any state's semantics on it).
+    known: &'a mut Known,
+}
+
+/// What the semantics found on one region, for every later state on it: the comparisons it
+/// decided, and the summaries and moves of the components it met (which depend only on the
+/// term and on those decisions). Components recur across states (most components of a
+/// successor are those of its predecessor), so each is summarised once per region; a
+/// state's own composition, met once, is not kept.
+#[derive(Default)]
+pub struct Known {
+    decided: FxHashMap<Constraint, bool>,
+    summaries: FxHashMap<TermId, Summary>,
+    moves: FxHashMap<TermId, Vec<(Act, TermId)>>,
 }
 
 impl<'a> Sem<'a> {
-    /// The semantics on `region`, with the comparisons already decided on it.
+    /// The semantics on `region`, with what is already known on it.
     pub fn new(
         arena: &'a mut Arena,
         solver: &'a mut Solver,
         region: &'a Conj,
-        decided: &'a mut FxHashMap<Constraint, bool>,
+        known: &'a mut Known,
     ) -> Self {
         Sem {
             arena,
             solver,
             region,
-            decided,
+            known,
         }
     }
 
@@ -84,7 +96,7 @@ impl<'a> Sem<'a> {
             Normal::False => return Ok(false),
             Normal::Proper(k) => k,
         };
-        if let Some(&v) = self.decided.get(&k) {
+        if let Some(&v) = self.known.decided.get(&k) {
             return Ok(v);
         }
         let v = if self.solver.implies(self.region, &k)? {
@@ -94,7 +106,7 @@ impl<'a> Sem<'a> {
         } else {
             return Err(Stop::Split(k));
         };
-        self.decided.insert(k, v);
+        self.known.decided.insert(k, v);
         Ok(v)
     }
 
@@ -150,7 +162,21 @@ impl<'a> Sem<'a> {
 
     /// 𝒮(P) summarised: a synchronisation starts at the later of the two
     /// partners' bounds (Def 7.1.10's case split, decided by the region).
-    fn summary(&mut self, t: TermId) -> Result<Summary, Stop> {
+    fn summary(&mut self, t: TermId, inside: bool) -> Result<Summary, Stop> {
+        if !inside {
+            return self.summary_uncached(t, false);
+        }
+        if let Some(s) = self.known.summaries.get(&t) {
+            return Ok(s.clone());
+        }
+        let s = self.summary_uncached(t, true)?;
+        self.known.summaries.insert(t, s.clone());
+        Ok(s)
+    }
+
+    /// [`Sem::summary`] computed; `inside`: `t` lies inside an operand of a composition
+    /// (a component, or part of one), so that its parts are worth keeping.
+    fn summary_uncached(&mut self, t: TermId, inside: bool) -> Result<Summary, Stop> {
         let node = self.arena.get(t).clone();
         Ok(match node {
             Term::Nil | Term::Terminated => Summary::default(),
@@ -166,7 +192,7 @@ impl<'a> Sem<'a> {
             Term::Sum(xs) => {
                 let mut s = Summary::default();
                 for x in xs {
-                    let sx = self.summary(x)?;
+                    let sx = self.summary(x, inside)?;
                     self.merge(&mut s, sx)?;
                 }
                 s
@@ -174,7 +200,7 @@ impl<'a> Sem<'a> {
             Term::Par(xs) => {
                 let mut parts = Vec::with_capacity(xs.len());
                 for x in &xs {
-                    parts.push(self.summary(*x)?);
+                    parts.push(self.summary(*x, true)?);
                 }
                 let mut s = Summary::default();
                 for i in 0..parts.len() {
@@ -198,13 +224,13 @@ impl<'a> Sem<'a> {
                 s
             }
             Term::Restrict(x, l) => {
-                let mut s = self.summary(x)?;
+                let mut s = self.summary(x, inside)?;
                 s.vis
                     .retain(|(a, _)| a.name().is_none_or(|n| l.binary_search(&n).is_err()));
                 s
             }
             Term::Relabel(x, f) => {
-                let inner = self.summary(x)?;
+                let inner = self.summary(x, inside)?;
                 let mut s = Summary {
                     tau: inner.tau,
                     vis: Vec::new(),
@@ -215,7 +241,7 @@ impl<'a> Sem<'a> {
                 s
             }
             Term::Const(c) => match self.arena.const_body(c) {
-                Some(b) => self.summary(b)?,
+                Some(b) => self.summary(b, inside)?,
                 None => Summary::default(),
             },
         })
@@ -223,7 +249,7 @@ impl<'a> Sem<'a> {
 
     /// The earliest time at which `t` can act (Δ), if any.
     fn earliest(&mut self, t: TermId) -> Result<Option<LinExpr>, Stop> {
-        let s = self.summary(t)?;
+        let s = self.summary(t, false)?;
         let mut u = s.tau;
         for (_, v) in s.vis {
             self.min_into(&mut u, v)?;
@@ -273,7 +299,20 @@ impl<'a> Sem<'a> {
 
     /// `Action(P, α)` over every α at once: the moves of prefixes whose
     /// bound is 0 on the region (Def 7.1.15).
-    fn moves(&mut self, t: TermId) -> Result<Vec<(Act, TermId)>, Stop> {
+    fn moves(&mut self, t: TermId, inside: bool) -> Result<Vec<(Act, TermId)>, Stop> {
+        if !inside {
+            return self.moves_uncached(t, false);
+        }
+        if let Some(m) = self.known.moves.get(&t) {
+            return Ok(m.clone());
+        }
+        let m = self.moves_uncached(t, true)?;
+        self.known.moves.insert(t, m.clone());
+        Ok(m)
+    }
+
+    /// [`Sem::moves`] computed (`inside` as for [`Sem::summary_uncached`]).
+    fn moves_uncached(&mut self, t: TermId, inside: bool) -> Result<Vec<(Act, TermId)>, Stop> {
         let node = self.arena.get(t).clone();
         Ok(match node {
             Term::Nil | Term::Terminated => Vec::new(),
@@ -288,14 +327,14 @@ impl<'a> Sem<'a> {
             Term::Sum(xs) => {
                 let mut out = Vec::new();
                 for x in xs {
-                    out.extend(self.moves(x)?);
+                    out.extend(self.moves(x, inside)?);
                 }
                 out
             }
             Term::Par(xs) => {
                 let mut per = Vec::with_capacity(xs.len());
                 for x in &xs {
-                    per.push(self.moves(*x)?);
+                    per.push(self.moves(*x, true)?);
                 }
                 let mut out = Vec::new();
                 for (i, mi) in per.iter().enumerate() {
@@ -323,7 +362,7 @@ impl<'a> Sem<'a> {
                 out
             }
             Term::Restrict(x, l) => {
-                let inner = self.moves(x)?;
+                let inner = self.moves(x, inside)?;
                 inner
                     .into_iter()
                     .filter(|(a, _)| a.name().is_none_or(|n| l.binary_search(&n).is_err()))
@@ -331,14 +370,14 @@ impl<'a> Sem<'a> {
                     .collect()
             }
             Term::Relabel(x, f) => {
-                let inner = self.moves(x)?;
+                let inner = self.moves(x, inside)?;
                 inner
                     .into_iter()
                     .map(|(a, p)| (a.relabel(&f), self.arena.relabel(p, f.clone())))
                     .collect()
             }
             Term::Const(c) => match self.arena.const_body(c) {
-                Some(b) => self.moves(b)?,
+                Some(b) => self.moves(b, inside)?,
                 None => Vec::new(),
             },
         })
@@ -352,7 +391,7 @@ impl<'a> Sem<'a> {
         };
         let d = self.delay(t, &u)?;
         Ok(self
-            .moves(d)?
+            .moves(d, false)?
             .into_iter()
             .map(|(act, target)| PTransition {
                 act,

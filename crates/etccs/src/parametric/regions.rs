@@ -8,6 +8,7 @@ use super::constraint::{Conj, Constraint, Normal, Rel};
 use super::explore::{Cell, Weight};
 use super::solver::{Solver, TooHard};
 use crate::linear::{Coef, LinExpr};
+use crate::term::FxHashMap;
 use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::One;
@@ -165,18 +166,30 @@ pub fn merge(
             exprs: entries.into_iter().map(|(e, _)| PExpr::Lin(e)).collect(),
         });
     }
-    // Greedy pairwise max/min merging until nothing merges.
+    // Greedy pairwise max/min merging until nothing merges. Each group has a stamp, renewed
+    // when it changes; a pair that failed is not tried again until one of them changes
+    // (try_merge depends on the two groups only).
+    let mut stamps: Vec<u32> = (0..groups.len() as u32).collect();
+    let mut next_stamp = groups.len() as u32;
+    let mut failed: FxHashMap<(u32, u32), ()> = FxHashMap::default();
     let mut merged = max_min;
     while merged {
         merged = false;
         'pairs: for i in 0..groups.len() {
             for j in (i + 1)..groups.len() {
+                if failed.contains_key(&(stamps[i], stamps[j])) {
+                    continue;
+                }
                 if let Some(m) = try_merge(solver, &groups[i], &groups[j])? {
                     groups[i] = m;
                     groups.remove(j);
+                    stamps.remove(j);
+                    stamps[i] = next_stamp;
+                    next_stamp += 1;
                     merged = true;
                     break 'pairs;
                 }
+                failed.insert((stamps[i], stamps[j]), ());
             }
         }
     }

@@ -70,6 +70,7 @@ pub struct Known {
     decided: FxHashMap<Constraint, bool>,
     summaries: FxHashMap<TermId, Summary>,
     moves: FxHashMap<TermId, Vec<(Act, TermId)>>,
+    delays: FxHashMap<(TermId, LinExpr), TermId>,
 }
 
 impl<'a> Sem<'a> {
@@ -259,7 +260,20 @@ impl<'a> Sem<'a> {
 
     /// `Delay(P, u)` (Def 7.1.14): bounds above `u` drop by `u`, the others
     /// become 0 (the monus, split by the region).
-    fn delay(&mut self, t: TermId, u: &LinExpr) -> Result<TermId, Stop> {
+    fn delay(&mut self, t: TermId, u: &LinExpr, inside: bool) -> Result<TermId, Stop> {
+        if !inside {
+            return self.delay_uncached(t, u, false);
+        }
+        if let Some(&d) = self.known.delays.get(&(t, u.clone())) {
+            return Ok(d);
+        }
+        let d = self.delay_uncached(t, u, true)?;
+        self.known.delays.insert((t, u.clone()), d);
+        Ok(d)
+    }
+
+    /// [`Sem::delay`] computed (`inside` as for [`Sem::summary_uncached`]).
+    fn delay_uncached(&mut self, t: TermId, u: &LinExpr, inside: bool) -> Result<TermId, Stop> {
         let node = self.arena.get(t).clone();
         Ok(match node {
             Term::Nil | Term::Terminated => t,
@@ -272,26 +286,27 @@ impl<'a> Sem<'a> {
                 }
             }
             Term::Sum(xs) | Term::Par(xs) => {
+                let par = matches!(self.arena.get(t), Term::Par(_));
                 let mut ys = Vec::with_capacity(xs.len());
                 for x in &xs {
-                    ys.push(self.delay(*x, u)?);
+                    ys.push(self.delay(*x, u, inside || par)?);
                 }
-                if matches!(self.arena.get(t), Term::Sum(_)) {
-                    self.arena.sum(ys)
-                } else {
+                if par {
                     self.arena.par(ys)
+                } else {
+                    self.arena.sum(ys)
                 }
             }
             Term::Restrict(x, l) => {
-                let y = self.delay(x, u)?;
+                let y = self.delay(x, u, inside)?;
                 self.arena.restrict_ref(y, &l)
             }
             Term::Relabel(x, f) => {
-                let y = self.delay(x, u)?;
+                let y = self.delay(x, u, inside)?;
                 self.arena.relabel(y, f)
             }
             Term::Const(c) => match self.arena.const_body(c) {
-                Some(b) => self.delay(b, u)?,
+                Some(b) => self.delay(b, u, inside)?,
                 None => self.arena.nil(),
             },
         })
@@ -389,7 +404,7 @@ impl<'a> Sem<'a> {
         let Some(u) = self.earliest(t)? else {
             return Ok(Vec::new());
         };
-        let d = self.delay(t, &u)?;
+        let d = self.delay(t, &u, false)?;
         Ok(self
             .moves(d, false)?
             .into_iter()

@@ -19,10 +19,11 @@ fn scatter_symbolic() -> String {
 fn bench(c: &mut Criterion) {
     let t7_12 = "define P12 = ((a,t1).nil | (a,t1).(b,t2).nil | (a',t3).nil)\\{a}\nanalyse P12";
     let scatter = scatter_symbolic();
-    let cases: [(&str, &str, &str, i64); 3] = [
+    let cases: [(&str, &str, &str, i64); 4] = [
         ("t7_12", t7_12, "P12", 0),
         ("scatter_nb_bus_p2", &scatter, "NonBlockingBus", 2),
         ("scatter_nb_bus_p3", &scatter, "NonBlockingBus", 3),
+        ("scatter_nb_bus_p4", &scatter, "NonBlockingBus", 4),
     ];
     let mut g = c.benchmark_group("parametric");
     g.sample_size(10);

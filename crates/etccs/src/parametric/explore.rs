@@ -70,6 +70,8 @@ pub struct Explorer<'a> {
     /// Per region, what the semantics found on it (decided comparisons, summaries and
     /// moves of terms): shared by all the states solved on that region.
     known: Vec<Known>,
+    /// Intersections of pairs of regions found so far (`None`: empty).
+    meets: FxHashMap<(RegionId, RegionId), Option<RegionId>>,
     memo: FxHashMap<(TermId, RegionId), Rc<Vec<Part>>>,
     on_path: FxHashMap<(TermId, RegionId), ()>,
     limits: Limits,
@@ -94,6 +96,7 @@ impl<'a> Explorer<'a> {
             regions: Vec::new(),
             region_ids: FxHashMap::default(),
             known: Vec::new(),
+            meets: FxHashMap::default(),
             memo: FxHashMap::default(),
             on_path: FxHashMap::default(),
             limits,
@@ -144,6 +147,27 @@ impl<'a> Explorer<'a> {
                 dist: p.dist.clone(),
             })
             .collect())
+    }
+
+    /// The intersection of two regions (`None`: empty), found once per pair.
+    fn meet(&mut self, a: RegionId, b: RegionId) -> Result<Option<RegionId>, Error> {
+        let key = (a.min(b), a.max(b));
+        if let Some(&m) = self.meets.get(&key) {
+            return Ok(m);
+        }
+        let (ca, cb) = (&self.regions[a as usize], &self.regions[b as usize]);
+        let meet = ca.and_all(cb);
+        let m = if meet == *ca {
+            Some(a)
+        } else if meet == *cb {
+            Some(b)
+        } else if self.sat(&meet)? {
+            Some(self.region_id(&meet))
+        } else {
+            None
+        };
+        self.meets.insert(key, m);
+        Ok(m)
     }
 
     /// [`Explorer::solve`] on the region numbered `r`.
@@ -241,15 +265,10 @@ impl<'a> Explorer<'a> {
                     } else if c.region == r {
                         s.region
                     } else {
-                        let (cr, sr) = (
-                            &self.regions[c.region as usize],
-                            &self.regions[s.region as usize],
-                        );
-                        let meet = cr.and_all(sr);
-                        if meet != *cr && meet != *sr && !self.sat(&meet)? {
-                            continue;
+                        match self.meet(c.region, s.region)? {
+                            Some(m) => m,
+                            None => continue,
                         }
-                        self.region_id(&meet)
                     };
                     // Entries equal on the refined part merge (the part may add
                     // equalities); the first part's entries are already in canonical

@@ -164,15 +164,32 @@ impl<'a> Sem<'a> {
     /// 𝒮(P) summarised: a synchronisation starts at the later of the two
     /// partners' bounds (Def 7.1.10's case split, decided by the region).
     fn summary(&mut self, t: TermId, inside: bool) -> Result<Summary, Stop> {
+        self.kept(
+            t,
+            inside,
+            |k| &mut k.summaries,
+            |sem| sem.summary_uncached(t, inside),
+        )
+    }
+
+    /// `compute()` for `key`, looked up in and added to the table `of` of [`Known`] when
+    /// `inside` (a component or part of one; a state's own composition is met once).
+    fn kept<K: std::hash::Hash + Eq, V: Clone>(
+        &mut self,
+        key: K,
+        inside: bool,
+        of: fn(&mut Known) -> &mut FxHashMap<K, V>,
+        compute: impl FnOnce(&mut Self) -> Result<V, Stop>,
+    ) -> Result<V, Stop> {
         if !inside {
-            return self.summary_uncached(t, false);
+            return compute(self);
         }
-        if let Some(s) = self.known.summaries.get(&t) {
-            return Ok(s.clone());
+        if let Some(v) = of(self.known).get(&key) {
+            return Ok(v.clone());
         }
-        let s = self.summary_uncached(t, true)?;
-        self.known.summaries.insert(t, s.clone());
-        Ok(s)
+        let v = compute(self)?;
+        of(self.known).insert(key, v.clone());
+        Ok(v)
     }
 
     /// [`Sem::summary`] computed; `inside`: `t` lies inside an operand of a composition
@@ -261,15 +278,12 @@ impl<'a> Sem<'a> {
     /// `Delay(P, u)` (Def 7.1.14): bounds above `u` drop by `u`, the others
     /// become 0 (the monus, split by the region).
     fn delay(&mut self, t: TermId, u: &LinExpr, inside: bool) -> Result<TermId, Stop> {
-        if !inside {
-            return self.delay_uncached(t, u, false);
-        }
-        if let Some(&d) = self.known.delays.get(&(t, u.clone())) {
-            return Ok(d);
-        }
-        let d = self.delay_uncached(t, u, true)?;
-        self.known.delays.insert((t, u.clone()), d);
-        Ok(d)
+        self.kept(
+            (t, u.clone()),
+            inside,
+            |k| &mut k.delays,
+            |sem| sem.delay_uncached(t, u, inside),
+        )
     }
 
     /// [`Sem::delay`] computed (`inside` as for [`Sem::summary_uncached`]).
@@ -315,15 +329,12 @@ impl<'a> Sem<'a> {
     /// `Action(P, α)` over every α at once: the moves of prefixes whose
     /// bound is 0 on the region (Def 7.1.15).
     fn moves(&mut self, t: TermId, inside: bool) -> Result<Vec<(Act, TermId)>, Stop> {
-        if !inside {
-            return self.moves_uncached(t, false);
-        }
-        if let Some(m) = self.known.moves.get(&t) {
-            return Ok(m.clone());
-        }
-        let m = self.moves_uncached(t, true)?;
-        self.known.moves.insert(t, m.clone());
-        Ok(m)
+        self.kept(
+            t,
+            inside,
+            |k| &mut k.moves,
+            |sem| sem.moves_uncached(t, inside),
+        )
     }
 
     /// [`Sem::moves`] computed (`inside` as for [`Sem::summary_uncached`]).

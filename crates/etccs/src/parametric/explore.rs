@@ -38,11 +38,13 @@ pub struct Cell {
     pub dist: Dist,
 }
 
-/// A [`Cell`] as the exploration keeps it: its region by number.
+/// A [`Cell`] as the exploration keeps it: its region by number, and its distribution as a
+/// list sorted by expression, sized to its entries (most have one or two; a map's node would
+/// hold room for eleven).
 #[derive(Clone, Debug)]
 struct Part {
     region: RegionId,
-    dist: Dist,
+    dist: Box<[(LinExpr, Weight)]>,
 }
 
 /// Limits of one parametric exploration.
@@ -144,7 +146,7 @@ impl<'a> Explorer<'a> {
             .iter()
             .map(|p| Cell {
                 region: self.regions[p.region as usize].clone(),
-                dist: p.dist.clone(),
+                dist: p.dist.iter().cloned().collect(),
             })
             .collect())
     }
@@ -241,14 +243,16 @@ impl<'a> Explorer<'a> {
             {
                 self.deadlock = Some((self.regions[r as usize].clone(), t));
             }
-            let mut dist = Dist::new();
-            dist.insert(LinExpr::zero(), (BigRational::one(), BigUint::one()));
-            return Ok(vec![Part { region: r, dist }]);
+            let dist = [(LinExpr::zero(), (BigRational::one(), BigUint::one()))];
+            return Ok(vec![Part {
+                region: r,
+                dist: Box::new(dist),
+            }]);
         }
         let share = BigRational::new(1.into(), trs.len().into());
         let mut parts = vec![Part {
             region: r,
-            dist: Dist::new(),
+            dist: Box::new([]),
         }];
         for tr in &trs {
             if let Some(n) = tr.act.name() {
@@ -293,7 +297,10 @@ impl<'a> Explorer<'a> {
                         slot.0 += p;
                         slot.1 += n;
                     }
-                    next.push(Part { region: meet, dist });
+                    next.push(Part {
+                        region: meet,
+                        dist: dist.into_iter().collect(),
+                    });
                 }
             }
             parts = next;

@@ -69,8 +69,8 @@ pub struct Explorer<'a> {
     /// so that a (state, region) key is hashed and stored in 8 bytes.
     regions: Vec<Conj>,
     region_ids: FxHashMap<Conj, RegionId>,
-    /// Per region, what the semantics found on it (decided comparisons, summaries and
-    /// moves of terms): shared by all the states solved on that region.
+    /// Per region, what the semantics found on it (decided comparisons; summaries, moves and
+    /// delayed forms of components): shared by all the states solved on that region.
     known: Vec<Known>,
     /// Intersections of pairs of regions found so far (`None`: empty).
     meets: FxHashMap<(RegionId, RegionId), Option<RegionId>>,

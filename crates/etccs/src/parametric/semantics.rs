@@ -61,8 +61,8 @@ pub struct Sem<'a> {
 }
 
 /// What the semantics found on one region, for every later state on it: the comparisons it
-/// decided, and the summaries and moves of the components it met (which depend only on the
-/// term and on those decisions). Components recur across states (most components of a
+/// decided, and the summaries, moves and delayed forms of the components it met (which
+/// depend only on the term, the delay and those decisions). Components recur across states (most components of a
 /// successor are those of its predecessor), so each is summarised once per region; a
 /// state's own composition, met once, is not kept.
 #[derive(Default)]

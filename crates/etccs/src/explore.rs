@@ -459,7 +459,10 @@ impl Lanes {
     }
 
     /// A delay turned each component `i` into `spans[i]` components (the
-    /// vector `comps`).
+    /// vector `comps`, delayed to `now`). Every part of a component that
+    /// split comes into being at `now` with its delayed term (the first
+    /// part keeps the lane): its bounds count from `now`, not from the
+    /// composite's last action.
     fn split(&mut self, spans: &[u32], comps: &[TermId], now: &Tm) {
         if spans.iter().all(|&m| m == 1) {
             return;
@@ -468,7 +471,12 @@ impl Lanes {
         let mut end = comps.len();
         for (i, &m) in spans.iter().enumerate().rev() {
             let start = end - m as usize;
-            self.replace(i, &comps[start..end], now);
+            if m != 1 {
+                let lanes = self.replace(i, &comps[start..end], now);
+                for (l, &t) in lanes.into_iter().zip(&comps[start..end]) {
+                    self.last[l] = (now.clone(), t);
+                }
+            }
             end = start;
         }
     }

@@ -135,6 +135,30 @@ fn t5_7_thesis_output_and_witnesses() {
 /// second component's `a` (ready at 3) with `a'` (ready at 4), then the
 /// second component's `b`, ready 4 after its `a`.
 #[test]
+fn parts_of_a_component_split_by_a_delay_count_from_the_split() {
+    // The agent `P` is one component until the first delay splits it into `'a@1.nil` and
+    // `'a@0.nil` at time 1. Neither part waits: each is ready when it acts (at 1 and 2),
+    // counted from the split, not from P's start with P's least bound (which would make
+    // the part acting at 2 "ready" at 1).
+    let a = run("define P = ('a@2.nil | 'a@1.nil)", "P");
+    let max = a.max.as_ref().expect("max");
+    assert_eq!(max.lanes, ["P", "P.1"]);
+    let parties: Vec<(usize, String, String)> = max
+        .steps
+        .iter()
+        .flat_map(|s| &s.parties)
+        .map(|p| (p.lane, p.since.to_string(), p.ready.to_string()))
+        .collect();
+    assert_eq!(
+        parties,
+        [
+            (1, "1".to_string(), "1".to_string()),
+            (0, "1".to_string(), "2".to_string())
+        ]
+    );
+}
+
+#[test]
 fn t5_7_witness_parties() {
     let a = run(T5[6].0, "P7");
     let max = a.max.as_ref().expect("max");

@@ -219,8 +219,11 @@ fn analyse_and_write(
     let mut rows: Vec<Point> = points.into_iter().map(|p| (p, Vec::new())).collect();
     for (k, agent, outcome) in outcomes {
         match outcome {
-            Err(e) if !is_limit(&e) => return Err(failure(e)),
-            o => rows[k].1.push((agent, o)),
+            Ok(r) => rows[k].1.push((agent, Ok(r))),
+            Err(e) => match Stopped::of(&e) {
+                Some(st) => rows[k].1.push((agent, Err(st))),
+                None => return Err(failure(e)),
+            },
         }
     }
     write_table(&rows, a.format, out)
@@ -239,15 +242,39 @@ struct Job {
 /// What one analysis gave.
 type Outcome = Result<etccs::Report, etccs::Error>;
 
-/// Whether an analysis error is a limit reached (states, depth, solver work) rather than a
-/// fault of the model: a table shows it in its cell and goes on.
-fn is_limit(e: &etccs::Error) -> bool {
-    matches!(
-        e,
-        etccs::Error::Limit { .. }
-            | etccs::Error::TooDeep { .. }
-            | etccs::Error::SolverLimit { .. }
-    )
+/// An analysis that stopped at a limit (states, depth, solver work) rather than at a fault of
+/// the model: a table shows it in its row and goes on.
+struct Stopped {
+    /// `states`, `depth` or `solver` (the JSON cell's `limit`).
+    kind: &'static str,
+    /// The states column: `>N` for the state limit.
+    states: String,
+    /// What happened, with the fix.
+    note: String,
+}
+
+impl Stopped {
+    /// The limit `e` reached, if it is one.
+    fn of(e: &etccs::Error) -> Option<Stopped> {
+        Some(match e {
+            etccs::Error::Limit { max_states, .. } => Stopped {
+                kind: "states",
+                states: format!(">{max_states}"),
+                note: format!("stopped: more than {max_states} states (raise --max-states)"),
+            },
+            etccs::Error::TooDeep { max_depth, .. } => Stopped {
+                kind: "depth",
+                states: "-".to_string(),
+                note: format!("stopped: a state nested deeper than {max_depth} levels"),
+            },
+            etccs::Error::SolverLimit { .. } => Stopped {
+                kind: "solver",
+                states: "-".to_string(),
+                note: format!("stopped: {e}"),
+            },
+            _ => return None,
+        })
+    }
 }
 
 /// Runs the jobs in parallel (one per core), with a progress display on a terminal for long
@@ -459,36 +486,17 @@ fn distribution(r: &etccs::Report) -> String {
 
 /// The results at one assignment of the swept consts: per agent its report or the limit it
 /// reached.
-type Point = (Vec<(expr::Name, expr::Rational)>, Vec<(String, Outcome)>);
-
-/// The cells of an analysis that stopped at a limit: its states column and what happened.
-fn limit_cells(e: &etccs::Error) -> (String, String) {
-    match e {
-        etccs::Error::Limit { max_states, .. } => (
-            format!(">{max_states}"),
-            format!("stopped: more than {max_states} states (raise --max-states)"),
-        ),
-        etccs::Error::TooDeep { max_depth, .. } => (
-            "-".to_string(),
-            format!("stopped: a state nested deeper than {max_depth} levels"),
-        ),
-        _ => ("-".to_string(), format!("stopped: {e}")),
-    }
-}
+type Point = (
+    Vec<(expr::Name, expr::Rational)>,
+    Vec<(String, Result<etccs::Report, Stopped>)>,
+);
 
 /// The JSON object of one table cell: the report, or `{"name", "limit", "error"}` for an
 /// analysis that stopped at a limit (`limit`: `states`, `depth` or `solver`).
-fn cell_json(agent: &str, o: &Outcome) -> serde_json::Value {
+fn cell_json(agent: &str, o: &Result<etccs::Report, Stopped>) -> serde_json::Value {
     match o {
         Ok(r) => etccs::report_json(r),
-        Err(e) => {
-            let limit = match e {
-                etccs::Error::Limit { .. } => "states",
-                etccs::Error::TooDeep { .. } => "depth",
-                _ => "solver",
-            };
-            serde_json::json!({ "name": agent, "limit": limit, "error": limit_cells(e).1 })
-        }
+        Err(st) => serde_json::json!({ "name": agent, "limit": st.kind, "error": st.note }),
     }
 }
 
@@ -525,7 +533,7 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                 for (_, o) in results {
                     match o {
                         Ok(r) => s.push_str(&etccs::report_thesis(r)),
-                        Err(e) => s.push_str(&format!("{}\n", limit_cells(e).1)),
+                        Err(st) => s.push_str(&format!("{}\n", st.note)),
                     }
                     if !s.ends_with('\n') {
                         s.push('\n');
@@ -565,9 +573,13 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                             row.push(ext(max));
                             row.push(distribution(r));
                         }
-                        Err(e) => {
-                            let (states, note) = limit_cells(e);
-                            row.extend([states, "-".to_string(), "-".to_string(), note]);
+                        Err(st) => {
+                            row.extend([
+                                st.states.clone(),
+                                "-".to_string(),
+                                "-".to_string(),
+                                st.note.clone(),
+                            ]);
                         }
                     }
                     rows.push(row);

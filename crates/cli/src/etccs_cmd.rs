@@ -427,8 +427,16 @@ fn model_jobs(
     at: &str,
 ) -> Result<Vec<Job>, Failure> {
     let symbolic: Vec<&str> = opts.symbolic.iter().map(String::as_str).collect();
+    // In a sweep, a model that fails at one value says which.
     let model =
-        etccs::parse::parse_with_symbolic(name, text, overrides, &symbolic).map_err(failure)?;
+        etccs::parse::parse_with_symbolic(name, text, overrides, &symbolic).map_err(|e| {
+            match failure(e) {
+                Failure::Report(r) if !at.is_empty() => {
+                    Failure::Report(r.wrap_err(format!("`{name}` with {at}")))
+                }
+                f => f,
+            }
+        })?;
     if agents.is_empty() && model.analyses.is_empty() {
         let names: Vec<&str> = model.agents.iter().map(|(n, _)| n.as_str()).collect();
         return Err(CliError::with_help(

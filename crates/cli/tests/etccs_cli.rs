@@ -219,6 +219,11 @@ fn table_marks_a_point_over_the_state_limit_and_goes_on() {
         1,
     );
     assert!(err.contains("Nope"), "{err}");
+    // A model that fails at one value of the sweep says which, and where.
+    let err = fails(&["etccs", "analyse", &f, "--const", "p=0..2"], 1);
+    assert!(err.contains("with p=0"), "{err}");
+    assert!(err.contains("scatter.etccs:37:17"), "{err}");
+    assert!(err.contains("empty index range"), "{err}");
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! ```text
 //! vates etccs analyse MODEL [--agent NAME]... [--const k=v|k=a..b]... [--symbolic NAMES]
 //!                     [--explain] [--trace t.json] [--trace-unit-us U] [--gantt g.svg]
-//!                     [--map f.svg] [--no-merge] [--max-states N] [--format text|thesis|json]
+//!                     [--map f.svg] [--no-merge] [--plot f.svg] [--max-states N]
+//!                     [--format text|thesis|json]
 //! ```
 //!
 //! Analyses the agents named by the model's `analyse` lines (or by `--agent`): the multiset of
@@ -11,8 +12,9 @@
 //! slowest runs, the number of states, and the outcome (terminated, deadlock through the
 //! `Terminated` placeholder, or non-termination). `--format thesis` prints the thesis tool's
 //! output ("Execution times are: … Summary: 4 (50.0%)"); `--format json` prints
-//! `{"agents": [{"name", "states", "exec", "pexec": [{"time", "prob"}], "min", "max",
-//! "outcome", "warnings"}]}` with times and probabilities as exact rational strings.
+//! `{"agents": [{"name", "states", "exec", "pexec": [{"time", "prob"}], "min", "max", "mean",
+//! "outcome", "warnings"}]}` with times and probabilities as exact rational strings (`mean`:
+//! the expectation of PEXEC).
 //!
 //! Agents with symbolic times (`param t1, t2;`) get the parametric analysis: regions of
 //! parameter space with their execution-time expressions, in JSON
@@ -31,7 +33,8 @@
 //! each on its own copy of the parsed model; the output keeps their order. In a table, an
 //! analysis that reaches a limit (`--max-states`, the nesting depth, the solver's work) shows
 //! as `>N` in its row (JSON: `{"name", "limit", "error"}`) and the others go on; any other
-//! error ends the run.
+//! error ends the run. `--plot FILE.svg` draws a sweep's min, mean and max times against the
+//! swept constant.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -42,6 +45,7 @@ use std::time::Duration;
 use clap::{Subcommand, ValueEnum};
 
 use crate::error::CliError;
+use crate::etccs_plot::Times;
 use crate::graph_cmd::Failure;
 use crate::progress::Progress;
 use crate::timeline_files::TimelineArgs;
@@ -96,6 +100,10 @@ pub struct AnalyseArgs {
     /// boundary crossing).
     #[arg(long = "map-range", value_name = "NAME=LO..HI")]
     map_range: Vec<String>,
+    /// With a --const sweep: draw each agent's min, mean and max execution time against the
+    /// swept constant as an SVG line plot (one line for an agent with a single time).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// Print the fastest and slowest runs step by step: who acted when, and how long each
     /// component waited for its partner.
     #[arg(long)]
@@ -157,6 +165,12 @@ fn analyse_and_write(
     let swept = grid.iter().count() > 1;
     if a.map.is_some() && swept {
         return Err(CliError::usage("--map draws one analysis: give --const single values").into());
+    }
+    if a.plot.is_some() && !swept {
+        return Err(CliError::usage(
+            "--plot draws times against a swept constant: give a range or list, e.g. --const p=2..8",
+        )
+        .into());
     }
     if a.explain && a.format == EtccsFormat::Thesis {
         return Err(CliError::usage(
@@ -225,6 +239,19 @@ fn analyse_and_write(
                 None => return Err(failure(e)),
             },
         }
+    }
+    if let Some(path) = &a.plot {
+        let cols: Vec<crate::etccs_plot::Column<'_>> = rows
+            .iter()
+            .map(|(consts, results)| crate::etccs_plot::Column {
+                consts,
+                agents: results
+                    .iter()
+                    .map(|(n, o)| (n.as_str(), o.as_ref().ok().and_then(Times::of)))
+                    .collect(),
+            })
+            .collect();
+        crate::etccs_plot::write_plot(name, &cols, path)?;
     }
     write_table(&rows, a.format, out)
 }
@@ -560,7 +587,9 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                 let mut rows: Vec<Vec<String>> = vec![names
                     .iter()
                     .cloned()
-                    .chain(["states", "min", "max", "times (probability)"].map(String::from))
+                    .chain(
+                        ["states", "min", "max", "mean", "times (probability)"].map(String::from),
+                    )
                     .collect()];
                 for (point, results) in points {
                     let mut row: Vec<String> = point
@@ -573,17 +602,23 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                             let ext = |r: Option<&etccs::Run>| {
                                 r.map_or("-".to_string(), |r| etccs::output::time_str(&r.time))
                             };
-                            let (min, max) = match r {
-                                etccs::Report::Concrete(a) => (a.min.as_ref(), a.max.as_ref()),
-                                etccs::Report::Parametric(_) => (None, None),
+                            let (min, max, mean) = match r {
+                                etccs::Report::Concrete(a) => {
+                                    (a.min.as_ref(), a.max.as_ref(), a.mean())
+                                }
+                                etccs::Report::Parametric(_) => (None, None, None),
                             };
                             row.push(ext(min));
                             row.push(ext(max));
+                            row.push(
+                                mean.map_or("-".to_string(), |m| etccs::output::time_short(&m)),
+                            );
                             row.push(distribution(r));
                         }
                         Err(st) => {
                             row.extend([
                                 st.states.clone(),
+                                "-".to_string(),
                                 "-".to_string(),
                                 "-".to_string(),
                                 st.note.clone(),

@@ -122,6 +122,7 @@ mod demo;
 mod error;
 mod etccs_cmd;
 mod etccs_map;
+mod etccs_plot;
 mod examples;
 mod graph_cmd;
 mod graph_sweep;

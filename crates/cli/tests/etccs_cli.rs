@@ -150,7 +150,23 @@ fn const_sweep_prints_the_thesis_table() {
     assert!(
         text.lines()
             .any(|l| l.split_whitespace().collect::<Vec<_>>()
-                == ["3", "104", "669668", "669668", "669668"]),
+                == ["3", "104", "669668", "669668", "669668", "669668"]),
+        "{text}"
+    );
+    // The mean column: Table 6-4 at p = 3 has mean 5341091/4.
+    let text = stdout(&[
+        "etccs",
+        "analyse",
+        &f,
+        "--agent",
+        "ScatterGatherBus",
+        "--const",
+        "p=2..3",
+    ]);
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().take(5).collect::<Vec<_>>()
+                == ["3", "295", "1334336", "1335336", "1335272.75"]),
         "{text}"
     );
     // A bad --const is a usage error.
@@ -185,18 +201,20 @@ fn table_marks_a_point_over_the_state_limit_and_goes_on() {
         .map(|l| l.split_whitespace().collect())
         .collect();
     assert!(
-        rows.contains(&vec!["3", "78", "2102", "2102", "2102"]),
+        rows.contains(&vec!["3", "78", "2102", "2102", "2102", "2102"]),
         "{text}"
     );
     assert!(
-        text.lines()
-            .any(|l| l.split_whitespace().take(4).eq(["4", ">100", "-", "-"])
-                && l.ends_with("stopped: more than 100 states (raise --max-states)")),
+        text.lines().any(|l| l
+            .split_whitespace()
+            .take(5)
+            .eq(["4", ">100", "-", "-", "-"])
+            && l.ends_with("stopped: more than 100 states (raise --max-states)")),
         "{text}"
     );
     // RepeatedBus stays under the limit at p = 4 (71 states).
     assert!(
-        rows.contains(&vec!["4", "71", "3303", "3303", "3303"]),
+        rows.contains(&vec!["4", "71", "3303", "3303", "3303", "3303"]),
         "{text}"
     );
     let v = json(&[&args[..], &["--format", "json"]].concat());
@@ -323,6 +341,69 @@ fn parametric_errors_name_the_problem() {
     std::fs::write(&f, "param t1, t2;\ndefine P = tau@(t1*t2).nil\nanalyse P\n").unwrap();
     let err = fails(&["etccs", "analyse", &f.display().to_string()], 1);
     assert!(err.contains("not linear"), "{err}");
+}
+
+#[test]
+fn sweep_plot_draws_times_against_the_swept_constant() {
+    let d = tempdir("etccs-plot");
+    let svg = d.join("sg.svg");
+    let path = svg.display().to_string();
+    let f = common::example_in("etccs", "scatter_gather.etccs");
+    let table = stdout(&[
+        "etccs",
+        "analyse",
+        &f,
+        "--agent",
+        "ScatterGatherBus",
+        "--agent",
+        "ScatterBus",
+        "--const",
+        "p=2..4",
+        "--plot",
+        &path,
+    ]);
+    assert!(
+        table.contains("agent ScatterBus"),
+        "the table is printed too"
+    );
+    let text = std::fs::read_to_string(&svg).expect("plot written");
+    assert!(text.starts_with("<svg"), "an SVG document");
+    assert!(
+        text.contains("execution time against p"),
+        "the title names the axis"
+    );
+    // Several times at p = 3 and 4: min, mean and max lines; one time: one line.
+    for name in [
+        "ScatterGatherBus max",
+        "ScatterGatherBus mean",
+        "ScatterGatherBus min",
+    ] {
+        assert!(text.contains(name), "legend names {name}");
+    }
+    assert!(text.contains("\nScatterBus\n"), "one ScatterBus line");
+    assert!(
+        !text.contains("ScatterBus max"),
+        "ScatterBus has one time per p"
+    );
+    // Wrong uses are explained before any analysis runs.
+    let err = fails(
+        &["etccs", "analyse", &f, "--const", "p=3", "--plot", &path],
+        2,
+    );
+    assert!(err.contains("swept constant"), "{err}");
+    let err = fails(&["etccs", "analyse", &f, "--plot", &path], 2);
+    assert!(err.contains("--const p=2..8"), "{err}");
+    let model = common::example_in("etccs", "parametric.etccs");
+    let err = fails(
+        &[
+            "etccs", "analyse", &model, "--agent", "Overlap", "--const", "b=1,2", "--plot", &path,
+        ],
+        2,
+    );
+    assert!(
+        err.contains("no analysis of the sweep has execution times"),
+        "{err}"
+    );
 }
 
 #[test]

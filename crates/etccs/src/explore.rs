@@ -171,6 +171,15 @@ impl Analysis {
         self.exec.values().sum()
     }
 
+    /// The mean execution time: the expectation of PEXEC (each transition of
+    /// a state equally likely), exact; `None` if non-terminating.
+    pub fn mean(&self) -> Option<Time> {
+        if self.pexec.is_empty() {
+            return None;
+        }
+        Some(self.pexec.iter().map(|(t, p)| t * p).sum())
+    }
+
     /// EXEC expanded to a sorted list, one time per path, capped at `limit` entries.
     pub fn exec_list(&self, limit: usize) -> Vec<Time> {
         let mut out = Vec::new();

@@ -6,7 +6,7 @@ use crate::report::Report;
 use crate::term::Time;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use serde_json::{json, Value};
 
 /// Most EXEC lines printed (one per path) before eliding the rest.
@@ -46,6 +46,32 @@ pub fn time_decimal(t: &Time) -> String {
     let (i, f) = s.split_at(s.len() - digits);
     let f = f.trim_end_matches('0');
     format!("{}{}.{}", if neg { "-" } else { "" }, i, f)
+}
+
+/// A time for reading: [`time_decimal`], followed by a rounded decimal when
+/// that is a fraction (`10/3 ≈ 3.333`).
+pub fn time_approx(t: &Time) -> String {
+    let d = time_decimal(t);
+    match rounded(t, &d) {
+        Some(r) => format!("{d} {r}"),
+        None => d,
+    }
+}
+
+/// A time in a narrow column: [`time_decimal`] when that is a decimal, else
+/// rounded (`≈ 3.333` for 10/3).
+pub fn time_short(t: &Time) -> String {
+    let d = time_decimal(t);
+    rounded(t, &d).unwrap_or(d)
+}
+
+/// `≈ x.xxx` for a time whose [`time_decimal`] `d` is a fraction.
+fn rounded(t: &Time, d: &str) -> Option<String> {
+    if !d.contains('/') {
+        return None;
+    }
+    let f = t.to_f64().filter(|f| f.is_finite())?;
+    Some(format!("≈ {f:.3}"))
 }
 
 /// A probability as a percentage with one decimal, as in the thesis (`50.0%`).
@@ -156,6 +182,9 @@ pub fn readable_text(a: &Analysis) -> String {
             .map(|(t, p)| format!("{}: {}", time_str(t), p))
             .collect();
         s.push_str(&format!("  PEXEC {}\n", px.join(", ")));
+        if let (true, Some(m)) = (a.pexec.len() > 1, a.mean()) {
+            s.push_str(&format!("  mean  {}\n", time_approx(&m)));
+        }
     }
     if let Some(m) = &a.min {
         s.push_str(&format!(
@@ -202,7 +231,8 @@ fn run_json(r: &Run) -> Value {
 
 /// JSON object for one agent: `name`, `states`, `exec` (one exact time
 /// string per path, at most [`MAX_EXEC_LINES`]), `pexec` (`time`, `prob`
-/// as exact rationals), `min`, `max` (strings, or null), `min_run`,
+/// as exact rationals), `min`, `max`, `mean` (the expectation of PEXEC)
+/// (strings, or null), `min_run`,
 /// `max_run`, `outcome`, `warnings`, and `deadlock`/`cycle` details.
 pub fn agent_json(a: &Analysis) -> Value {
     let mut v = json!({
@@ -212,6 +242,7 @@ pub fn agent_json(a: &Analysis) -> Value {
         "pexec": a.pexec.iter().map(|(t, p)| json!({"time": time_str(t), "prob": p.to_string()})).collect::<Vec<_>>(),
         "min": a.min.as_ref().map(|r| time_str(&r.time)),
         "max": a.max.as_ref().map(|r| time_str(&r.time)),
+        "mean": a.mean().as_ref().map(time_str),
         "min_run": a.min.as_ref().map(run_json),
         "max_run": a.max.as_ref().map(run_json),
         "outcome": a.outcome.label(),
@@ -374,4 +405,24 @@ pub fn report_json(r: &Report) -> Value {
 /// `{"agents": [...]}` for several reports (see [`report_json`]).
 pub fn reports_json(rs: &[Report]) -> Value {
     json!({ "agents": rs.iter().map(report_json).collect::<Vec<_>>() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Time {
+        s.parse().expect("a rational")
+    }
+
+    #[test]
+    fn approximate_times_keep_the_exact_value_first() {
+        assert_eq!(time_approx(&t("4")), "4");
+        assert_eq!(time_approx(&t("7/2")), "3.5");
+        assert_eq!(time_approx(&t("5341091/4")), "1335272.75");
+        assert_eq!(time_approx(&t("10/3")), "10/3 ≈ 3.333");
+        assert_eq!(time_approx(&t("-1/3")), "-1/3 ≈ -0.333");
+        assert_eq!(time_short(&t("7/2")), "3.5");
+        assert_eq!(time_short(&t("10/3")), "≈ 3.333");
+    }
 }

@@ -124,6 +124,12 @@ fn t6_11_t6_17_scatter_gather_bus() {
             .map(|(t, q)| (t.to_string(), q.to_string()))
             .collect();
         assert_eq!(got, exp, "p={p}");
+        // The mean is the expectation of PEXEC, exact.
+        let mean: Time = want[i]
+            .iter()
+            .map(|(t, q)| t.parse::<Time>().expect("time") * q.parse::<Time>().expect("prob"))
+            .sum();
+        assert_eq!(a.mean(), Some(mean), "p={p}");
         let m = single_time(&run(SG, p, "ScatterBus")) + single_time(&run(SG, p, "GatherBus"));
         assert_eq!(m.to_string(), micro[i]);
         assert_eq!(
@@ -131,6 +137,24 @@ fn t6_11_t6_17_scatter_gather_bus() {
             Some(micro[i].to_string())
         );
     }
+}
+
+/// Table 6-4 at p = 3 (spec T6-11): the mean of 1334336 (1/16), 1335335 (3/4) and
+/// 1335336 (3/16) is 5341091/4, which the readable report and JSON show.
+#[test]
+fn t6_11_mean_of_the_p3_distribution() {
+    let a = run(SG, 3, "ScatterGatherBus");
+    assert_eq!(a.mean().map(|m| m.to_string()), Some("5341091/4".into()));
+    assert!(
+        etccs::readable_text(&a).contains("  mean  1335272.75\n"),
+        "{}",
+        etccs::readable_text(&a)
+    );
+    assert_eq!(etccs::agent_json(&a)["mean"], "5341091/4");
+    // One time: the mean is that time, and the report does not repeat it.
+    let one = run(SG, 3, "ScatterBus");
+    assert_eq!(one.mean(), Some(single_time(&one)));
+    assert!(!etccs::readable_text(&one).contains("mean"));
 }
 
 /// Examples 6.3.1-6.3.3 (spec T6-6..T6-8).

@@ -2,8 +2,11 @@
 //! expressions are linear in the time variables), with exact rational
 //! coefficients. Parameters are numbered by [`Param`] and implicitly `>= 0`.
 
+use crate::time::Tm;
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::fmt::Write as _;
 
 /// Exact rational coefficient.
@@ -39,14 +42,38 @@ impl std::hash::Hash for LinExpr {
     }
 }
 
-/// `x·k` without a gcd when `k` is ±1 (the common case).
+/// `x·k`, without a gcd when `k` is ±1 or both are integers (the common cases).
 fn times(x: &Coef, k: &Coef) -> Coef {
-    if k.is_one() {
-        x.clone()
-    } else if k.denom().is_one() && k.numer() == &-num_bigint::BigInt::one() {
-        -x.clone()
+    if k.denom().is_one() {
+        let n = k.numer();
+        if n.is_one() {
+            return x.clone();
+        }
+        if n.is_negative() && n.magnitude().is_one() {
+            return -x.clone();
+        }
+        if x.denom().is_one() {
+            return Coef::from_integer(x.numer() * n);
+        }
+    }
+    Tm::from_big(x).mul(&Tm::from_big(k)).to_big()
+}
+
+/// `a + b`, without a big-number gcd when both are integers or small fractions.
+fn plus(a: &Coef, b: Coef) -> Coef {
+    if a.denom().is_one() && b.denom().is_one() {
+        Coef::from_integer(a.numer() + b.numer())
     } else {
-        x * k
+        Tm::from_big(a).add(&Tm::from_big(&b)).to_big()
+    }
+}
+
+/// The greatest common divisor of `a` and `b` (non-negative), with machine integers
+/// when both fit.
+pub(crate) fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
+    match (a.to_i64(), b.to_i64()) {
+        (Some(x), Some(y)) => BigInt::from(x.unsigned_abs().gcd(&y.unsigned_abs())),
+        _ => a.gcd(b),
     }
 }
 
@@ -118,7 +145,7 @@ impl LinExpr {
                 terms.push((other.terms[j].0, times(&other.terms[j].1, k)));
                 j += 1;
             } else {
-                let c = &self.terms[i].1 + times(&other.terms[j].1, k);
+                let c = plus(&self.terms[i].1, times(&other.terms[j].1, k));
                 if !c.is_zero() {
                     terms.push((self.terms[i].0, c));
                 }
@@ -128,7 +155,7 @@ impl LinExpr {
         }
         LinExpr {
             terms,
-            constant: &self.constant + times(&other.constant, k),
+            constant: plus(&self.constant, times(&other.constant, k)),
         }
     }
 
@@ -148,8 +175,8 @@ impl LinExpr {
             return LinExpr::zero();
         }
         LinExpr {
-            terms: self.terms.iter().map(|(p, c)| (*p, c * k)).collect(),
-            constant: &self.constant * k,
+            terms: self.terms.iter().map(|(p, c)| (*p, times(c, k))).collect(),
+            constant: times(&self.constant, k),
         }
     }
 

@@ -132,6 +132,18 @@ impl Tm {
         }
     }
 
+    /// `self · o`.
+    pub(crate) fn mul(&self, o: &Tm) -> Tm {
+        match (self, o) {
+            // |a·c|, |b·d| < 2^126.
+            (Tm::Small(a, b), Tm::Small(c, d)) => Tm::from_i128(
+                i128::from(*a) * i128::from(*c),
+                i128::from(*b) * i128::from(*d),
+            ),
+            _ => Tm::big(self.to_big() * o.to_big()),
+        }
+    }
+
     /// Monus: `self - o` if positive, else zero.
     pub(crate) fn monus(&self, o: &Tm) -> Tm {
         if *self > *o {
@@ -198,6 +210,8 @@ mod tests {
                 assert_eq!(ta.add(&tb), Tm::from_big(&(a + b)));
                 assert_eq!(ta.sub(&tb).to_big(), a - b);
                 assert_eq!(ta.sub(&tb), Tm::from_big(&(a - b)));
+                assert_eq!(ta.mul(&tb).to_big(), a * b);
+                assert_eq!(ta.mul(&tb), Tm::from_big(&(a * b)));
                 assert_eq!(ta.cmp(&tb), a.cmp(b));
                 assert_eq!(ta == tb, a == b);
             }

@@ -45,6 +45,7 @@ pub struct Constraint {
 }
 
 /// What a constraint without parameters says.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Normal {
     /// Always true: drop it.
     True,
@@ -52,6 +53,26 @@ pub enum Normal {
     False,
     /// A proper constraint.
     Proper(Constraint),
+}
+
+/// Whether the coefficients and the constant of `e` are integers with no common factor
+/// (the normal form's scale).
+fn coprime_integers(e: &LinExpr) -> bool {
+    let all = || e.terms().iter().map(|(_, c)| c).chain([e.constant_part()]);
+    if !all().all(|c| c.denom().is_one()) {
+        return false;
+    }
+    if all().any(|c| c.numer().magnitude().is_one()) {
+        return true;
+    }
+    let mut g = BigInt::zero();
+    for c in all() {
+        g = crate::linear::gcd(&g, c.numer());
+        if g.is_one() {
+            return true;
+        }
+    }
+    false
 }
 
 impl Constraint {
@@ -67,7 +88,12 @@ impl Constraint {
             };
             return if holds { Normal::True } else { Normal::False };
         }
-        // Scale to coprime integers.
+        // Scale to coprime integers: usually they are already.
+        if coprime_integers(&expr)
+            && (matches!(rel, Rel::Gt | Rel::Ge) || expr.terms()[0].1.is_positive())
+        {
+            return Normal::Proper(Constraint { expr, rel });
+        }
         let mut den = BigInt::one();
         let mut coefs: Vec<&Coef> = expr.terms().iter().map(|(_, c)| c).collect();
         coefs.push(expr.constant_part());
@@ -76,7 +102,7 @@ impl Constraint {
         }
         let mut g = BigInt::zero();
         for c in &coefs {
-            g = g.gcd(&(c.numer() * (&den / c.denom())));
+            g = crate::linear::gcd(&g, &(c.numer() * (&den / c.denom())));
         }
         let mut k = Coef::new(den, g);
         if matches!(rel, Rel::Eq | Rel::Ne) && expr.terms()[0].1.is_negative() {

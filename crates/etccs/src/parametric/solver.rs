@@ -37,11 +37,18 @@ impl Row {
     fn from_expr(e: &LinExpr, n: usize, strict: bool) -> Row {
         // Constraints are normalised to integers; scale defensively anyway.
         let mut den = BigInt::one();
-        for (_, k) in e.terms() {
-            den = den.lcm(k.denom());
+        for k in e.terms().iter().map(|(_, k)| k).chain([e.constant_part()]) {
+            if !k.denom().is_one() {
+                den = den.lcm(k.denom());
+            }
         }
-        den = den.lcm(e.constant_part().denom());
-        let int = |k: &Coef| k.numer() * (&den / k.denom());
+        let int = |k: &Coef| {
+            if den.is_one() {
+                k.numer().clone()
+            } else {
+                k.numer() * (&den / k.denom())
+            }
+        };
         let mut a = vec![BigInt::zero(); n];
         for (p, k) in e.terms() {
             a[p.0 as usize] = int(k);
@@ -72,7 +79,7 @@ impl Row {
     fn normalise(mut self) -> Row {
         let mut g = BigInt::zero();
         for x in self.a.iter().chain(std::iter::once(&self.c)) {
-            g = g.gcd(x);
+            g = crate::linear::gcd(&g, x);
             if g.is_one() {
                 return self;
             }

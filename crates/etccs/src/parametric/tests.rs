@@ -49,6 +49,41 @@ fn conj() -> impl Strategy<Value = Conj> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
+    /// The normal form does not depend on how a constraint was written: scaling by a
+    /// positive factor (and, for `=` and `!=`, by -1) gives the same constraint, whether
+    /// the expression already has coprime integer coefficients or not.
+    #[test]
+    fn the_normal_form_ignores_scaling(
+        a in -6i64..=6, b in -6i64..=6, c in -12i64..=12, d in 1i64..=4,
+        kn in 1i64..=6, kd in 1i64..=6, neg in any::<bool>(), r in 0usize..4,
+    ) {
+        let rel = [Rel::Gt, Rel::Ge, Rel::Eq, Rel::Ne][r];
+        let q = |n: i64, d: i64| Coef::new(n.into(), d.into());
+        let e = LinExpr::var(Param(0))
+            .scale(&q(a, 1))
+            .add(&LinExpr::var(Param(1)).scale(&q(b, d)))
+            .add(&LinExpr::constant(q(c, 1)));
+        let mut k = q(kn, kd);
+        if neg && matches!(rel, Rel::Eq | Rel::Ne) {
+            k = -k;
+        }
+        let base = Constraint::normal(e.clone(), rel);
+        prop_assert_eq!(&Constraint::normal(e.scale(&k), rel), &base);
+        if let Normal::Proper(n) = &base {
+            // Coprime integers, the first coefficient positive for `=` and `!=`.
+            let all: Vec<&Coef> = n.expr.terms().iter().map(|(_, c)| c)
+                .chain([n.expr.constant_part()]).collect();
+            prop_assert!(all.iter().all(|c| c.is_integer()));
+            let g = all.iter().fold(num_bigint::BigInt::from(0), |g, c| {
+                num_integer::Integer::gcd(&g, c.numer())
+            });
+            prop_assert_eq!(g, num_bigint::BigInt::from(1));
+            if matches!(rel, Rel::Eq | Rel::Ne) {
+                prop_assert!(n.expr.terms()[0].1 > Coef::from_integer(0.into()));
+            }
+        }
+    }
+
     #[test]
     fn a_satisfied_grid_point_means_satisfiable(c in conj()) {
         let mut s = Solver::new(2);

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use etccs::parametric::ParamAnalysis;
 use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::Zero;
 
 use crate::error::{write_file, CliError};
 
@@ -61,7 +61,7 @@ fn default_hi(a: &ParamAnalysis, p: usize) -> f64 {
         if coef.is_zero() {
             continue;
         }
-        let x = -c.expr.constant_part() / coef;
+        let x = c.expr.constant_part().neg().mul(&coef.recip());
         if x.is_positive() {
             best = best.max(x.to_f64().unwrap_or(0.0));
         }

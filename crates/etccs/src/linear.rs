@@ -5,12 +5,11 @@
 use crate::time::Tm;
 use num_bigint::BigInt;
 use num_integer::Integer;
-use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 use std::fmt::Write as _;
 
-/// Exact rational coefficient.
-pub type Coef = BigRational;
+/// Exact rational coefficient: machine integers when they fit (see [`Tm`]).
+pub type Coef = Tm;
 
 /// A symbolic time parameter (`param t1;`), numbered in declaration order.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -18,54 +17,12 @@ pub struct Param(pub u32);
 
 /// `c + Σ aᵢ·xᵢ` with the terms sorted by parameter and no zero coefficient,
 /// so equal expressions are structurally equal.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct LinExpr {
     /// Coefficients, sorted by parameter, none zero.
     terms: Vec<(Param, Coef)>,
     /// The constant term.
     constant: Coef,
-}
-
-/// Hashes numerators and denominators directly: coefficients are reduced,
-/// so equal expressions hash alike, without the continued-fraction walk of
-/// `Ratio`'s own `Hash`.
-impl std::hash::Hash for LinExpr {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_usize(self.terms.len());
-        for (p, c) in &self.terms {
-            p.hash(h);
-            c.numer().hash(h);
-            c.denom().hash(h);
-        }
-        self.constant.numer().hash(h);
-        self.constant.denom().hash(h);
-    }
-}
-
-/// `x·k`, without a gcd when `k` is ±1 or both are integers (the common cases).
-fn times(x: &Coef, k: &Coef) -> Coef {
-    if k.denom().is_one() {
-        let n = k.numer();
-        if n.is_one() {
-            return x.clone();
-        }
-        if n.is_negative() && n.magnitude().is_one() {
-            return -x.clone();
-        }
-        if x.denom().is_one() {
-            return Coef::from_integer(x.numer() * n);
-        }
-    }
-    Tm::from_big(x).mul(&Tm::from_big(k)).to_big()
-}
-
-/// `a + b`, without a big-number gcd when both are integers or small fractions.
-fn plus(a: &Coef, b: Coef) -> Coef {
-    if a.denom().is_one() && b.denom().is_one() {
-        Coef::from_integer(a.numer() + b.numer())
-    } else {
-        Tm::from_big(a).add(&Tm::from_big(&b)).to_big()
-    }
 }
 
 /// The greatest common divisor of `a` and `b` (non-negative), with machine integers
@@ -88,14 +45,14 @@ impl LinExpr {
 
     /// Zero.
     pub fn zero() -> Self {
-        Self::constant(Coef::zero())
+        Self::constant(Coef::ZERO)
     }
 
     /// The parameter `x` itself.
     pub fn var(x: Param) -> Self {
         LinExpr {
-            terms: vec![(x, Coef::one())],
-            constant: Coef::zero(),
+            terms: vec![(x, Coef::ONE)],
+            constant: Coef::ZERO,
         }
     }
 
@@ -113,7 +70,7 @@ impl LinExpr {
     pub fn coef(&self, x: Param) -> Coef {
         self.terms
             .binary_search_by_key(&x, |(p, _)| *p)
-            .map_or_else(|_| Coef::zero(), |i| self.terms[i].1.clone())
+            .map_or_else(|_| Coef::ZERO, |i| self.terms[i].1.clone())
     }
 
     /// Whether the expression has no parameter.
@@ -142,10 +99,10 @@ impl LinExpr {
                 terms.push(self.terms[i].clone());
                 i += 1;
             } else if take_right {
-                terms.push((other.terms[j].0, times(&other.terms[j].1, k)));
+                terms.push((other.terms[j].0, other.terms[j].1.mul(k)));
                 j += 1;
             } else {
-                let c = plus(&self.terms[i].1, times(&other.terms[j].1, k));
+                let c = self.terms[i].1.add(&other.terms[j].1.mul(k));
                 if !c.is_zero() {
                     terms.push((self.terms[i].0, c));
                 }
@@ -155,18 +112,18 @@ impl LinExpr {
         }
         LinExpr {
             terms,
-            constant: plus(&self.constant, times(&other.constant, k)),
+            constant: self.constant.add(&other.constant.mul(k)),
         }
     }
 
     /// `self + other`.
     pub fn add(&self, other: &LinExpr) -> LinExpr {
-        self.add_scaled(other, &Coef::one())
+        self.add_scaled(other, &Coef::ONE)
     }
 
     /// `self - other`.
     pub fn sub(&self, other: &LinExpr) -> LinExpr {
-        self.add_scaled(other, &-Coef::one())
+        self.add_scaled(other, &Coef::int(-1))
     }
 
     /// `k·self`.
@@ -175,8 +132,8 @@ impl LinExpr {
             return LinExpr::zero();
         }
         LinExpr {
-            terms: self.terms.iter().map(|(p, c)| (*p, times(c, k))).collect(),
-            constant: times(&self.constant, k),
+            terms: self.terms.iter().map(|(p, c)| (*p, c.mul(k))).collect(),
+            constant: self.constant.mul(k),
         }
     }
 
@@ -195,7 +152,7 @@ impl LinExpr {
     pub fn eval(&self, values: &[Coef]) -> Coef {
         let mut v = self.constant.clone();
         for (p, c) in &self.terms {
-            v += c * &values[p.0 as usize];
+            v = v.add(&c.mul(&values[p.0 as usize]));
         }
         v
     }
@@ -237,11 +194,7 @@ impl LinExpr {
 
 /// `3`, `1/2`, `-4`.
 pub fn fmt_coef(c: &Coef) -> String {
-    if c.is_integer() {
-        c.to_integer().to_string()
-    } else {
-        format!("{}/{}", c.numer(), c.denom())
-    }
+    c.to_string()
 }
 
 #[cfg(test)]
@@ -249,7 +202,7 @@ mod tests {
     use super::*;
 
     fn n(k: i64) -> Coef {
-        Coef::from_integer(k.into())
+        Coef::int(k)
     }
 
     #[test]
@@ -264,9 +217,6 @@ mod tests {
         assert_eq!(f.render(&names), "-t1 + 2*t2 + 3");
         assert_eq!(f.eval(&[n(1), n(5)]), n(12));
         assert_eq!(f.substitute(Param(1), &t1).render(&names), "t1 + 3");
-        assert_eq!(
-            LinExpr::constant(Coef::new(n(-1).to_integer(), 2.into())).render(&names),
-            "-1/2"
-        );
+        assert_eq!(LinExpr::constant(Coef::ratio(-1, 2)).render(&names), "-1/2");
     }
 }

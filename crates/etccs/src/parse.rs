@@ -9,9 +9,10 @@ use crate::error::{location, Error, SyntaxError, UndefinedAgentError, UnguardedR
 use crate::linear::LinExpr;
 use crate::parametric::{Constraint, Normal, Rel};
 use crate::term::{Act, Arena, ConstId, Name, TermId, Time};
+use crate::time::Tm;
 use miette::NamedSource;
 use num_bigint::BigInt;
-use num_traits::{One, Signed, Zero};
+use num_traits::Zero;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
@@ -1099,7 +1100,7 @@ impl<'a> Lower<'a> {
             {
                 LinExpr::var(arena.param(n))
             }
-            Expr::Neg(x) => self.eval_lin(x, arena)?.scale(&-Time::one()),
+            Expr::Neg(x) => self.eval_lin(x, arena)?.scale(&Tm::int(-1)),
             Expr::Bin(op, a, b, s, t) => {
                 let x = self.eval_lin(a, arena)?;
                 let y = self.eval_lin(b, arena)?;
@@ -1139,7 +1140,7 @@ impl<'a> Lower<'a> {
                         a
                     }
                 });
-                LinExpr::constant(best.unwrap_or_else(Time::zero))
+                LinExpr::constant(best.unwrap_or(Tm::ZERO))
             }
             Expr::Round(_, x) => {
                 let v = self.eval_lin(x, arena)?;
@@ -1147,9 +1148,9 @@ impl<'a> Lower<'a> {
                     let (s, t) = Self::span_of(x).unwrap_or((0, 0));
                     return Err(nonlinear(s, t, "rounding"));
                 }
-                LinExpr::constant(self.eval(e)?)
+                LinExpr::constant(Tm::from_big(&self.eval(e)?))
             }
-            Expr::Num(_) | Expr::Var(..) => LinExpr::constant(self.eval(e)?),
+            Expr::Num(_) | Expr::Var(..) => LinExpr::constant(Tm::from_big(&self.eval(e)?)),
         })
     }
 
@@ -1354,7 +1355,7 @@ impl<'a> Lower<'a> {
                     return Err(self.cx.syntax(
                         s,
                         t,
-                        &format!("negative time {}", fmt_time(v.constant_part())),
+                        &format!("negative time {}", fmt_time(&v.constant_part().to_big())),
                         "evaluates below 0",
                         None,
                     ));

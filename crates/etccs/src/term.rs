@@ -784,7 +784,9 @@ impl Arena {
     /// parameters gives an ordinary [`Term::Prefix`].
     pub fn sym_prefix(&mut self, act: Act, bound: LinExpr, cont: TermId) -> TermId {
         if bound.is_constant() {
-            return self.prefix(act, bound.constant_part().clone(), cont);
+            let b = bound.constant_part();
+            let b = if b.is_negative() { Tm::ZERO } else { b.clone() };
+            return self.prefix_tm(act, &b, cont);
         }
         let id = match self.sym_index.get(&bound) {
             Some(id) => *id,

@@ -1,7 +1,9 @@
-//! A compact exact time for the concrete engine: a reduced fraction of
-//! machine integers, with an exact [`BigRational`] fallback when a value
-//! does not fit. Almost every time of a model is a small integer, so the
-//! fast path avoids heap allocation, big-number hashing and gcds.
+//! A compact exact rational: a reduced fraction of machine integers, with an
+//! exact [`BigRational`] fallback when a value does not fit. The concrete
+//! engine keeps its times in it, and the parametric one the coefficients of
+//! its linear expressions ([`crate::linear::Coef`]). Almost every time and
+//! coefficient of a model is a small integer, so the fast path avoids heap
+//! allocation, big-number hashing and gcds.
 //!
 //! The representation is canonical (a value that fits is always `Small`,
 //! in lowest terms with a positive denominator), so the derived `Eq` and
@@ -10,7 +12,7 @@
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -25,7 +27,7 @@ pub enum Tm {
 
 impl Tm {
     /// Zero.
-    pub(crate) const ZERO: Tm = Tm::Small(0, 1);
+    pub const ZERO: Tm = Tm::Small(0, 1);
 
     /// `n / d` for `d != 0`, reduced.
     fn from_i128(n: i128, d: i128) -> Tm {
@@ -77,7 +79,7 @@ impl Tm {
     }
 
     /// Whether this is zero.
-    pub(crate) fn is_zero(&self) -> bool {
+    pub fn is_zero(&self) -> bool {
         match self {
             Tm::Small(n, _) => *n == 0,
             Tm::Big(r) => r.is_zero(),
@@ -85,7 +87,7 @@ impl Tm {
     }
 
     /// `self + o`.
-    pub(crate) fn add(&self, o: &Tm) -> Tm {
+    pub fn add(&self, o: &Tm) -> Tm {
         if let (Tm::Small(0, _), x) = (self, o) {
             return x.clone();
         }
@@ -93,7 +95,7 @@ impl Tm {
     }
 
     /// `self - o`.
-    pub(crate) fn sub(&self, o: &Tm) -> Tm {
+    pub fn sub(&self, o: &Tm) -> Tm {
         self.add_signed(o, true)
     }
 
@@ -132,8 +134,95 @@ impl Tm {
         }
     }
 
+    /// One.
+    pub const ONE: Tm = Tm::Small(1, 1);
+
+    /// The integer `n`.
+    pub fn int(n: i64) -> Tm {
+        Tm::Small(n, 1)
+    }
+
+    /// `n / d` for `d != 0`.
+    pub fn ratio(n: i64, d: i64) -> Tm {
+        Tm::from_i128(n.into(), d.into())
+    }
+
+    /// Whether this is one.
+    pub fn is_one(&self) -> bool {
+        matches!(self, Tm::Small(1, 1))
+    }
+
+    /// Whether this is greater than zero.
+    pub fn is_positive(&self) -> bool {
+        match self {
+            Tm::Small(n, _) => *n > 0,
+            Tm::Big(r) => r.is_positive(),
+        }
+    }
+
+    /// Whether this is less than zero.
+    pub fn is_negative(&self) -> bool {
+        match self {
+            Tm::Small(n, _) => *n < 0,
+            Tm::Big(r) => r.is_negative(),
+        }
+    }
+
+    /// Whether this is an integer.
+    pub fn is_integer(&self) -> bool {
+        match self {
+            Tm::Small(_, d) => *d == 1,
+            Tm::Big(r) => r.is_integer(),
+        }
+    }
+
+    /// `-self`.
+    pub fn neg(&self) -> Tm {
+        match self {
+            Tm::Small(n, d) => match n.checked_neg() {
+                Some(n) => Tm::Small(n, *d),
+                None => Tm::big(-self.to_big()),
+            },
+            Tm::Big(r) => Tm::big(-BigRational::clone(r)),
+        }
+    }
+
+    /// `|self|`.
+    pub fn abs(&self) -> Tm {
+        if self.is_negative() {
+            self.neg()
+        } else {
+            self.clone()
+        }
+    }
+
+    /// `1 / self`; `self` must not be zero.
+    pub fn recip(&self) -> Tm {
+        assert!(!self.is_zero(), "the reciprocal of zero");
+        match self {
+            Tm::Small(n, d) => Tm::from_i128((*d).into(), (*n).into()),
+            Tm::Big(r) => Tm::big(r.recip()),
+        }
+    }
+
+    /// The nearest `f64` (`None` if it does not fit).
+    pub fn to_f64(&self) -> Option<f64> {
+        match self {
+            Tm::Small(n, d) => Some(*n as f64 / *d as f64),
+            Tm::Big(r) => r.to_f64(),
+        }
+    }
+
+    /// The numerator and denominator (lowest terms, positive denominator).
+    pub fn parts(&self) -> (BigInt, BigInt) {
+        match self {
+            Tm::Small(n, d) => (BigInt::from(*n), BigInt::from(*d)),
+            Tm::Big(r) => (r.numer().clone(), r.denom().clone()),
+        }
+    }
+
     /// `self · o`.
-    pub(crate) fn mul(&self, o: &Tm) -> Tm {
+    pub fn mul(&self, o: &Tm) -> Tm {
         match (self, o) {
             // |a·c|, |b·d| < 2^126.
             (Tm::Small(a, b), Tm::Small(c, d)) => Tm::from_i128(
@@ -151,6 +240,23 @@ impl Tm {
         } else {
             Tm::ZERO
         }
+    }
+}
+
+impl std::fmt::Display for Tm {
+    /// `4`, `7/2`, `-1/3`: as [`BigRational`] shows the value.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tm::Small(n, 1) => write!(f, "{n}"),
+            Tm::Small(n, d) => write!(f, "{n}/{d}"),
+            Tm::Big(r) => write!(f, "{r}"),
+        }
+    }
+}
+
+impl Default for Tm {
+    fn default() -> Tm {
+        Tm::ZERO
     }
 }
 
@@ -179,6 +285,7 @@ impl PartialOrd for Tm {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::One;
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())
@@ -210,6 +317,16 @@ mod tests {
                 assert_eq!(ta.add(&tb), Tm::from_big(&(a + b)));
                 assert_eq!(ta.sub(&tb).to_big(), a - b);
                 assert_eq!(ta.sub(&tb), Tm::from_big(&(a - b)));
+                assert_eq!(ta.to_string(), a.to_string());
+                assert_eq!(ta.neg().to_big(), -a);
+                assert_eq!(ta.abs().to_big(), a.abs());
+                assert_eq!(ta.is_positive(), a.is_positive());
+                assert_eq!(ta.is_negative(), a.is_negative());
+                assert_eq!(ta.is_integer(), a.is_integer());
+                assert_eq!(ta.is_one(), a.is_one());
+                if !a.is_zero() {
+                    assert_eq!(ta.recip().to_big(), a.recip());
+                }
                 assert_eq!(ta.mul(&tb).to_big(), a * b);
                 assert_eq!(ta.mul(&tb), Tm::from_big(&(a * b)));
                 assert_eq!(ta.cmp(&tb), a.cmp(b));

@@ -255,6 +255,7 @@ fn regions_are_disjoint_and_cover_the_space() {
     };
     for a in [&r, &r2] {
         for v in grid(a.params.len()) {
+            let v: Vec<etccs::Tm> = v.iter().map(etccs::Tm::from_big).collect();
             let n = a
                 .regions
                 .iter()

@@ -5,7 +5,8 @@
 use crate::linear::{fmt_coef, Coef, LinExpr};
 use num_bigint::BigInt;
 use num_integer::Integer;
-use num_traits::{One, Signed, Zero};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 /// The relation of a constraint `e ⋈ 0`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -55,24 +56,17 @@ pub enum Normal {
     Proper(Constraint),
 }
 
-/// Whether the coefficients and the constant of `e` are integers with no common factor
-/// (the normal form's scale).
+/// Whether the coefficients and the constant of `e` are machine integers with no common
+/// factor (the normal form's scale).
 fn coprime_integers(e: &LinExpr) -> bool {
-    let all = || e.terms().iter().map(|(_, c)| c).chain([e.constant_part()]);
-    if !all().all(|c| c.denom().is_one()) {
-        return false;
-    }
-    if all().any(|c| c.numer().magnitude().is_one()) {
-        return true;
-    }
-    let mut g = BigInt::zero();
-    for c in all() {
-        g = crate::linear::gcd(&g, c.numer());
-        if g.is_one() {
-            return true;
+    let mut g = 0u64;
+    for c in e.terms().iter().map(|(_, c)| c).chain([e.constant_part()]) {
+        match c {
+            Coef::Small(n, 1) => g = g.gcd(&n.unsigned_abs()),
+            _ => return false,
         }
     }
-    false
+    g == 1
 }
 
 impl Constraint {
@@ -95,18 +89,23 @@ impl Constraint {
             return Normal::Proper(Constraint { expr, rel });
         }
         let mut den = BigInt::one();
-        let mut coefs: Vec<&Coef> = expr.terms().iter().map(|(_, c)| c).collect();
-        coefs.push(expr.constant_part());
-        for c in &coefs {
-            den = den.lcm(c.denom());
+        let parts: Vec<(BigInt, BigInt)> = expr
+            .terms()
+            .iter()
+            .map(|(_, c)| c)
+            .chain([expr.constant_part()])
+            .map(Coef::parts)
+            .collect();
+        for (_, d) in &parts {
+            den = den.lcm(d);
         }
         let mut g = BigInt::zero();
-        for c in &coefs {
-            g = crate::linear::gcd(&g, &(c.numer() * (&den / c.denom())));
+        for (n, d) in &parts {
+            g = crate::linear::gcd(&g, &(n * (&den / d)));
         }
-        let mut k = Coef::new(den, g);
+        let mut k = Coef::from_big(&BigRational::new(den, g));
         if matches!(rel, Rel::Eq | Rel::Ne) && expr.terms()[0].1.is_negative() {
-            k = -k;
+            k = k.neg();
         }
         Normal::Proper(Constraint {
             expr: expr.scale(&k),
@@ -121,7 +120,7 @@ impl Constraint {
 
     /// The negation (as one constraint: `¬(e > 0)` is `-e >= 0`).
     pub fn negate(&self) -> Constraint {
-        let minus = |e: &LinExpr| e.scale(&-Coef::one());
+        let minus = |e: &LinExpr| e.scale(&Coef::int(-1));
         let (expr, rel) = match self.rel {
             Rel::Gt => (minus(&self.expr), Rel::Ge),
             Rel::Ge => (minus(&self.expr), Rel::Gt),
@@ -148,18 +147,18 @@ impl Constraint {
     pub fn render(&self, names: &[String]) -> String {
         let flip = self.expr.terms()[0].1.is_negative();
         let e = if flip {
-            self.expr.scale(&-Coef::one())
+            self.expr.scale(&Coef::int(-1))
         } else {
             self.expr.clone()
         };
         let c = e.constant_part().clone();
-        let lhs = e.add(&LinExpr::constant(-c.clone()));
+        let lhs = e.add(&LinExpr::constant(c.neg()));
         let op = match (self.rel, flip) {
             (Rel::Gt, true) => "<",
             (Rel::Ge, true) => "<=",
             (r, _) => r.symbol(),
         };
-        format!("{} {op} {}", lhs.render(names), fmt_coef(&-c))
+        format!("{} {op} {}", lhs.render(names), fmt_coef(&c.neg()))
     }
 }
 
@@ -233,7 +232,7 @@ impl Conj {
             };
             // x = -(eq - a·x)/a
             let rest = eq.substitute(x, &LinExpr::zero());
-            let val = rest.scale(&(-a.recip()));
+            let val = rest.scale(&a.recip().neg());
             out = out.substitute(x, &val);
             for other in &mut eqs {
                 *other = other.substitute(x, &val);

@@ -124,20 +124,26 @@ impl ParamAnalysis {
     /// The execution-time distribution at a valuation (values in the order
     /// of [`ParamAnalysis::params`]), with equal times combined as PEXEC
     /// does; `None` outside the domain (a negative value or prefix time).
-    pub fn at(&self, values: &[Coef]) -> Option<BTreeMap<Time, BigRational>> {
-        let r = self.region_at(values)?;
+    pub fn at(&self, values: &[Time]) -> Option<BTreeMap<Time, BigRational>> {
+        let values: Vec<Coef> = values.iter().map(Coef::from_big).collect();
+        let r = self.region_in(&values)?;
         let mut out = BTreeMap::new();
         for e in &r.results {
-            *out.entry(e.expr.eval(values))
+            *out.entry(e.expr.eval(&values).to_big())
                 .or_insert_with(BigRational::zero) += &e.prob;
         }
         Some(out)
     }
 
     /// The region containing a valuation; `None` outside the domain.
-    pub fn region_at(&self, values: &[Coef]) -> Option<&Region> {
-        if values.iter().any(|v| v < &Coef::zero()) || !self.domain.iter().all(|c| c.holds(values))
-        {
+    pub fn region_at(&self, values: &[Time]) -> Option<&Region> {
+        let values: Vec<Coef> = values.iter().map(Coef::from_big).collect();
+        self.region_in(&values)
+    }
+
+    /// [`ParamAnalysis::region_at`] with the values as coefficients.
+    fn region_in(&self, values: &[Coef]) -> Option<&Region> {
+        if values.iter().any(Coef::is_negative) || !self.domain.iter().all(|c| c.holds(values)) {
             return None;
         }
         self.regions

@@ -11,7 +11,6 @@ use crate::linear::{Coef, LinExpr};
 use crate::term::FxHashMap;
 use num_bigint::BigUint;
 use num_rational::BigRational;
-use num_traits::One;
 
 /// An execution-time expression of a reported region: linear, or the
 /// maximum or minimum of linear expressions.
@@ -300,7 +299,7 @@ fn try_merge(solver: &mut Solver, g: &Group, h: &Group) -> Result<Option<Group>,
 fn classes(k: &Constraint, e: &LinExpr) -> Option<[bool; 3]> {
     let flip = if k.expr == *e {
         false
-    } else if k.expr == e.scale(&-Coef::one()) {
+    } else if k.expr == e.scale(&Coef::int(-1)) {
         true
     } else {
         return None;
@@ -316,7 +315,7 @@ fn classes(k: &Constraint, e: &LinExpr) -> Option<[bool; 3]> {
 
 /// The constraint on `e` allowing exactly these sign classes (`None` = ⊤).
 fn from_classes(c: [bool; 3], e: &LinExpr) -> Option<Option<Constraint>> {
-    let minus = e.scale(&-Coef::one());
+    let minus = e.scale(&Coef::int(-1));
     let k = |x: &LinExpr, rel| match Constraint::normal(x.clone(), rel) {
         Normal::Proper(k) => Some(k),
         _ => None,

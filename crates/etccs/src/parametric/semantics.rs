@@ -114,7 +114,7 @@ impl<'a> Sem<'a> {
     /// The lower bound of a prefix node (a symbolic bound below 0 means 0).
     fn bound(&mut self, t: TermId) -> Result<Option<(Act, LinExpr, TermId)>, Stop> {
         Ok(match self.arena.get(t) {
-            Term::Prefix(a, v, c) => Some((*a, LinExpr::constant(v.to_big()), *c)),
+            Term::Prefix(a, v, c) => Some((*a, LinExpr::constant(v.clone()), *c)),
             &Term::SymPrefix(a, s, c) => {
                 let e = self.arena.sym_bound(s).clone();
                 let e = if self.holds(&e, Rel::Ge, &LinExpr::zero())? {

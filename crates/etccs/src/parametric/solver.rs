@@ -38,15 +38,16 @@ impl Row {
         // Constraints are normalised to integers; scale defensively anyway.
         let mut den = BigInt::one();
         for k in e.terms().iter().map(|(_, k)| k).chain([e.constant_part()]) {
-            if !k.denom().is_one() {
-                den = den.lcm(k.denom());
+            if !k.is_integer() {
+                den = den.lcm(&k.parts().1);
             }
         }
         let int = |k: &Coef| {
+            let (n, d) = k.parts();
             if den.is_one() {
-                k.numer().clone()
+                n
             } else {
-                k.numer() * (&den / k.denom())
+                n * (&den / d)
             }
         };
         let mut a = vec![BigInt::zero(); n];
@@ -163,7 +164,7 @@ impl Solver {
                 rel: Rel::Gt,
             };
             let lt = Constraint {
-                expr: d.expr.scale(&-Coef::one()),
+                expr: d.expr.scale(&Coef::int(-1)),
                 rel: Rel::Gt,
             };
             with.push(&gt);

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 /// Grid values 0, 1/2, …, 4 for each of two parameters.
 fn grid() -> Vec<Vec<Coef>> {
-    let vals: Vec<Coef> = (0..=8).map(|k| Coef::new(k.into(), 2.into())).collect();
+    let vals: Vec<Coef> = (0..=8).map(|k| Coef::ratio(k, 2)).collect();
     let mut out = Vec::new();
     for x in &vals {
         for y in &vals {
@@ -24,11 +24,11 @@ fn grid() -> Vec<Vec<Coef>> {
 fn constraint() -> impl Strategy<Value = Option<Constraint>> {
     let rel = prop_oneof![Just(Rel::Gt), Just(Rel::Ge), Just(Rel::Eq), Just(Rel::Ne)];
     (-3i64..=3, -3i64..=3, -6i64..=6, rel).prop_map(|(a, b, c, rel)| {
-        let k = |v: i64| Coef::from_integer(v.into());
+        let k = Coef::int;
         let e = LinExpr::var(Param(0))
             .scale(&k(a))
             .add(&LinExpr::var(Param(1)).scale(&k(b)))
-            .add(&LinExpr::constant(Coef::new(c.into(), 2.into())));
+            .add(&LinExpr::constant(Coef::ratio(c, 2)));
         match Constraint::normal(e, rel) {
             Normal::Proper(k) => Some(k),
             _ => None,
@@ -58,14 +58,14 @@ proptest! {
         kn in 1i64..=6, kd in 1i64..=6, neg in any::<bool>(), r in 0usize..4,
     ) {
         let rel = [Rel::Gt, Rel::Ge, Rel::Eq, Rel::Ne][r];
-        let q = |n: i64, d: i64| Coef::new(n.into(), d.into());
+        let q = Coef::ratio;
         let e = LinExpr::var(Param(0))
             .scale(&q(a, 1))
             .add(&LinExpr::var(Param(1)).scale(&q(b, d)))
             .add(&LinExpr::constant(q(c, 1)));
         let mut k = q(kn, kd);
         if neg && matches!(rel, Rel::Eq | Rel::Ne) {
-            k = -k;
+            k = k.neg();
         }
         let base = Constraint::normal(e.clone(), rel);
         prop_assert_eq!(&Constraint::normal(e.scale(&k), rel), &base);
@@ -75,11 +75,11 @@ proptest! {
                 .chain([n.expr.constant_part()]).collect();
             prop_assert!(all.iter().all(|c| c.is_integer()));
             let g = all.iter().fold(num_bigint::BigInt::from(0), |g, c| {
-                num_integer::Integer::gcd(&g, c.numer())
+                num_integer::Integer::gcd(&g, &c.parts().0)
             });
             prop_assert_eq!(g, num_bigint::BigInt::from(1));
             if matches!(rel, Rel::Eq | Rel::Ne) {
-                prop_assert!(n.expr.terms()[0].1 > Coef::from_integer(0.into()));
+                prop_assert!(n.expr.terms()[0].1.is_positive());
             }
         }
     }
@@ -143,7 +143,7 @@ fn strict_inequalities_and_disequations() {
     // t1 + t2 <= 0 forces both to 0 (parameters are >= 0), so t1 != 0 is impossible.
     let c = Conj::top()
         .and(Normal::Proper(k(
-            t(0).add(&t(1)).scale(&-Coef::from_integer(1.into())),
+            t(0).add(&t(1)).scale(&Coef::int(-1)),
             Rel::Ge,
         )))
         .and_then(|c| c.and(Normal::Proper(k(t(0), Rel::Ne))))
@@ -151,8 +151,8 @@ fn strict_inequalities_and_disequations() {
     assert!(!s.sat(&c).expect("small"));
     // 2*t1 = 3 is satisfiable (at 3/2), and with t1 != 3/2 it is not.
     let e = t(0)
-        .scale(&Coef::from_integer(2.into()))
-        .sub(&LinExpr::constant(Coef::from_integer(3.into())));
+        .scale(&Coef::int(2))
+        .sub(&LinExpr::constant(Coef::int(3)));
     let c = Conj::top()
         .and(Normal::Proper(k(e.clone(), Rel::Eq)))
         .expect("proper");
@@ -168,7 +168,7 @@ fn coverage_is_found_past_pieces_that_miss_the_region() {
     // splits it two ways, so a search that branches on them needs 2^13 checks (beyond
     // MAX_COVER_STEPS) before it reaches B.
     let t = |i| LinExpr::var(Param(i));
-    let n = |v: i64| LinExpr::constant(Coef::from_integer(v.into()));
+    let n = |v: i64| LinExpr::constant(Coef::int(v));
     let k = |e: LinExpr, rel| match Constraint::normal(e, rel) {
         Normal::Proper(k) => k,
         _ => panic!("proper"),

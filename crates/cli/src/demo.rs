@@ -98,7 +98,7 @@ pub fn run(out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
     network(&mut s)?;
     membank(&mut s, out_dir)?;
     task_graphs(&mut s, out_dir)?;
-    message_passing(&mut s)?;
+    message_passing(&mut s, out_dir)?;
     let _ = writeln!(s, "\nTry it yourself:");
     let _ = writeln!(
         s,
@@ -129,12 +129,16 @@ pub fn run(out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
         "  vates etccs analyse examples/etccs/scatter_gather.etccs --agent ScatterGatherBus \
          --const p=3 --explain --gantt sg_run.svg"
     );
+    let _ = writeln!(
+        s,
+        "  vates etccs analyse examples/etccs/scatter.etccs --const p=2..8 --plot scatter.svg"
+    );
     let _ = writeln!(s, "  vates etccs analyse examples/etccs/parametric.etccs");
     if let Some(dir) = out_dir {
         let _ = writeln!(
             s,
-            "\nWrote mrm_sweep.svg, mrm_gantt.svg, mrm_trace.json, adi.svg, membank.svg and \
-             blast_gantt.svg to {}",
+            "\nWrote mrm_sweep.svg, mrm_gantt.svg, mrm_trace.json, adi.svg, membank.svg, \
+             blast_gantt.svg and etccs_scatter.svg to {}",
             dir.display()
         );
     }
@@ -566,13 +570,14 @@ fn task_graphs(s: &mut String, out_dir: Option<&Path>) -> Result<()> {
 }
 
 const SCATTER_GATHER: &str = include_str!("../../../examples/etccs/scatter_gather.etccs");
+const SCATTER: &str = include_str!("../../../examples/etccs/scatter.etccs");
 const PARAMETRIC: &str = include_str!("../../../examples/etccs/parametric.etccs");
 
 fn etccs_err(e: etccs::Error) -> CliError {
     CliError::msg(format!("embedded ETCCS example: {e}"))
 }
 
-fn message_passing(s: &mut String) -> Result<()> {
+fn message_passing(s: &mut String, out_dir: Option<&Path>) -> Result<()> {
     section(s, 6, "Message passing: Eager Timed CCS (examples/etccs)");
     let _ = writeln!(
         s,
@@ -638,7 +643,43 @@ fn message_passing(s: &mut String) -> Result<()> {
         "\nOverlapping one message with computation costs max(tcomp, send); a second message on\n\
          the same bus doubles the transfer term before the computation can finish."
     );
+    if let Some(dir) = out_dir {
+        scatter_sweep(&dir.join("etccs_scatter.svg"))?;
+    }
     Ok(())
+}
+
+/// The four scatters of `scatter.etccs` for p = 2..8 against p, as `--plot` draws them:
+/// non-blocking sends pay off on the contention-free network, hardly on the bus.
+fn scatter_sweep(path: &Path) -> Result<()> {
+    use crate::etccs_plot::{write_plot, Column, Times};
+    let agents = [
+        "RepeatedBus",
+        "NonBlockingBus",
+        "RepeatedPerfect",
+        "NonBlockingPerfect",
+    ];
+    let opts = etccs::Options::default();
+    let mut points = Vec::new();
+    for p in 2..=8i64 {
+        let v = etccs::Time::from_integer(p.into());
+        let mut m = etccs::parse::parse_with_consts("scatter.etccs", SCATTER, &[("p", v.clone())])
+            .map_err(etccs_err)?;
+        let mut times = Vec::new();
+        for a in agents {
+            let r = etccs::analyse(&mut m, a, &opts).map_err(etccs_err)?;
+            times.push((a, Times::of_analysis(&r)));
+        }
+        points.push((vec![(expr::Name::from("p"), v)], times));
+    }
+    let cols: Vec<Column<'_>> = points
+        .iter()
+        .map(|(consts, agents)| Column {
+            consts,
+            agents: agents.clone(),
+        })
+        .collect();
+    write_plot("examples/etccs/scatter.etccs", &cols, path)
 }
 
 /// Total time each component of `run` waited for the bus (`get'` after it was ready).

@@ -32,9 +32,14 @@ pub struct Times {
 impl Times {
     /// The times of a concrete analysis that terminates; `None` for any other report.
     pub fn of(r: &etccs::Report) -> Option<Times> {
-        let etccs::Report::Concrete(a) = r else {
-            return None;
-        };
+        match r {
+            etccs::Report::Concrete(a) => Times::of_analysis(a),
+            etccs::Report::Parametric(_) => None,
+        }
+    }
+
+    /// The times of a concrete analysis; `None` if it does not terminate.
+    pub fn of_analysis(a: &etccs::Analysis) -> Option<Times> {
         let f = |t: &etccs::Time| t.to_f64().filter(|v| v.is_finite());
         Some(Times {
             min: f(&a.min.as_ref()?.time)?,

@@ -743,9 +743,23 @@ fn demo_tells_the_story_and_writes_plots() {
         "adi.svg",
         "membank.svg",
         "blast_gantt.svg",
+        "etccs_scatter.svg",
     ] {
         let svg = std::fs::read_to_string(dir.join(f)).unwrap();
         assert!(svg.starts_with("<svg"), "{f}");
+    }
+    // The scatter sweep: one line per scatter (each has one time per p).
+    let sweep = std::fs::read_to_string(dir.join("etccs_scatter.svg")).unwrap();
+    for agent in [
+        "RepeatedBus",
+        "NonBlockingBus",
+        "RepeatedPerfect",
+        "NonBlockingPerfect",
+    ] {
+        assert!(
+            sweep.contains(&format!("\n{agent}\n")),
+            "legend names {agent}"
+        );
     }
     let trace: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("mrm_trace.json")).unwrap())

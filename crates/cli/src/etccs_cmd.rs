@@ -166,12 +166,6 @@ fn analyse_and_write(
     if a.map.is_some() && swept {
         return Err(CliError::usage("--map draws one analysis: give --const single values").into());
     }
-    if a.plot.is_some() && !swept {
-        return Err(CliError::usage(
-            "--plot draws times against a swept constant: give a range or list, e.g. --const p=2..8",
-        )
-        .into());
-    }
     if a.explain && a.format == EtccsFormat::Thesis {
         return Err(CliError::usage(
             "--explain adds to the readable report, not to the thesis tool's output: use \
@@ -188,6 +182,11 @@ fn analyse_and_write(
     // One job per agent and assignment, run in parallel; one assignment (or none) gives
     // the full report, several give a table.
     let points: Vec<Vec<(expr::Name, expr::Rational)>> = grid.iter().collect();
+    if a.plot.is_some() {
+        // A sweep the plot cannot draw fails before any analysis runs.
+        let consts: Vec<&[_]> = points.iter().map(Vec::as_slice).collect();
+        crate::etccs_plot::Sweep::of(&consts)?;
+    }
     let mut jobs = Vec::new();
     for (k, point) in points.iter().enumerate() {
         let overrides: Vec<(&str, etccs::Time)> =

@@ -57,37 +57,71 @@ pub struct Column<'a> {
     pub agents: Vec<(&'a str, Option<Times>)>,
 }
 
+/// The shape of a sweep: the x axis and the line groups.
+pub struct Sweep {
+    /// The position of the x-axis constant.
+    x: usize,
+    /// The positions of the other swept constants.
+    others: Vec<usize>,
+    /// Their combinations of values, in order of first appearance: one group of lines each.
+    groups: Vec<Vec<Rational>>,
+}
+
+impl Sweep {
+    /// The shape of the sweep over the assignments `points` (all of the same constants);
+    /// an error if nothing is swept, or if there are more groups than a plot can show
+    /// (which the caller can check before running any analysis).
+    pub fn of(points: &[&[(Name, Rational)]]) -> Result<Sweep, CliError> {
+        let first = points
+            .first()
+            .ok_or_else(|| CliError::usage("--plot needs a sweep: give --const NAME=LO..HI"))?;
+        // The constants that vary over the sweep, by position.
+        let varies: Vec<usize> = (0..first.len())
+            .filter(|&i| points.iter().any(|c| c[i].1 != first[i].1))
+            .collect();
+        let Some((&x, others)) = varies.split_first() else {
+            return Err(CliError::usage(
+                "--plot draws times against a swept constant: give a range or list, e.g. --const p=2..8",
+            ));
+        };
+        let mut sweep = Sweep {
+            x,
+            others: others.to_vec(),
+            groups: Vec::new(),
+        };
+        for c in points {
+            let g = sweep.group_of(c);
+            if !sweep.groups.contains(&g) {
+                if sweep.groups.len() == MAX_LINES {
+                    return Err(CliError::usage(format!(
+                        "--plot draws one line per value of the constants swept after the first \
+                         (at most {MAX_LINES}): sweep fewer values"
+                    )));
+                }
+                sweep.groups.push(g);
+            }
+        }
+        Ok(sweep)
+    }
+
+    /// The values of the other swept constants at `c`.
+    fn group_of(&self, c: &[(Name, Rational)]) -> Vec<Rational> {
+        self.others.iter().map(|&i| c[i].1.clone()).collect()
+    }
+}
+
 /// The x axis label and the lines of the plot of `cols` (see the module docs).
 pub fn lines(cols: &[Column<'_>]) -> Result<(String, Vec<Series>), CliError> {
-    let first = cols
-        .first()
-        .ok_or_else(|| CliError::usage("--plot needs a sweep: give --const NAME=LO..HI"))?;
-    // The constants that vary over the sweep, by position.
-    let varies: Vec<usize> = (0..first.consts.len())
-        .filter(|&i| cols.iter().any(|c| c.consts[i].1 != first.consts[i].1))
-        .collect();
-    let Some((&x, others)) = varies.split_first() else {
-        return Err(CliError::usage(
-            "--plot draws times against a swept constant: give a range or list, e.g. --const p=2..8",
-        ));
-    };
-    // The combinations of the other swept constants, in order of first appearance.
-    let group_of = |c: &Column<'_>| -> Vec<Rational> {
-        others.iter().map(|&i| c.consts[i].1.clone()).collect()
-    };
-    let mut groups: Vec<Vec<Rational>> = Vec::new();
-    for c in cols {
-        let g = group_of(c);
-        if !groups.contains(&g) {
-            groups.push(g);
-        }
-    }
+    let consts: Vec<&[(Name, Rational)]> = cols.iter().map(|c| c.consts).collect();
+    let sweep = Sweep::of(&consts)?;
+    let (x, others, groups) = (sweep.x, &sweep.others, &sweep.groups);
+    let first = &cols[0];
     let mut out = Vec::new();
     for (k, (agent, _)) in first.agents.iter().enumerate() {
-        for g in &groups {
+        for g in groups {
             let pts: Vec<(f64, Times)> = cols
                 .iter()
-                .filter(|c| &group_of(c) == g)
+                .filter(|c| &sweep.group_of(c.consts) == g)
                 .filter_map(|c| {
                     let t = c.agents.get(k)?.1?;
                     Some((c.consts[x].1.to_f64()?, t))

@@ -393,6 +393,22 @@ fn sweep_plot_draws_times_against_the_swept_constant() {
     assert!(err.contains("swept constant"), "{err}");
     let err = fails(&["etccs", "analyse", &f, "--plot", &path], 2);
     assert!(err.contains("--const p=2..8"), "{err}");
+    // Too many lines fails at once, not after 30 x 2 analyses.
+    let err = fails(
+        &[
+            "etccs",
+            "analyse",
+            &f,
+            "--const",
+            "p=2,3",
+            "--const",
+            "tsend=1..30",
+            "--plot",
+            &path,
+        ],
+        2,
+    );
+    assert!(err.contains("at most 24"), "{err}");
     let model = common::example_in("etccs", "parametric.etccs");
     let err = fails(
         &[

@@ -104,7 +104,7 @@ fn errors_are_located_and_exit_one() {
 #[test]
 fn const_sweep_prints_the_thesis_table() {
     let f = common::example_in("etccs", "scatter_gather.etccs");
-    let v = json(&[
+    let bus = [
         "etccs",
         "analyse",
         &f,
@@ -112,9 +112,8 @@ fn const_sweep_prints_the_thesis_table() {
         "ScatterGatherBus",
         "--const",
         "p=2..3",
-        "--format",
-        "json",
-    ]);
+    ];
+    let v = json(&[&bus[..], &["--format", "json"]].concat());
     let points = v["points"].as_array().unwrap();
     assert_eq!(points.len(), 2);
     assert_eq!(points[0]["consts"]["p"], "2");
@@ -154,15 +153,7 @@ fn const_sweep_prints_the_thesis_table() {
         "{text}"
     );
     // The mean column: Table 6-4 at p = 3 has mean 5341091/4.
-    let text = stdout(&[
-        "etccs",
-        "analyse",
-        &f,
-        "--agent",
-        "ScatterGatherBus",
-        "--const",
-        "p=2..3",
-    ]);
+    let text = stdout(&bus);
     assert!(
         text.lines()
             .any(|l| l.split_whitespace().take(5).collect::<Vec<_>>()

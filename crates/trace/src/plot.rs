@@ -263,8 +263,13 @@ fn render_err<E: std::fmt::Display>(e: E) -> TraceError {
     TraceError::Render(e.to_string())
 }
 
+/// Points sampled along each segment of a line (its end points included) when placing the
+/// legend.
+const LEGEND_SAMPLES: usize = 8;
+
 /// The corner of the plotting area that the fewest data points fall in (the outer 35% of
-/// each axis), so the legend hides as little as possible; ties prefer the upper left.
+/// each axis), counting points along the segments of lines too, so the legend hides as
+/// little as possible; ties prefer the upper left.
 fn legend_corner(
     content: &Content<'_>,
     x: &std::ops::Range<f64>,
@@ -286,14 +291,32 @@ fn legend_corner(
     };
     // Counts for upper-left, upper-right, lower-left, lower-right.
     let mut counts = [0usize; 4];
+    let mut count = |fx: f64, fy: f64| {
+        let (left, right, low, high) = (fx < 0.35, fx > 0.65, fy < 0.35, fy > 0.65);
+        counts[0] += (left && high) as usize;
+        counts[1] += (right && high) as usize;
+        counts[2] += (left && low) as usize;
+        counts[3] += (right && low) as usize;
+    };
+    // Lines also cover the corners they pass through: sample each segment.
+    let steps = match content {
+        Content::Lines(_) => LEGEND_SAMPLES,
+        Content::Scatter(_) => 1,
+    };
     for i in 0..content.series().len() {
-        for (px, py) in content.points(i, log_x, log_y) {
-            let (fx, fy) = (frac(px, x, log_x), frac(py, y, log_y));
-            let (left, right, low, high) = (fx < 0.35, fx > 0.65, fy < 0.35, fy > 0.65);
-            counts[0] += (left && high) as usize;
-            counts[1] += (right && high) as usize;
-            counts[2] += (left && low) as usize;
-            counts[3] += (right && low) as usize;
+        let fs: Vec<(f64, f64)> = content
+            .points(i, log_x, log_y)
+            .into_iter()
+            .map(|(px, py)| (frac(px, x, log_x), frac(py, y, log_y)))
+            .collect();
+        for (k, &(fx, fy)) in fs.iter().enumerate() {
+            count(fx, fy);
+            if let Some(&(gx, gy)) = fs.get(k + 1).filter(|_| steps > 1) {
+                for j in 1..steps {
+                    let t = j as f64 / steps as f64;
+                    count(fx + (gx - fx) * t, fy + (gy - fy) * t);
+                }
+            }
         }
     }
     let best = (0..4).min_by_key(|&k| counts[k]).unwrap_or(0);
@@ -474,5 +497,33 @@ mod tests {
         let c = Content::Scatter(&plot);
         let pos = legend_corner(&c, &(0.0..1.0), &(0.0..1.0), false, false);
         assert!(matches!(pos, SeriesLabelPosition::LowerLeft), "{pos:?}");
+    }
+
+    #[test]
+    fn legend_avoids_a_corner_a_line_passes_through() {
+        // A line climbs from the left edge through the upper-left corner to the top edge;
+        // each corner holds one end point (the lower left two), so counting end points
+        // alone would tie and choose the upper left, under the line.
+        let line = |pts: Vec<(f64, f64)>| Series {
+            name: "l".into(),
+            points: pts,
+        };
+        let plot = LinePlot {
+            title: String::new(),
+            x_label: String::new(),
+            y_label: String::new(),
+            series: vec![
+                line(vec![(0.0, 0.3), (0.3, 1.0)]),
+                // One point in each of the other three corners.
+                line(vec![(1.0, 1.0)]),
+                line(vec![(0.0, 0.0)]),
+                line(vec![(1.0, 0.0)]),
+            ],
+            log_x: false,
+            log_y: false,
+        };
+        let c = Content::Lines(&plot);
+        let pos = legend_corner(&c, &(0.0..1.0), &(0.0..1.0), false, false);
+        assert!(!matches!(pos, SeriesLabelPosition::UpperLeft), "{pos:?}");
     }
 }

@@ -11,7 +11,7 @@
 //! intersected (their common refinement), pruning empty intersections.
 
 use super::constraint::{render_constraints, Conj, Constraint, Normal, Rel};
-use super::semantics::{Known, Sem, Stop};
+use super::semantics::{Constraints, Known, Memo, Sem, Stop};
 use super::solver::Solver;
 use crate::error::Error;
 use crate::linear::LinExpr;
@@ -69,9 +69,13 @@ pub struct Explorer<'a> {
     /// so that a (state, region) key is hashed and stored in 8 bytes.
     regions: Vec<Conj>,
     region_ids: FxHashMap<Conj, RegionId>,
-    /// Per region, what the semantics found on it (decided comparisons; summaries, moves and
-    /// delayed forms of components): shared by all the states solved on that region.
+    /// Per region, the comparisons the semantics decided on it: shared by all the states
+    /// solved on that region.
     known: Vec<Known>,
+    /// The comparisons met on any region, numbered.
+    constraints: Constraints,
+    /// What the semantics computed on any region, by the answers it depended on.
+    sem_memo: Memo,
     /// Intersections of pairs of regions found so far (`None`: empty).
     meets: FxHashMap<(RegionId, RegionId), Option<RegionId>>,
     memo: FxHashMap<(TermId, RegionId), Rc<Vec<Part>>>,
@@ -98,6 +102,8 @@ impl<'a> Explorer<'a> {
             regions: Vec::new(),
             region_ids: FxHashMap::default(),
             known: Vec::new(),
+            constraints: Constraints::default(),
+            sem_memo: Memo::default(),
             meets: FxHashMap::default(),
             memo: FxHashMap::default(),
             on_path: FxHashMap::default(),
@@ -215,7 +221,14 @@ impl<'a> Explorer<'a> {
     fn solve_uncached(&mut self, t: TermId, r: RegionId) -> Result<Vec<Part>, Error> {
         let trs = {
             let (region, known) = (&self.regions[r as usize], &mut self.known[r as usize]);
-            let mut sem = Sem::new(self.arena, &mut self.solver, region, known);
+            let mut sem = Sem::new(
+                self.arena,
+                &mut self.solver,
+                region,
+                known,
+                &mut self.constraints,
+                &mut self.sem_memo,
+            );
             sem.transitions(t)
         };
         let trs = match trs {

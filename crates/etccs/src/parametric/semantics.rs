@@ -10,6 +10,12 @@
 //! comparison is decided, the result is exactly the concrete semantics of
 //! every valuation in the region, which is what makes concrete and
 //! parametric answers agree.
+//!
+//! The same state meets many regions. What the semantics computes depends
+//! only on the term and on the answers to the comparisons it asked, so
+//! [`Memo`] keeps each value at the end of its path of answers, shared by
+//! all regions: on another region the path is followed by deciding each
+//! comparison there, and the work in between is not repeated.
 
 use super::constraint::{Conj, Constraint, Normal, Rel};
 use super::solver::{Solver, TooHard};
@@ -39,6 +45,7 @@ struct Summary {
 }
 
 /// One transition `P =(α,u)⇒ P'` valid on the whole region.
+#[derive(Clone)]
 pub struct PTransition {
     /// The action.
     pub act: Act,
@@ -52,40 +59,149 @@ pub struct PTransition {
 pub struct Sem<'a> {
     /// Terms (successors are interned here).
     pub arena: &'a mut Arena,
-    /// Decides comparisons.
-    pub solver: &'a mut Solver,
-    /// The region; must be satisfiable.
-    pub region: &'a Conj,
-    /// What is known on the region so far (by any state's semantics on it).
-    known: &'a mut Known,
+    /// Decides comparisons on the region.
+    ask: Ask<'a>,
+    /// Values found on any region so far.
+    memo: &'a mut Memo,
 }
 
-/// What the semantics found on one region, for every later state on it: the comparisons it
-/// decided, and the summaries, moves and delayed forms of the components it met (which
-/// depend only on the term, the delay and those decisions). Components recur across states (most components of a
-/// successor are those of its predecessor), so each is summarised once per region; a
-/// state's own composition, met once, is not kept.
+/// What decides comparisons on one region, and the answers given so far in this evaluation.
+struct Ask<'a> {
+    solver: &'a mut Solver,
+    /// The region; must be satisfiable.
+    region: &'a Conj,
+    /// The comparisons decided on the region so far (by any state's semantics on it).
+    known: &'a mut Known,
+    /// The comparisons met on any region, numbered.
+    constraints: &'a mut Constraints,
+    /// The comparisons this evaluation asked, in order, with their answers.
+    log: Vec<(u32, bool)>,
+}
+
+/// The comparisons decided on one region (by number in [`Constraints`]).
 #[derive(Default)]
 pub struct Known {
-    decided: FxHashMap<Constraint, bool>,
-    summaries: FxHashMap<TermId, Summary>,
-    moves: FxHashMap<TermId, Vec<(Act, TermId)>>,
-    delays: FxHashMap<(TermId, LinExpr), TermId>,
+    decided: FxHashMap<u32, bool>,
+}
+
+/// Comparisons numbered on first sight.
+#[derive(Default)]
+pub struct Constraints {
+    ids: FxHashMap<Constraint, u32>,
+    list: Vec<Constraint>,
+}
+
+impl Constraints {
+    fn id(&mut self, k: Constraint) -> u32 {
+        if let Some(&i) = self.ids.get(&k) {
+            return i;
+        }
+        let i = u32::try_from(self.list.len()).expect("fewer than 2^32 comparisons");
+        self.list.push(k.clone());
+        self.ids.insert(k, i);
+        i
+    }
+}
+
+/// Values the semantics computed, kept across regions. A value depends only on its key
+/// and on the answers to the comparisons its computation asked, which it asks in an order
+/// fixed by the earlier answers; so each key has a decision tree over those comparisons,
+/// with the values at its leaves. On another region, following the tree (deciding each
+/// comparison there) reaches the value without recomputing it, or stops where the
+/// computation would have stopped: at a comparison the region does not decide, or at an
+/// answer not seen before. The transitions of a state are kept whole, and the summaries,
+/// moves and delayed forms of the terms inside compositions (components recur across
+/// states; a state's own composition is covered by its transitions).
+#[derive(Default)]
+pub struct Memo {
+    transitions: FxHashMap<TermId, Node<Vec<PTransition>>>,
+    summaries: FxHashMap<TermId, Node<Summary>>,
+    moves: FxHashMap<TermId, Node<Vec<(Act, TermId)>>>,
+    delays: FxHashMap<(TermId, LinExpr), Node<TermId>>,
+}
+
+/// A decision tree: a value, or a comparison (by number) with the subtrees for `false`
+/// and `true` (`None`: not met yet).
+enum Node<V> {
+    Leaf(V),
+    Ask(u32, [Option<Box<Node<V>>>; 2]),
+}
+
+impl<V> Node<V> {
+    /// The chain of `path` ending in `v`.
+    fn chain(path: &[(u32, bool)], v: V) -> Node<V> {
+        match path.split_first() {
+            None => Node::Leaf(v),
+            Some((&(k, a), rest)) => {
+                let mut kids = [None, None];
+                kids[usize::from(a)] = Some(Box::new(Node::chain(rest, v)));
+                Node::Ask(k, kids)
+            }
+        }
+    }
+
+    /// Adds `v` at the end of `path`, which follows the tree as far as it goes.
+    fn graft(&mut self, path: &[(u32, bool)], v: V) {
+        match (self, path.split_first()) {
+            (Node::Ask(k, kids), Some((&(j, a), rest))) => {
+                debug_assert_eq!(*k, j, "a computation asks in a fixed order");
+                match &mut kids[usize::from(a)] {
+                    Some(n) => n.graft(rest, v),
+                    slot @ None => *slot = Some(Box::new(Node::chain(rest, v))),
+                }
+            }
+            (node, _) => {
+                debug_assert!(false, "a computation asks in a fixed order");
+                *node = Node::chain(path, v);
+            }
+        }
+    }
+}
+
+impl Ask<'_> {
+    /// Whether comparison `k` holds on the whole region (logged); [`Stop::Split`] if it
+    /// holds on part of it only.
+    fn decide(&mut self, k: u32) -> Result<bool, Stop> {
+        let v = match self.known.decided.get(&k) {
+            Some(&v) => v,
+            None => {
+                let c = &self.constraints.list[k as usize];
+                let v = if self.solver.implies(self.region, c)? {
+                    true
+                } else if self.solver.implies(self.region, &c.negate())? {
+                    false
+                } else {
+                    return Err(Stop::Split(c.clone()));
+                };
+                self.known.decided.insert(k, v);
+                v
+            }
+        };
+        self.log.push((k, v));
+        Ok(v)
+    }
 }
 
 impl<'a> Sem<'a> {
-    /// The semantics on `region`, with what is already known on it.
+    /// The semantics on `region`, with what is already known on it and on other regions.
     pub fn new(
         arena: &'a mut Arena,
         solver: &'a mut Solver,
         region: &'a Conj,
         known: &'a mut Known,
+        constraints: &'a mut Constraints,
+        memo: &'a mut Memo,
     ) -> Self {
         Sem {
             arena,
-            solver,
-            region,
-            known,
+            ask: Ask {
+                solver,
+                region,
+                known,
+                constraints,
+                log: Vec::new(),
+            },
+            memo,
         }
     }
 
@@ -97,18 +213,8 @@ impl<'a> Sem<'a> {
             Normal::False => return Ok(false),
             Normal::Proper(k) => k,
         };
-        if let Some(&v) = self.known.decided.get(&k) {
-            return Ok(v);
-        }
-        let v = if self.solver.implies(self.region, &k)? {
-            true
-        } else if self.solver.implies(self.region, &k.negate())? {
-            false
-        } else {
-            return Err(Stop::Split(k));
-        };
-        self.known.decided.insert(k, v);
-        Ok(v)
+        let k = self.ask.constraints.id(k);
+        self.ask.decide(k)
     }
 
     /// The lower bound of a prefix node (a symbolic bound below 0 means 0).
@@ -167,28 +273,48 @@ impl<'a> Sem<'a> {
         self.kept(
             t,
             inside,
-            |k| &mut k.summaries,
+            |m| &mut m.summaries,
             |sem| sem.summary_uncached(t, inside),
         )
     }
 
-    /// `compute()` for `key`, looked up in and added to the table `of` of [`Known`] when
-    /// `inside` (a component or part of one; a state's own composition is met once).
+    /// `compute()` for `key`, looked up in and added to the decision trees `of` of [`Memo`]
+    /// when `inside` (a component or part of one; a state's own composition is covered by
+    /// its transitions).
     fn kept<K: std::hash::Hash + Eq, V: Clone>(
         &mut self,
         key: K,
         inside: bool,
-        of: fn(&mut Known) -> &mut FxHashMap<K, V>,
+        of: fn(&mut Memo) -> &mut FxHashMap<K, Node<V>>,
         compute: impl FnOnce(&mut Self) -> Result<V, Stop>,
     ) -> Result<V, Stop> {
         if !inside {
             return compute(self);
         }
-        if let Some(v) = of(self.known).get(&key) {
-            return Ok(v.clone());
+        let start = self.ask.log.len();
+        if let Some(mut node) = of(self.memo).get(&key) {
+            loop {
+                match node {
+                    Node::Leaf(v) => return Ok(v.clone()),
+                    Node::Ask(k, kids) => match &kids[usize::from(self.ask.decide(*k)?)] {
+                        Some(n) => node = n,
+                        None => break,
+                    },
+                }
+            }
+            // An answer not seen before: compute, asking the same comparisons again.
+            self.ask.log.truncate(start);
         }
         let v = compute(self)?;
-        of(self.known).insert(key, v.clone());
+        let path = &self.ask.log[start..];
+        match of(self.memo).entry(key) {
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                e.get_mut().graft(path, v.clone())
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(Node::chain(path, v.clone()));
+            }
+        }
         Ok(v)
     }
 
@@ -281,7 +407,7 @@ impl<'a> Sem<'a> {
         self.kept(
             (t, u.clone()),
             inside,
-            |k| &mut k.delays,
+            |m| &mut m.delays,
             |sem| sem.delay_uncached(t, u, inside),
         )
     }
@@ -332,7 +458,7 @@ impl<'a> Sem<'a> {
         self.kept(
             t,
             inside,
-            |k| &mut k.moves,
+            |m| &mut m.moves,
             |sem| sem.moves_uncached(t, inside),
         )
     }
@@ -412,6 +538,17 @@ impl<'a> Sem<'a> {
     /// The transition multiset of `t` on the region (Def 7.1.16): every
     /// `P' ∈ Action(Delay(P, u), α)` for the earliest time `u`.
     pub fn transitions(&mut self, t: TermId) -> Result<Vec<PTransition>, Stop> {
+        self.ask.log.clear();
+        self.kept(
+            t,
+            true,
+            |m| &mut m.transitions,
+            |sem| sem.transitions_uncached(t),
+        )
+    }
+
+    /// [`Sem::transitions`] computed.
+    fn transitions_uncached(&mut self, t: TermId) -> Result<Vec<PTransition>, Stop> {
         let Some(u) = self.earliest(t)? else {
             return Ok(Vec::new());
         };
@@ -425,5 +562,34 @@ impl<'a> Sem<'a> {
                 target,
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Node;
+
+    /// The value at the end of the path that `answer` picks, if the tree has it.
+    fn find<V: Copy>(n: &Node<V>, answer: impl Fn(u32) -> bool) -> Option<V> {
+        match n {
+            Node::Leaf(v) => Some(*v),
+            Node::Ask(k, kids) => find(kids[usize::from(answer(*k))].as_deref()?, answer),
+        }
+    }
+
+    #[test]
+    fn decision_trees_keep_each_value_at_the_end_of_its_answers() {
+        // Comparison 1 first; if it holds, comparison 2 decides; if not, 3.
+        let mut t = Node::chain(&[(1, true), (2, false)], 'a');
+        t.graft(&[(1, true), (2, true)], 'b');
+        t.graft(&[(1, false), (3, true)], 'c');
+        let with = |yes: &'static [u32]| move |k: u32| yes.contains(&k);
+        assert_eq!(find(&t, with(&[1])), Some('a'));
+        assert_eq!(find(&t, with(&[1, 2])), Some('b'));
+        assert_eq!(find(&t, with(&[3])), Some('c'));
+        // An answer not seen before: no value yet.
+        assert_eq!(find(&t, with(&[])), None);
+        // A computation that asks nothing is a leaf.
+        assert_eq!(find(&Node::chain(&[], 'z'), with(&[])), Some('z'));
     }
 }

@@ -17,14 +17,14 @@ use crate::error::Error;
 use crate::linear::LinExpr;
 use crate::term::FxHashMap;
 use crate::term::{Arena, TermId};
+use crate::time::Tm;
 use num_bigint::BigUint;
-use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// Probability and number of paths of one execution-time expression.
-pub type Weight = (BigRational, BigUint);
+pub type Weight = (Tm, BigUint);
 
 /// Execution-time expressions with their weights.
 pub type Dist = BTreeMap<LinExpr, Weight>;
@@ -256,13 +256,16 @@ impl<'a> Explorer<'a> {
             {
                 self.deadlock = Some((self.regions[r as usize].clone(), t));
             }
-            let dist = [(LinExpr::zero(), (BigRational::one(), BigUint::one()))];
+            let dist = [(LinExpr::zero(), (Tm::ONE, BigUint::one()))];
             return Ok(vec![Part {
                 region: r,
                 dist: Box::new(dist),
             }]);
         }
-        let share = BigRational::new(1.into(), trs.len().into());
+        let share = Tm::ratio(
+            1,
+            i64::try_from(trs.len()).expect("fewer than 2^63 transitions"),
+        );
         let mut parts = vec![Part {
             region: r,
             dist: Box::new([]),
@@ -301,13 +304,13 @@ impl<'a> Explorer<'a> {
                         (e, w.clone())
                     });
                     let shifted = s.dist.iter().map(|(e, (p, n))| {
-                        (on.canonical(&tr.delay.add(e)), (p * &share, n.clone()))
+                        (on.canonical(&tr.delay.add(e)), (p.mul(&share), n.clone()))
                     });
                     for (key, (p, n)) in entries.chain(shifted) {
                         let slot = dist
                             .entry(key)
-                            .or_insert_with(|| (BigRational::zero(), BigUint::zero()));
-                        slot.0 += p;
+                            .or_insert_with(|| (Tm::ZERO, BigUint::zero()));
+                        slot.0 = slot.0.add(&p);
                         slot.1 += n;
                     }
                     next.push(Part {

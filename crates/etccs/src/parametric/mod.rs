@@ -315,7 +315,7 @@ fn run(
                     .iter()
                     .map(|(e, (prob, paths))| Entry {
                         expr: e.clone(),
-                        prob: prob.clone(),
+                        prob: prob.to_big(),
                         paths: paths.clone(),
                     })
                     .collect(),

@@ -9,8 +9,8 @@ use super::explore::{Cell, Weight};
 use super::solver::{Solver, TooHard};
 use crate::linear::{Coef, LinExpr};
 use crate::term::FxHashMap;
+use crate::time::Tm;
 use num_bigint::BigUint;
-use num_rational::BigRational;
 
 /// An execution-time expression of a reported region: linear, or the
 /// maximum or minimum of linear expressions.
@@ -52,7 +52,7 @@ impl PExpr {
 
 /// The weight of a result in a reported region: its probability, and its
 /// number of paths if that is the same on the whole region.
-pub type Shared = (BigRational, Option<BigUint>);
+pub type Shared = (Tm, Option<BigUint>);
 
 /// Regions being merged: conjunctive pieces, each with its own linear
 /// expression per result position, and the merged expressions.

@@ -239,6 +239,8 @@ fn analyse_and_write(
             },
         }
     }
+    // The table first: a plot that cannot be drawn or written does not cost the results.
+    write_table(&rows, a.format, out)?;
     if let Some(path) = &a.plot {
         let cols: Vec<crate::etccs_plot::Column<'_>> = rows
             .iter()
@@ -252,7 +254,7 @@ fn analyse_and_write(
             .collect();
         crate::etccs_plot::write_plot(name, &cols, path)?;
     }
-    write_table(&rows, a.format, out)
+    Ok(())
 }
 
 /// One analysis of a run: an agent of a model parsed at one assignment of the `--const`s.

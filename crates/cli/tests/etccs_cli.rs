@@ -411,6 +411,26 @@ fn sweep_plot_draws_times_against_the_swept_constant() {
         err.contains("no analysis of the sweep has execution times"),
         "{err}"
     );
+    // A plot that fails after the analyses still leaves their table on standard output.
+    let out = vates()
+        .args([
+            "etccs",
+            "analyse",
+            &f,
+            "--agent",
+            "ScatterBus",
+            "--const",
+            "p=2,3",
+            "--plot",
+            "/nonexistent-dir/plot.svg",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("agent ScatterBus"), "{table}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot write"), "{err}");
 }
 
 #[test]

@@ -48,6 +48,7 @@ use crate::error::CliError;
 use crate::etccs_plot::Times;
 use crate::graph_cmd::Failure;
 use crate::progress::Progress;
+use crate::text::{Align, TextTable};
 use crate::timeline_files::TimelineArgs;
 
 /// The `vates etccs` commands.
@@ -584,14 +585,16 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                     s.push('\n');
                 }
                 s.push_str(&format!("agent {}\n", points[0].1[k].0));
-                let names: Vec<String> = points[0].0.iter().map(|(n, _)| n.to_string()).collect();
-                let mut rows: Vec<Vec<String>> = vec![names
-                    .iter()
-                    .cloned()
-                    .chain(
-                        ["states", "min", "max", "mean", "times (probability)"].map(String::from),
-                    )
-                    .collect()];
+                let mut table = TextTable::new(
+                    points[0]
+                        .0
+                        .iter()
+                        .map(|(n, _)| n.to_string())
+                        .chain(["states", "min", "max", "mean"].map(String::from))
+                        .map(|h| (h, Align::Right))
+                        .chain([("times (probability)".to_string(), Align::Left)]),
+                );
+                table.last_runs_on = true;
                 for (point, results) in points {
                     let mut row: Vec<String> = point
                         .iter()
@@ -626,34 +629,9 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                             ]);
                         }
                     }
-                    rows.push(row);
+                    table.push(row);
                 }
-                let widths: Vec<usize> = (0..rows[0].len())
-                    .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-                    .collect();
-                for (i, r) in rows.iter().enumerate() {
-                    let cells: Vec<String> = r
-                        .iter()
-                        .zip(&widths)
-                        .enumerate()
-                        .map(|(c, (x, w))| {
-                            if c + 1 == r.len() {
-                                x.clone()
-                            } else {
-                                format!("{x:>w$}")
-                            }
-                        })
-                        .collect();
-                    s.push_str(&format!("  {}\n", cells.join("  ")));
-                    if i == 0 {
-                        // Under the header: the last column's cells run on.
-                        let n = widths.len();
-                        let total = widths[..n - 1].iter().sum::<usize>()
-                            + 2 * (n - 1)
-                            + r[n - 1].chars().count();
-                        s.push_str(&format!("  {}\n", "-".repeat(total)));
-                    }
-                }
+                s.push_str(&table.render("  "));
             }
         }
     }

@@ -80,6 +80,9 @@ pub struct TextTable {
     pub rows: Vec<Vec<String>>,
     /// Rows after which a marker note is printed (e.g. `<- P*`), by row index.
     pub notes: Vec<(usize, String)>,
+    /// The last column's cells run on (long free text, e.g. a distribution): the rule under
+    /// the header ends with that column's header instead of its longest cell.
+    pub last_runs_on: bool,
 }
 
 impl TextTable {
@@ -89,6 +92,7 @@ impl TextTable {
             columns: columns.into_iter().collect(),
             rows: Vec::new(),
             notes: Vec::new(),
+            last_runs_on: false,
         }
     }
 
@@ -133,7 +137,12 @@ impl TextTable {
         };
         let head = line(&mut self.columns.iter().map(|(h, _)| h.as_str()));
         let _ = writeln!(out, "{}", head.trim_end());
-        let total: usize = width.iter().sum::<usize>() + 2 * n.saturating_sub(1);
+        let mut total: usize = width.iter().sum::<usize>() + 2 * n.saturating_sub(1);
+        if let (true, Some(last), Some((head, _))) =
+            (self.last_runs_on, width.last(), self.columns.last())
+        {
+            total = total - last + head.chars().count();
+        }
         let _ = writeln!(out, "{indent}{}", "-".repeat(total));
         for (r, row) in self.rows.iter().enumerate() {
             let l = line(&mut row.iter().map(String::as_str));
@@ -182,6 +191,20 @@ mod tests {
         assert_eq!(
             t.render(""),
             " P  name\n--------\n 1  a\n12  bcd  <- here\n"
+        );
+    }
+
+    #[test]
+    fn a_last_column_that_runs_on_keeps_the_rule_to_its_header() {
+        let mut t = TextTable::new([
+            ("p".to_string(), Align::Right),
+            ("times".to_string(), Align::Left),
+        ]);
+        t.push(vec!["2".into(), "4: 1/2, 8: 1/2".into()]);
+        t.last_runs_on = true;
+        assert_eq!(
+            t.render("  "),
+            "  p  times\n  --------\n  2  4: 1/2, 8: 1/2\n"
         );
     }
 }

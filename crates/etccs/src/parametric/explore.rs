@@ -15,8 +15,8 @@ use super::semantics::{Constraints, Known, Memo, Sem, Stop};
 use super::solver::Solver;
 use crate::error::Error;
 use crate::linear::LinExpr;
-use crate::term::FxHashMap;
 use crate::term::{Arena, TermId};
+use crate::term::{FxHashMap, FxHashSet};
 use crate::time::Tm;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -79,7 +79,7 @@ pub struct Explorer<'a> {
     /// Intersections of pairs of regions found so far (`None`: empty).
     meets: FxHashMap<(RegionId, RegionId), Option<RegionId>>,
     memo: FxHashMap<(TermId, RegionId), Rc<Vec<Part>>>,
-    on_path: FxHashMap<(TermId, RegionId), ()>,
+    on_path: FxHashSet<(TermId, RegionId)>,
     limits: Limits,
     agent: String,
     depth: usize,
@@ -106,7 +106,7 @@ impl<'a> Explorer<'a> {
             sem_memo: Memo::default(),
             meets: FxHashMap::default(),
             memo: FxHashMap::default(),
-            on_path: FxHashMap::default(),
+            on_path: FxHashSet::default(),
             limits,
             agent: agent.to_string(),
             depth: 0,
@@ -184,7 +184,7 @@ impl<'a> Explorer<'a> {
         if let Some(c) = self.memo.get(&key) {
             return Ok(Rc::clone(c));
         }
-        if self.on_path.contains_key(&key) {
+        if self.on_path.contains(&key) {
             return Err(Error::ParametricCycle {
                 agent: self.agent.clone(),
                 region: render_constraints(&self.regions[r as usize].0, self.arena.param_names()),
@@ -203,7 +203,7 @@ impl<'a> Explorer<'a> {
                 max_depth: self.limits.max_depth,
             });
         }
-        self.on_path.insert(key, ());
+        self.on_path.insert(key);
         self.depth += 1;
         let c = self.solve_uncached(t, r);
         self.depth -= 1;

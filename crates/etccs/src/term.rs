@@ -824,7 +824,9 @@ impl Arena {
     /// Whether a symbolic bound is reachable from `t` (through continuations
     /// and constant bodies): such an agent needs the parametric analysis.
     pub fn mentions_symbolic(&self, t: TermId) -> bool {
-        self.reaches(t, |x| matches!(x, Term::SymPrefix(..)))
+        // Every symbolic prefix has its bound in `syms`: without any, no
+        // walk is needed (a concrete model's check costs nothing).
+        !self.syms.is_empty() && self.reaches(t, |x| matches!(x, Term::SymPrefix(..)))
     }
 
     /// Whether some node satisfying `hit` is reachable from `t`.

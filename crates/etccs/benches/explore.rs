@@ -4,6 +4,10 @@
 //! exploration, then the cycle check, the EXEC/PEXEC fold and the witnesses).
 #![allow(missing_docs)]
 
+/// The allocator of the `vates` binary, so that the figures are the CLI's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use etccs::parse::parse_with_consts;
 use etccs::{analyse, state_space, Analysis, Model, Options, StateSpace, Time};

@@ -2,6 +2,10 @@
 //! non-blocking scatter on a bus with symbolic send overhead and bandwidth.
 #![allow(missing_docs)]
 
+/// The allocator of the `vates` binary, so that the figures are the CLI's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use etccs::parametric::{analyse_parametric, Options};
 use etccs::parse::parse_with_consts;

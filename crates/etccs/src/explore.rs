@@ -219,7 +219,7 @@ pub fn analyse_all(model: &mut Model, opts: &Options) -> Result<Vec<Analysis>, E
 /// Explores the eager transition system from `start` and computes EXEC,
 /// PEXEC, min/max witnesses and the outcome. `arena` must have passed
 /// [`Arena::check_guarded`] (as every parsed [`Model`] has).
-/// Runs on a helper thread with a large stack, so that the depth limit
+/// Runs on a thread with a large stack, so that the depth limit
 /// [`Options::max_depth`], not the caller's stack, bounds the recursion.
 pub fn analyse_term(
     arena: &mut Arena,
@@ -228,7 +228,7 @@ pub fn analyse_term(
     opts: &Options,
 ) -> Result<Analysis, Error> {
     concrete_only(arena, start, name)?;
-    on_analysis_stack(|| analyse_inner(arena, start, name, opts))
+    crate::deep_stack::run(|| analyse_inner(arena, start, name, opts))
 }
 
 /// The size of the state graph of the agent `name` of `model`: the
@@ -239,7 +239,7 @@ pub fn state_space(model: &mut Model, name: &str, opts: &Options) -> Result<Stat
     let start = agent_term(model, name)?;
     let arena = &mut model.arena;
     concrete_only(arena, start, name)?;
-    on_analysis_stack(|| {
+    crate::deep_stack::run(|| {
         let e = explore(arena, start, name, opts)?;
         Ok(StateSpace {
             states: e.space.len(),
@@ -267,26 +267,6 @@ fn concrete_only(arena: &Arena, start: TermId, name: &str) -> Result<(), Error> 
     }
     Ok(())
 }
-
-/// Runs `f` on a helper thread with a large stack (on the current one if
-/// no thread can be spawned).
-fn on_analysis_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    let mut f = Some(f);
-    let res = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(ANALYSIS_STACK_BYTES)
-            .spawn_scoped(s, || (f.take().expect("not run yet"))())
-            .map(|h| h.join())
-    });
-    match res {
-        Ok(Ok(r)) => r,
-        Ok(Err(p)) => std::panic::resume_unwind(p),
-        // Could not spawn a thread: run on the current stack.
-        Err(_) => (f.take().expect("not run yet"))(),
-    }
-}
-
-const ANALYSIS_STACK_BYTES: usize = 512 << 20;
 
 /// The explored state graph: per state the common delay of its
 /// transitions; edges in compressed rows (`start[s]..start[s + 1]`).

@@ -47,6 +47,7 @@
 //! # Ok::<(), etccs::Error>(())
 //! ```
 
+mod deep_stack;
 pub mod error;
 pub mod explore;
 mod grow;

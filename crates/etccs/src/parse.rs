@@ -20,7 +20,6 @@ use std::rc::Rc;
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
 /// Maximum nesting depth of terms (parentheses, prefixes, operators).
 pub const MAX_DEPTH: usize = 100;
-const PARSER_STACK_BYTES: usize = 256 << 20;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -1508,25 +1507,10 @@ pub fn parse_with_symbolic(
     // Recursive descent in debug builds uses large frames; give the parser
     // (and lowering) a generous stack so the depth limit, not the stack,
     // is what bounds nesting.
-    let res = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(PARSER_STACK_BYTES)
-            .spawn_scoped(s, || -> Result<Model, Error> {
-                let (items, uses_star) = run(toks)?;
-                lower_model(&cx, &items, uses_star, overrides, symbolic)
-            })
-            .map(|h| h.join())
-    });
-    match res {
-        Ok(Ok(r)) => r,
-        _ => Err(cx.syntax(
-            0,
-            0,
-            "could not run the parser thread",
-            "input starts here",
-            None,
-        )),
-    }
+    crate::deep_stack::run(|| {
+        let (items, uses_star) = run(toks)?;
+        lower_model(&cx, &items, uses_star, overrides, symbolic)
+    })
 }
 
 fn lower_model(

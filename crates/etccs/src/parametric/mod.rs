@@ -194,7 +194,7 @@ pub fn analyse_parametric(
 }
 
 /// Runs the parametric analysis from the term `start` on the valuations
-/// satisfying `assumptions` (on a helper thread with a large stack, so the
+/// satisfying `assumptions` (on a thread with a large stack, so the
 /// depth limit, not the stack, bounds recursion).
 pub fn analyse_parametric_term(
     arena: &mut Arena,
@@ -203,20 +203,8 @@ pub fn analyse_parametric_term(
     assumptions: &[Constraint],
     opts: &Options,
 ) -> Result<ParamAnalysis, Error> {
-    let res = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(s, || run(arena, start, name, assumptions, opts))
-            .map(|h| h.join())
-    });
-    match res {
-        Ok(Ok(r)) => r,
-        Ok(Err(p)) => std::panic::resume_unwind(p),
-        Err(_) => run(arena, start, name, assumptions, opts),
-    }
+    crate::deep_stack::run(|| run(arena, start, name, assumptions, opts))
 }
-
-const STACK_BYTES: usize = 512 << 20;
 
 /// The symbolic prefix times written in the model (reachable from `start`).
 fn written_bounds(arena: &Arena, start: TermId) -> Vec<crate::linear::LinExpr> {

@@ -546,6 +546,97 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
 /// `--explain` prints the runs step by step with who waited; `--trace` and `--gantt` draw
 /// them; the JSON runs name their components and parties.
 #[test]
+fn regions_with_equal_results_share_one_block_of_the_report() {
+    // The non-blocking scatter on the bus at p = 3 with symbolic tsend, b:
+    // 16 regions (unions of conjunctions that no merge can join) with 3
+    // distinct results.
+    let model = common::example_in("etccs", "scatter.etccs");
+    let args = [
+        "etccs",
+        "analyse",
+        &model,
+        "--agent",
+        "NonBlockingBus",
+        "--const",
+        "p=3",
+        "--symbolic",
+        "tsend,b",
+    ];
+    let text = stdout(&args);
+    let j = json(&[&args[..], &["--format", "json"]].concat());
+    let regions = j["agents"][0]["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 16);
+    assert!(
+        text.starts_with(
+            "agent NonBlockingBus: parametric in tsend, b; 11131 states, \
+             16 regions with 3 distinct results\n"
+        ),
+        "{text}"
+    );
+    // Every region is listed once, `on` the first of its block and `or`
+    // the others, and the block's results are those of each of its regions.
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    let mut blocks = 0;
+    let mut k = 0;
+    while k < lines.len() {
+        assert!(lines[k].starts_with("  on "), "{text}");
+        blocks += 1;
+        let mut on = Vec::new();
+        loop {
+            let l = &lines[k][5..];
+            k += 1;
+            match l.strip_suffix(':') {
+                Some(last) => {
+                    on.push(last);
+                    break;
+                }
+                None => {
+                    on.push(l);
+                    assert!(lines[k].starts_with("  or "), "{text}");
+                }
+            }
+        }
+        let mut results = Vec::new();
+        while k < lines.len() && lines[k].starts_with("    ") {
+            results.push(lines[k].trim());
+            k += 1;
+        }
+        for region in on {
+            let r = regions
+                .iter()
+                .find(|r| {
+                    let cs: Vec<&str> = r["constraints"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c.as_str().unwrap())
+                        .collect();
+                    cs.join(" & ") == region
+                })
+                .unwrap_or_else(|| panic!("{region} is a region: {text}"));
+            let want: Vec<String> = r["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{}  with probability {}",
+                        e["expr"].as_str().unwrap(),
+                        e["prob"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            assert_eq!(results, want, "{region}");
+        }
+    }
+    assert_eq!(blocks, 3, "{text}");
+    assert_eq!(
+        text.matches("\n  on ").count() + text.matches("\n  or ").count(),
+        16
+    );
+}
+
+#[test]
 fn witness_runs_explain_who_waited() {
     let model = common::example_in("etccs", "scatter.etccs");
     let base = ["etccs", "analyse", model.as_str(), "--const", "p=3"];

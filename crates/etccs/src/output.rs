@@ -1,7 +1,7 @@
 //! Output formats: the thesis tool's text, a readable report, and JSON.
 
 use crate::explore::{Analysis, Outcome, Run};
-use crate::parametric::{ParamAnalysis, Region};
+use crate::parametric::{Entry, ParamAnalysis, Region};
 use crate::report::Report;
 use crate::term::Time;
 use num_bigint::BigInt;
@@ -292,16 +292,33 @@ pub fn param_thesis_text(a: &ParamAnalysis) -> String {
     s
 }
 
-/// A readable report of a parametric analysis: one block per region with
-/// its execution-time expressions and probabilities.
+/// A readable report of a parametric analysis: one block per distinct
+/// result (its execution-time expressions and probabilities) under the
+/// regions where it holds, `on` the first and `or` each further one.
 pub fn param_readable_text(a: &ParamAnalysis) -> String {
+    // Regions with equal results (the conjunctions of one union, or
+    // pieces no merge could join) share a block, in order of first use.
+    let mut blocks: Vec<(&[Entry], Vec<&Region>)> = Vec::new();
+    for r in &a.regions {
+        match blocks.iter_mut().find(|(res, _)| *res == &r.results[..]) {
+            Some((_, on)) => on.push(r),
+            None => blocks.push((&r.results, vec![r])),
+        }
+    }
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let distinct = if blocks.len() < a.regions.len() {
+        format!(" with {} distinct results", blocks.len())
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "agent {}: parametric in {}; {} states, {} region{}\n",
+        "agent {}: parametric in {}; {} states, {} region{}{}\n",
         a.name,
         a.free.join(", "),
         a.states,
         a.regions.len(),
-        if a.regions.len() == 1 { "" } else { "s" }
+        plural(a.regions.len()),
+        distinct
     );
     if !a.domain.is_empty() {
         s.push_str(&format!(
@@ -309,9 +326,13 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
             a.render_constraints(&a.domain)
         ));
     }
-    for r in &a.regions {
-        s.push_str(&format!("  on {}:\n", a.render_region(r)));
-        for e in &r.results {
+    for (results, on) in &blocks {
+        for (k, r) in on.iter().enumerate() {
+            let word = if k == 0 { "on" } else { "or" };
+            let end = if k + 1 == on.len() { ":" } else { "" };
+            s.push_str(&format!("  {word} {}{end}\n", a.render_region(r)));
+        }
+        for e in results.iter() {
             let paths = match &e.paths {
                 Some(n) if !n.is_one() => format!("  ({n} paths)"),
                 _ => String::new(),

@@ -71,7 +71,7 @@ impl Default for Options {
 
 /// One result of a region: an execution-time expression, its probability
 /// and the number of maximal paths taking it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The execution time.
     pub expr: PExpr,

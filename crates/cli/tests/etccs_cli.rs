@@ -543,8 +543,6 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
     bad(&["--symbolic", "p"], "╰── symbolic parameter");
 }
 
-/// `--explain` prints the runs step by step with who waited; `--trace` and `--gantt` draw
-/// them; the JSON runs name their components and parties.
 #[test]
 fn regions_with_equal_results_share_one_block_of_the_report() {
     // The non-blocking scatter on the bus at p = 3 with symbolic tsend, b:
@@ -636,6 +634,8 @@ fn regions_with_equal_results_share_one_block_of_the_report() {
     );
 }
 
+/// `--explain` prints the runs step by step with who waited; `--trace` and `--gantt` draw
+/// them; the JSON runs name their components and parties.
 #[test]
 fn witness_runs_explain_who_waited() {
     let model = common::example_in("etccs", "scatter.etccs");

@@ -8,7 +8,7 @@ use crate::time::Tm;
 use hashbrown::HashTable;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
@@ -576,6 +576,8 @@ pub struct Arena {
     sym_index: HashMap<LinExpr, SymId>,
     /// Names of the symbolic parameters, indexed by [`Param`].
     params: Vec<String>,
+    /// Whether the `Terminated` placeholder has been interned.
+    any_terminated: bool,
 }
 
 impl Arena {
@@ -616,6 +618,7 @@ impl Arena {
         room(&mut self.depths, 1);
         room(&mut self.plain, 1);
         room(&mut self.terms, 1);
+        self.any_terminated |= matches!(t, Term::Terminated);
         self.depths.push(d.saturating_add(1));
         self.plain.push(!matches!(t, Term::Nil | Term::Par(_)));
         self.terms.push(t);
@@ -831,7 +834,7 @@ impl Arena {
 
     /// Whether some node satisfying `hit` is reachable from `t`.
     fn reaches(&self, t: TermId, hit: impl Fn(&Term) -> bool) -> bool {
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         let mut todo = vec![t];
         while let Some(x) = todo.pop() {
             if !seen.insert(x) {
@@ -995,7 +998,8 @@ impl Arena {
     /// Whether the `Terminated` placeholder occurs anywhere reachable from `t`
     /// (through continuations and constant bodies).
     pub fn mentions_terminated(&self, t: TermId) -> bool {
-        self.reaches(t, |x| matches!(x, Term::Terminated))
+        // Without the placeholder in the arena, no walk is needed.
+        self.any_terminated && self.reaches(t, |x| matches!(x, Term::Terminated))
     }
 
     /// Whether `Terminated` is *active* in `t`: reachable without passing a

@@ -472,3 +472,36 @@ fn parametric_limits_and_empty_domains_are_errors() {
         "{e}"
     );
 }
+
+#[test]
+fn a_deadlock_on_part_of_the_space_is_reported_with_its_region() {
+    // The earlier τ wins: t1 < t2 leads to `a.Terminated` with `a`
+    // restricted, a stuck state whose `Terminated` is not active; t2 < t1
+    // terminates; on t1 = t2 both happen.
+    let src = "param t1, t2;\n\
+               agent Main = (tau@t1.a.Terminated + tau@t2.Terminated) \\ {a};\n\
+               analyse Main";
+    let r = run(src, "Main");
+    let (region, state) = r.deadlock.as_ref().expect("a deadlock is found");
+    assert_eq!(state, "a@0.Terminated\\{a}");
+    assert_eq!(r.render_constraints(region), "t1 - t2 = 0");
+    assert_eq!(
+        whole_space(&r),
+        [("min(t1, t2)".to_string(), "1".to_string())]
+    );
+    // The concrete analysis agrees on each side.
+    let concrete = |t1: i64, t2: i64| {
+        let (t1, t2) = (Time::from_integer(t1.into()), Time::from_integer(t2.into()));
+        let mut m = parse_with_consts("d.etccs", src, &[("t1", t1), ("t2", t2)]).unwrap();
+        analyse(&mut m, "Main", &Options::default())
+            .unwrap()
+            .outcome
+            .label()
+    };
+    assert_eq!(concrete(1, 1), "deadlock");
+    assert_eq!(concrete(1, 2), "deadlock");
+    assert_eq!(concrete(2, 1), "terminated");
+    // Without the placeholder there is nothing to tell a deadlock by.
+    let plain = run(&src.replace("Terminated", "nil"), "Main");
+    assert!(plain.deadlock.is_none());
+}

@@ -1,7 +1,7 @@
 //! Output formats: the thesis tool's text, a readable report, and JSON.
 
 use crate::explore::{Analysis, Outcome, Run};
-use crate::parametric::{Entry, ParamAnalysis, Region};
+use crate::parametric::{Constraint, Entry, ParamAnalysis, Region};
 use crate::report::Report;
 use crate::term::Time;
 use num_bigint::BigInt;
@@ -346,11 +346,30 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
         }
     }
     if let Some((region, state)) = &a.deadlock {
-        s.push_str(&format!(
-            "  deadlock on {}: stuck state {}\n",
-            a.render_constraints(region),
-            state
-        ));
+        // Where some run deadlocks, then the first stuck state found and
+        // the region it was reached on (when that is not the whole union).
+        let first = a.render_constraints(region);
+        let union: Vec<String> = a
+            .deadlock_regions
+            .iter()
+            .map(|c| a.render_constraints(c))
+            .collect();
+        let union = if union.is_empty() {
+            vec![first.clone()]
+        } else {
+            union
+        };
+        for (k, r) in union.iter().enumerate() {
+            let word = if k == 0 { "deadlock on" } else { "        or" };
+            let end = if k + 1 == union.len() { ":" } else { "" };
+            s.push_str(&format!("  {word} {r}{end}\n"));
+        }
+        let on = if union.len() == 1 && union[0] == first {
+            String::new()
+        } else {
+            format!(", reached on {first}")
+        };
+        s.push_str(&format!("    stuck state {state}{on}\n"));
     }
     for w in &a.warnings {
         s.push_str(&format!("  warning: {w}\n"));
@@ -363,7 +382,10 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
 /// depend on), `domain`, `regions` (each `constraints`, a list of
 /// normalised linear constraints that all hold, and `results`, each `expr`,
 /// `prob` and `paths`, the number of paths or null where it varies),
-/// `outcome`, `warnings`.
+/// `outcome`, `warnings`, and with a deadlock `deadlock`: `regions` (where
+/// some run deadlocks: a union of conjunctions, each a constraint list),
+/// `state` (the first stuck state found) and `constraints` (the region it
+/// was reached on).
 pub fn param_json(a: &ParamAnalysis) -> Value {
     let regions: Vec<Value> = a
         .regions
@@ -391,9 +413,11 @@ pub fn param_json(a: &ParamAnalysis) -> Value {
         "warnings": a.warnings,
     });
     if let Some((region, state)) = &a.deadlock {
+        let render = |cs: &[Constraint]| cs.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>();
         v["deadlock"] = json!({
-            "constraints": region.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>(),
+            "constraints": render(region),
             "state": state,
+            "regions": a.deadlock_regions.iter().map(|c| render(c)).collect::<Vec<_>>(),
         });
     }
     v

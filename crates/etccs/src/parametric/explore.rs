@@ -88,10 +88,18 @@ pub struct Explorer<'a> {
     /// A terminal state without an active `Terminated` (if the model uses
     /// it), with the region where it is reached first.
     pub deadlock: Option<(Conj, TermId)>,
+    /// The regions (ids) of every (state, region) pair that is such a
+    /// state: their union is where some run deadlocks.
+    pub deadlock_regions: Vec<u32>,
     check_deadlock: bool,
 }
 
 impl<'a> Explorer<'a> {
+    /// The region with id `r`.
+    pub fn region(&self, r: u32) -> &Conj {
+        &self.regions[r as usize]
+    }
+
     /// An explorer for agent `agent` of `arena`.
     pub fn new(arena: &'a mut Arena, agent: &str, start: TermId, limits: Limits) -> Self {
         let n = arena.param_names().len();
@@ -112,6 +120,7 @@ impl<'a> Explorer<'a> {
             depth: 0,
             visible: BTreeSet::new(),
             deadlock: None,
+            deadlock_regions: Vec::new(),
             check_deadlock,
         }
     }
@@ -250,11 +259,11 @@ impl<'a> Explorer<'a> {
             }
         };
         if trs.is_empty() {
-            if self.check_deadlock
-                && self.deadlock.is_none()
-                && !self.arena.has_active_terminated(t)
-            {
-                self.deadlock = Some((self.regions[r as usize].clone(), t));
+            if self.check_deadlock && !self.arena.has_active_terminated(t) {
+                if self.deadlock.is_none() {
+                    self.deadlock = Some((self.regions[r as usize].clone(), t));
+                }
+                self.deadlock_regions.push(r);
             }
             let dist = [(LinExpr::zero(), (Tm::ONE, BigUint::one()))];
             return Ok(vec![Part {

@@ -118,6 +118,9 @@ pub struct ParamAnalysis {
     /// If the model uses `Terminated`: a region and stuck state where some
     /// run deadlocks.
     pub deadlock: Option<(Vec<Constraint>, String)>,
+    /// Where some run deadlocks: the union of these conjunctions (within
+    /// the domain), simplified; empty when no run does.
+    pub deadlock_regions: Vec<Vec<Constraint>>,
 }
 
 impl ParamAnalysis {
@@ -139,6 +142,17 @@ impl ParamAnalysis {
     pub fn region_at(&self, values: &[Time]) -> Option<&Region> {
         let values: Vec<Coef> = values.iter().map(Coef::from_big).collect();
         self.region_in(&values)
+    }
+
+    /// Whether some run deadlocks at a valuation (a model without
+    /// `Terminated` never does); `false` outside the domain.
+    pub fn deadlocks_at(&self, values: &[Time]) -> bool {
+        let values: Vec<Coef> = values.iter().map(Coef::from_big).collect();
+        self.region_in(&values).is_some()
+            && self
+                .deadlock_regions
+                .iter()
+                .any(|r| r.iter().all(|c| c.holds(&values)))
     }
 
     /// [`ParamAnalysis::region_at`] with the values as coefficients.
@@ -319,6 +333,15 @@ fn run(
         .deadlock
         .clone()
         .map(|(c, t)| (c.0, ex.arena().display(t)));
+    let mut ids = std::mem::take(&mut ex.deadlock_regions);
+    ids.sort_unstable();
+    ids.dedup();
+    let pieces = ids.iter().map(|&r| ex.region(r).clone()).collect();
+    let deadlock_regions = regions::simplify_union(&mut ex.solver, pieces, &domain)
+        .map_err(|_| hard())?
+        .into_iter()
+        .map(|c| c.0)
+        .collect();
     Ok(ParamAnalysis {
         name: name.to_string(),
         domain: domain.0,
@@ -329,5 +352,6 @@ fn run(
         regions: out,
         warnings,
         deadlock,
+        deadlock_regions,
     })
 }

@@ -359,10 +359,18 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
         } else {
             union
         };
-        for (k, r) in union.iter().enumerate() {
+        // A long union is cut short; JSON has all of it.
+        let shown = union.len().min(DEADLOCK_REGIONS_SHOWN);
+        for (k, r) in union[..shown].iter().enumerate() {
             let word = if k == 0 { "deadlock on" } else { "        or" };
             let end = if k + 1 == union.len() { ":" } else { "" };
             s.push_str(&format!("  {word} {r}{end}\n"));
+        }
+        if shown < union.len() {
+            s.push_str(&format!(
+                "          or {} more regions (--format json lists them):\n",
+                union.len() - shown
+            ));
         }
         let on = if union.len() == 1 && union[0] == first {
             String::new()
@@ -376,6 +384,9 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
     }
     s
 }
+
+/// The most deadlock regions the readable report lists.
+const DEADLOCK_REGIONS_SHOWN: usize = 8;
 
 /// JSON object for a parametric analysis: `name`, `states`,
 /// `"parametric": true`, `params` (all declared), `free` (those the times

@@ -524,6 +524,17 @@ fn a_deadlock_on_part_of_the_space_is_reported_with_its_region() {
     assert_eq!(concrete(1, 1), "deadlock");
     assert_eq!(concrete(1, 2), "deadlock");
     assert_eq!(concrete(2, 1), "terminated");
+    // A long union is cut short in the text (JSON lists it all).
+    let mut long = r.clone();
+    long.deadlock_regions = vec![long.deadlock_regions[0].clone(); 11];
+    let text = etccs::output::param_readable_text(&long);
+    assert_eq!(text.matches("t1 - t2 <= 0").count(), 8, "{text}");
+    assert!(
+        text.contains("\n          or 3 more regions (--format json lists them):\n"),
+        "{text}"
+    );
+    let j = etccs::output::param_json(&long);
+    assert_eq!(j["deadlock"]["regions"].as_array().unwrap().len(), 11);
     // Without the placeholder there is nothing to tell a deadlock by.
     let plain = run(&src.replace("Terminated", "nil"), "Main");
     assert!(plain.deadlock.is_none() && plain.deadlock_regions.is_empty());

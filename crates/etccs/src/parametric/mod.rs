@@ -119,9 +119,16 @@ pub struct ParamAnalysis {
     /// run deadlocks.
     pub deadlock: Option<(Vec<Constraint>, String)>,
     /// Where some run deadlocks: the union of these conjunctions (within
-    /// the domain), simplified; empty when no run does.
+    /// the domain); empty when no run does. Each piece is free of redundant
+    /// constraints; the union is also simplified (pieces inside others
+    /// dropped, neighbours joined) when there are at most
+    /// [`DEADLOCK_SIMPLIFY_MAX`] pieces.
     pub deadlock_regions: Vec<Vec<Constraint>>,
 }
+
+/// The most deadlock regions whose union is simplified (see
+/// [`ParamAnalysis::deadlock_regions`]).
+pub const DEADLOCK_SIMPLIFY_MAX: usize = 64;
 
 impl ParamAnalysis {
     /// The execution-time distribution at a valuation (values in the order
@@ -329,19 +336,27 @@ fn run(
         .iter()
         .map(|a| crate::error::eagerness_warning(a))
         .collect();
-    let deadlock = ex
-        .deadlock
-        .clone()
-        .map(|(c, t)| (c.0, ex.arena().display(t)));
+    let deadlock = match ex.deadlock.clone() {
+        Some((c, t)) => {
+            let c = regions::tidy_pieces(&mut ex.solver, vec![c], &domain).map_err(|_| hard())?;
+            let c = c.into_iter().flat_map(|c| c.0).collect();
+            Some((c, ex.arena().display(t)))
+        }
+        None => None,
+    };
     let mut ids = std::mem::take(&mut ex.deadlock_regions);
     ids.sort_unstable();
     ids.dedup();
-    let pieces = ids.iter().map(|&r| ex.region(r).clone()).collect();
-    let deadlock_regions = regions::simplify_union(&mut ex.solver, pieces, &domain)
-        .map_err(|_| hard())?
-        .into_iter()
-        .map(|c| c.0)
-        .collect();
+    let pieces: Vec<Conj> = ids.iter().map(|&r| ex.region(r).clone()).collect();
+    // Simplifying compares the pieces pairwise: beyond a few dozen it
+    // costs more than the analysis, and each piece is only tidied.
+    let pieces = if pieces.len() <= DEADLOCK_SIMPLIFY_MAX {
+        regions::simplify_union(&mut ex.solver, pieces, &domain)
+    } else {
+        regions::tidy_pieces(&mut ex.solver, pieces, &domain)
+    }
+    .map_err(|_| hard())?;
+    let deadlock_regions = pieces.into_iter().map(|c| c.0).collect();
     Ok(ParamAnalysis {
         name: name.to_string(),
         domain: domain.0,

@@ -423,12 +423,10 @@ fn covered_within(
     Ok(false)
 }
 
-/// Simplifies a union of conjunctions within `background` (constraints
-/// it implies are dropped): pieces contained in another are dropped, pairs
-/// differing in one constraint on the same expression are joined, and a
-/// constraint is dropped from a piece when the part it cuts off is covered
-/// by the other pieces, until nothing changes.
-pub fn simplify_union(
+/// The first, linear part of [`simplify_union`]: each piece without the
+/// constraints that the rest of it and `background` imply, repeated
+/// pieces once.
+pub fn tidy_pieces(
     solver: &mut Solver,
     pieces: Vec<Conj>,
     background: &Conj,
@@ -440,6 +438,20 @@ pub fn simplify_union(
             ps.push(p);
         }
     }
+    Ok(ps)
+}
+
+/// Simplifies a union of conjunctions within `background` (constraints
+/// it implies are dropped): pieces contained in another are dropped, pairs
+/// differing in one constraint on the same expression are joined, and a
+/// constraint is dropped from a piece when the part it cuts off is covered
+/// by the other pieces, until nothing changes.
+pub fn simplify_union(
+    solver: &mut Solver,
+    pieces: Vec<Conj>,
+    background: &Conj,
+) -> Result<Vec<Conj>, TooHard> {
+    let mut ps = tidy_pieces(solver, pieces, background)?;
     'again: loop {
         for i in 0..ps.len() {
             for j in 0..ps.len() {

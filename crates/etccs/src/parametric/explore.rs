@@ -85,18 +85,18 @@ pub struct Explorer<'a> {
     depth: usize,
     /// Names of visible actions that fired (unrestricted at the top level).
     pub visible: BTreeSet<String>,
-    /// A terminal state without an active `Terminated` (if the model uses
-    /// it), with the region where it is reached first.
-    pub deadlock: Option<(Conj, TermId)>,
-    /// The regions (ids) of every (state, region) pair that is such a
-    /// state: their union is where some run deadlocks.
-    pub deadlock_regions: Vec<u32>,
+    /// The first terminal state found without an active `Terminated` (if
+    /// the model uses it); it was reached on `deadlock_regions[0]`.
+    pub deadlock: Option<TermId>,
+    /// The region (id) of every (state, region) pair that is such a state,
+    /// in the order found: their union is where some run deadlocks.
+    pub deadlock_regions: Vec<RegionId>,
     check_deadlock: bool,
 }
 
 impl<'a> Explorer<'a> {
     /// The region with id `r`.
-    pub fn region(&self, r: u32) -> &Conj {
+    pub fn region(&self, r: RegionId) -> &Conj {
         &self.regions[r as usize]
     }
 
@@ -260,9 +260,7 @@ impl<'a> Explorer<'a> {
         };
         if trs.is_empty() {
             if self.check_deadlock && !self.arena.has_active_terminated(t) {
-                if self.deadlock.is_none() {
-                    self.deadlock = Some((self.regions[r as usize].clone(), t));
-                }
+                self.deadlock.get_or_insert(t);
                 self.deadlock_regions.push(r);
             }
             let dist = [(LinExpr::zero(), (Tm::ONE, BigUint::one()))];

@@ -37,7 +37,7 @@ pub use regions::PExpr;
 use crate::error::Error;
 use crate::linear::Coef;
 use crate::parse::Model;
-use crate::term::{Arena, Term, TermId, Time};
+use crate::term::{Arena, FxHashSet, Term, TermId, Time};
 use explore::{Explorer, Limits};
 use num_bigint::BigUint;
 use num_rational::BigRational;
@@ -126,6 +126,11 @@ pub struct ParamAnalysis {
     pub deadlock_regions: Vec<Vec<Constraint>>,
 }
 
+/// A valuation as coefficients.
+fn coefs(values: &[Time]) -> Vec<Coef> {
+    values.iter().map(Coef::from_big).collect()
+}
+
 /// The most deadlock regions whose union is simplified (see
 /// [`ParamAnalysis::deadlock_regions`]).
 pub const DEADLOCK_SIMPLIFY_MAX: usize = 64;
@@ -135,7 +140,7 @@ impl ParamAnalysis {
     /// of [`ParamAnalysis::params`]), with equal times combined as PEXEC
     /// does; `None` outside the domain (a negative value or prefix time).
     pub fn at(&self, values: &[Time]) -> Option<BTreeMap<Time, BigRational>> {
-        let values: Vec<Coef> = values.iter().map(Coef::from_big).collect();
+        let values = coefs(values);
         let r = self.region_in(&values)?;
         let mut out = BTreeMap::new();
         for e in &r.results {
@@ -147,14 +152,13 @@ impl ParamAnalysis {
 
     /// The region containing a valuation; `None` outside the domain.
     pub fn region_at(&self, values: &[Time]) -> Option<&Region> {
-        let values: Vec<Coef> = values.iter().map(Coef::from_big).collect();
-        self.region_in(&values)
+        self.region_in(&coefs(values))
     }
 
     /// Whether some run deadlocks at a valuation (a model without
     /// `Terminated` never does); `false` outside the domain.
     pub fn deadlocks_at(&self, values: &[Time]) -> bool {
-        let values: Vec<Coef> = values.iter().map(Coef::from_big).collect();
+        let values = coefs(values);
         self.region_in(&values).is_some()
             && self
                 .deadlock_regions
@@ -336,26 +340,26 @@ fn run(
         .iter()
         .map(|a| crate::error::eagerness_warning(a))
         .collect();
-    let deadlock = match ex.deadlock.clone() {
-        Some((c, t)) => {
-            let c = regions::tidy_pieces(&mut ex.solver, vec![c], &domain).map_err(|_| hard())?;
-            let c = c.into_iter().flat_map(|c| c.0).collect();
-            Some((c, ex.arena().display(t)))
-        }
-        None => None,
+    // Where some run deadlocks: the regions of the stuck pairs, each once
+    // (the first is where the reported stuck state was reached), tidied.
+    let mut seen = FxHashSet::default();
+    let pieces = std::mem::take(&mut ex.deadlock_regions)
+        .into_iter()
+        .filter(|r| seen.insert(*r))
+        .map(|r| ex.region(r).clone())
+        .collect();
+    let pieces = regions::tidy_pieces(&mut ex.solver, pieces, &domain).map_err(|_| hard())?;
+    let deadlock = match (ex.deadlock, pieces.first()) {
+        (Some(t), Some(first)) => Some((first.0.clone(), ex.arena().display(t))),
+        _ => None,
     };
-    let mut ids = std::mem::take(&mut ex.deadlock_regions);
-    ids.sort_unstable();
-    ids.dedup();
-    let pieces: Vec<Conj> = ids.iter().map(|&r| ex.region(r).clone()).collect();
-    // Simplifying compares the pieces pairwise: beyond a few dozen it
-    // costs more than the analysis, and each piece is only tidied.
+    // Joining compares the pieces pairwise: beyond a few dozen it costs
+    // more than the analysis, and the tidied pieces are reported.
     let pieces = if pieces.len() <= DEADLOCK_SIMPLIFY_MAX {
-        regions::simplify_union(&mut ex.solver, pieces, &domain)
+        regions::join_pieces(&mut ex.solver, pieces, &domain).map_err(|_| hard())?
     } else {
-        regions::tidy_pieces(&mut ex.solver, pieces, &domain)
-    }
-    .map_err(|_| hard())?;
+        pieces
+    };
     let deadlock_regions = pieces.into_iter().map(|c| c.0).collect();
     Ok(ParamAnalysis {
         name: name.to_string(),

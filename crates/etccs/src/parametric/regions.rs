@@ -451,7 +451,16 @@ pub fn simplify_union(
     pieces: Vec<Conj>,
     background: &Conj,
 ) -> Result<Vec<Conj>, TooHard> {
-    let mut ps = tidy_pieces(solver, pieces, background)?;
+    let ps = tidy_pieces(solver, pieces, background)?;
+    join_pieces(solver, ps, background)
+}
+
+/// [`simplify_union`] of pieces that [`tidy_pieces`] has already tidied.
+pub fn join_pieces(
+    solver: &mut Solver,
+    mut ps: Vec<Conj>,
+    background: &Conj,
+) -> Result<Vec<Conj>, TooHard> {
     'again: loop {
         for i in 0..ps.len() {
             for j in 0..ps.len() {

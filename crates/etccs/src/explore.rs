@@ -634,6 +634,8 @@ struct Explored {
 }
 
 /// Step 1 of the analysis: breadth-first exploration of the state graph.
+const PREFETCH_AHEAD: usize = 4;
+
 fn explore(
     arena: &mut Arena,
     start: TermId,
@@ -688,6 +690,7 @@ fn explore(
             }
         }
         buf.clear();
+        space.prefetch(i + PREFETCH_AHEAD);
         let u = space.step(arena, i, &mut buf).map_err(|l| match l {
             Limit::States => Error::Limit {
                 agent: name.to_string(),

@@ -51,6 +51,7 @@ mod deep_stack;
 pub mod error;
 pub mod explore;
 mod grow;
+mod id_table;
 pub mod linear;
 pub mod meter;
 pub mod output;

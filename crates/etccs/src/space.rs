@@ -19,12 +19,12 @@
 //! *wrap*): every state but the start is some `P'\L`, represented by `P'`.
 
 use crate::grow::room;
+use crate::id_table::IdTable;
 use crate::term::{
-    act_bit, act_bit2, merge_sync, min_tm, move_fingerprints, same_but, seq_finish, spread, Act,
-    Arena, Name, NameSet, ParMove, Repl, Term, TermId, Weights,
+    act_bit, act_bit2, merge_sync, min_tm, move_fingerprints, same_but, seq_finish, Act, Arena,
+    Name, NameSet, ParMove, Repl, Term, TermId, Weights,
 };
 use crate::time::Tm;
-use hashbrown::HashTable;
 
 /// The bound of [`Space`] that a step reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +106,17 @@ impl Hot {
     }
 }
 
+/// A move of the state being stepped whose successor is still to be found:
+/// the components it replaces (positions and targets) and, when all are
+/// components, the successor's hash.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    act: Act,
+    repl: [(u32, Target); 2],
+    len: u8,
+    hash: Option<u32>,
+}
+
 /// A component with moves in a state: its position, record and [`Hot`].
 #[derive(Clone, Copy, Debug)]
 struct Live {
@@ -170,7 +181,7 @@ pub(crate) struct Space {
     pool: Vec<u32>,
     off: Vec<u32>,
     /// State numbers with the hash of their vector.
-    table: HashTable<(u32, u32)>,
+    table: IdTable,
     /// Position weights of the vector hash.
     pw: Weights,
     max_states: usize,
@@ -185,6 +196,9 @@ pub(crate) struct Space {
     built: Vec<(Act, TermId)>,
     /// The components with moves.
     live: Vec<Live>,
+    /// The moves of the state being stepped, before their successors are
+    /// looked up (see [`Space::pend`]).
+    pending: Vec<Pending>,
 }
 
 /// The tag of the vector hash.
@@ -218,7 +232,7 @@ impl Space {
             listed: Vec::new(),
             pool: Vec::new(),
             off: vec![0],
-            table: HashTable::new(),
+            table: IdTable::default(),
             pw: Weights::default(),
             max_states,
             max_depth,
@@ -229,6 +243,7 @@ impl Space {
             par_moves: Vec::new(),
             built: Vec::new(),
             live: Vec::new(),
+            pending: Vec::new(),
         };
         let mut xs = Vec::new();
         sp.push_flat(arena, root, &mut xs);
@@ -236,9 +251,21 @@ impl Space {
         sp.off.push(sp.pool.len() as u32);
         if shared_start {
             let h = sp.hash_vec(&xs);
-            sp.table.insert_unique(spread(h), (0, h), |e| spread(e.1));
+            sp.table.insert(h, 0);
         }
         sp
+    }
+
+    /// Starts loading what stepping state `s` reads first.
+    #[inline]
+    pub(crate) fn prefetch(&self, s: usize) {
+        if s + 1 >= self.off.len() {
+            return;
+        }
+        let (a, b) = (self.off[s] as usize, self.off[s + 1] as usize);
+        for &r in &self.pool[a..b] {
+            prefetch_index::prefetch_index(&self.hot, r as usize);
+        }
     }
 
     /// Number of states found so far.
@@ -512,7 +539,7 @@ impl Space {
                         continue;
                     }
                     let p = self.target(arena, l.rec, k);
-                    out.push((a, self.successor(arena, xs, acc, &[(l.pos as usize, p)])?));
+                    self.pend(xs, acc, a, &[(l.pos, p)]);
                     if EXPLAIN {
                         let part = (l.pos, a, self.flat_len(arena, p));
                         why.moves.push(Acted {
@@ -548,8 +575,7 @@ impl Space {
                         }
                         let p = self.target(arena, li.rec, ki);
                         let q = self.target(arena, lj.rec, kj);
-                        let repl = [(li.pos as usize, p), (lj.pos as usize, q)];
-                        out.push((Act::Tau, self.successor(arena, xs, acc, &repl)?));
+                        self.pend(xs, acc, Act::Tau, &[(li.pos, p), (lj.pos, q)]);
                         if EXPLAIN {
                             let (a, b) = (self.acts[ki], co);
                             why.moves.push(Acted {
@@ -564,7 +590,59 @@ impl Space {
                 }
             }
         }
-        Ok(())
+        self.resolve(arena, xs, out)
+    }
+
+    /// Notes a move of the vector `xs` (with hash accumulator `acc`) whose
+    /// successor replaces the components at the positions of `repl`, and
+    /// starts loading the table slot of that successor when its hash is
+    /// known.
+    #[inline]
+    fn pend(&mut self, xs: &[u32], acc: u64, act: Act, repl: &[(u32, Target)]) {
+        let mut hash = Some(acc);
+        for &(i, t) in repl {
+            hash = match (hash, t) {
+                (Some(h), Target::Comp(r)) => Some(self.pw.swap(h, i as usize, xs[i as usize], r)),
+                _ => None,
+            };
+        }
+        let h = hash.map(|acc| seq_finish(TAG, xs.len(), acc));
+        if let Some(h) = h {
+            self.table.prefetch(h);
+        }
+        let mut slots = [(0, Target::Comp(0)); 2];
+        slots[..repl.len()].copy_from_slice(repl);
+        self.pending.push(Pending {
+            act,
+            repl: slots,
+            len: repl.len() as u8,
+            hash: h,
+        });
+    }
+
+    /// Finds or adds the successors of the moves noted by [`Space::pend`],
+    /// in order, and appends them to `out`.
+    fn resolve(
+        &mut self,
+        arena: &mut Arena,
+        xs: &[u32],
+        out: &mut Vec<(Act, u32)>,
+    ) -> Result<(), Limit> {
+        let pending = std::mem::take(&mut self.pending);
+        let mut res = Ok(());
+        for m in &pending {
+            let repl = &m.repl[..m.len as usize];
+            match self.successor(arena, xs, m.hash, repl) {
+                Ok(s) => out.push((m.act, s)),
+                Err(l) => {
+                    res = Err(l);
+                    break;
+                }
+            }
+        }
+        self.pending = pending;
+        self.pending.clear();
+        res
     }
 
     /// The number of components a move's (built) target flattens into.
@@ -594,28 +672,28 @@ impl Space {
 
     /// The state of `xs` with the components at the (increasing) positions
     /// of `repl` replaced, found or added. When the replacements are
-    /// components, the hash follows in O(1) from the accumulator `acc` of
-    /// `xs`, and the vector is compared in place.
+    /// components, `hash` is the successor's hash (found in O(1) from that
+    /// of `xs` by [`Space::pend`]), and the vector is compared in place.
     #[inline]
     fn successor(
         &mut self,
         arena: &mut Arena,
         xs: &[u32],
-        acc: u64,
-        repl: &[(usize, Target)],
+        hash: Option<u32>,
+        repl: &[(u32, Target)],
     ) -> Result<u32, Limit> {
+        let Some(h) = hash else {
+            return self.successor_flat(arena, xs, repl);
+        };
+        let comp = |&(i, t): &(u32, Target)| match t {
+            Target::Comp(r) => (i as usize, r),
+            _ => unreachable!("a hashed successor replaces components"),
+        };
         let mut comps = [(0usize, 0u32); 2];
-        for (k, &(i, t)) in repl.iter().enumerate() {
-            let Target::Comp(r) = t else {
-                return self.successor_flat(arena, xs, repl);
-            };
-            comps[k] = (i, r);
+        for (k, m) in repl.iter().enumerate() {
+            comps[k] = comp(m);
         }
         let comps = &comps[..repl.len()];
-        let acc = comps
-            .iter()
-            .fold(acc, |h, &(i, r)| self.pw.swap(h, i, xs[i], r));
-        let h = seq_finish(TAG, xs.len(), acc);
         if let Some(s) = self.find(h, |zs| same_but(zs, xs, comps.iter().copied())) {
             return Ok(s);
         }
@@ -636,12 +714,13 @@ impl Space {
         &mut self,
         arena: &mut Arena,
         xs: &[u32],
-        repl: &[(usize, Target)],
+        repl: &[(u32, Target)],
     ) -> Result<u32, Limit> {
         let mut ys = std::mem::take(&mut self.ys);
         ys.clear();
         let mut from = 0;
         for &(i, t) in repl {
+            let i = i as usize;
             ys.extend_from_slice(&xs[from..i]);
             match t {
                 Target::Comp(r) => ys.push(r),
@@ -668,11 +747,9 @@ impl Space {
     /// The state whose vector has hash `h` and satisfies `same`, if any.
     fn find(&self, h: u32, same: impl Fn(&[u32]) -> bool) -> Option<u32> {
         let (pool, off) = (&self.pool, &self.off);
-        self.table
-            .find(spread(h), |&(s, g)| {
-                g == h && same(&pool[off[s as usize] as usize..off[s as usize + 1] as usize])
-            })
-            .map(|&(s, _)| s)
+        self.table.find(h, |s| {
+            same(&pool[off[s as usize] as usize..off[s as usize + 1] as usize])
+        })
     }
 
     /// Makes the vector `pool[start..]` (with hash `h`) a new state, unless
@@ -707,7 +784,7 @@ impl Space {
         room(&mut self.off, 1);
         self.off
             .push(u32::try_from(self.pool.len()).expect("component pool below 2^32"));
-        self.table.insert_unique(spread(h), (s, h), |e| spread(e.1));
+        self.table.insert(h, s);
         Ok(s)
     }
 

@@ -2,10 +2,10 @@
 //! (next-action intervals, earliest actions Δ, `Delay`, `Action`).
 
 use crate::grow::room;
+use crate::id_table::IdTable;
 use crate::linear::{LinExpr, Param};
 use crate::space::Space;
 use crate::time::Tm;
-use hashbrown::HashTable;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use std::collections::HashMap;
@@ -394,12 +394,6 @@ fn finish(h: FxHasher) -> u32 {
     (h.0 >> 32) as u32
 }
 
-/// The table hash of a 32-bit intern hash: the table takes its bucket from
-/// the low bits and its tag from the top bits, so both get the mixed half.
-pub(crate) fn spread(h: u32) -> u64 {
-    (u64::from(h) << 32) | u64::from(h)
-}
-
 /// The multiplier of the position-dependent list hash (odd).
 const SEQ_K: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -536,7 +530,7 @@ pub struct Arena {
     /// Per term: neither `nil` nor a composition (see [`Arena::is_par_operand`]).
     plain: Vec<bool>,
     /// The intern table: ids of `terms` with their [`hash_term`].
-    index: HashTable<(TermId, u32)>,
+    index: IdTable,
     names: Vec<String>,
     name_index: HashMap<String, Name>,
     consts: Vec<(String, Option<TermId>)>,
@@ -598,9 +592,7 @@ impl Arena {
     #[inline]
     fn lookup(&self, h: u32, eq: impl Fn(&Term) -> bool) -> Option<TermId> {
         let terms = &self.terms;
-        self.index
-            .find(spread(h), |&(id, g)| g == h && eq(&terms[id.0 as usize]))
-            .map(|e| e.0)
+        self.index.find(h, |id| eq(&terms[id as usize])).map(TermId)
     }
 
     /// Adds a term known to be absent, with its hash `h`.
@@ -622,8 +614,7 @@ impl Arena {
         self.depths.push(d.saturating_add(1));
         self.plain.push(!matches!(t, Term::Nil | Term::Par(_)));
         self.terms.push(t);
-        self.index
-            .insert_unique(spread(h), (id, h), |e| spread(e.1));
+        self.index.insert(h, id.0);
         id
     }
 

@@ -633,9 +633,12 @@ struct Explored {
     wrap: Option<std::sync::Arc<[Name]>>,
 }
 
-/// Step 1 of the analysis: breadth-first exploration of the state graph.
-const PREFETCH_AHEAD: usize = 4;
+/// How many states ahead of the one being stepped the exploration starts
+/// loading the component entries ([`Space::prefetch`]): far enough for the
+/// loads to land, near enough for them to stay in cache.
+const PREFETCH_AHEAD: usize = 2;
 
+/// Step 1 of the analysis: breadth-first exploration of the state graph.
 fn explore(
     arena: &mut Arena,
     start: TermId,

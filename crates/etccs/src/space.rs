@@ -611,7 +611,9 @@ impl Space {
             self.table.prefetch(h);
         }
         let mut slots = [(0, Target::Comp(0)); 2];
-        slots[..repl.len()].copy_from_slice(repl);
+        for (slot, &m) in slots.iter_mut().zip(repl) {
+            *slot = m;
+        }
         self.pending.push(Pending {
             act,
             repl: slots,
@@ -628,11 +630,10 @@ impl Space {
         xs: &[u32],
         out: &mut Vec<(Act, u32)>,
     ) -> Result<(), Limit> {
-        let pending = std::mem::take(&mut self.pending);
         let mut res = Ok(());
-        for m in &pending {
-            let repl = &m.repl[..m.len as usize];
-            match self.successor(arena, xs, m.hash, repl) {
+        for k in 0..self.pending.len() {
+            let m = self.pending[k];
+            match self.successor(arena, xs, m.hash, &m.repl[..m.len as usize]) {
                 Ok(s) => out.push((m.act, s)),
                 Err(l) => {
                     res = Err(l);
@@ -640,7 +641,6 @@ impl Space {
                 }
             }
         }
-        self.pending = pending;
         self.pending.clear();
         res
     }

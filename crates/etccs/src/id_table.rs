@@ -11,6 +11,12 @@ const EMPTY: u64 = u64::MAX;
 /// Slots of a new table.
 const INITIAL: usize = 1 << 10;
 
+/// The id numbering the `n`-th key, if the table can hold it (ids are
+/// below `u32::MAX`).
+pub(crate) fn id(n: usize) -> Option<u32> {
+    u32::try_from(n).ok().filter(|&x| x != u32::MAX)
+}
+
 /// Ids with the hashes of their keys; equality of keys is decided by the
 /// caller (see [`IdTable::find`]).
 #[derive(Clone, Debug)]
@@ -65,8 +71,8 @@ impl IdTable {
         }
     }
 
-    /// Adds `id` (below `u32::MAX`) with the hash `h` of its key, which
-    /// the table does not hold.
+    /// Adds `id` (below `u32::MAX`, see [`id`]) with the hash `h` of its
+    /// key, which the table does not hold.
     pub(crate) fn insert(&mut self, h: u32, id: u32) {
         assert!(id != u32::MAX, "ids are below 2^32 - 1");
         // At most three quarters full, so that probes stay short.
@@ -128,7 +134,8 @@ mod tests {
     #[test]
     fn extreme_hashes_and_ids_round_trip() {
         let mut t = IdTable::default();
-        let big = u32::MAX - 1;
+        let big = super::id(u32::MAX as usize - 1).expect("the largest id");
+        assert_eq!(super::id(u32::MAX as usize), None);
         t.insert(u32::MAX, big);
         t.insert(0, 0);
         t.insert(u32::MAX, 5);

@@ -780,7 +780,7 @@ impl Space {
             self.pool.truncate(start);
             return Err(l);
         }
-        let s = u32::try_from(self.len()).expect("fewer than 2^32 states");
+        let s = crate::id_table::id(self.len()).expect("fewer than 2^32 - 1 states");
         room(&mut self.off, 1);
         self.off
             .push(u32::try_from(self.pool.len()).expect("component pool below 2^32"));

@@ -597,7 +597,7 @@ impl Arena {
 
     /// Adds a term known to be absent, with its hash `h`.
     fn insert_new(&mut self, h: u32, t: Term) -> TermId {
-        let id = TermId(u32::try_from(self.terms.len()).expect("fewer than 2^32 terms"));
+        let id = TermId(crate::id_table::id(self.terms.len()).expect("fewer than 2^32 - 1 terms"));
         let child = |x: &TermId| self.depths[x.0 as usize];
         let d = match &t {
             Term::Nil | Term::Terminated | Term::Const(_) => 0,

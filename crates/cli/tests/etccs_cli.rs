@@ -20,6 +20,12 @@ fn pexec_pairs(pexec: &serde_json::Value) -> Vec<(String, String)> {
 
 const P7: &str = "define P7 = ((a,3).nil | (a,3).(b,4).nil | (a',4).nil)\\{a}\nanalyse P7\n";
 
+/// `etccs analyse MODEL --agent AGENT` followed by `rest`: the arguments of
+/// most tests here.
+fn analyse_args<'a>(model: &'a str, agent: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    [&["etccs", "analyse", model, "--agent", agent][..], rest].concat()
+}
+
 #[test]
 fn thesis_format_of_example_p7() {
     let d = tempdir("etccs-p7");
@@ -44,15 +50,11 @@ fn json_has_exact_distribution_and_outcome() {
     let f = d.join("m.etccs");
     // T5-8: EXEC {2,5,9}, PEXEC {2: 1/2, 5: 1/4, 9: 1/4}.
     std::fs::write(&f, "define Q = a@2.nil + b@2.(c@3.nil + d@3.e@4.nil)\n").unwrap();
-    let v = json(&[
-        "etccs",
-        "analyse",
+    let v = json(&analyse_args(
         &f.display().to_string(),
-        "--agent",
         "Q",
-        "--format",
-        "json",
-    ]);
+        &["--format", "json"],
+    ));
     let a = &v["agents"][0];
     assert_eq!(a["name"], "Q");
     assert_eq!(a["exec"], serde_json::json!(["2", "5", "9"]));
@@ -104,15 +106,7 @@ fn errors_are_located_and_exit_one() {
 #[test]
 fn const_sweep_prints_the_thesis_table() {
     let f = common::example_in("etccs", "scatter_gather.etccs");
-    let bus = [
-        "etccs",
-        "analyse",
-        &f,
-        "--agent",
-        "ScatterGatherBus",
-        "--const",
-        "p=2..3",
-    ];
+    let bus = analyse_args(&f, "ScatterGatherBus", &["--const", "p=2..3"]);
     let v = json(&[&bus[..], &["--format", "json"]].concat());
     let points = v["points"].as_array().unwrap();
     assert_eq!(points.len(), 2);
@@ -137,15 +131,11 @@ fn const_sweep_prints_the_thesis_table() {
             ("1335336".into(), "3/16".into())
         ]
     );
-    let text = stdout(&[
-        "etccs",
-        "analyse",
+    let text = stdout(&analyse_args(
         &f,
-        "--agent",
         "ScatterGatherPerfect",
-        "--const",
-        "p=2..4",
-    ]);
+        &["--const", "p=2..4"],
+    ));
     assert!(
         text.lines()
             .any(|l| l.split_whitespace().collect::<Vec<_>>()
@@ -280,14 +270,7 @@ fn parametric_example_reports_regions_merged_into_max() {
         "max(tcomp, 2000*b + 200)"
     );
     // Without merging: the thesis's view, one linear expression per region.
-    let text = stdout(&[
-        "etccs",
-        "analyse",
-        &model,
-        "--agent",
-        "Overlap",
-        "--no-merge",
-    ]);
+    let text = stdout(&analyse_args(&model, "Overlap", &["--no-merge"]));
     assert!(
         text.contains("on tcomp - 1000*b > 100:\n    tcomp  with probability 1"),
         "{text}"
@@ -295,19 +278,11 @@ fn parametric_example_reports_regions_merged_into_max() {
     assert!(text.contains("1000*b + 100  with probability 1"), "{text}");
     assert!(!text.contains("max("), "{text}");
     // Giving every parameter a value turns it into the concrete analysis.
-    let j = json(&[
-        "etccs",
-        "analyse",
+    let j = json(&analyse_args(
         &model,
-        "--agent",
         "Overlap",
-        "--const",
-        "tcomp=500",
-        "--const",
-        "b=1",
-        "--format",
-        "json",
-    ]);
+        &["--const", "tcomp=500", "--const", "b=1", "--format", "json"],
+    ));
     assert_eq!(
         pexec_pairs(&j["agents"][0]["pexec"]),
         [("1100".to_string(), "1".to_string())]
@@ -413,17 +388,11 @@ fn sweep_plot_draws_times_against_the_swept_constant() {
     );
     // A plot that fails after the analyses still leaves their table on standard output.
     let out = vates()
-        .args([
-            "etccs",
-            "analyse",
+        .args(analyse_args(
             &f,
-            "--agent",
             "ScatterBus",
-            "--const",
-            "p=2,3",
-            "--plot",
-            "/nonexistent-dir/plot.svg",
-        ])
+            &["--const", "p=2,3", "--plot", "/nonexistent-dir/plot.svg"],
+        ))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -438,17 +407,16 @@ fn region_map_draws_two_free_parameters() {
     let d = tempdir("etccs-map");
     let svg = d.join("overlap.svg");
     let model = common::example_in("etccs", "parametric.etccs");
-    let out = stdout(&[
-        "etccs",
-        "analyse",
+    let out = stdout(&analyse_args(
         &model,
-        "--agent",
         "Overlap",
-        "--map",
-        &svg.display().to_string(),
-        "--map-range",
-        "tcomp=0..400",
-    ]);
+        &[
+            "--map",
+            &svg.display().to_string(),
+            "--map-range",
+            "tcomp=0..400",
+        ],
+    ));
     assert!(out.contains("max(tcomp, 1000*b + 100)"), "{out}");
     let text = std::fs::read_to_string(&svg).expect("map written");
     assert!(text.starts_with("<svg"), "an SVG document");
@@ -458,16 +426,11 @@ fn region_map_draws_two_free_parameters() {
         "the legend names the result"
     );
     // Unmerged, both linear pieces appear in the legend.
-    stdout(&[
-        "etccs",
-        "analyse",
+    stdout(&analyse_args(
         &model,
-        "--agent",
         "Overlap",
-        "--no-merge",
-        "--map",
-        &svg.display().to_string(),
-    ]);
+        &["--no-merge", "--map", &svg.display().to_string()],
+    ));
     let text = std::fs::read_to_string(&svg).expect("map written");
     assert!(
         text.contains("\ntcomp\n") && text.contains("\n1000*b + 100\n"),
@@ -500,19 +463,18 @@ fn region_map_draws_two_free_parameters() {
 #[test]
 fn symbolic_constants_turn_a_concrete_model_parametric() {
     let model = common::example_in("etccs", "scatter.etccs");
-    let j = json(&[
-        "etccs",
-        "analyse",
+    let j = json(&analyse_args(
         &model,
-        "--agent",
         "NonBlockingBus",
-        "--const",
-        "p=2",
-        "--symbolic",
-        "tsend,b",
-        "--format",
-        "json",
-    ]);
+        &[
+            "--const",
+            "p=2",
+            "--symbolic",
+            "tsend,b",
+            "--format",
+            "json",
+        ],
+    ));
     let a = &j["agents"][0];
     assert_eq!(a["free"], serde_json::json!(["tsend", "b"]));
     // p = 2: one message, max(send start + transfer + ack, the receiver's start).
@@ -523,13 +485,7 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
     );
     // At the example's values (tsend = 100, b = 1) that is Table 6-1's 1101.
     let bad = |args: &[&str], want: &str| {
-        let mut all = vec![
-            "etccs",
-            "analyse",
-            model.as_str(),
-            "--agent",
-            "NonBlockingBus",
-        ];
+        let mut all = analyse_args(model.as_str(), "NonBlockingBus", &[]);
         all.extend(args);
         let err = fails(&all, 1);
         assert!(err.contains(want), "{want}: {err}");
@@ -549,17 +505,11 @@ fn regions_with_equal_results_share_one_block_of_the_report() {
     // 16 regions (unions of conjunctions that no merge can join) with 3
     // distinct results.
     let model = common::example_in("etccs", "scatter.etccs");
-    let args = [
-        "etccs",
-        "analyse",
+    let args = analyse_args(
         &model,
-        "--agent",
         "NonBlockingBus",
-        "--const",
-        "p=3",
-        "--symbolic",
-        "tsend,b",
-    ];
+        &["--const", "p=3", "--symbolic", "tsend,b"],
+    );
     let text = stdout(&args);
     let j = json(&[&args[..], &["--format", "json"]].concat());
     let regions = j["agents"][0]["regions"].as_array().unwrap();

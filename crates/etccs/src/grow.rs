@@ -1,21 +1,26 @@
 //! Growth of the exploration's append-only arrays.
 
-/// Up to this size (bytes) an array grows fourfold; beyond it, twofold.
+/// Below this size (bytes) an array grows sixteenfold.
+const SIXTEENFOLD_BELOW: usize = 4 << 20;
+/// Below this size (bytes) an array grows fourfold; beyond it, twofold.
 const FOURFOLD_BELOW: usize = 32 << 20;
 
-/// Makes room in `v` for `extra` more items, growing fourfold rather than
-/// twofold while the array is below 32 MiB. The state graph's arrays reach
-/// megabytes and the allocator copies a block it cannot extend in place,
-/// so every growth reads and writes the whole array; growing by four
-/// copies a third as much in all, and capacity that is never written costs
-/// no memory. Larger arrays double as usual: the allocator maps them and
-/// moves their pages without copying, and fourfold growth would reserve
-/// far more address space than the exploration uses.
+/// Makes room in `v` for `extra` more items, growing by more than the
+/// usual doubling. The state graph's arrays grow with the state count, to
+/// megabytes, and the allocator copies a block it cannot extend in place:
+/// every growth reads the whole array and writes it to fresh pages. Grown
+/// by doubling, an array copies about as many bytes as it ends with; grown
+/// sixteenfold, about a fifteenth. Capacity that is never written costs
+/// address space, not memory. Past 4 MiB an array grows fourfold and past
+/// 32 MiB twofold, so that the address space reserved ahead stays within
+/// a few times the memory used.
 #[inline]
 pub(crate) fn room<T>(v: &mut Vec<T>, extra: usize) {
     if v.capacity() - v.len() < extra {
         let bytes = v.len().saturating_mul(std::mem::size_of::<T>());
-        let grow = if bytes < FOURFOLD_BELOW {
+        let grow = if bytes < SIXTEENFOLD_BELOW {
+            15 * v.len()
+        } else if bytes < FOURFOLD_BELOW {
             3 * v.len()
         } else {
             v.len()
@@ -26,14 +31,22 @@ pub(crate) fn room<T>(v: &mut Vec<T>, extra: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{room, FOURFOLD_BELOW};
+    use super::{room, FOURFOLD_BELOW, SIXTEENFOLD_BELOW};
+
+    /// A full array of `n` bytes, grown by one item.
+    fn grown(n: usize) -> usize {
+        let mut v: Vec<u8> = vec![0; n];
+        v.shrink_to_fit();
+        room(&mut v, 1);
+        v.capacity()
+    }
 
     #[test]
-    fn room_grows_fourfold_and_only_when_needed() {
+    fn small_arrays_grow_sixteenfold_and_only_when_needed() {
         let mut v: Vec<u32> = Vec::with_capacity(8);
         v.extend(0..8);
         room(&mut v, 1);
-        assert!(v.capacity() >= 32, "capacity {}", v.capacity());
+        assert!(v.capacity() >= 128, "capacity {}", v.capacity());
         let (cap, free) = (v.capacity(), v.capacity() - v.len());
         room(&mut v, free);
         assert_eq!(v.capacity(), cap, "no growth while the items fit");
@@ -43,17 +56,17 @@ mod tests {
     }
 
     #[test]
-    fn large_arrays_double() {
-        // Zero-sized items would not allocate; use bytes and a full array
-        // just above the threshold.
-        let mut v: Vec<u8> = vec![0; FOURFOLD_BELOW];
-        v.shrink_to_fit();
-        room(&mut v, 1);
-        assert!(v.capacity() >= 2 * FOURFOLD_BELOW);
+    fn larger_arrays_grow_fourfold_then_double() {
+        // Bytes, and full arrays at the thresholds.
+        let mid = grown(SIXTEENFOLD_BELOW);
         assert!(
-            v.capacity() < 3 * FOURFOLD_BELOW,
-            "capacity {}",
-            v.capacity()
+            (4 * SIXTEENFOLD_BELOW..5 * SIXTEENFOLD_BELOW).contains(&mid),
+            "capacity {mid}"
+        );
+        let large = grown(FOURFOLD_BELOW);
+        assert!(
+            (2 * FOURFOLD_BELOW..3 * FOURFOLD_BELOW).contains(&large),
+            "capacity {large}"
         );
     }
 }

@@ -269,7 +269,10 @@ fn concrete_only(arena: &Arena, start: TermId, name: &str) -> Result<(), Error> 
 }
 
 /// The explored state graph: per state the common delay of its
-/// transitions; edges in compressed rows (`start[s]..start[s + 1]`).
+/// transitions; edges in compressed rows (`start[s]..start[s + 1]`). The
+/// edges' actions are not kept: a witness run finds them again when it
+/// explains its steps ([`Space::explain`]), and the analysis needs only
+/// which names some edge carries.
 struct Graph {
     /// Per state, the id of its delay in `delays` (distinct values: a few,
     /// and 0, id 0, for most states).
@@ -277,7 +280,8 @@ struct Graph {
     delays: Interned,
     start: Vec<u32>,
     to: Vec<u32>,
-    act: Vec<Act>,
+    /// Whether each name (by index) is the action of some edge.
+    visible: Vec<bool>,
 }
 
 impl Graph {
@@ -304,17 +308,15 @@ impl Graph {
         parent
     }
 
-    /// Whether each name (by index) is the action of some edge.
-    fn visible_names(&self) -> Vec<bool> {
-        let mut visible = Vec::new();
-        for nm in self.act.iter().filter_map(|a| a.name()) {
+    /// Notes that an edge carries action `a`.
+    fn saw(&mut self, a: Act) {
+        if let Some(nm) = a.name() {
             let x = nm.0 as usize;
-            if visible.len() <= x {
-                visible.resize(x + 1, false);
+            if self.visible.len() <= x {
+                self.visible.resize(x + 1, false);
             }
-            visible[x] = true;
+            self.visible[x] = true;
         }
-        visible
     }
 
     fn edges(&self, s: usize) -> std::ops::Range<usize> {
@@ -364,7 +366,7 @@ fn run_of(arena: &mut Arena, g: &Graph, space: &mut Space, path: &[(usize, usize
         let next = space.components(g.target(s, e));
         lanes.acted(acted.parts(), &next, &time);
         steps.push(Step {
-            action: arena.act_str(g.act[g.start[s] as usize + e]),
+            action: arena.act_str(acted.act()),
             delay: g.delay(s).to_big(),
             parties,
         });
@@ -677,7 +679,7 @@ fn explore(
         delays: Interned::default(),
         start: vec![0],
         to: Vec::new(),
-        act: Vec::new(),
+        visible: Vec::new(),
     };
     let no_delay = g.delays.id(&Tm::ZERO);
     let mut buf: Vec<(Act, u32)> = Vec::new();
@@ -711,11 +713,10 @@ fn explore(
         room(&mut g.delay, 1);
         room(&mut g.start, 1);
         room(&mut g.to, buf.len());
-        room(&mut g.act, buf.len());
         g.delay.push(d);
         for &(act, to) in &buf {
             g.to.push(to);
-            g.act.push(act);
+            g.saw(act);
         }
         g.start
             .push(u32::try_from(g.to.len()).expect("fewer than 2^32 transitions"));
@@ -740,11 +741,11 @@ fn analyse_inner(
 ) -> Result<Analysis, Error> {
     let Explored {
         mut space,
-        graph: g,
+        graph: mut g,
         wrap,
     } = explore(arena, start, name, opts)?;
     let parent = g.parents();
-    let visible = g.visible_names();
+    let visible = std::mem::take(&mut g.visible);
     let n = space.len();
     let path_to = |mut s: usize| {
         let mut p = Vec::new();

@@ -50,6 +50,15 @@ impl Acted {
     pub(crate) fn parts(&self) -> &[(u32, Act, u32)] {
         &self.slots[..self.len]
     }
+
+    /// The action of the transition: the component's own, or τ for a
+    /// synchronisation.
+    pub(crate) fn act(&self) -> Act {
+        match self.parts() {
+            [(_, a, _)] => *a,
+            _ => Act::Tau,
+        }
+    }
 }
 
 /// How the transitions of a state came about (see [`Space::explain`]).

@@ -309,7 +309,7 @@ impl Graph {
     }
 
     /// Notes that an edge carries action `a`.
-    fn saw(&mut self, a: Act) {
+    fn note_action(&mut self, a: Act) {
         if let Some(nm) = a.name() {
             let x = nm.0 as usize;
             if self.visible.len() <= x {
@@ -716,7 +716,7 @@ fn explore(
         g.delay.push(d);
         for &(act, to) in &buf {
             g.to.push(to);
-            g.saw(act);
+            g.note_action(act);
         }
         g.start
             .push(u32::try_from(g.to.len()).expect("fewer than 2^32 transitions"));

@@ -331,6 +331,7 @@ impl Space {
         let _ = self.step_with::<true>(arena, &mut xs, &mut out, &mut why);
         why.components = xs.iter().map(|&r| self.recs[r as usize].term).collect();
         debug_assert_eq!(why.moves.len(), out.len());
+        debug_assert!(why.moves.iter().zip(&out).all(|(m, &(a, _))| m.act() == a));
         why
     }
 

@@ -485,9 +485,7 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
     );
     // At the example's values (tsend = 100, b = 1) that is Table 6-1's 1101.
     let bad = |args: &[&str], want: &str| {
-        let mut all = analyse_args(model.as_str(), "NonBlockingBus", &[]);
-        all.extend(args);
-        let err = fails(&all, 1);
+        let err = fails(&analyse_args(model.as_str(), "NonBlockingBus", args), 1);
         assert!(err.contains(want), "{want}: {err}");
     };
     bad(&["--symbolic", "nope"], "cannot make `nope`");

@@ -125,7 +125,11 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
     if a.max_states == 0 {
         return Err(CliError::usage("--max-states must be at least 1").into());
     }
-    let text = std::fs::read_to_string(&a.model).map_err(|e| CliError::read(&a.model, &e))?;
+    let text = crate::input::read_text(
+        &a.model,
+        etccs::parse::MAX_INPUT_BYTES,
+        "an ETCCS model (`.etccs`)",
+    )?;
     let name = a.model.display().to_string();
     let opts = Opts {
         concrete: etccs::Options {

@@ -50,7 +50,7 @@
 //! writes an SVG Gantt chart.
 
 use std::fmt::Write as _;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
@@ -283,37 +283,10 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> GResult<()> {
 // ---------------------------------------------------------------------------------------
 // loading
 
-/// Reads a text file of at most `limit` bytes.
-fn read_text(path: &Path, limit: usize, what: &str) -> GResult<String> {
-    let file = std::fs::File::open(path).map_err(|e| CliError::read(path, &e))?;
-    if let Ok(meta) = file.metadata() {
-        if meta.is_dir() {
-            return Err(CliError::with_help(
-                format!("cannot read `{}`: it is a directory", path.display()),
-                format!("give the path of {what}"),
-            )
-            .into());
-        }
-        if meta.len() > limit as u64 {
-            return Err(CliError::msg(format!(
-                "`{}` is {} bytes, more than the limit of {limit} bytes",
-                path.display(),
-                meta.len()
-            ))
-            .into());
-        }
-    }
-    let mut text = String::new();
-    file.take(limit as u64 + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| CliError::read(path, &e))?;
-    Ok(text)
-}
-
 /// Reads and validates a task graph; the format is `from`, else detected.
 pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> GResult<TaskGraph> {
     let limits = Limits::default();
-    let text = read_text(path, limits.max_bytes, "a task graph file")?;
+    let text = crate::input::read_text(path, limits.max_bytes, "a task graph file")?;
     let format = match from.or_else(|| GraphFormat::detect(path, &text)) {
         Some(f) => f,
         None => {
@@ -367,7 +340,7 @@ impl Setup {
         let system = match &input.system {
             None => None,
             Some(path) => {
-                let text = read_text(path, 1 << 20, "a system model file (TOML)")?;
+                let text = crate::input::read_text(path, 1 << 20, "a system model file (TOML)")?;
                 let spec = SystemSpec::parse(&text).map_err(|e| {
                     CliError::with_help(
                         format!("`{}`: {e}", path.display()),

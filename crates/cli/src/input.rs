@@ -33,7 +33,11 @@ impl Loaded {
 ///
 /// Read errors name the path; parse and check errors point into the text.
 pub fn load(path: &Path, root: Option<&str>) -> Result<Loaded> {
-    let text = read_text(path)?;
+    let text = read_text(
+        path,
+        pamela::syntax::MAX_INPUT_BYTES,
+        "a model file (`.pam`)",
+    )?;
     load_text(&path.display().to_string(), &text, root)
 }
 
@@ -44,24 +48,59 @@ pub fn load_text(name: &str, text: &str, root: Option<&str>) -> Result<Loaded> {
     Ok(Loaded { model, root })
 }
 
-/// Reads a text file, refusing ones larger than the parser accepts without reading them
-/// whole.
-fn read_text(path: &Path) -> Result<String> {
+/// Reads the text file `path` (`what` names its kind in messages, e.g. "a model file
+/// (`.pam`)"), refusing one larger than `limit` bytes without reading past the limit (so
+/// `/dev/zero` costs nothing), and naming the first byte that is not UTF-8.
+pub fn read_text(path: &Path, limit: usize, what: &str) -> Result<String> {
     let file = std::fs::File::open(path).map_err(|e| CliError::read(path, &e))?;
-    if let Ok(meta) = file.metadata() {
-        if meta.is_dir() {
-            return Err(CliError::with_help(
-                format!("cannot read `{}`: it is a directory", path.display()),
-                "give the path of a model file (`.pam`)",
-            ));
-        }
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(CliError::with_help(
+            format!("cannot read `{}`: it is a directory", path.display()),
+            format!("give the path of {what}"),
+        ));
     }
-    let limit = pamela::syntax::MAX_INPUT_BYTES as u64 + 1;
-    let mut text = String::new();
-    file.take(limit)
-        .read_to_string(&mut text)
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
         .map_err(|e| CliError::read(path, &e))?;
-    Ok(text)
+    if bytes.len() > limit {
+        return Err(CliError::with_help(
+            format!(
+                "`{}` is larger than {}, the limit for {what}",
+                path.display(),
+                show_bytes(limit)
+            ),
+            "check that this is the right file; a model this large is better written with              repetition (ranges, loops) than unrolled",
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let (line, col) = std::str::from_utf8(&bytes[..at])
+            .map(|t| diag::line_col(t, at))
+            .unwrap_or((0, 0));
+        CliError::with_help(
+            format!(
+                "`{}` is not UTF-8 text: byte 0x{:02x} at offset {at} (line {line}, column {col})                  is not valid UTF-8",
+                path.display(),
+                bytes[at]
+            ),
+            format!(
+                "vates reads {what} as UTF-8; convert it (e.g. `iconv -f latin1 -t utf-8`), or                  check that this is the right file"
+            ),
+        )
+    })
+}
+
+/// `16 MiB`, `1 KiB` or `123 bytes`.
+fn show_bytes(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
 }
 
 /// One `-D NAME=VALUE` (or range, or list) as given on the command line.

@@ -1,6 +1,6 @@
 //! Errors with source spans (rendered by `miette`).
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, SourceSpan};
 use thiserror::Error;
 
 /// Everything that can go wrong when reading or analysing an ETCCS model.
@@ -109,9 +109,9 @@ pub struct SyntaxError {
     pub message: String,
     /// `file:line:col` of the error.
     pub location: String,
-    /// The source text.
+    /// A window of the source text around the error.
     #[source_code]
-    pub src: NamedSource<String>,
+    pub src: diag::Snippet,
     /// Where in the source.
     #[label("{label}")]
     pub span: SourceSpan,
@@ -134,9 +134,9 @@ pub struct UndefinedAgentError {
     pub name: String,
     /// `file:line:col` of the use.
     pub location: String,
-    /// The source text.
+    /// A window of the source text around the error.
     #[source_code]
-    pub src: NamedSource<String>,
+    pub src: diag::Snippet,
     /// Where it is used.
     #[label("not defined")]
     pub span: SourceSpan,
@@ -154,35 +154,17 @@ pub struct UnguardedRecursionError {
     pub name: String,
     /// `file:line:col` of its definition.
     pub location: String,
-    /// The source text.
+    /// A window of the source text around the error.
     #[source_code]
-    pub src: NamedSource<String>,
+    pub src: diag::Snippet,
     /// Its definition.
     #[label("reaches itself without a prefix")]
     pub span: SourceSpan,
 }
 
-/// 1-based `line:col` of a byte offset.
-pub(crate) fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(src.len());
-    let mut line = 1;
-    let mut col = 1;
-    for (i, ch) in src.char_indices() {
-        if i >= offset {
-            break;
-        }
-        if ch == '\n' {
-            line += 1;
-            col = 1;
-        } else {
-            col += 1;
-        }
-    }
-    (line, col)
-}
-
+/// `file:line:col` of a byte offset.
 pub(crate) fn location(file: &str, src: &str, offset: usize) -> String {
-    let (l, c) = line_col(src, offset);
+    let (l, c) = diag::line_col(src, offset);
     format!("{file}:{l}:{c}")
 }
 

@@ -10,7 +10,6 @@ use crate::linear::LinExpr;
 use crate::parametric::{Constraint, Normal, Rel};
 use crate::term::{Act, Arena, ConstId, Name, TermId, Time};
 use crate::time::Tm;
-use miette::NamedSource;
 use num_bigint::BigInt;
 use num_traits::Zero;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -147,7 +146,7 @@ impl Ctx<'_> {
         Error::Syntax(Box::new(SyntaxError {
             message: message.to_string(),
             location: location(self.file, self.src, start),
-            src: NamedSource::new(self.file, self.src.to_string()),
+            src: diag::Snippet::new(self.file, self.src, start..end),
             span: (start, end.saturating_sub(start)).into(),
             label: label.to_string(),
             help: help.map(str::to_string),
@@ -1236,7 +1235,7 @@ impl<'a> Lower<'a> {
             return Err(Error::UndefinedAgent(Box::new(UndefinedAgentError {
                 name: name.to_string(),
                 location: location(self.cx.file, self.cx.src, start),
-                src: NamedSource::new(self.cx.file, self.cx.src.to_string()),
+                src: diag::Snippet::new(self.cx.file, self.cx.src, start..end),
                 span: (start, end - start).into(),
             })));
         };
@@ -1693,7 +1692,7 @@ fn lower_model(
             UnguardedRecursionError {
                 name: arena.const_name(c).to_string(),
                 location: location(file, src, s),
-                src: NamedSource::new(file, src.to_string()),
+                src: diag::Snippet::new(file, src, s..e),
                 span: (s, e - s).into(),
             },
         )));

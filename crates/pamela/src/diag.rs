@@ -1,6 +1,6 @@
 //! Diagnostics: every error a model can cause, with its class, location and a hint.
 
-use miette::{NamedSource, SourceSpan};
+use miette::SourceSpan;
 
 /// The class of a [`ModelError`]; tests and tools match on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,7 +31,10 @@ pub enum ErrorKind {
 }
 
 /// An error in a model or its use, with the source location when there is one.
-#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+///
+/// Renders with `miette` (message, a window of the source with a caret label, help), for
+/// any size of input and any column.
+#[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct ModelError {
     /// The class of error.
@@ -39,16 +42,28 @@ pub struct ModelError {
     /// One-line description.
     pub message: String,
     /// How to fix it.
-    #[help]
     pub help: Option<String>,
-    /// The model text.
-    #[source_code]
-    pub source_code: Option<NamedSource<String>>,
-    /// Where in the text.
-    #[label("{label}")]
-    pub span: Option<SourceSpan>,
-    /// What the label under the caret says.
-    pub label: String,
+    /// Where in the text, when known.
+    pub location: Option<Box<diag::Location>>,
+}
+
+impl miette::Diagnostic for ModelError {
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.location
+            .as_ref()
+            .map(|l| l.source_code() as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let l = self.location.as_ref()?;
+        Some(Box::new(std::iter::once(l.labeled_span())))
+    }
 }
 
 impl ModelError {
@@ -58,9 +73,7 @@ impl ModelError {
             kind,
             message: message.into(),
             help: None,
-            source_code: None,
-            span: None,
-            label: String::new(),
+            location: None,
         }
     }
 
@@ -71,9 +84,13 @@ impl ModelError {
         span: SourceSpan,
         label: impl Into<String>,
     ) -> Self {
-        self.source_code = Some(NamedSource::new(&source.name, source.text.to_string()));
-        self.span = Some(span);
-        self.label = label.into();
+        let range = span.offset()..span.offset() + span.len();
+        self.location = Some(Box::new(diag::Location::new(
+            &source.name,
+            &source.text,
+            range,
+            label,
+        )));
         self
     }
 
@@ -83,15 +100,19 @@ impl ModelError {
         self
     }
 
+    /// The byte range of the error in the model text, if it has a location.
+    pub fn span(&self) -> Option<SourceSpan> {
+        self.location.as_ref().map(|l| l.span())
+    }
+
+    /// What the caret label says (empty when there is no location).
+    pub fn label(&self) -> &str {
+        self.location.as_ref().map_or("", |l| l.label())
+    }
+
     /// The 1-based line and column of the error, if it has a location.
     pub fn line_col(&self) -> Option<(usize, usize)> {
-        let src = self.source_code.as_ref()?;
-        let off = self.span?.offset();
-        let text = src.inner();
-        let before = &text[..off.min(text.len())];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        Some((line, col))
+        self.location.as_ref().map(|l| l.line_col())
     }
 }
 

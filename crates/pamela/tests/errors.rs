@@ -16,7 +16,7 @@ fn expect(text: &str, kind: ErrorKind, at: (usize, usize), help: &[&str]) -> Box
     let e = fail(text);
     assert_eq!(e.kind, kind, "{e:?}");
     assert_eq!(e.line_col(), Some(at), "{e:?}");
-    assert!(!e.label.is_empty(), "{e:?}");
+    assert!(!e.label().is_empty(), "{e:?}");
     let h = e.help.clone().unwrap_or_else(|| panic!("no help: {e:?}"));
     for want in help {
         assert!(h.contains(want), "help {h:?} lacks {want:?}");
@@ -27,7 +27,7 @@ fn expect(text: &str, kind: ErrorKind, at: (usize, usize), help: &[&str]) -> Box
         .render_report(&mut out, e.as_ref())
         .unwrap();
     assert!(out.contains("t.pam"), "{out}");
-    assert!(out.contains(&e.label), "{out}");
+    assert!(out.contains(e.label()), "{out}");
     e
 }
 

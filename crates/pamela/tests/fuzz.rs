@@ -44,12 +44,12 @@ fn parse(text: &str) -> Result<Model, Box<ModelError>> {
 #[track_caller]
 fn assert_located(e: &ModelError, text: &str) {
     let span = e
-        .span
+        .span()
         .unwrap_or_else(|| panic!("error without a span: {e:?}"));
     assert!(span.offset() + span.len() <= text.len(), "{e:?}");
     assert!(text.is_char_boundary(span.offset()), "{e:?}");
     assert!(text.is_char_boundary(span.offset() + span.len()), "{e:?}");
-    assert!(!e.message.is_empty() && !e.label.is_empty(), "{e:?}");
+    assert!(!e.message.is_empty() && !e.label().is_empty(), "{e:?}");
     assert!(
         e.help.as_ref().is_some_and(|h| !h.is_empty()),
         "no help: {e:?}"

@@ -463,7 +463,7 @@ fn error_negative_use_time() {
         &[("t", 1)],
     );
     assert_eq!(e.kind, ErrorKind::Evaluation);
-    assert!(e.span.is_some());
+    assert!(e.span().is_some());
 }
 
 #[test]
@@ -478,7 +478,7 @@ fn error_index_out_of_range() {
         "{}",
         e.message
     );
-    assert!(e.span.is_some());
+    assert!(e.span().is_some());
 }
 
 #[test]
@@ -529,7 +529,7 @@ fn error_uncomputable_loop_bound() {
         &[("N", 3)],
     );
     assert_eq!(e.kind, ErrorKind::Evaluation);
-    assert!(e.span.is_some());
+    assert!(e.span().is_some());
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Errors: every way a task graph or its text can be wrong, with the task and the source
 //! location when there is one.
 
-use miette::{NamedSource, SourceSpan};
+use miette::SourceSpan;
 
 /// The class of a [`GraphError`]; tests and tools match on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,7 +34,8 @@ pub enum ErrorKind {
 
 /// An error in a task graph or its text, with the task and source location when known.
 ///
-/// Renders with `miette` (message, source snippet with a caret label, help).
+/// Renders with `miette` (message, a window of the source with a caret label, help), for
+/// any size of input and any column.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct GraphError {
@@ -50,14 +51,7 @@ pub struct GraphError {
     pub task_id: Option<String>,
     /// 1-based line and column of the error in the input text, when known.
     pub line_col: Option<(usize, usize)>,
-    location: Option<Box<Location>>,
-}
-
-#[derive(Debug)]
-struct Location {
-    source: NamedSource<String>,
-    span: SourceSpan,
-    label: String,
+    location: Option<Box<diag::Location>>,
 }
 
 impl miette::Diagnostic for GraphError {
@@ -70,19 +64,14 @@ impl miette::Diagnostic for GraphError {
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         self.location
             .as_ref()
-            .map(|l| &l.source as &dyn miette::SourceCode)
+            .map(|l| l.source_code() as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let l = self.location.as_ref()?;
-        Some(Box::new(std::iter::once(
-            miette::LabeledSpan::new_with_span(Some(l.label.clone()), l.span),
-        )))
+        Some(Box::new(std::iter::once(l.labeled_span())))
     }
 }
-
-/// Inputs larger than this are not copied into the error for rendering.
-const MAX_ATTACHED_SOURCE: usize = 8 << 20;
 
 impl GraphError {
     /// An error with no location.
@@ -98,15 +87,14 @@ impl GraphError {
         }
     }
 
-    /// The byte range of the error in the input, when the input was small enough (8 MiB)
-    /// to be attached.
+    /// The byte range of the error in the input, when it has a location.
     pub fn span(&self) -> Option<SourceSpan> {
-        self.location.as_ref().map(|l| l.span)
+        self.location.as_ref().map(|l| l.span())
     }
 
     /// The caret label under [`GraphError::span`] (empty when there is none).
     pub fn label(&self) -> &str {
-        self.location.as_ref().map_or("", |l| l.label.as_str())
+        self.location.as_ref().map_or("", |l| l.label())
     }
 
     /// Adds a hint.
@@ -123,8 +111,9 @@ impl GraphError {
     }
 
     /// Points the error at byte range `start..end` of `text` (named `name`), with a caret
-    /// label (the text is attached for rendering only if at most 8 MiB); also fills [`GraphError::line_col`] and appends ` (at line L, column C)` to the
-    /// message if it is not there yet.
+    /// label; also fills [`GraphError::line_col`] and appends ` (at line L, column C)` to
+    /// the message if it is not there yet. Only a window of the text around the error is
+    /// kept (see [`diag::Location`]).
     pub fn at(
         mut self,
         name: &str,
@@ -133,138 +122,13 @@ impl GraphError {
         end: usize,
         label: impl Into<String>,
     ) -> Self {
-        let start = floor_char_boundary(text, start.min(text.len()));
-        let end = floor_char_boundary(text, end.clamp(start, text.len()));
-        let (line, col) = line_col(text, start);
+        let location = diag::Location::new(name, text, start..end, label);
+        let (line, col) = location.line_col();
         if self.line_col.is_none() {
             self.message = format!("{} (at line {line}, column {col})", self.message);
         }
         self.line_col = Some((line, col));
-        if text.len() <= MAX_ATTACHED_SOURCE {
-            self.location = Some(Box::new(Location {
-                source: NamedSource::new(name, text.to_string()),
-                span: SourceSpan::from(start..end),
-                label: label.into(),
-            }));
-        }
+        self.location = Some(Box::new(location));
         self
-    }
-}
-
-/// 1-based line and column (in characters) of byte offset `pos` in `text`.
-pub fn line_col(text: &str, pos: usize) -> (usize, usize) {
-    let pos = floor_char_boundary(text, pos.min(text.len()));
-    let before = &text[..pos];
-    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = text[line_start..pos].chars().count() + 1;
-    (line, col)
-}
-
-/// Byte offset of 1-based `line`, `col` (columns in characters) in `text`, clamped.
-pub fn offset_of(text: &str, line: usize, col: usize) -> usize {
-    let mut off = 0;
-    for _ in 1..line {
-        match text[off..].find('\n') {
-            Some(i) => off += i + 1,
-            None => return text.len(),
-        }
-    }
-    let rest = &text[off..];
-    let line_end = rest.find('\n').unwrap_or(rest.len());
-    let byte_col = rest[..line_end]
-        .char_indices()
-        .nth(col.saturating_sub(1))
-        .map_or(line_end, |(i, _)| i);
-    off + byte_col
-}
-
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    while i > 0 && !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// Up to three known names closest to `name` by edit distance (for "did you mean" hints).
-pub fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<String> {
-    // Bounded work: names up to 256 bytes, lengths within the allowed distance, and at
-    // most about 2·10^7 character comparisons in all.
-    let n = name.chars().count();
-    let max = (n / 3).max(2);
-    let mut best: Vec<(usize, String)> = Vec::new();
-    let mut budget: usize = 20_000_000;
-    if name.len() > 256 {
-        return Vec::new();
-    }
-    for k in known {
-        if k.len() > 256 || k.len().abs_diff(name.len()) > 4 * max {
-            continue;
-        }
-        let cost = n * k.len() + 1;
-        if cost > budget {
-            break;
-        }
-        budget -= cost;
-        let d = edit_distance(name, k);
-        if d <= max {
-            best.push((d, k.to_string()));
-        }
-    }
-    best.sort();
-    best.dedup();
-    best.into_iter().take(3).map(|(_, k)| k).collect()
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
-/// "did you mean `x`, `y`?" or nothing.
-pub(crate) fn did_you_mean(cands: &[String]) -> Option<String> {
-    if cands.is_empty() {
-        None
-    } else {
-        let list: Vec<String> = cands.iter().map(|c| format!("`{c}`")).collect();
-        Some(format!("did you mean {}?", list.join(", ")))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_col_and_back() {
-        let t = "ab\ncdé\nf";
-        assert_eq!(line_col(t, 0), (1, 1));
-        assert_eq!(line_col(t, 3), (2, 1));
-        assert_eq!(line_col(t, 7), (2, 4));
-        assert_eq!(offset_of(t, 2, 3), 5);
-        assert_eq!(offset_of(t, 3, 1), 8);
-        assert_eq!(offset_of(t, 9, 1), t.len());
-    }
-
-    #[test]
-    fn suggestions() {
-        let known = ["alpha", "beta", "gamma", "alpah"];
-        assert_eq!(
-            suggest("alpha1", known.iter().copied()),
-            vec!["alpha", "alpah"]
-        );
-        assert!(suggest("zzzzzz", known.iter().copied()).is_empty());
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

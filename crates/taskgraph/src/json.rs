@@ -22,8 +22,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::error::{did_you_mean, offset_of, suggest, ErrorKind, GraphError};
+use crate::error::{ErrorKind, GraphError};
 use crate::graph::{Limits, TaskAttrs, TaskGraph, TaskGraphBuilder};
+use diag::{did_you_mean, offset_of, suggest};
 
 #[derive(Deserialize)]
 struct JsonFile<'a> {

@@ -18,8 +18,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::error::{did_you_mean, suggest, ErrorKind, GraphError};
+use crate::error::{ErrorKind, GraphError};
 use crate::graph::{Limits, TaskAttrs, TaskGraph, TaskGraphBuilder};
+use diag::{did_you_mean, suggest};
 
 /// Options for [`read_wfcommons_with`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -59,7 +60,7 @@ pub fn read_wfcommons_with(
         let (l, c) = (e.line(), e.column());
         let g = syntax(format!("invalid JSON: {e}"));
         if l > 0 {
-            let off = crate::error::offset_of(text, l, c.max(1));
+            let off = diag::offset_of(text, l, c.max(1));
             g.at(name, text, off, off, "here")
         } else {
             g

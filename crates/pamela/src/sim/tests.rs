@@ -341,7 +341,7 @@ fn errors_point_at_the_term() {
     let e = run_err(&neg, &Binding::default());
     assert_eq!(e.kind, ErrorKind::Evaluation);
     assert!(e.message.contains("-1"), "{}", e.message);
-    assert!(e.span.is_some());
+    assert!(e.span().is_some());
 
     let fam = model(
         &[],

@@ -1,0 +1,145 @@
+//! Regression tests for the defects found by trying vates as a new user would (issue 17,
+//! "Defects to fix on the way"); each test names the defect it pins.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::{tempdir, vates};
+
+/// Runs `vates args…` with a time limit and returns (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = vates()
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn write(dir: &Path, name: &str, text: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p.display().to_string()
+}
+
+/// Defect 1: an error past column 65,535 of a line renders (no panic), with the line and
+/// column of the whole text, and shows a window of the line rather than all of it.
+#[test]
+fn defect1_errors_render_at_any_column_of_a_one_line_task_graph() {
+    let dir = tempdir("long-json");
+    // What `json.dump` writes: one line. The unknown predecessor is near its end.
+    let mut text = String::from("{\"tasks\": [{\"id\": \"anchor\", \"time\": 1}, ");
+    for i in 0..20_000 {
+        text.push_str(&format!("{{\"id\": \"t{i}\", \"time\": 1}}, "));
+    }
+    text.push_str("{\"id\": \"last\", \"time\": 1, \"preds\": [\"anchr\"]}]}");
+    let col = text.find("\"anchr\"").unwrap() + 1;
+    assert!(col > 65_535);
+    let path = write(&dir, "g.json", text.as_bytes());
+    let (code, _, err) = run(&["graph", "analyze", &path, "--procs", "2"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("unknown predecessor `anchr`"), "{err}");
+    assert!(err.contains(&format!("line 1, column {col}")), "{err}");
+    assert!(err.contains("did you mean `anchor`"), "{err}");
+    assert!(
+        err.len() < 4_000,
+        "the whole line was echoed: {} bytes",
+        err.len()
+    );
+}
+
+/// Defect 1 for the PAMELA and ETCCS readers: a long line with an error far to the right.
+#[test]
+fn defect1_errors_render_at_any_column_of_pamela_and_etccs_models() {
+    let dir = tempdir("long-models");
+    let pad = " ".repeat(70_000);
+    let pam = format!("resource s;\nmain = {pad}use(q, 1);\n");
+    let path = write(&dir, "m.pam", pam.as_bytes());
+    let (code, _, err) = run(&["pamela", "bound", &path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!("m.pam:2:{}", 8 + pad.len() + 4)),
+        "{err}"
+    );
+    assert!(err.contains("undefined resource `q`"), "{err}");
+    assert!(err.len() < 4_000, "{} bytes", err.len());
+
+    let etccs = format!("define P = {pad}(a,1).Q\nanalyse P\n");
+    let path = write(&dir, "m.etccs", etccs.as_bytes());
+    let (code, _, err) = run(&["etccs", "analyse", &path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("undefined agent `Q`"), "{err}");
+    assert!(
+        err.contains(&format!("m.etccs:1:{}", 12 + pad.len() + 6)),
+        "{err}"
+    );
+    assert!(err.len() < 4_000, "{} bytes", err.len());
+}
+
+/// Defect 1: a one-line ETCCS file over the size limit is refused at once, without
+/// echoing it.
+#[test]
+fn defect1_an_oversized_one_line_model_is_refused_quickly() {
+    let dir = tempdir("huge-etccs");
+    let text = "(a,1).".repeat(2_200_000); // 13 MB on one line
+    let path = write(&dir, "big.etccs", text.as_bytes());
+    let start = Instant::now();
+    let (code, _, err) = run(&["etccs", "analyse", &path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("larger than 1 MiB"), "{err}");
+    assert!(err.len() < 2_000, "{} bytes", err.len());
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+/// Defect 3: every reader stops at its size limit instead of reading all of `/dev/zero`
+/// (the task graph limit is 1 GiB, so that one is given a smaller file: the point is that
+/// reading stops at the limit, which the ETCCS and PAMELA limits show).
+#[test]
+fn defect3_readers_stop_at_their_limit() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    for (args, limit) in [
+        (vec!["etccs", "analyse", "/dev/zero"], "1 MiB"),
+        (vec!["pamela", "bound", "/dev/zero"], "16 MiB"),
+    ] {
+        let start = Instant::now();
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(&format!("larger than {limit}")), "{err}");
+        assert!(start.elapsed() < Duration::from_secs(20));
+    }
+}
+
+/// Defect 3: non-UTF-8 input names the byte, its offset, line and column, and gives the
+/// right hint (not "check the path and its permissions").
+#[test]
+fn defect3_non_utf8_input_names_the_byte() {
+    let dir = tempdir("latin1");
+    let mut text = b"define P = (a,1).nil\n-- caf".to_vec();
+    text.push(0xe9); // Latin-1 é
+    text.extend_from_slice(b"\nanalyse P\n");
+    for (args, name) in [
+        (vec!["etccs", "analyse"], "m.etccs"),
+        (vec!["pamela", "bound"], "m.pam"),
+        (vec!["graph", "analyze", "--procs", "2"], "g.json"),
+    ] {
+        let path = write(&dir, name, &text);
+        let mut args = args.clone();
+        args.insert(2, &path);
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("byte 0xe9 at offset 27 (line 2, column 7)"),
+            "{err}"
+        );
+        assert!(err.contains("iconv"), "{err}");
+        assert!(!err.contains("permissions"), "{err}");
+    }
+}

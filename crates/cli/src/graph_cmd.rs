@@ -33,6 +33,7 @@
 //!   "critical_path": ["A", "C", "D"],
 //!   "average_parallelism": 1.375, "achieved_parallelism": 1.375,
 //!   "makespan_p1": 11.0,               // null if the P = 1 run fails (e.g. queues without --steal)
+//!   "p1_error": null,                  // why the P = 1 baseline run failed, when it did
 //!   "speedup": 1.375, "efficiency": 0.6875,   // null with makespan_p1
 //!   "overhead": 0.0, "idle": 5.0,      // totals over the processes
 //!   "profile": {"peak": 2, "mean": 1.375},
@@ -389,6 +390,10 @@ pub fn analysis_error(e: AnalysisError) -> Failure {
              attrs.priority on every task; or choose another --policy"
         }
         AnalysisError::Cycle { .. } => "remove the cycle: a task graph must be acyclic",
+        AnalysisError::Overflow { .. } => {
+            "keep times, rates and service demands in a unit where their sums and products \
+             stay finite numbers"
+        }
         AnalysisError::Deadlock { .. } => {
             "with --policy queues and fewer processes than queues, add --steal; with \
              static policies check the assignment attributes"
@@ -426,8 +431,11 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
     } else {
         match setup.analyze(&g, 1) {
             Ok((s, _)) => (Some(s.makespan), None),
-            Err(Failure::Cli(CliError::Diag(d))) => (None, Some(d.message)),
-            Err(_) => (None, Some("the P = 1 run failed".to_string())),
+            Err(Failure::Cli(CliError::Diag(d))) => (
+                None,
+                Some(format!("the P = 1 baseline run failed: {}", d.message)),
+            ),
+            Err(_) => (None, Some("the P = 1 baseline run failed".to_string())),
         }
     };
     let cp = g.critical_path();
@@ -715,6 +723,7 @@ fn to_json(an: &Analysis, setup: &Setup) -> serde_json::Value {
         "average_parallelism": sm.average_parallelism,
         "achieved_parallelism": sm.achieved_parallelism,
         "makespan_p1": an.makespan_p1,
+        "p1_error": an.p1_error,
         "speedup": sp.map(|x| x.0),
         "efficiency": sp.map(|x| x.1),
         "overhead": sm.overhead,

@@ -29,8 +29,22 @@ impl TimelineArgs {
     pub fn write(&self, tr: &trace::Trace, title: &str, time_label: &str) -> Result<()> {
         if let Some(path) = &self.trace {
             let mut buf = Vec::new();
-            trace::chrome::write(tr, self.trace_unit_us, &mut buf)
-                .map_err(|e| CliError::msg(format!("cannot export the trace: {e}")))?;
+            trace::chrome::write(tr, self.trace_unit_us, &mut buf).map_err(|e| {
+                let scale = e
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<trace::TraceError>())
+                    .and_then(|t| match t {
+                        trace::TraceError::InvalidOption { reason, .. } => Some(reason),
+                        _ => None,
+                    });
+                match scale {
+                    Some(reason) => CliError::with_help(
+                        format!("cannot export the trace: --trace-unit-us {reason}"),
+                        "choose a --trace-unit-us that keeps every time finite in microseconds",
+                    ),
+                    None => CliError::msg(format!("cannot export the trace: {e}")),
+                }
+            })?;
             write_file(path, &buf)?;
         }
         if let Some(path) = &self.gantt {

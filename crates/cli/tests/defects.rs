@@ -143,3 +143,104 @@ fn defect3_non_utf8_input_names_the_byte() {
         assert!(!err.contains("permissions"), "{err}");
     }
 }
+
+fn example(dir: &str, name: &str) -> String {
+    common::example_in(dir, name)
+}
+
+/// Defect 2: a queueing center with `service = 1e308` used to make the analysis loop
+/// forever (the MVA recursion turned to NaN); now it ends with an error naming the task.
+#[test]
+fn defect2_a_huge_service_demand_ends_with_an_error() {
+    let dir = tempdir("huge-service");
+    let toml = "rate = \"bus\"\n[[center]]\nname = \"bus\"\nkind = \"queueing\"\nservice = 1e308\n";
+    let sys = write(&dir, "big.toml", toml.as_bytes());
+    let graph = example("graphs", "psim_rates.json");
+    for procs in ["2", "3"] {
+        let start = Instant::now();
+        let (code, out, err) = run(&[
+            "graph", "analyze", &graph, "--procs", procs, "--system", &sys,
+        ]);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(err.contains("overflows"), "{err}");
+        assert!(err.contains("task `"), "{err}");
+        assert!(start.elapsed() < Duration::from_secs(30));
+    }
+    // Two centers whose demands sum past the largest number are refused when read.
+    let toml = "[[center]]\nname = \"a\"\nkind = \"delay\"\nservice = 1e308\n\
+                [[center]]\nname = \"b\"\nkind = \"delay\"\nservice = 1e308\n";
+    let sys = write(&dir, "sum.toml", toml.as_bytes());
+    let (code, _, err) = run(&["graph", "analyze", &graph, "--procs", "2", "--system", &sys]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("center `b`"), "{err}");
+}
+
+/// Defect 5: task times whose sum overflows, rates of 1e308 and a trace scale that
+/// overflows are errors that name the input, not `inf`, `null` or exit 0.
+#[test]
+fn defect5_overflow_is_an_error_naming_the_input() {
+    let dir = tempdir("overflow");
+    let times =
+        r#"{"tasks": [{"id": "a", "time": 1e308}, {"id": "b", "time": 1e308, "preds": ["a"]}]}"#;
+    let g = write(&dir, "t.json", times.as_bytes());
+    let (code, out, err) = run(&["graph", "analyze", &g, "--procs", "2", "--format", "json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("task `b`") && err.contains("total work overflow"),
+        "{err}"
+    );
+
+    let rates = r#"{"tasks": [{"id": "a", "time": 1, "rate": {"bus": 1e308}},
+                               {"id": "b", "time": 1, "rate": {"bus": 1e308}}]}"#;
+    let g = write(&dir, "r.json", rates.as_bytes());
+    let bus = example("graphs", "bus.toml");
+    let (code, out, err) = run(&["graph", "analyze", &g, "--procs", "2", "--system", &bus]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("task `a`") && err.contains("overflow"),
+        "{err}"
+    );
+
+    let psim = example("graphs", "psim.json");
+    let trace = dir.join("tr.json").display().to_string();
+    let (code, _, err) = run(&[
+        "graph",
+        "analyze",
+        &psim,
+        "--procs",
+        "3",
+        "--trace",
+        &trace,
+        "--trace-unit-us",
+        "1e308",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--trace-unit-us") && err.contains("overflows interval"),
+        "{err}"
+    );
+}
+
+/// Defect 7: when the P = 1 baseline deadlocks, the speedup line says so, rather than
+/// blaming the run the user asked for; the JSON gives the reason too.
+#[test]
+fn defect7_the_speedup_note_names_the_baseline_run() {
+    let g = example("graphs", "locusroute.json");
+    let (code, out, err) = run(&["graph", "analyze", &g, "--procs", "4", "--policy", "queues"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "speedup              = n/a (the P = 1 baseline run failed: the schedule deadlocked"
+        ),
+        "{out}"
+    );
+    let (_, out, _) = run(&[
+        "graph", "analyze", &g, "--procs", "4", "--policy", "queues", "--format", "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["makespan_p1"].is_null());
+    assert!(v["p1_error"]
+        .as_str()
+        .unwrap()
+        .starts_with("the P = 1 baseline run failed"));
+}

@@ -32,6 +32,17 @@ pub enum QueueingError {
         /// Number of centers in the network.
         len: usize,
     },
+    /// The recursion's response time overflowed (the demands are too large for the
+    /// population).
+    #[error("the response time at population {population} is not a finite number: center `{center}` has demand {demand}, too large for this population")]
+    Overflow {
+        /// The population whose solution overflowed.
+        population: usize,
+        /// The center whose residence time overflowed first.
+        center: String,
+        /// Its demand.
+        demand: f64,
+    },
     /// A population above [`MAX_POPULATION`](crate::MAX_POPULATION) was requested.
     #[error("population {population} exceeds the limit of {limit} customers")]
     PopulationTooLarge {

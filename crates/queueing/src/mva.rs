@@ -213,6 +213,19 @@ impl MvaRecursion {
             };
             response += *r;
         }
+        if !response.is_finite() {
+            let k = self
+                .residence
+                .iter()
+                .position(|r| !r.is_finite())
+                .unwrap_or(0);
+            let c = &self.network.centers[k];
+            return Err(QueueingError::Overflow {
+                population: n,
+                center: c.name.clone(),
+                demand: c.demand,
+            });
+        }
         // Validation guarantees Z > 0 or some D_k > 0, hence Z + R > 0.
         let x = n as f64 / (self.network.think_time + response);
         for ((q, u), (r, c)) in self

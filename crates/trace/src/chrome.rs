@@ -53,6 +53,7 @@ pub fn write<W: Write>(t: &Trace, time_scale_us: f64, w: W) -> io::Result<()> {
     let invalid = |e: TraceError| io::Error::new(io::ErrorKind::InvalidInput, e);
     check_scale(time_scale_us).map_err(invalid)?;
     t.validate().map_err(invalid)?;
+    check_scaled(t, time_scale_us).map_err(invalid)?;
     let mut w = BufWriter::new(w);
     write_json(t, time_scale_us, &mut w)?;
     w.flush()
@@ -63,7 +64,7 @@ pub fn write<W: Write>(t: &Trace, time_scale_us: f64, w: W) -> io::Result<()> {
 /// Unlike [`write()`] this cannot fail: intervals that [`Trace::validate`] rejects are left
 /// out, and a `time_scale_us` that is not finite and positive is replaced by 1.
 pub fn to_string(t: &Trace, time_scale_us: f64) -> String {
-    let scale = if check_scale(time_scale_us).is_ok() {
+    let scale = if check_scale(time_scale_us).is_ok() && check_scaled(t, time_scale_us).is_ok() {
         time_scale_us
     } else {
         1.0
@@ -84,6 +85,33 @@ fn check_scale(time_scale_us: f64) -> Result<(), TraceError> {
             option: "time_scale_us",
             reason: format!("{time_scale_us} is not a finite positive number"),
         })
+    }
+}
+
+/// Every scaled start, end and duration must be finite: `1e308` µs per unit would write
+/// `null` times otherwise.
+fn check_scaled(t: &Trace, time_scale_us: f64) -> Result<(), TraceError> {
+    let bad = t.intervals.iter().position(|iv| {
+        !((iv.start * time_scale_us).is_finite()
+            && (iv.end * time_scale_us).is_finite()
+            && (iv.duration() * time_scale_us).is_finite())
+    });
+    match bad {
+        None => Ok(()),
+        Some(i) => {
+            let iv = &t.intervals[i];
+            Err(TraceError::InvalidOption {
+                option: "time_scale_us",
+                reason: format!(
+                    "{time_scale_us} µs per time unit overflows interval {i} (`{}` on lane `{}`, \
+                     {} to {}): its time in µs is not a finite number",
+                    iv.label,
+                    t.lanes.get(iv.lane).map_or("?", |l| l.name.as_str()),
+                    iv.start,
+                    iv.end
+                ),
+            })
+        }
     }
 }
 

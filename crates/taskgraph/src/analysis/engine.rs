@@ -175,12 +175,33 @@ pub fn analyze(
         });
     }
     let n = g.len();
+    let mut work = 0.0;
     for t in 0..n as u32 {
         let x = g.time(t);
         if !x.is_finite() || x < 0.0 {
             return Err(AnalysisError::Attribute {
                 task: g.id(t),
                 message: format!("time must be finite and >= 0, got {x}"),
+            });
+        }
+        // The makespan is at most the total work, so a finite total keeps every time finite.
+        work += x;
+        if !work.is_finite() {
+            return Err(AnalysisError::Overflow {
+                task: g.id(t),
+                message: format!(
+                    "its time {x} makes the total work overflow; task times must sum to a finite \
+                     number (change the time unit)"
+                ),
+            });
+        }
+        let rate = g.rate(t, None);
+        if !rate.is_finite() {
+            return Err(AnalysisError::Overflow {
+                task: g.id(t),
+                message: "its request rates sum to more than the largest number; give rates per \
+                          unit of CPU time that sum to a finite number"
+                    .to_string(),
             });
         }
     }
@@ -215,7 +236,7 @@ pub fn analyze(
     let steps = if basic {
         basic_loop(&mut run)
     } else {
-        general_loop(&mut run)
+        general_loop(&mut run)?
     };
     if run.done < n {
         let stuck = (0..n as u32).find(|&t| run.runs[t as usize].end.is_nan());
@@ -282,7 +303,10 @@ fn basic_loop(run: &mut Run) -> usize {
 
 /// With a system model: every step recomputes the overheads of the state and advances every
 /// executing task at its rate `r_i/(r_i + D_i)`.
-fn general_loop(run: &mut Run) -> usize {
+///
+/// An overhead or a completion time that is not a finite number (the system model overflows)
+/// is an error naming the task.
+fn general_loop(run: &mut Run) -> Result<usize, AnalysisError> {
     let procs = run.slots.len();
     let mut active: Vec<usize> = Vec::with_capacity(procs);
     let mut still: Vec<usize> = Vec::with_capacity(procs);
@@ -301,6 +325,17 @@ fn general_loop(run: &mut Run) -> usize {
         }));
         // 1) overheads D_i for the remaining work in this state
         run.system.overheads(run.g, &executing, &mut overhead);
+        if let Some(i) = overhead.iter().position(|d| !(d.is_finite() && *d >= 0.0)) {
+            return Err(AnalysisError::Overflow {
+                task: run.g.id(executing[i].0),
+                message: format!(
+                    "with {} tasks executing, the system model gives it an overhead of {:e}: \
+                     the response time overflows; check the service demands and the request rates",
+                    executing.len(),
+                    overhead[i]
+                ),
+            });
+        }
         // 2) time to the next completion
         let elapse = active
             .iter()
@@ -313,6 +348,24 @@ fn general_loop(run: &mut Run) -> usize {
         let limit = tie(elapse);
         run.now += elapse;
         run.busy_integral += elapse * active.len() as f64;
+        // The time integral of the busy processes bounds every per-process total; finite
+        // here keeps the schedule and its metrics finite.
+        if !(run.now.is_finite() && run.busy_integral.is_finite()) {
+            let (i, d) = overhead
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
+                .expect("active tasks");
+            return Err(AnalysisError::Overflow {
+                task: run.g.id(executing[i].0),
+                message: format!(
+                    "with {} tasks executing, the system model gives it an overhead of {d:e}, \
+                     and the schedule's times overflow; check the service demands and the \
+                     request rates",
+                    executing.len()
+                ),
+            });
+        }
         // 3) progress of the others; 4) completions in process order
         still.clear();
         for (&p, &d) in active.iter().zip(&overhead) {
@@ -337,7 +390,7 @@ fn general_loop(run: &mut Run) -> usize {
             active.sort_unstable();
         }
     }
-    steps
+    Ok(steps)
 }
 
 /// An `f64` time ordered by `total_cmp`, for the event heap.

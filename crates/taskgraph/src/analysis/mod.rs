@@ -77,6 +77,16 @@ pub enum AnalysisError {
         /// What is wrong and how to fix it.
         message: String,
     },
+    /// A time or overhead that is not a finite number: the task's time makes the total work
+    /// overflow, its request rates sum to infinity, or the system model's response time
+    /// overflows while it executes.
+    #[error("task `{task}`: {message}")]
+    Overflow {
+        /// Task id.
+        task: String,
+        /// What overflowed, with the values.
+        message: String,
+    },
     /// The graph has a cycle.
     #[error("the graph has a cycle through task `{task}`")]
     Cycle {

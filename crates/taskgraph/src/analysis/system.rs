@@ -158,6 +158,7 @@ impl SystemSpec {
                 "no [[center]]: a system model needs at least one center".into(),
             ));
         }
+        let mut total = 0.0;
         for c in &spec.centers {
             if !(c.service.is_finite()
                 && c.service >= 0.0
@@ -167,6 +168,14 @@ impl SystemSpec {
                 return Err(SystemError::Invalid(format!(
                     "center `{}`: service and visits must be finite and >= 0",
                     c.name
+                )));
+            }
+            total += c.service * c.visits;
+            if !total.is_finite() {
+                return Err(SystemError::Invalid(format!(
+                    "center `{}`: service {} × visits {} makes the total service demand \
+                     overflow; demands must sum to a finite number",
+                    c.name, c.service, c.visits
                 )));
             }
         }
@@ -220,12 +229,22 @@ impl MvaModel {
     }
 
     /// Mean response time of one request at population `n` with mean rate `lambda`.
+    ///
+    /// Not a finite number when the network overflows at this population (the analysis
+    /// reports that as an error naming the task).
     pub fn response_time(&mut self, lambda: f64, n: usize) -> f64 {
-        if n == 0 || lambda <= 0.0 || !lambda.is_finite() {
+        if n == 0 || lambda <= 0.0 {
             return 0.0;
+        }
+        if !lambda.is_finite() {
+            return f64::INFINITY;
         }
         let key = lambda.to_bits();
         let think = 1.0 / lambda;
+        if !think.is_finite() {
+            // Requests so rare that no two ever meet: the response time is the total demand.
+            return self.spec.centers.iter().map(|c| c.service * c.visits).sum();
+        }
         if n > self.spec.exact_limit {
             if let Some(&r) = self.approx.get(&(key, n)) {
                 return r;
@@ -240,14 +259,19 @@ impl MvaModel {
         }
         if !self.exact.contains_key(&key) {
             let net = self.network(think);
-            let rec = MvaRecursion::new(&net).expect("validated network");
+            let Ok(rec) = MvaRecursion::new(&net) else {
+                return f64::INFINITY;
+            };
             self.exact.insert(key, (rec, Vec::new()));
         }
         let (rec, rs) = self.exact.get_mut(&key).expect("inserted");
         while rs.len() < n {
             self.solves += 1;
-            let point = rec.step().expect("valid network steps");
-            rs.push(point.response_time);
+            match rec.step() {
+                Ok(point) => rs.push(point.response_time),
+                // Overflow: every larger population overflows too.
+                Err(_) => return f64::INFINITY,
+            }
         }
         rs[n - 1]
     }
@@ -257,11 +281,12 @@ impl SystemModel for MvaModel {
     fn overheads(&mut self, g: &dyn Dag, executing: &[(u32, f64)], out: &mut Vec<f64>) {
         let key = self.spec.rate.clone();
         let n = executing.len();
-        let total: f64 = executing
+        // The mean of the rates, summed as rate/n so that large rates do not overflow.
+        let mean: f64 = executing
             .iter()
-            .map(|&(t, _)| g.rate(t, key.as_deref()))
+            .map(|&(t, _)| g.rate(t, key.as_deref()) / n.max(1) as f64)
             .sum();
-        let r = self.response_time(total / n.max(1) as f64, n);
+        let r = self.response_time(mean, n);
         proportional(g, executing, key.as_deref(), r, out);
     }
 

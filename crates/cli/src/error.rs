@@ -119,6 +119,20 @@ fn io_reason(err: &std::io::Error) -> String {
     }
 }
 
+/// Checks, before any work, that `path` can be created as an output file: its directory
+/// exists and it is not itself a directory. The error is the one writing would give.
+pub fn check_output(path: &Path) -> Result<()> {
+    use std::io::{Error, ErrorKind};
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if dir.is_some_and(|d| !d.is_dir()) {
+        return Err(CliError::write(path, &Error::from(ErrorKind::NotFound)));
+    }
+    if path.is_dir() {
+        return Err(CliError::write(path, &Error::other("it is a directory")));
+    }
+    Ok(())
+}
+
 /// Writes `bytes` to `path`; the error names the path.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).map_err(|e| CliError::write(path, &e))

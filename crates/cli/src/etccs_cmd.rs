@@ -12,9 +12,11 @@
 //! slowest runs, the number of states, and the outcome (terminated, deadlock through the
 //! `Terminated` placeholder, or non-termination). `--format thesis` prints the thesis tool's
 //! output ("Execution times are: … Summary: 4 (50.0%)"); `--format json` prints
-//! `{"agents": [{"name", "states", "exec", "pexec": [{"time", "prob"}], "min", "max", "mean",
-//! "outcome", "warnings"}]}` with times and probabilities as exact rational strings (`mean`:
-//! the expectation of PEXEC).
+//! `{"agents": [{"name", "states", "exec", "paths", "exec_omitted", "exec_counts": [{"time",
+//! "count"}], "pexec": [{"time", "prob"}], "min", "max", "mean", "outcome", "warnings"}]}` with
+//! times and probabilities as exact rational strings (`mean`: the expectation of PEXEC;
+//! `exec` lists at most 100,000 paths, `exec_omitted` says how many more there are, and
+//! `exec_counts` gives every time with its number of paths).
 //!
 //! Agents with symbolic times (`param t1, t2;`) get the parametric analysis: regions of
 //! parameter space with their execution-time expressions, in JSON
@@ -32,8 +34,9 @@
 //! The analyses of a run (one per agent and `--const` value) run in parallel, one per core,
 //! each on its own copy of the parsed model; the output keeps their order. In a table, an
 //! analysis that reaches a limit (`--max-states`, the nesting depth, the solver's work) shows
-//! as `>N` in its row (JSON: `{"name", "limit", "error"}`) and the others go on; any other
-//! error ends the run. `--plot FILE.svg` draws a sweep's min, mean and max times against the
+//! as `>N` in its row (JSON: `{"name", "limit", "error"}`) and the others go on; the table is
+//! printed and the run then exits with status 1. Any other error ends the run. Output paths
+//! (`--trace`, `--gantt`, `--map`, `--plot`) are checked before any analysis runs. `--plot FILE.svg` draws a sweep's min, mean and max times against the
 //! swept constant.
 
 use std::io::Write;
@@ -192,6 +195,11 @@ fn analyse_and_write(
         let consts: Vec<&[_]> = points.iter().map(Vec::as_slice).collect();
         crate::etccs_plot::Sweep::of(&consts)?;
     }
+    // Output paths are checked before the analyses: a typo must not cost a long run.
+    a.timeline.check()?;
+    for path in [&a.map, &a.plot].into_iter().flatten() {
+        crate::error::check_output(path)?;
+    }
     let mut jobs = Vec::new();
     for (k, point) in points.iter().enumerate() {
         let overrides: Vec<(&str, etccs::Time)> =
@@ -258,6 +266,23 @@ fn analyse_and_write(
             })
             .collect();
         crate::etccs_plot::write_plot(name, &cols, path)?;
+    }
+    // A table with rows that stopped at a limit is incomplete: it is printed, and the run
+    // still fails.
+    let cells = rows.iter().map(|(_, r)| r.len()).sum::<usize>();
+    let stopped = rows
+        .iter()
+        .flat_map(|(_, r)| r)
+        .filter(|(_, o)| o.is_err())
+        .count();
+    if stopped > 0 {
+        return Err(CliError::with_help(
+            format!(
+                "{stopped} of {cells} analyses stopped at a limit (the rows marked in the table)"
+            ),
+            "raise the limit named in those rows (e.g. --max-states), or narrow the sweep",
+        )
+        .into());
     }
     Ok(())
 }

@@ -25,6 +25,14 @@ impl TimelineArgs {
         self.trace.is_some() || self.gantt.is_some()
     }
 
+    /// Checks that the files asked for can be written, before the work that fills them.
+    pub fn check(&self) -> Result<()> {
+        for path in [&self.trace, &self.gantt].into_iter().flatten() {
+            crate::error::check_output(path)?;
+        }
+        Ok(())
+    }
+
     /// Writes the files asked for; the Gantt chart gets `title` and the time axis `time_label`.
     pub fn write(&self, tr: &trace::Trace, title: &str, time_label: &str) -> Result<()> {
         if let Some(path) = &self.trace {

@@ -244,3 +244,57 @@ fn defect7_the_speedup_note_names_the_baseline_run() {
         .unwrap()
         .starts_with("the P = 1 baseline run failed"));
 }
+
+/// Defect 6: ETCCS JSON says how many paths its `exec` list leaves out, and gives every
+/// time with its count (the thesis format says "... (N more)").
+#[test]
+fn defect6_etccs_json_says_what_exec_leaves_out() {
+    let dir = tempdir("exec-cut");
+    // Nine parallel unit actions: 9! = 362,880 interleavings, all at time 1.
+    let comps = ["(tau,1).nil"; 9].join(" | ");
+    let path = write(
+        &dir,
+        "m.etccs",
+        format!("define P = {comps}\nanalyse P\n").as_bytes(),
+    );
+    let (code, out, err) = run(&["etccs", "analyse", &path, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let a = &v["agents"][0];
+    assert_eq!(a["exec"].as_array().unwrap().len(), 100_000);
+    assert_eq!(a["paths"], "362880");
+    assert_eq!(a["exec_omitted"], "262880");
+    assert_eq!(
+        a["exec_counts"],
+        serde_json::json!([{"time": "1", "count": "362880"}])
+    );
+}
+
+/// Defect 7: ETCCS output paths are checked before the analysis, not after it.
+#[test]
+fn defect7_etccs_checks_output_paths_first() {
+    let model = example("etccs", "scatter.etccs");
+    for flag in ["--trace", "--gantt", "--map"] {
+        let start = Instant::now();
+        let (code, out, err) = run(&[
+            "etccs",
+            "analyse",
+            &model,
+            "--agent",
+            "NonBlockingBus",
+            "--const",
+            "p=9",
+            flag,
+            "/nonexistent-dir/out",
+        ]);
+        assert_eq!(code, 1, "{flag}: {err}");
+        assert!(out.is_empty(), "{flag}: {out}");
+        assert!(
+            err.contains("cannot write `/nonexistent-dir/out`"),
+            "{flag}: {err}"
+        );
+        // p = 10 takes over a second to analyse in a release build (far more in this
+        // debug build); the check comes first.
+        assert!(start.elapsed() < Duration::from_secs(5), "{flag}");
+    }
+}

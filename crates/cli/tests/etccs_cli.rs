@@ -176,7 +176,9 @@ fn table_marks_a_point_over_the_state_limit_and_goes_on() {
         "--max-states",
         "100",
     ];
-    let text = stdout(&args);
+    // The table is printed, and the run fails: one of its six analyses is incomplete.
+    let (text, err) = common::output_with_code(&args, 1);
+    assert!(err.contains("1 of 6 analyses stopped at a limit"), "{err}");
     let rows: Vec<Vec<&str>> = text
         .lines()
         .map(|l| l.split_whitespace().collect())
@@ -198,7 +200,8 @@ fn table_marks_a_point_over_the_state_limit_and_goes_on() {
         rows.contains(&vec!["4", "71", "3303", "3303", "3303", "3303"]),
         "{text}"
     );
-    let v = json(&[&args[..], &["--format", "json"]].concat());
+    let (out, _) = common::output_with_code(&[&args[..], &["--format", "json"]].concat(), 1);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let cells = &v["points"][2]["agents"];
     assert_eq!(
         cells[0],
@@ -386,7 +389,7 @@ fn sweep_plot_draws_times_against_the_swept_constant() {
         err.contains("no analysis of the sweep has execution times"),
         "{err}"
     );
-    // A plot that fails after the analyses still leaves their table on standard output.
+    // An output path that cannot be written fails before any analysis runs.
     let out = vates()
         .args(analyse_args(
             &f,
@@ -396,10 +399,12 @@ fn sweep_plot_draws_times_against_the_swept_constant() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let table = String::from_utf8_lossy(&out.stdout);
-    assert!(table.contains("agent ScatterBus"), "{table}");
+    assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cannot write"), "{err}");
+    assert!(
+        err.contains("cannot write `/nonexistent-dir/plot.svg`"),
+        "{err}"
+    );
 }
 
 #[test]

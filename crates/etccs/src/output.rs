@@ -4,7 +4,7 @@ use crate::explore::{Analysis, Outcome, Run};
 use crate::parametric::{Constraint, Entry, ParamAnalysis, Region};
 use crate::report::Report;
 use crate::term::Time;
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use serde_json::{json, Value};
@@ -230,15 +230,25 @@ fn run_json(r: &Run) -> Value {
 }
 
 /// JSON object for one agent: `name`, `states`, `exec` (one exact time
-/// string per path, at most [`MAX_EXEC_LINES`]), `pexec` (`time`, `prob`
+/// string per path, at most [`MAX_EXEC_LINES`]), `paths` (the number of
+/// paths, a decimal string: it can exceed any machine integer),
+/// `exec_omitted` (how many paths `exec` leaves out, a decimal string, `"0"`
+/// when it is complete), `exec_counts` (every distinct time with its number
+/// of paths: EXEC without a cut), `pexec` (`time`, `prob`
 /// as exact rationals), `min`, `max`, `mean` (the expectation of PEXEC)
 /// (strings, or null), `min_run`,
 /// `max_run`, `outcome`, `warnings`, and `deadlock`/`cycle` details.
 pub fn agent_json(a: &Analysis) -> Value {
+    let exec = a.exec_list(MAX_EXEC_LINES);
+    let paths = a.paths();
+    let omitted = &paths - BigUint::from(exec.len());
     let mut v = json!({
         "name": a.name,
         "states": a.states,
-        "exec": a.exec_list(MAX_EXEC_LINES).iter().map(time_str).collect::<Vec<_>>(),
+        "exec": exec.iter().map(time_str).collect::<Vec<_>>(),
+        "paths": paths.to_string(),
+        "exec_omitted": omitted.to_string(),
+        "exec_counts": a.exec.iter().map(|(t, n)| json!({"time": time_str(t), "count": n.to_string()})).collect::<Vec<_>>(),
         "pexec": a.pexec.iter().map(|(t, p)| json!({"time": time_str(t), "prob": p.to_string()})).collect::<Vec<_>>(),
         "min": a.min.as_ref().map(|r| time_str(&r.time)),
         "max": a.max.as_ref().map(|r| time_str(&r.time)),

@@ -45,6 +45,22 @@ pub fn stdout(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
+/// Runs `vates args…`, expects exit code `code` and returns (standard output, standard
+/// error): for runs that print results and still fail (a table with rows at a limit).
+pub fn output_with_code(args: &[&str], code: i32) -> (String, String) {
+    let out = vates().args(args).output().expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "vates {args:?}: stderr {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+    )
+}
+
 /// Runs `vates args…`, expects exit code `code` and returns standard error.
 pub fn fails(args: &[&str], code: i32) -> String {
     let out = vates().args(args).output().expect("runs");

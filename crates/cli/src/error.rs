@@ -94,7 +94,22 @@ impl CliError {
 }
 
 impl From<Box<ModelError>> for CliError {
-    fn from(e: Box<ModelError>) -> Self {
+    /// A limit the run reached gets the flag that raises it in its hint.
+    fn from(mut e: Box<ModelError>) -> Self {
+        let mut hints = Vec::new();
+        if let Some(r) = &e.reached {
+            hints.push(crate::limits::raise(r));
+        }
+        if !e.missing.is_empty() {
+            let binds: Vec<String> = e.missing.iter().map(|m| format!("-D {m}=…")).collect();
+            hints.push(format!("bind with {}", binds.join(" ")));
+        }
+        if !hints.is_empty() {
+            if let Some(h) = e.help.take() {
+                hints.push(h);
+            }
+            e.help = Some(hints.join("; "));
+        }
         CliError::Model(e)
     }
 }

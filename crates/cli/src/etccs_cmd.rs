@@ -41,16 +41,14 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
 use clap::{Subcommand, ValueEnum};
 
 use crate::error::CliError;
 use crate::etccs_plot::Times;
 use crate::graph_cmd::Failure;
-use crate::progress::Progress;
+use crate::progress::{with_spinner, Ticker, Units};
 use crate::text::{Align, TextTable};
 use crate::timeline_files::TimelineArgs;
 
@@ -161,6 +159,14 @@ fn analyse_and_write(
     for c in &a.consts {
         let b = expr::grid::parse_binding(c)
             .map_err(|e| CliError::usage(format!("--const {c}: {e}")))?;
+        if opts.symbolic.iter().any(|n| **n == *b.0) {
+            return Err(CliError::usage(format!(
+                "`{}` is given a value with --const and made symbolic with --symbolic: use \
+                 one of them for a name",
+                b.0
+            ))
+            .into());
+        }
         bindings.push(b);
     }
     let grid = expr::grid::Grid::with_limit(bindings, 10_000)
@@ -339,7 +345,7 @@ impl Stopped {
 /// runs; the outcomes come back in the jobs' order, with their assignment's position.
 fn run_jobs(jobs: Vec<Job>, opts: &Opts) -> Vec<(usize, String, Outcome)> {
     use rayon::prelude::*;
-    let ticker = Ticker::new(jobs.len());
+    let ticker = Ticker::new(jobs.len(), ETCCS_UNITS);
     with_spinner(&ticker, || {
         jobs.into_par_iter()
             .map(|job| {
@@ -349,7 +355,7 @@ fn run_jobs(jobs: Vec<Job>, opts: &Opts) -> Vec<(usize, String, Outcome)> {
                     label,
                     mut model,
                 } = job;
-                let meter = Arc::new(etccs::Meter::default());
+                let meter = Arc::new(sweep::Meter::default());
                 let slot = ticker.begin(label, Arc::clone(&meter));
                 let concrete = etccs::Options {
                     meter: Some(Arc::clone(&meter)),
@@ -369,108 +375,18 @@ fn run_jobs(jobs: Vec<Job>, opts: &Opts) -> Vec<(usize, String, Outcome)> {
     })
 }
 
+/// What the progress display calls an ETCCS analysis's phases and count.
+const ETCCS_UNITS: Units = Units {
+    running: "exploring",
+    analysing: "analysing",
+    noun: "states",
+};
+
 /// Options of both analyses and the constants made symbolic.
 struct Opts {
     concrete: etccs::Options,
     parametric: etccs::parametric::Options,
     symbolic: Vec<String>,
-}
-
-/// What the progress display of a run shows: the analyses under way, each with its phase and
-/// its count of states (read from its own [`etccs::Meter`]), and how many are done.
-struct Ticker {
-    total: usize,
-    done: AtomicUsize,
-    /// The analyses under way: a number, a label and the meter.
-    active: Mutex<Vec<(usize, String, Arc<etccs::Meter>)>>,
-    next: AtomicUsize,
-}
-
-impl Ticker {
-    fn new(total: usize) -> Self {
-        Ticker {
-            total,
-            done: AtomicUsize::new(0),
-            active: Mutex::new(Vec::new()),
-            next: AtomicUsize::new(0),
-        }
-    }
-
-    /// Shows an analysis as under way; returns its slot for [`Ticker::end`].
-    fn begin(&self, label: String, meter: Arc<etccs::Meter>) -> usize {
-        let slot = self.next.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut a) = self.active.lock() {
-            a.push((slot, label, meter));
-        }
-        slot
-    }
-
-    /// Shows an analysis as done.
-    fn end(&self, slot: usize) {
-        if let Ok(mut a) = self.active.lock() {
-            a.retain(|(k, _, _)| *k != slot);
-        }
-        self.done.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// The states found by the analyses under way.
-    fn states(&self) -> u64 {
-        self.active
-            .lock()
-            .map_or(0, |a| a.iter().map(|(_, _, m)| m.states() as u64).sum())
-    }
-
-    /// The analyses under way: `exploring GatherBus (p=7): 1203456 states`, `; `-separated;
-    /// without `counts`, `exploring GatherBus (p=7): states` (a spinner shows the count).
-    fn message(&self, counts: bool) -> String {
-        let Ok(active) = self.active.lock() else {
-            return String::new();
-        };
-        active
-            .iter()
-            .map(|(_, label, meter)| {
-                let phase = match meter.phase() {
-                    etccs::Phase::Exploring => "exploring",
-                    etccs::Phase::Analysing => "analysing",
-                };
-                if counts {
-                    format!("{phase} {label}: {} states", meter.states())
-                } else {
-                    format!("{phase} {label}: states")
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-}
-
-/// How often the progress display reads the counters.
-const TICK: Duration = Duration::from_millis(100);
-
-/// Runs `f` while a thread of its own keeps a progress display (see [`Progress`]: only on a
-/// terminal, only for long runs) up to date with `ticker`: a spinner for one analysis, a bar
-/// over the analyses for several.
-fn with_spinner<T>(ticker: &Ticker, f: impl FnOnce() -> T) -> T {
-    let done = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        let drawer = s.spawn(|| {
-            let total = (ticker.total > 1).then_some(ticker.total as u64);
-            let mut progress = Progress::new(total, "");
-            while !done.load(Ordering::Relaxed) {
-                progress.bar().set_message(ticker.message(total.is_some()));
-                progress.set(match total {
-                    Some(_) => ticker.done.load(Ordering::Relaxed) as u64,
-                    None => ticker.states(),
-                });
-                std::thread::park_timeout(TICK);
-            }
-            progress.finish();
-        });
-        let r = f();
-        done.store(true, Ordering::Relaxed);
-        drawer.thread().unpark();
-        r
-    })
 }
 
 /// Parses the model with the given const overrides and returns a job per requested agent
@@ -766,7 +682,22 @@ fn failure(e: etccs::Error) -> Failure {
     match e {
         etccs::Error::Limit { agent, max_states } => Failure::Cli(CliError::with_help(
             format!("exploring `{agent}` produced more than {max_states} states"),
-            "raise --max-states, restrict more channels, or simplify the model",
+            format!(
+                "{}, restrict more channels, or simplify the model",
+                crate::limits::raise(&sweep::Reached::new(
+                    sweep::Limit::States,
+                    max_states as u64
+                ))
+            ),
+        )),
+        e @ etccs::Error::Symbolic { .. } => Failure::Cli(CliError::with_help(
+            e.to_string(),
+            "give the parameters values with --const NAME=VALUE",
+        )),
+        e @ etccs::Error::SolverLimit { .. } => Failure::Cli(CliError::with_help(
+            e.to_string(),
+            "use fewer symbolic parameters (--symbolic), or give some of them values with \
+             --const NAME=VALUE",
         )),
         e => Failure::Report(e.into()),
     }

@@ -141,7 +141,7 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     input: GraphInput,
     /// Number of processes P.
-    #[arg(long, short = 'p', value_name = "P")]
+    #[arg(long, short = 'p', value_name = "P", value_parser = crate::graph_sweep::parse_one_proc)]
     procs: usize,
     /// The schedule as a timeline.
     #[command(flatten)]
@@ -791,7 +791,11 @@ fn gen(a: GenArgs, out: &mut dyn Write) -> GResult<()> {
         seed: a.seed,
         limits: Limits::default(),
     };
-    let g = taskgraph::gen::generate(a.kind, &opts)?;
+    // A generator option that makes no sense is a usage error, like a malformed one.
+    let g = taskgraph::gen::generate(a.kind, &opts).map_err(|e| match e.kind {
+        taskgraph::ErrorKind::BadOption => Failure::Cli(CliError::usage(e.message)),
+        _ => e.into(),
+    })?;
     let text = taskgraph::format::write(&g, to)?;
     emit(a.output.as_deref(), &text, out)
 }

@@ -76,6 +76,18 @@ pub fn parse_procs(s: &str) -> std::result::Result<ProcList, String> {
     Ok(ProcList(out))
 }
 
+/// clap value parser for `graph analyze --procs`: one process count (a range or list is a
+/// usage error that points to `graph sweep`).
+pub fn parse_one_proc(s: &str) -> std::result::Result<usize, String> {
+    match parse_procs(s)?.0.as_slice() {
+        [p] => Ok(*p),
+        _ => Err(format!(
+            "`{s}` gives several process counts, but `graph analyze` takes one; sweep them \
+             with `vates graph sweep GRAPH --procs {s}`"
+        )),
+    }
+}
+
 struct Point {
     procs: usize,
     makespan: f64,

@@ -127,6 +127,7 @@ mod examples;
 mod graph_cmd;
 mod graph_sweep;
 mod input;
+mod limits;
 mod progress;
 mod sim_cmd;
 mod sweep;

@@ -4,6 +4,8 @@
 //! error is a terminal, so short runs and redirected output never show one.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -73,4 +75,128 @@ impl Progress {
     pub fn finish(self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// What a progress display calls a run's phases and what its meter counts.
+#[derive(Clone, Copy, Debug)]
+pub struct Units {
+    /// The main loop (`exploring`, `simulating`).
+    pub running: &'static str,
+    /// The fold after it (`analysing`).
+    pub analysing: &'static str,
+    /// What the count counts, plural (`states`, `events`).
+    pub noun: &'static str,
+}
+
+/// What the progress display of a run shows: the runs under way (analyses, simulations),
+/// each with its phase and its count (read from its own [`sweep::Meter`]), and how many are
+/// done.
+pub struct Ticker {
+    total: usize,
+    units: Units,
+    done: AtomicUsize,
+    /// The analyses under way: a number, a label and the meter.
+    active: Mutex<Vec<(usize, String, Arc<sweep::Meter>)>>,
+    next: AtomicUsize,
+}
+
+impl Ticker {
+    /// A display of `total` runs.
+    pub fn new(total: usize, units: Units) -> Self {
+        Ticker {
+            total,
+            units,
+            done: AtomicUsize::new(0),
+            active: Mutex::new(Vec::new()),
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// Shows a run as under way; returns its slot for [`Ticker::end`].
+    pub fn begin(&self, label: String, meter: Arc<sweep::Meter>) -> usize {
+        let slot = self.next.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut a) = self.active.lock() {
+            a.push((slot, label, meter));
+        }
+        slot
+    }
+
+    /// Shows a run as done.
+    pub fn end(&self, slot: usize) {
+        if let Ok(mut a) = self.active.lock() {
+            a.retain(|(k, _, _)| *k != slot);
+        }
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The sum of the counts of the runs under way.
+    fn count(&self) -> u64 {
+        self.active
+            .lock()
+            .map_or(0, |a| a.iter().map(|(_, _, m)| m.count()).sum())
+    }
+
+    /// The runs under way: `exploring GatherBus (p=7): 1203456 states`, `; `-separated;
+    /// without `counts`, `exploring GatherBus (p=7): states` (a spinner shows the count).
+    fn message(&self, counts: bool) -> String {
+        let Ok(active) = self.active.lock() else {
+            return String::new();
+        };
+        active
+            .iter()
+            .map(|(_, label, meter)| {
+                let phase = match meter.phase() {
+                    sweep::Phase::Running => self.units.running,
+                    sweep::Phase::Analysing => self.units.analysing,
+                };
+                let noun = self.units.noun;
+                let sep = if label.is_empty() { "" } else { " " };
+                if counts {
+                    format!("{phase}{sep}{label}: {} {noun}", meter.count())
+                } else {
+                    format!("{phase}{sep}{label}: {noun}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// How often the progress display reads the counters.
+const TICK: Duration = Duration::from_millis(100);
+
+/// Runs `f` while a thread of its own keeps a progress display (see [`Progress`]: only on a
+/// terminal, only for long runs) up to date with `ticker`: a spinner for one run, a bar
+/// over the runs for several.
+pub fn with_spinner<T>(ticker: &Ticker, f: impl FnOnce() -> T) -> T {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let drawer = s.spawn(|| {
+            let total = (ticker.total > 1).then_some(ticker.total as u64);
+            let mut progress = Progress::new(total, "");
+            while !done.load(Ordering::Relaxed) {
+                progress.bar().set_message(ticker.message(total.is_some()));
+                progress.set(match total {
+                    Some(_) => ticker.done.load(Ordering::Relaxed) as u64,
+                    None => ticker.count(),
+                });
+                std::thread::park_timeout(TICK);
+            }
+            progress.finish();
+        });
+        let r = f();
+        done.store(true, Ordering::Relaxed);
+        drawer.thread().unpark();
+        r
+    })
+}
+
+/// Runs `f` with a fresh meter shown by a spinner on long runs (one run, `label`).
+pub fn with_meter<T>(units: Units, label: &str, f: impl FnOnce(&sweep::Meter) -> T) -> T {
+    let ticker = Ticker::new(1, units);
+    let meter = Arc::new(sweep::Meter::default());
+    let slot = ticker.begin(label.to_string(), Arc::clone(&meter));
+    let r = with_spinner(&ticker, || f(&meter));
+    ticker.end(slot);
+    r
 }

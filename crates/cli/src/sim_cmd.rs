@@ -3,12 +3,12 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use pamela::sim::{simulate_with_progress, SimResult};
+use pamela::sim::{simulate_metered, SimResult};
 use pamela::Binding;
 
 use crate::error::{CliError, Result};
 use crate::input::{self, Define, Loaded};
-use crate::progress::Progress;
+use crate::progress::{with_meter, Units};
 use crate::text::{fixed, num, Align, TextTable};
 use crate::timeline_files::TimelineArgs;
 use crate::{Format, SimFlags};
@@ -42,15 +42,14 @@ pub fn simulate(
     binding: &Binding,
     opts: &pamela::sim::SimOptions,
 ) -> Result<SimResult> {
-    let mut progress = Progress::new(None, "simulating: events");
-    let r = simulate_with_progress(
-        &loaded.model,
-        loaded.root,
-        binding,
-        opts,
-        &mut |events, _now| progress.set(events),
-    );
-    progress.finish();
+    let units = Units {
+        running: "simulating",
+        analysing: "summarising",
+        noun: "events",
+    };
+    let r = with_meter(units, "", |meter| {
+        simulate_metered(&loaded.model, loaded.root, binding, opts, Some(meter))
+    });
     Ok(r?)
 }
 

@@ -298,3 +298,70 @@ fn defect7_etccs_checks_output_paths_first() {
         assert!(start.elapsed() < Duration::from_secs(5), "{flag}");
     }
 }
+
+/// The engines report which limit stopped them and which values they lack, without
+/// naming flags; the command line turns that into hints that name its flags.
+#[test]
+fn stop_reasons_and_missing_values_render_with_the_flags() {
+    let mrm = example("pamela", "mrm.pam");
+    let (code, _, err) = run(&[
+        "pamela",
+        "sim",
+        &mrm,
+        "-D",
+        "N=10",
+        "-D",
+        "P=4",
+        "-D",
+        "tau_l=3",
+        "-D",
+        "tau_s=1",
+        "--max-events",
+        "50",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("stopped after 50 events, the event limit"),
+        "{err}"
+    );
+    assert!(err.contains("raise --max-events (now 50)"), "{err}");
+
+    let (code, _, err) = run(&[
+        "pamela", "sim", &mrm, "-D", "P=4", "-D", "tau_l=3", "-D", "tau_s=1",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("-D N="), "{err}");
+
+    let scatter = example("etccs", "scatter.etccs");
+    let (code, _, err) = run(&[
+        "etccs",
+        "analyse",
+        &scatter,
+        "--agent",
+        "NonBlockingBus",
+        "--const",
+        "p=4",
+        "--max-states",
+        "100",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("raise --max-states (now 100)"), "{err}");
+
+    // A name both given a value and made symbolic is a usage error of the flags.
+    let (code, _, err) = run(&[
+        "etccs",
+        "analyse",
+        &scatter,
+        "--agent",
+        "ScatterBus",
+        "--const",
+        "p=3",
+        "--symbolic",
+        "p",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--const") && err.contains("--symbolic"),
+        "{err}"
+    );
+}

@@ -494,10 +494,16 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
         assert!(err.contains(want), "{want}: {err}");
     };
     bad(&["--symbolic", "nope"], "cannot make `nope`");
-    bad(
-        &["--symbolic", "b", "--const", "b=2"],
-        "use either --const or --symbolic",
+    // Both flags for one name is a usage error (exit 2).
+    let err = fails(
+        &analyse_args(
+            model.as_str(),
+            "NonBlockingBus",
+            &["--symbolic", "b", "--const", "b=2"],
+        ),
+        2,
     );
+    assert!(err.contains("use one of them for a name"), "{err}");
     // `p` sizes the model (ranges, indices): it cannot be symbolic.
     bad(&["--symbolic", "p"], "╰── symbolic parameter");
 }

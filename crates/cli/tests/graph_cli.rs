@@ -604,10 +604,16 @@ fn bad_system_toml_is_an_input_error() {
 #[test]
 fn bad_procs_and_deadlock_are_input_errors() {
     let g = example("psim.json");
-    let e = fails(&["graph", "analyze", &g, "--procs", "0"], 1);
-    assert!(e.contains("--procs must be between 1"), "{e}");
-    let e = fails(&["graph", "analyze", &g, "--procs", "100000000"], 1);
+    // A process count out of range is a usage error (exit 2), for analyze and sweep alike.
+    let e = fails(&["graph", "analyze", &g, "--procs", "0"], 2);
+    assert!(
+        e.contains("process counts must be whole numbers from 1"),
+        "{e}"
+    );
+    let e = fails(&["graph", "analyze", &g, "--procs", "100000000"], 2);
     assert!(e.contains("100000000"), "{e}");
+    let e = fails(&["graph", "analyze", &g, "--procs", "1..4"], 2);
+    assert!(e.contains("graph sweep"), "{e}");
     fails(&["graph", "analyze", &g, "--procs", "two"], 2);
     fails(&["graph", "sweep", &g, "--procs", "0..4"], 2);
     // Queues without stealing at P = 1 leave the other queues' tasks waiting forever.
@@ -670,11 +676,18 @@ fn gen_bad_options() {
         ],
         2,
     );
+    // A value that makes no sense is a usage error too, like a malformed one.
     let e = fails(
         &["graph", "gen", "layered", "--tasks", "3", "--width", "0"],
-        1,
+        2,
     );
     assert!(e.contains("width"), "{e}");
+    fails(
+        &[
+            "graph", "gen", "layered", "--tasks", "3", "--time", "const:-1",
+        ],
+        2,
+    );
 }
 
 #[test]

@@ -39,7 +39,7 @@ pub enum Error {
     #[error("agent `{agent}` has symbolic times ({params}): the concrete analysis needs values")]
     #[diagnostic(
         code(etccs::symbolic),
-        help("use the parametric analysis (`vates etccs analyse` does so for such agents), or give the parameters values with `--const NAME=VALUE`")
+        help("use the parametric analysis (`analyse_report` picks it for such agents), or give the parameters values")
     )]
     Symbolic {
         /// The analysed agent.
@@ -78,9 +78,7 @@ pub enum Error {
     #[error("constraint solver limit reached while analysing `{agent}`")]
     #[diagnostic(
         code(etccs::solver_limit),
-        help(
-            "use fewer symbolic parameters, or give some of them values with `--const NAME=VALUE`"
-        )
+        help("use fewer symbolic parameters, or give some of them values")
     )]
     SolverLimit {
         /// The analysed agent.

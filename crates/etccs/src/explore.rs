@@ -4,7 +4,6 @@
 
 use crate::error::Error;
 use crate::grow::room;
-use crate::meter::{self, Meter};
 use crate::parse::Model;
 use crate::space::{Limit, Space};
 use crate::term::{Act, Arena, FxHashMap, Name, Term, TermId, Time};
@@ -15,6 +14,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+use sweep::{Meter, EVERY};
 
 /// Analysis options.
 #[derive(Clone, Debug)]
@@ -689,9 +689,9 @@ fn explore(
     }
     let mut i = 0;
     while i < space.len() {
-        if i.is_multiple_of(meter::EVERY) {
+        if i.is_multiple_of(EVERY) {
             if let Some(m) = meter {
-                m.set_states(space.len());
+                m.set_count(space.len() as u64);
             }
         }
         buf.clear();
@@ -723,7 +723,7 @@ fn explore(
         i += 1;
     }
     if let Some(m) = meter {
-        m.set_states(space.len());
+        m.set_count(space.len() as u64);
         m.set_analysing();
     }
     Ok(Explored {

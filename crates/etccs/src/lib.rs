@@ -53,7 +53,6 @@ pub mod explore;
 mod grow;
 mod id_table;
 pub mod linear;
-pub mod meter;
 pub mod output;
 pub mod parametric;
 pub mod parse;
@@ -68,12 +67,12 @@ pub use explore::{
     analyse, analyse_all, analyse_term, state_space, Analysis, Options, Outcome, Party, Run,
     StateSpace, Step,
 };
-pub use meter::{Meter, Phase};
 pub use output::{
     agent_json, json, readable_text, report_json, report_text, report_thesis, reports_json,
     thesis_text,
 };
 pub use parse::{parse, Model};
 pub use report::{analyse_report, Report};
+pub use sweep::{Meter, Phase};
 pub use term::{Act, Arena, ConstId, Name, SymId, Term, TermId, Time, Transition};
 pub use time::Tm;

@@ -378,7 +378,7 @@ pub fn param_readable_text(a: &ParamAnalysis) -> String {
         }
         if shown < union.len() {
             s.push_str(&format!(
-                "          or {} more regions (--format json lists them):\n",
+                "          or {} more regions (the JSON output lists them):\n",
                 union.len() - shown
             ));
         }

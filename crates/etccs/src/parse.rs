@@ -1019,9 +1019,7 @@ impl<'a> Lower<'a> {
                         *t,
                         PARAM_MESSAGE,
                         "symbolic parameter",
-                        Some(
-                            "give it a value with `const NAME = value;` (or `--const NAME=VALUE`)",
-                        ),
+                        Some("give it a value with `const NAME = value;` or an override"),
                     ));
                 } else {
                     return Err(self.cx.syntax(
@@ -1527,7 +1525,7 @@ fn lower_model(
                 0,
                 &format!("`{n}` is given a value and made symbolic"),
                 "model starts here",
-                Some("use either --const or --symbolic for a name"),
+                Some("a name is either given a value (an override) or made symbolic, not both"),
             ));
         }
     }
@@ -1738,7 +1736,7 @@ fn lower_assumptions(
                     *e,
                     "this assumption does not hold",
                     "false for the given values",
-                    Some("an `assume` restricts symbolic parameters; check the values given with `const` or `--const`"),
+                    Some("an `assume` restricts symbolic parameters; check the values given with `const` or overrides"),
                 ))
             }
             Normal::Proper(k) => out.push(k),

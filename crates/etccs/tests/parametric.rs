@@ -530,7 +530,7 @@ fn a_deadlock_on_part_of_the_space_is_reported_with_its_region() {
     let text = etccs::output::param_readable_text(&long);
     assert_eq!(text.matches("t1 - t2 <= 0").count(), 8, "{text}");
     assert!(
-        text.contains("\n          or 3 more regions (--format json lists them):\n"),
+        text.contains("\n          or 3 more regions (the JSON output lists them):\n"),
         "{text}"
     );
     let j = etccs::output::param_json(&long);

@@ -119,12 +119,10 @@ fn bind_impl(model: &Model, given: &[(Name, Rational)], complete: bool) -> Resul
             } else {
                 format!("missing values for parameters {}", missing.join(", "))
             };
-            let example: Vec<String> = missing.iter().map(|m| format!("-D {m}=…")).collect();
             return Err(Box::new(
-                ModelError::new(ErrorKind::Binding, what).with_help(format!(
-                    "every parameter that is not derived needs a value, e.g. {}",
-                    example.join(" ")
-                )),
+                ModelError::new(ErrorKind::Binding, what)
+                    .with_help("every parameter that is not derived needs a value")
+                    .with_missing(missing.iter().copied()),
             ));
         }
     }

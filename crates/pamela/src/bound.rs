@@ -173,13 +173,19 @@ impl BoundReport {
             .collect();
         let ev = |what: &str, e: &Expr| -> Result<f64> {
             expr::eval::eval_f64(e, &env, &expr::eval::EvalLimits::default()).map_err(|err| {
-                Box::new(
-                    ModelError::new(
-                        ErrorKind::Evaluation,
-                        format!("cannot evaluate {what}: {err}"),
-                    )
-                    .with_help("bind every parameter with -D NAME=VALUE"),
-                )
+                let e = ModelError::new(
+                    ErrorKind::Evaluation,
+                    format!("cannot evaluate {what}: {err}"),
+                );
+                Box::new(match &err {
+                    expr::eval::EvalError::UnboundVariable { name } => e
+                        .with_help("a number needs a value for every parameter")
+                        .with_missing([name.to_string()]),
+                    _ => e.with_help(
+                        "the model is undefined at these values (the simulator rejects them \
+                         too); change the values, or guard the expression with `if`",
+                    ),
+                })
             })
         };
         let tl = ev("T^l", &self.tl)?;
@@ -264,7 +270,7 @@ impl<'m> Analyzer<'m> {
                         "the bound expression grew past {MAX_EXPR_SIZE} nodes without reducing"
                     ),
                 )
-                .with_help("bind some parameters with -D to numbers, or simplify the model"),
+                .with_help("give some parameters values, or simplify the model"),
             ));
         }
         Ok(out)

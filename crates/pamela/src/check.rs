@@ -48,7 +48,7 @@ pub fn root(model: &Model, name: Option<&str>) -> Result<ProcId, Box<ModelError>
         if let Some(s) = suggest(want, names.iter().copied()) {
             help = format!("did you mean `{s}`? {help}");
         } else if name.is_none() {
-            help.push_str("; pick one as the root (e.g. `--root NAME`) or define `main`");
+            help.push_str("; pick one of them as the root, or define `main`");
         }
         return Err(Box::new(
             ModelError::new(

@@ -45,6 +45,11 @@ pub struct ModelError {
     pub help: Option<String>,
     /// Where in the text, when known.
     pub location: Option<Box<diag::Location>>,
+    /// The run limit that was reached, for [`ErrorKind::Limit`] errors of a run (the
+    /// simulator's event limit); a front end names the option that raises it.
+    pub reached: Option<sweep::Reached>,
+    /// Parameters that need a value for this to work (a front end says how to give one).
+    pub missing: Vec<String>,
 }
 
 impl miette::Diagnostic for ModelError {
@@ -74,6 +79,8 @@ impl ModelError {
             message: message.into(),
             help: None,
             location: None,
+            reached: None,
+            missing: Vec::new(),
         }
     }
 
@@ -91,6 +98,12 @@ impl ModelError {
             range,
             label,
         )));
+        self
+    }
+
+    /// Records the parameters that need a value.
+    pub fn with_missing(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.missing = names.into_iter().map(Into::into).collect();
         self
     }
 

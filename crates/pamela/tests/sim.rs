@@ -3,7 +3,7 @@
 //! and traces. Every test asserts exact values unless the quantity is random.
 
 use expr::{Name, Rational};
-use pamela::sim::{simulate, simulate_with_progress, Arbitration, SimOptions, SimResult};
+use pamela::sim::{simulate, simulate_metered, Arbitration, SimOptions, SimResult};
 use pamela::{ErrorKind, Model, ModelError};
 use proptest::prelude::*;
 
@@ -550,9 +550,13 @@ fn max_events_limit() {
     assert_eq!(e.kind, ErrorKind::Limit);
     assert!(
         e.message
-            .starts_with("stopped after 50 events (--max-events); simulated time so far "),
+            .starts_with("stopped after 50 events, the event limit; simulated time so far "),
         "{}",
         e.message
+    );
+    assert_eq!(
+        e.reached,
+        Some(sweep::Reached::new(sweep::Limit::Events, 50))
     );
     // Exactly enough events is fine.
     let opts = SimOptions {
@@ -570,6 +574,10 @@ fn steps_without_events_are_bounded() {
     };
     let e = try_sim_with("main = seq i in 1..=1000000000 skip;", &[], &opts).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Limit);
+    assert_eq!(
+        e.reached,
+        Some(sweep::Reached::new(sweep::Limit::Events, 10))
+    );
 }
 
 #[test]
@@ -590,17 +598,13 @@ fn progress_is_reported() {
             (Name::from("tau_s"), int(1)),
         ])
         .unwrap();
-    let mut calls = Vec::new();
-    let r = simulate_with_progress(&m, 0, &b, &SimOptions::default(), &mut |ev, now| {
-        calls.push((ev, now))
-    })
-    .unwrap();
+    let meter = sweep::Meter::default();
+    meter.set_analysing();
+    let r = simulate_metered(&m, 0, &b, &SimOptions::default(), Some(&meter)).unwrap();
     assert_eq!(r.events, 160_000);
-    assert_eq!(
-        calls.iter().map(|c| c.0).collect::<Vec<_>>(),
-        [65_536, 131_072]
-    );
-    assert!(calls[0].1 > 0.0 && calls[0].1 <= calls[1].1 && calls[1].1 <= r.time);
+    // The run restarted the meter and left the final count in it.
+    assert_eq!(meter.count(), 160_000);
+    assert_eq!(meter.phase(), sweep::Phase::Running);
 }
 
 #[test]

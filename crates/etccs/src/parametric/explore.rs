@@ -219,9 +219,9 @@ impl<'a> Explorer<'a> {
         self.on_path.remove(&key);
         let c = Rc::new(c?);
         self.memo.insert(key, Rc::clone(&c));
-        if self.memo.len().is_multiple_of(crate::meter::EVERY) {
+        if self.memo.len().is_multiple_of(sweep::EVERY) {
             if let Some(m) = &self.limits.meter {
-                m.set_states(self.memo.len());
+                m.set_count(self.memo.len() as u64);
             }
         }
         Ok(c)

@@ -314,7 +314,7 @@ fn run(
         .unwrap_or_default();
     let cells = ex.solve(start, &domain)?;
     if let Some(m) = &opts.meter {
-        m.set_states(ex.states());
+        m.set_count(ex.states() as u64);
         m.set_analysing();
     }
     let merged = regions::merge(&mut ex.solver, &cells, &domain, opts.merge).map_err(|_| hard())?;

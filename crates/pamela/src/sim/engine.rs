@@ -171,7 +171,7 @@ struct Sim<'a, 'p> {
     arbitration: Arbitration,
     max_events: u64,
     step_limit: u64,
-    progress: &'p mut dyn FnMut(u64, f64),
+    meter: Option<&'p sweep::Meter>,
     threads: Vec<Thread>,
     free: Vec<u32>,
     ready: VecDeque<u32>,
@@ -195,7 +195,7 @@ pub(crate) fn run(
     model: &Model,
     prog: &Program,
     opts: &SimOptions,
-    progress: &mut dyn FnMut(u64, f64),
+    meter: Option<&sweep::Meter>,
 ) -> Result<SimResult, Box<ModelError>> {
     let mut members = Vec::with_capacity(prog.members as usize);
     for r in &prog.res {
@@ -225,7 +225,7 @@ pub(crate) fn run(
         arbitration: opts.arbitration,
         max_events: opts.max_events.min(MAX_SEQ),
         step_limit: opts.max_events.saturating_mul(16).max(1 << 16),
-        progress,
+        meter,
         threads: Vec::new(),
         free: Vec::new(),
         ready: VecDeque::new(),
@@ -279,10 +279,12 @@ impl Sim<'_, '_> {
         self.err(n, ErrorKind::Evaluation, msg, "while simulating this")
     }
 
-    fn limit(&self, msg: String) -> Box<ModelError> {
-        Box::new(ModelError::new(ErrorKind::Limit, msg).with_help(
-            "every `use` and `delay` instance is one event; a larger --max-events lets the run go on",
-        ))
+    fn limit(&self, msg: String, reached: sweep::Reached) -> Box<ModelError> {
+        let mut e = ModelError::new(ErrorKind::Limit, msg).with_help(
+            "every `use` and `delay` instance is one event; a larger event limit lets the run go on",
+        );
+        e.reached = Some(reached);
+        Box::new(e)
     }
 
     /// A new thread with parent `parent` that will start at `pc`, spawned in scope `scope`
@@ -345,14 +347,19 @@ impl Sim<'_, '_> {
     #[inline]
     fn event(&mut self) -> Result<(), Box<ModelError>> {
         if self.events >= self.max_events {
-            return Err(self.limit(format!(
-                "stopped after {} events (--max-events); simulated time so far {}; raise --max-events",
-                self.events, self.now
-            )));
+            return Err(self.limit(
+                format!(
+                    "stopped after {} events, the event limit; simulated time so far {}",
+                    self.events, self.now
+                ),
+                sweep::Reached::new(sweep::Limit::Events, self.max_events),
+            ));
         }
         self.events += 1;
         if self.events & 0xFFFF == 0 {
-            (self.progress)(self.events, self.now);
+            if let Some(m) = self.meter {
+                m.set_count(self.events);
+            }
         }
         Ok(())
     }
@@ -426,10 +433,14 @@ impl Sim<'_, '_> {
                 let n = next;
                 self.steps += 1;
                 if self.steps > self.step_limit {
-                    return Err(self.limit(format!(
-                        "stopped after {} interpreter steps ({} events; the step limit is 16 × --max-events); simulated time so far {}; raise --max-events",
-                        self.step_limit, self.events, self.now
-                    )));
+                    return Err(self.limit(
+                        format!(
+                            "stopped after {} interpreter steps ({} events; the step limit is 16 \
+                             times the event limit); simulated time so far {}",
+                            self.step_limit, self.events, self.now
+                        ),
+                        sweep::Reached::new(sweep::Limit::Events, self.max_events),
+                    ));
                 }
                 match &prog.nodes[n as usize] {
                     Node::Skip => next = NONE,

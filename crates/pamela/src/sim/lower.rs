@@ -157,7 +157,8 @@ pub(crate) fn lower(
                 format!("parameter `{}` has no value", p.name),
                 "declared here",
             )
-            .with_help(format!("bind it, e.g. -D {}=…", p.name))
+            .with_help("the simulator needs a value for every parameter")
+            .with_missing([&*p.name])
             .into());
         }
     }

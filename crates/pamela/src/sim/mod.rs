@@ -121,7 +121,8 @@ pub struct SimOptions {
     pub arbitration: Arbitration,
     /// Seed of the RNG (a `ChaCha8Rng`) used for random arbitration and `prob(p)` conditions.
     pub seed: u64,
-    /// Stop with an [`ErrorKind::Limit`] error after this many `use`/`delay` events.
+    /// Stop with an [`ErrorKind::Limit`] error (its [`ModelError::reached`] says which limit)
+    /// after this many `use`/`delay` events.
     pub max_events: u64,
     /// Record a [`trace::Trace`] with one lane per resource server and one per process (see
     /// [Trace](self#trace)); nothing is recorded when `false`.
@@ -223,20 +224,27 @@ pub fn simulate(
     binding: &Binding,
     opts: &SimOptions,
 ) -> Result<SimResult, Box<ModelError>> {
-    simulate_with_progress(model, root, binding, opts, &mut |_, _| {})
+    simulate_metered(model, root, binding, opts, None)
 }
 
-/// [`simulate`], calling `progress(events, now)` about every `2^16` events (for a progress
-/// bar).
-pub fn simulate_with_progress(
+/// [`simulate`], recording the number of events in `meter` about every `2^16` events (for a
+/// progress display read by another thread).
+pub fn simulate_metered(
     model: &Model,
     root: ProcId,
     binding: &Binding,
     opts: &SimOptions,
-    progress: &mut dyn FnMut(u64, f64),
+    meter: Option<&sweep::Meter>,
 ) -> Result<SimResult, Box<ModelError>> {
     let prog = lower::lower(model, root, binding)?;
-    engine::run(model, &prog, opts, progress)
+    if let Some(m) = meter {
+        m.start();
+    }
+    let r = engine::run(model, &prog, opts, meter);
+    if let (Some(m), Ok(r)) = (meter, &r) {
+        m.set_count(r.events);
+    }
+    r
 }
 
 #[cfg(test)]

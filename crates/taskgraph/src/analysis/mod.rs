@@ -62,7 +62,7 @@ pub trait Dag {
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum AnalysisError {
     /// Bad processor count.
-    #[error("--procs must be between 1 and {max}, got {procs}")]
+    #[error("the number of processes must be between 1 and {max}, got {procs}")]
     Procs {
         /// Given.
         procs: usize,
@@ -111,7 +111,7 @@ impl AnalysisError {
     fn missing(g: &dyn Dag, t: u32, attr: &str) -> Self {
         AnalysisError::Attribute {
             task: g.id(t),
-            message: format!("this policy needs `attrs.{attr}`, which the task lacks; add it or choose another --policy"),
+            message: format!("this policy needs `attrs.{attr}`, which the task lacks; add it or choose another policy"),
         }
     }
 }

@@ -1,0 +1,190 @@
+//! The architecture invariants of `docs/ARCHITECTURE.md`, checked against the code: which
+//! crate may depend on which, that the map names every crate, and that only the command
+//! line names its flags.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The crates of the workspace (directories under `crates/`).
+fn crates() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(root().join("crates"))
+        .expect("crates/")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("Cargo.toml").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The workspace crates that `krate` depends on in `[dependencies]` (not dev- or build-).
+fn deps(krate: &str, all: &[String]) -> BTreeSet<String> {
+    let toml = std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml"))
+        .expect("Cargo.toml");
+    let mut section = String::new();
+    let mut out = BTreeSet::new();
+    for line in toml.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line.to_string();
+            continue;
+        }
+        if section != "[dependencies]" {
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+        if all.iter().any(|c| c == name) {
+            out.insert(name.to_string());
+        }
+    }
+    out
+}
+
+/// The engines; each may use the foundations, and only the dependencies listed here of
+/// each other ("engines do not depend on each other, except taskgraph → queueing").
+const ENGINES: [&str; 4] = ["pamela", "queueing", "taskgraph", "etccs"];
+const FOUNDATIONS: [&str; 4] = ["diag", "expr", "sweep", "trace"];
+const ALLOWED_ENGINE_EDGES: [(&str, &str); 1] = [("taskgraph", "queueing")];
+
+#[test]
+fn engines_depend_only_on_foundations_and_the_listed_engines() {
+    let all = crates();
+    for c in &all {
+        let d = deps(c, &all);
+        if ENGINES.contains(&c.as_str()) {
+            for dep in &d {
+                let ok = FOUNDATIONS.contains(&dep.as_str())
+                    || ALLOWED_ENGINE_EDGES.contains(&(c.as_str(), dep.as_str()));
+                assert!(
+                    ok,
+                    "engine `{c}` depends on `{dep}`, which ARCHITECTURE.md does not allow"
+                );
+            }
+        } else if FOUNDATIONS.contains(&c.as_str()) {
+            for dep in &d {
+                assert!(
+                    FOUNDATIONS.contains(&dep.as_str()),
+                    "foundation `{c}` depends on `{dep}`: foundations sit below every engine"
+                );
+            }
+        } else {
+            assert_eq!(c, "cli", "crate `{c}` is neither an engine nor a foundation: add it to this test and to ARCHITECTURE.md");
+        }
+    }
+}
+
+#[test]
+fn the_map_names_every_crate_and_its_dependencies() {
+    let map = std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("map");
+    let all = crates();
+    for c in &all {
+        let row = if c == "cli" {
+            "| `cli`".to_string()
+        } else {
+            format!("| `{c}` |")
+        };
+        assert!(
+            map.contains(&row),
+            "docs/ARCHITECTURE.md has no row for crate `{c}`"
+        );
+    }
+    for (from, to) in ALLOWED_ENGINE_EDGES {
+        assert!(
+            deps(from, &all).contains(to),
+            "`{from}` no longer uses `{to}`: update ALLOWED_ENGINE_EDGES and the map"
+        );
+        assert!(
+            map.contains(&format!("`{from}` uses `{to}`")),
+            "docs/ARCHITECTURE.md does not state that `{from}` uses `{to}`"
+        );
+    }
+}
+
+/// Flag-like text in a line of Rust outside comments: `--name` or `-D NAME`.
+fn flag_in(line: &str) -> Option<String> {
+    let code = line.trim_start();
+    if code.starts_with("//") {
+        return None;
+    }
+    let b = code.as_bytes();
+    for i in 0..b.len() {
+        let before_ok = i == 0 || matches!(b[i - 1], b' ' | b'`' | b'"' | b'(' | b'\'');
+        if !before_ok {
+            continue;
+        }
+        if b[i..].starts_with(b"--") && b.get(i + 2).is_some_and(|c| c.is_ascii_lowercase()) {
+            let end = code[i + 2..]
+                .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+                .map_or(code.len(), |k| i + 2 + k);
+            return Some(code[i..end].to_string());
+        }
+        if b[i..].starts_with(b"-D ") && b.get(i + 3).is_some_and(|c| c.is_ascii_alphabetic()) {
+            return Some("-D".to_string());
+        }
+    }
+    None
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn only_the_command_line_names_its_flags() {
+    let mut hits = Vec::new();
+    for c in crates().iter().filter(|c| *c != "cli") {
+        let mut files = Vec::new();
+        rust_files(&root().join("crates").join(c).join("src"), &mut files);
+        for f in files {
+            // Unit-test modules in files of their own.
+            if f.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).expect("source");
+            let mut in_tests = false;
+            for (k, line) in text.lines().enumerate() {
+                // Unit tests may spell out what a command line would do.
+                if line.trim_start().starts_with("#[cfg(test)]") {
+                    in_tests = true;
+                }
+                if in_tests {
+                    break;
+                }
+                if let Some(flag) = flag_in(line) {
+                    hits.push(format!("{}:{}: {flag}", f.display(), k + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "library code names command-line flags (say what the limit or value is; the CLI \
+         names the flag):\n{}",
+        hits.join("\n")
+    );
+}
+
+#[test]
+fn the_flag_finder_finds_flags() {
+    assert_eq!(
+        flag_in(r#"  "raise --max-events now""#).as_deref(),
+        Some("--max-events")
+    );
+    assert_eq!(
+        flag_in(r#"help("bind with -D N=1")"#).as_deref(),
+        Some("-D")
+    );
+    assert_eq!(flag_in("    // see `--procs`"), None);
+    assert_eq!(flag_in("let x = a--b;"), None);
+}

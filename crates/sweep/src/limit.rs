@@ -1,0 +1,56 @@
+//! Limits that engines take, and the stop reason they give when one is reached.
+
+use std::fmt;
+
+/// A limit an engine can reach. Engines take each as an explicit option and stop with a
+/// [`Reached`] when a run would go past it; the command line maps each to its flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Limit {
+    /// States of an explored state space (ETCCS).
+    States,
+    /// Events of a simulation: one per `use` or `delay` instance (PAMELA).
+    Events,
+    /// Interpreter steps of a simulation, a fixed multiple of the event limit (PAMELA).
+    Steps,
+    /// Intervals of a recorded timeline (a schedule kept for a Gantt chart or trace).
+    TimelineIntervals,
+    /// Points of a parameter grid.
+    Points,
+}
+
+impl Limit {
+    /// What the limit counts, plural, for messages: `states`, `events`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Limit::States => "states",
+            Limit::Events => "events",
+            Limit::Steps => "interpreter steps",
+            Limit::TimelineIntervals => "timeline intervals",
+            Limit::Points => "grid points",
+        }
+    }
+}
+
+/// A stop reason: the run reached `limit`, set to `value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reached {
+    /// Which limit.
+    pub limit: Limit,
+    /// Its value in the run.
+    pub value: u64,
+}
+
+impl Reached {
+    /// `limit` reached at `value`.
+    pub fn new(limit: Limit, value: u64) -> Self {
+        Reached { limit, value }
+    }
+}
+
+impl fmt::Display for Reached {
+    /// `the limit of 1000 events`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the limit of {} {}", self.value, self.limit.noun())
+    }
+}

@@ -269,6 +269,10 @@ pub struct SimFlags {
     /// allowed).
     #[arg(long, default_value = "1e9", value_parser = parse_count, value_name = "N")]
     max_events: u64,
+    /// The most intervals kept for --trace and --gantt (about 300 bytes each); past it the
+    /// files show the run up to that point, and a note says when they stop.
+    #[arg(long, default_value = "1e6", value_parser = parse_count, value_name = "N")]
+    max_timeline: u64,
 }
 
 impl SimFlags {
@@ -279,6 +283,7 @@ impl SimFlags {
             seed: self.seed,
             max_events: self.max_events,
             record_trace,
+            max_trace_intervals: usize::try_from(self.max_timeline).unwrap_or(usize::MAX),
         }
     }
 }

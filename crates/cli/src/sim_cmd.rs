@@ -67,6 +67,15 @@ pub fn run(
     if let Some(tr) = &r.trace {
         files.write(tr, &gantt_title(loaded), GANTT_TIME)?;
     }
+    if let Some(cut) = &r.trace_cut {
+        eprintln!(
+            "note: the timeline files stop at time {} of {}: they reached {}; {}",
+            cut.at,
+            r.time,
+            cut.reached,
+            crate::limits::raise(&cut.reached)
+        );
+    }
     let text = match format {
         Format::Text => render_text(loaded, &binding, flags, &r),
         Format::Json => {

@@ -365,3 +365,35 @@ fn stop_reasons_and_missing_values_render_with_the_flags() {
         "{err}"
     );
 }
+
+/// Defect 2: `pamela sim --gantt/--trace` kept every event's intervals without bound; now
+/// the timeline stops at `--max-timeline` intervals, says so, and the run goes on.
+#[test]
+fn defect2_the_simulated_timeline_is_bounded() {
+    let dir = tempdir("timeline-cut");
+    let mrm = example("pamela", "mrm.pam");
+    let gantt = dir.join("g.svg").display().to_string();
+    let (code, out, err) = run(&[
+        "pamela",
+        "sim",
+        &mrm,
+        "-D",
+        "N=1000",
+        "-D",
+        "P=8",
+        "-D",
+        "tau_l=3",
+        "-D",
+        "tau_s=1",
+        "--gantt",
+        &gantt,
+        "--max-timeline",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("events       = 16000"), "{out}");
+    assert!(err.contains("the timeline files stop at time"), "{err}");
+    assert!(err.contains("raise --max-timeline (now 100)"), "{err}");
+    let svg = std::fs::read_to_string(&gantt).unwrap();
+    assert!(svg.len() < 200_000, "{} bytes", svg.len());
+}

@@ -607,6 +607,44 @@ fn progress_is_reported() {
     assert_eq!(meter.phase(), sweep::Phase::Running);
 }
 
+/// The recorded timeline is bounded (defect: `--gantt` of 2·10^7 events exhausted memory):
+/// past the limit the recording stops, the run goes on, and the result says where the trace
+/// ends.
+#[test]
+fn trace_recording_stops_at_its_limit() {
+    let vals = [("P", 8), ("N", 1000), ("tau_l", 3), ("tau_s", 1)];
+    let opts = SimOptions {
+        record_trace: true,
+        max_trace_intervals: 1000,
+        ..SimOptions::default()
+    };
+    let r = try_sim_with(MRM, &vals, &opts).unwrap();
+    let full = try_sim_with(MRM, &vals, &SimOptions::default()).unwrap();
+    assert_eq!((r.time, r.events), (full.time, full.events));
+    let tr = r.trace.expect("trace requested");
+    assert!(
+        tr.intervals.len() <= 1000 && tr.intervals.len() > 900,
+        "{}",
+        tr.intervals.len()
+    );
+    let cut = r.trace_cut.expect("the limit was reached");
+    assert_eq!(
+        cut.reached,
+        sweep::Reached::new(sweep::Limit::TimelineIntervals, 1000)
+    );
+    assert!(cut.at > 0.0 && cut.at < r.time);
+    let last = tr.intervals.iter().map(|i| i.start).fold(0.0, f64::max);
+    assert!(last <= cut.at, "{last} > {}", cut.at);
+    // Under the limit nothing is cut.
+    let small = try_sim_with(
+        MRM,
+        &[("P", 2), ("N", 10), ("tau_l", 3), ("tau_s", 1)],
+        &opts,
+    )
+    .unwrap();
+    assert!(small.trace_cut.is_none());
+}
+
 #[test]
 fn trace_has_one_lane_per_server() {
     let text = "

@@ -5,7 +5,8 @@
 use super::eval::{int_range, snap};
 use super::lower::{Node, Program, NONE};
 use super::{
-    Arbitration, MemberUsage, ResourceUsage, SimOptions, SimResult, MAX_ACTIVE, MAX_PROCESS_LANES,
+    Arbitration, MemberUsage, ResourceUsage, SimOptions, SimResult, TraceCut, MAX_ACTIVE,
+    MAX_PROCESS_LANES,
 };
 use crate::diag::{ErrorKind, ModelError};
 use crate::model::Model;
@@ -188,6 +189,10 @@ struct Sim<'a, 'p> {
     /// Completion time of the root, once it has ended.
     end: Option<f64>,
     rec: Option<Recorder>,
+    /// The most timeline intervals recorded.
+    max_trace_intervals: usize,
+    /// The recording, once it stopped at `max_trace_intervals`, and when.
+    cut: Option<(Recorder, f64)>,
 }
 
 /// Runs the lowered program.
@@ -241,6 +246,8 @@ pub(crate) fn run(
         peak: 0,
         end: None,
         rec,
+        max_trace_intervals: opts.max_trace_intervals,
+        cut: None,
     };
     let root = sim.spawn(NONE, prog.root, prog.root_scope)?;
     sim.threads[root as usize]
@@ -356,6 +363,15 @@ impl Sim<'_, '_> {
             ));
         }
         self.events += 1;
+        // An event records at most three intervals; the recording stops before the limit.
+        if self
+            .rec
+            .as_ref()
+            .is_some_and(|r| r.intervals.len() + 3 > self.max_trace_intervals)
+        {
+            let rec = self.rec.take().expect("checked");
+            self.cut = Some((rec, self.now));
+        }
         if self.events & 0xFFFF == 0 {
             if let Some(m) = self.meter {
                 m.set_count(self.events);
@@ -816,13 +832,27 @@ impl Sim<'_, '_> {
                 members,
             });
         }
-        let trace = self.rec.take().map(|rec| self.build_trace(rec));
+        let (rec, trace_cut) = match self.cut.take() {
+            Some((rec, at)) => (
+                Some(rec),
+                Some(TraceCut {
+                    at,
+                    reached: sweep::Reached::new(
+                        sweep::Limit::TimelineIntervals,
+                        self.max_trace_intervals as u64,
+                    ),
+                }),
+            ),
+            None => (self.rec.take(), None),
+        };
+        let trace = rec.map(|rec| self.build_trace(rec));
         SimResult {
             time,
             events: self.events,
             resources,
             peak_active: self.peak,
             trace,
+            trace_cut,
         }
     }
 

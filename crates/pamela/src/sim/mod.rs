@@ -127,6 +127,10 @@ pub struct SimOptions {
     /// Record a [`trace::Trace`] with one lane per resource server and one per process (see
     /// [Trace](self#trace)); nothing is recorded when `false`.
     pub record_trace: bool,
+    /// The most intervals the trace may hold (about 300 bytes each while recording); the
+    /// recording stops before an event would pass it, and [`SimResult::trace_cut`] says when.
+    /// The simulation itself goes on.
+    pub max_trace_intervals: usize,
 }
 
 impl Default for SimOptions {
@@ -136,6 +140,7 @@ impl Default for SimOptions {
             seed: 0,
             max_events: 1_000_000_000,
             record_trace: false,
+            max_trace_intervals: 1_000_000,
         }
     }
 }
@@ -185,6 +190,18 @@ pub struct SimResult {
     /// (`C: main p=3`), then one lane per process (`main p=3`, group `processes`) with its
     /// `delay`s, waits and services; see [Trace](self#trace).
     pub trace: Option<trace::Trace>,
+    /// Where the trace stops, when it reached [`SimOptions::max_trace_intervals`]: it holds
+    /// the run up to that time only.
+    pub trace_cut: Option<TraceCut>,
+}
+
+/// The end of a trace that stopped at its limit before the run ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TraceCut {
+    /// The simulated time of the last event recorded.
+    pub at: f64,
+    /// The limit: [`sweep::Limit::TimelineIntervals`] at its value.
+    pub reached: sweep::Reached,
 }
 
 /// Simulates process `root` (which takes no arguments) of `model` under `binding`.

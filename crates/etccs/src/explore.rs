@@ -607,6 +607,27 @@ impl Prob {
 /// A total time with its EXEC path count and (unscaled) PEXEC probability.
 type Entry = (Tm, Count, Prob);
 
+/// Multiplies the counts and probabilities of `entries` by `m` (the number of parallel
+/// edges they were reached through).
+fn scale(entries: &mut [Entry], m: u64) {
+    if m <= 1 {
+        return;
+    }
+    for e in entries {
+        e.1 = match &e.1 {
+            Count::Small(a) => match a.checked_mul(u128::from(m)) {
+                Some(x) => Count::Small(x),
+                None => Count::Big(Box::new(BigUint::from(*a) * m)),
+            },
+            Count::Big(b) => Count::Big(Box::new(&**b * m)),
+        };
+        e.2 = match &e.2 {
+            Prob::Small(n, d) => Prob::from_u128(u128::from(*n) * u128::from(m), u128::from(*d)),
+            Prob::Big(r) => Prob::Big(Box::new(&**r * BigInt::from(m))),
+        };
+    }
+}
+
 /// Sums the entries of equal time of a list sorted by time, in place.
 fn merge_sorted(v: &mut Vec<Entry>) {
     if v.is_empty() {
@@ -838,15 +859,27 @@ fn analyse_inner(
         let d = g.delay(v);
         let mut acc: Vec<Entry> = Vec::new();
         let (mut lk, mut hk) = (0, 0);
+        // Parallel edges to one successor (k equal components that each end) are one
+        // copy of its list with counts and probabilities times k, not k copies.
+        let (mut group, mut mult, mut prev) = (0, 0u64, usize::MAX);
         for (k, e) in g.edges(v).enumerate() {
             let to = g.to[e] as usize;
             pending[to] -= 1;
-            if pending[to] == 0 && to != 0 && acc.is_empty() {
-                acc = std::mem::take(&mut lists[to]);
-            } else if pending[to] == 0 && to != 0 {
-                acc.append(&mut lists[to]);
+            if to == prev {
+                mult += 1;
+                if pending[to] == 0 && to != 0 {
+                    lists[to] = Vec::new();
+                }
             } else {
-                acc.extend_from_slice(&lists[to]);
+                scale(&mut acc[group..], mult);
+                (group, mult, prev) = (acc.len(), 1, to);
+                if pending[to] == 0 && to != 0 && acc.is_empty() {
+                    acc = std::mem::take(&mut lists[to]);
+                } else if pending[to] == 0 && to != 0 {
+                    acc.append(&mut std::mem::take(&mut lists[to]));
+                } else {
+                    acc.extend_from_slice(&lists[to]);
+                }
             }
             if k > 0 {
                 let b = best[to];
@@ -859,6 +892,7 @@ fn analyse_inner(
                 }
             }
         }
+        scale(&mut acc[group..], mult);
         let (lo, hi) = (best[g.target(v, lk)][0], best[g.target(v, hk)][2]);
         best[v] = if d.is_zero() {
             [lo, lk as u32, hi, hk as u32]
@@ -870,6 +904,9 @@ fn analyse_inner(
         if deg > 1 {
             acc.sort_unstable_by(|x, y| x.0.cmp(&y.0));
             merge_sorted(&mut acc);
+            if acc.capacity() > 2 * acc.len() {
+                acc.shrink_to_fit();
+            }
             for e in &mut acc {
                 e.2 = e.2.div(deg);
             }

@@ -363,21 +363,26 @@ impl Setup {
 
     /// Runs the analysis on `procs` processes; returns the schedule and the network solves.
     pub fn analyze(&self, g: &TaskGraph, procs: usize) -> GResult<(Schedule, Option<usize>)> {
+        self.analyze_metered(g, procs, None)
+    }
+
+    /// [`Setup::analyze`], counting finished tasks in `meter`.
+    pub fn analyze_metered(
+        &self,
+        g: &TaskGraph,
+        procs: usize,
+        meter: Option<&sweep::Meter>,
+    ) -> GResult<(Schedule, Option<usize>)> {
         let mut policy = self.policy.build();
         let limits = engine::Limits::default();
-        match &self.system {
-            None => {
-                let s = engine::analyze(g, procs, policy.as_mut(), &mut NoOverhead, &limits)
-                    .map_err(analysis_error)?;
-                Ok((s, None))
-            }
-            Some((spec, _)) => {
-                let mut m = MvaModel::new(spec.clone());
-                let s = engine::analyze(g, procs, policy.as_mut(), &mut m, &limits)
-                    .map_err(analysis_error)?;
-                Ok((s, Some(m.solves)))
-            }
-        }
+        let mut mva = self.system.as_ref().map(|(spec, _)| MvaModel::new(spec.clone()));
+        let system: &mut dyn taskgraph::analysis::system::SystemModel = match &mut mva {
+            None => &mut NoOverhead,
+            Some(m) => m,
+        };
+        let s = engine::analyze_metered(g, procs, policy.as_mut(), system, &limits, meter)
+            .map_err(analysis_error)?;
+        Ok((s, mva.map(|m| m.solves)))
     }
 }
 
@@ -424,7 +429,14 @@ struct Analysis {
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
     let g = load_graph(&a.input.graph, a.input.from)?;
     let setup = Setup::new(&a.input)?;
-    let (mut schedule, solves) = setup.analyze(&g, a.procs)?;
+    let units = crate::progress::Units {
+        running: "scheduling",
+        analysing: "reporting",
+        noun: "tasks",
+    };
+    let (mut schedule, solves) = crate::progress::with_meter(units, "", |meter| {
+        setup.analyze_metered(&g, a.procs, Some(meter))
+    })?;
     clean_rounding(&mut schedule);
     let (makespan_p1, p1_error) = if a.procs == 1 {
         (Some(schedule.makespan), None)

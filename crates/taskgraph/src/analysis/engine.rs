@@ -96,6 +96,8 @@ struct Run<'a> {
     busy_integral: f64,
     /// No system model: tasks take exactly their time, with no overhead.
     basic: bool,
+    /// Progress: tasks finished, updated every [`sweep::EVERY`] completions.
+    meter: Option<&'a sweep::Meter>,
 }
 
 impl Run<'_> {
@@ -111,6 +113,11 @@ impl Run<'_> {
         }
         st.tasks += 1;
         self.done += 1;
+        if self.done.is_multiple_of(sweep::EVERY) {
+            if let Some(m) = self.meter {
+                m.set_count(self.done as u64);
+            }
+        }
         self.idle.insert(p);
         for &c in self.g.successors(t) {
             let k = &mut self.pending[c as usize];
@@ -168,6 +175,22 @@ pub fn analyze(
     system: &mut dyn SystemModel,
     limits: &Limits,
 ) -> Result<Schedule, AnalysisError> {
+    analyze_metered(g, procs, policy, system, limits, None)
+}
+
+/// [`analyze`], recording the number of finished tasks in `meter` as it goes (for a
+/// progress display read by another thread).
+pub fn analyze_metered(
+    g: &dyn Dag,
+    procs: usize,
+    policy: &mut dyn Policy,
+    system: &mut dyn SystemModel,
+    limits: &Limits,
+    meter: Option<&sweep::Meter>,
+) -> Result<Schedule, AnalysisError> {
+    if let Some(m) = meter {
+        m.start();
+    }
     if procs == 0 || procs > limits.max_procs {
         return Err(AnalysisError::Procs {
             procs,
@@ -227,6 +250,7 @@ pub fn analyze(
         now: 0.0,
         busy_integral: 0.0,
         basic,
+        meter,
     };
     for t in 0..n as u32 {
         if run.pending[t as usize] == 0 {
@@ -246,6 +270,9 @@ pub fn analyze(
             ready: run.policy.waiting(),
             example: stuck.map(|t| g.id(t)).unwrap_or_default(),
         });
+    }
+    if let Some(m) = meter {
+        m.set_count(run.done as u64);
     }
     let now = run.now;
     for s in &mut run.stats {

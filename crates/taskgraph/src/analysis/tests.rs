@@ -85,6 +85,26 @@ fn tg1_diamond_critical_path() {
     assert_eq!(run(&g, 4, PolicyKind::Fifo), 8.0);
 }
 
+/// The analysis counts finished tasks in a meter, for a progress display.
+#[test]
+fn the_meter_counts_finished_tasks() {
+    let times = vec![1.0; 10_000];
+    let g = forkjoin(&times);
+    let meter = sweep::Meter::default();
+    meter.set_count(7);
+    let s = super::engine::analyze_metered(
+        &g,
+        4,
+        PolicyKind::Fifo.build().as_mut(),
+        &mut NoOverhead,
+        &Limits::default(),
+        Some(&meter),
+    )
+    .unwrap();
+    assert_eq!(s.makespan, 2500.0);
+    assert_eq!(meter.count(), 10_002);
+}
+
 fn forkjoin(times: &[f64]) -> G {
     let mut g = G::default();
     g.task("START", 0.0, &[]);

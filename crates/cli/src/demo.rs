@@ -1,13 +1,18 @@
-//! `vates demo`: a short tour of PAMELA on the embedded examples.
+//! `vates demo`: a short tour of the three methods on the embedded examples.
 //!
-//! 1. The Machine Repair Model: its text, the closed-form T^l, φ and ω, and a table of
-//!    T^l, simulated T and φ for P = 1..12 with the saturation point marked.
-//! 2. ADI data partitioning: j-axis against i-axis blocks.
-//! 3. Network contention on a transputer mesh (the paper's Table 1): T^l against T.
-//! 4. Memory banks: the effect of the access stride.
+//! 1. PAMELA, the Machine Repair Model: its text, the closed-form T^l, φ and ω, and a table
+//!    of T^l, simulated T and φ for P = 1..12 with the saturation point marked.
+//! 2. PAMELA, ADI data partitioning: j-axis against i-axis blocks.
+//! 3. PAMELA, network contention on a transputer mesh (the paper's Table 1): T^l against T.
+//! 4. PAMELA, memory banks: the effect of the access stride.
+//! 5. Task graphs (Adve & Vernon): a fork-join of polynomial roots under FIFO and LPT, and a
+//!    BLAST workflow from WfCommons.
+//! 6. Message passing, Eager Timed CCS: the scatter–gather table of the thesis and a
+//!    parametric model's regions.
 //!
-//! With `--out DIR` it also writes `mrm_sweep.svg`, `adi.svg`, `membank.svg`,
-//! `mrm_gantt.svg` and `mrm_trace.json` there.
+//! It ends with commands to try, each writing files of its own. With `--out DIR` it also
+//! writes `mrm_sweep.svg`, `mrm_gantt.svg`, `mrm_trace.json`, `adi.svg`, `membank.svg`,
+//! `blast_gantt.svg` and `etccs_scatter.svg` there.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -107,12 +112,12 @@ pub fn run(out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
     let _ = writeln!(
         s,
         "  vates pamela sim   examples/pamela/mrm.pam -D N=10 -D P=4 -D tau_l=3 -D tau_s=1 \
-         --gantt mrm.svg"
+         --gantt mrm.svg --trace mrm.json"
     );
     let _ = writeln!(
         s,
         "  vates pamela sweep examples/pamela/mrm.pam -D P=1..64 -D N=100 -D tau_l=3 \
-         -D tau_s=1 --plot mrm.svg"
+         -D tau_s=1 --plot mrm_sweep.svg"
     );
     let _ = writeln!(
         s,
@@ -272,11 +277,7 @@ fn mrm(s: &mut String, out_dir: Option<&Path>) -> Result<()> {
                 trace_unit_us: 1.0,
                 gantt: Some(dir.join("mrm_gantt.svg")),
             };
-            files.write(
-                tr,
-                &crate::sim_cmd::gantt_title(&l),
-                crate::sim_cmd::GANTT_TIME,
-            )?;
+            files.write(tr, &crate::sim_cmd::pamela_chart(&l))?;
         }
     }
     Ok(())

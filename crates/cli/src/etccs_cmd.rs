@@ -641,7 +641,8 @@ fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<(), Fai
         .into());
     }
     let tr = etccs::witness::trace(&runs);
-    Ok(a.timeline.write(&tr, &tr.name, "time")?)
+    Ok(a.timeline
+        .write(&tr, &crate::timeline_files::chart(&tr.name, "time"))?)
 }
 
 /// `--explain` in text: step by step, the fastest and slowest runs of each concrete agent,

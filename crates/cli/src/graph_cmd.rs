@@ -375,7 +375,10 @@ impl Setup {
     ) -> GResult<(Schedule, Option<usize>)> {
         let mut policy = self.policy.build();
         let limits = engine::Limits::default();
-        let mut mva = self.system.as_ref().map(|(spec, _)| MvaModel::new(spec.clone()));
+        let mut mva = self
+            .system
+            .as_ref()
+            .map(|(spec, _)| MvaModel::new(spec.clone()));
         let system: &mut dyn taskgraph::analysis::system::SystemModel = match &mut mva {
             None => &mut NoOverhead,
             Some(m) => m,
@@ -485,7 +488,8 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
         let name = format!("{file}: policy {}, P = {}", setup.policy_name, an.procs);
         let tr = report::to_trace(&g, &an.schedule, &name);
         let title = format!("{name}: makespan {}", num(an.schedule.makespan));
-        a.timeline.write(&tr, &title, "time")?;
+        a.timeline
+            .write(&tr, &crate::timeline_files::chart(&title, "time"))?;
     }
     let text = match a.format {
         Format::Text => render_text(&an, &setup),

@@ -65,7 +65,7 @@ pub fn run(
     let binding = full_binding(loaded, defines, "sim")?;
     let r = simulate(loaded, &binding, &flags.options(files.wanted()))?;
     if let Some(tr) = &r.trace {
-        files.write(tr, &gantt_title(loaded), GANTT_TIME)?;
+        files.write(tr, &pamela_chart(loaded))?;
     }
     if let Some(cut) = &r.trace_cut {
         eprintln!(
@@ -91,13 +91,23 @@ pub fn run(
 /// The time axis label of a simulation's Gantt chart.
 pub const GANTT_TIME: &str = "model time";
 
-/// The title of a simulation's Gantt chart.
-pub fn gantt_title(loaded: &Loaded) -> String {
-    format!(
+/// How many resources a simulation's Gantt legend names.
+const LEGEND_RESOURCES: usize = 4;
+
+/// A simulation's Gantt chart: its title, and a legend that says what the colours of the
+/// process lanes mean (think, service at each resource, queueing).
+pub fn pamela_chart(loaded: &Loaded) -> trace::gantt::GanttOptions {
+    let title = format!(
         "{} — root {}: resource servers and processes",
         loaded.label(),
         loaded.root_name()
-    )
+    );
+    let (legend, wait) = pamela::sim::trace_legend(&loaded.model, LEGEND_RESOURCES);
+    trace::gantt::GanttOptions {
+        legend,
+        wait_legend: Some(wait),
+        ..crate::timeline_files::chart(&title, GANTT_TIME)
+    }
 }
 
 /// The text report.

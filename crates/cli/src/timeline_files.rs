@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use trace::gantt::GanttOptions;
+
 use crate::error::{write_file, CliError, Result};
 
 /// The timeline files a command may write besides its report.
@@ -33,8 +35,8 @@ impl TimelineArgs {
         Ok(())
     }
 
-    /// Writes the files asked for; the Gantt chart gets `title` and the time axis `time_label`.
-    pub fn write(&self, tr: &trace::Trace, title: &str, time_label: &str) -> Result<()> {
+    /// Writes the files asked for; the Gantt chart is drawn with `chart` (see [`chart`]).
+    pub fn write(&self, tr: &trace::Trace, chart: &GanttOptions) -> Result<()> {
         if let Some(path) = &self.trace {
             let mut buf = Vec::new();
             trace::chrome::write(tr, self.trace_unit_us, &mut buf).map_err(|e| {
@@ -56,19 +58,23 @@ impl TimelineArgs {
             write_file(path, &buf)?;
         }
         if let Some(path) = &self.gantt {
-            write_file(path, gantt_svg(tr, title, time_label)?.as_bytes())?;
+            write_file(path, gantt_svg(tr, chart)?.as_bytes())?;
         }
         Ok(())
     }
 }
 
-/// The SVG Gantt chart of `tr`.
-pub fn gantt_svg(tr: &trace::Trace, title: &str, time_label: &str) -> Result<String> {
-    let opts = trace::gantt::GanttOptions {
+/// Gantt chart options with a title and a time-axis label (the legend is the generic one).
+pub fn chart(title: &str, time_label: &str) -> GanttOptions {
+    GanttOptions {
         title: Some(title.to_string()),
         time_label: time_label.to_string(),
         ..Default::default()
-    };
-    trace::gantt::render_svg(tr, &opts)
+    }
+}
+
+/// The SVG Gantt chart of `tr`.
+pub fn gantt_svg(tr: &trace::Trace, chart: &GanttOptions) -> Result<String> {
+    trace::gantt::render_svg(tr, chart)
         .map_err(|e| CliError::msg(format!("cannot draw the Gantt chart: {e}")))
 }

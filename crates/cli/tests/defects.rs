@@ -437,3 +437,30 @@ fn defect2_many_equal_components_cost_little() {
         start.elapsed()
     );
 }
+
+/// Defect 8: the demo's "try it" commands each write files of their own (two of them both
+/// wrote `mrm.svg`).
+#[test]
+fn defect8_the_demo_suggestions_write_distinct_files() {
+    let (code, out, err) = run(&["demo"]);
+    assert_eq!(code, 0, "{err}");
+    let tail = out.split("Try it yourself:").nth(1).expect("suggestions");
+    let mut files = Vec::new();
+    for line in tail.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for w in words.windows(2) {
+            if ["--gantt", "--plot", "--trace", "--csv", "--map"].contains(&w[0]) {
+                files.push(w[1].to_string());
+            }
+        }
+    }
+    assert!(files.len() >= 5, "{files:?}");
+    let mut unique = files.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        files.len(),
+        "a file is written twice: {files:?}"
+    );
+}

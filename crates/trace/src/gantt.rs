@@ -38,16 +38,25 @@ pub struct GanttOptions {
     pub time_label: String,
     /// Show at most this many lanes (the first ones); a note says how many were left out.
     pub max_lanes: usize,
+    /// What busy bars mean, by label: `(label, text)` draws a legend entry `text` in the
+    /// colour of busy bars labelled `label` (e.g. `("delay", "think (delay)")`). Empty: one
+    /// entry "busy (colour by task)".
+    pub legend: Vec<(String, String)>,
+    /// The legend text for wait bars; `None`: "wait".
+    pub wait_legend: Option<String>,
 }
 
 impl Default for GanttOptions {
-    /// Width 1200, no explicit title, time label `"time"`, at most 64 lanes.
+    /// Width 1200, no explicit title, time label `"time"`, at most 64 lanes, the generic
+    /// legend.
     fn default() -> Self {
         GanttOptions {
             width: 1200,
             title: None,
             time_label: "time".to_string(),
             max_lanes: 64,
+            legend: Vec::new(),
+            wait_legend: None,
         }
     }
 }
@@ -420,26 +429,47 @@ pub fn render_svg(t: &Trace, opts: &GanttOptions) -> Result<String, TraceError> 
         );
     }
 
-    // Legend (after the bars, so it can mention merged bars only when there are some).
-    let mut entries: Vec<(String, &str, f64)> = vec![
-        (
-            Fill::Busy(fnv1a("busy")).css(),
-            "busy (colour by task)",
-            BAR_H,
-        ),
-        (Fill::Overhead.css(), "overhead", BAR_H),
-        (Fill::Wait.css(), "wait", WAIT_H),
-    ];
+    // Legend (after the bars, so it can mention merged bars only when there are some): an
+    // entry per kind of bar drawn, busy bars by the caller's labels when given.
+    let mut present = [false; 3];
+    for iv in t.intervals.iter().filter(|iv| iv.lane < shown) {
+        present[kind_index(iv.kind)] = true;
+    }
+    let mut entries: Vec<(String, String, f64)> = Vec::new();
+    if present[0] {
+        if opts.legend.is_empty() {
+            entries.push((
+                Fill::Busy(fnv1a("busy")).css(),
+                "busy (colour by task)".to_string(),
+                BAR_H,
+            ));
+        }
+        for (label, text) in &opts.legend {
+            entries.push((Fill::of(Kind::Busy, label).css(), xml_escape(text), BAR_H));
+        }
+    }
+    if present[1] {
+        entries.push((Fill::Overhead.css(), "overhead".to_string(), BAR_H));
+    }
+    if present[2] {
+        let text = opts.wait_legend.as_deref().unwrap_or("wait");
+        entries.push((Fill::Wait.css(), xml_escape(text), WAIT_H));
+    }
     if any_merged {
         entries.push((
             Fill::Merged(Kind::Busy).css(),
-            "merged (dense, mixed)",
+            "merged (dense, mixed)".to_string(),
             BAR_H,
         ));
     }
     svg.push_str("<g class=\"legend\">\n");
     let mut x = plot_x0;
     for (css, text, h) in entries {
+        let w = 19.0 + text.chars().count() as f64 * CHAR_W + 16.0;
+        if x + w > width && x > plot_x0 {
+            // One row: entries that do not fit are left out rather than drawn over the edge.
+            break;
+        }
         let _ = writeln!(
             svg,
             "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"14\" height=\"{h}\" fill=\"{css}\"/>\
@@ -448,7 +478,7 @@ pub fn render_svg(t: &Trace, opts: &GanttOptions) -> Result<String, TraceError> 
             x + 19.0,
             legend_y + 15.0
         );
-        x += 19.0 + text.chars().count() as f64 * CHAR_W + 16.0;
+        x += w;
     }
     svg.push_str("</g>\n</svg>\n");
     Ok(svg)

@@ -23,6 +23,7 @@
 //! assert!(svg.starts_with("<svg") && svg.contains("speed-up"));
 //! ```
 
+use plotters::coord::combinators::{BindKeyPoints, WithKeyPoints};
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -140,8 +141,57 @@ fn lin((lo, hi): (f64, f64)) -> RangedCoordf64 {
     (lo..hi).into()
 }
 
-fn log((lo, hi): (f64, f64)) -> LogCoord<f64> {
-    (lo..hi).log_scale().into()
+/// A logarithmic axis with the ticks of [`log_ticks`] (plotters' own skip the partial
+/// decade at the bottom and repeat each power of ten).
+fn log((lo, hi): (f64, f64)) -> WithKeyPoints<LogCoord<f64>> {
+    let (bold, light) = log_ticks(lo, hi, 8);
+    let coord: LogCoord<f64> = (lo..hi).log_scale().into();
+    coord.with_key_points(bold).with_light_points(light)
+}
+
+/// Ticks of a logarithmic axis over `lo..hi`: labelled ones (every power of ten; with 1, 2
+/// and 5 multiples under three decades; every multiple under one decade; thinned to at most
+/// `max`) and grid lines at every multiple `j·10^k` up to six decades.
+fn log_ticks(lo: f64, hi: f64, max: usize) -> (Vec<f64>, Vec<f64>) {
+    let decades = (hi / lo).log10();
+    let (k0, k1) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let series = |ms: &[f64]| -> Vec<f64> {
+        (k0..=k1)
+            .flat_map(|k| ms.iter().map(move |&m| m * 10f64.powi(k)))
+            .filter(|v| *v >= lo * (1.0 - 1e-9) && *v <= hi * (1.0 + 1e-9))
+            .collect()
+    };
+    let all = series(&[1., 2., 3., 4., 5., 6., 7., 8., 9.]);
+    let mut bold = if decades < 1.0 {
+        all.clone()
+    } else if decades < 3.0 {
+        series(&[1., 2., 5.])
+    } else {
+        series(&[1.])
+    };
+    if bold.len() > max {
+        bold = series(&[1.]);
+    }
+    if bold.len() < 2 {
+        bold = all.clone();
+    }
+    let step = bold.len().div_ceil(max.max(2));
+    if step > 1 {
+        bold = bold.into_iter().step_by(step).collect();
+    }
+    let light = if decades <= 6.0 { all } else { Vec::new() };
+    (bold, light)
+}
+
+/// A tick label of a logarithmic axis: plain numbers for axes within `1e-3..1e5`, else
+/// `5e4`-style throughout, so that one axis does not mix `900000` with `1e6`.
+fn log_label(v: f64, sci: bool) -> String {
+    if !sci || v <= 0.0 {
+        return num_label(v);
+    }
+    let e = (v.log10() + 1e-9).floor() as i32;
+    let m = v / 10f64.powi(e);
+    format!("{}e{e}", num_label((m * 1e6).round() / 1e6))
 }
 
 /// Whether a coordinate can be drawn on an axis. Linear axes take magnitudes below 1e300;
@@ -368,13 +418,17 @@ where
         let mut chart = builder.build_cartesian_2d(x, y).map_err(render_err)?;
         let (x_label, y_label) = content.labels();
         let (x_label, y_label) = (clean(x_label), clean(y_label));
-        let fmt = |v: &f64| num_label(*v);
+        // Per axis: a log axis spanning large or small numbers is labelled `5e4` throughout.
+        let sci = |log: bool, (lo, hi): (f64, f64)| log && (hi >= 1e5 || lo < 1e-3);
+        let (sci_x, sci_y) = (sci(log_x, (x_lo, x_hi)), sci(log_y, (y_range.start, y_range.end)));
+        let fmt_x = |v: &f64| log_label(*v, sci_x);
+        let fmt_y = |v: &f64| log_label(*v, sci_y);
         chart
             .configure_mesh()
             .x_desc(x_label)
             .y_desc(y_label)
-            .x_label_formatter(&fmt)
-            .y_label_formatter(&fmt)
+            .x_label_formatter(&fmt_x)
+            .y_label_formatter(&fmt_y)
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 16))
             .light_line_style(RGBColor(238, 238, 238))
@@ -477,6 +531,24 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn log_ticks_cover_partial_decades_once() {
+        // The ADI plot's y axis: 2.75e4 .. 1.24e6 (defect: nothing below 1e5, 1e6 twice).
+        let (bold, light) = log_ticks(2.75e4, 1.24e6, 8);
+        assert_eq!(bold, [5e4, 1e5, 2e5, 5e5, 1e6]);
+        assert_eq!(light.first(), Some(&3e4));
+        assert!(light.windows(2).all(|w| w[0] < w[1]), "{light:?}");
+        let labels: Vec<String> = bold.iter().map(|&v| log_label(v, true)).collect();
+        assert_eq!(labels, ["5e4", "1e5", "2e5", "5e5", "1e6"]);
+        // Its x axis: 1 .. 32.
+        assert_eq!(log_ticks(0.9, 35.0, 8).0, [1.0, 2.0, 5.0, 10.0, 20.0]);
+        // Within one decade every multiple; over many decades every other power.
+        assert_eq!(log_ticks(1.5, 9.5, 8).0, [2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+        let wide = log_ticks(1e-3, 1e9, 8).0;
+        assert!(wide.len() <= 8 && wide.len() >= 5, "{wide:?}");
+        assert_eq!(log_label(1234.0, false), num_label(1234.0));
+    }
 
     #[test]
     fn legend_goes_to_the_emptiest_corner() {

@@ -213,3 +213,54 @@ fn extreme_times_give_finite_coordinates() {
         assert_eq!(bar_count(&svg), 1);
     }
 }
+
+/// The legend names only the kinds of bar drawn, and busy bars by the caller's labels when
+/// given (a PAMELA chart: think, service, queueing), each swatch in its bars' colour.
+#[test]
+fn legend_entries_follow_the_bars_and_the_callers_labels() {
+    let mut t = Trace::new("sim");
+    let p = t.add_lane("main p=1", "processes");
+    t.push(p, 0.0, 3.0, "delay", Kind::Busy);
+    t.push(p, 3.0, 4.0, "wait s", Kind::Wait);
+    t.push(p, 4.0, 5.0, "s", Kind::Busy);
+    let opts = GanttOptions {
+        legend: vec![
+            ("delay".into(), "think (delay)".into()),
+            ("s".into(), "service at s".into()),
+        ],
+        wait_legend: Some("queueing for a resource".into()),
+        ..GanttOptions::default()
+    };
+    let svg = render_svg(&t, &opts).unwrap();
+    assert_well_formed_svg(&svg);
+    let legend = svg.split("<g class=\"legend\">").nth(1).unwrap();
+    for entry in ["think (delay)", "service at s", "queueing for a resource"] {
+        assert!(legend.contains(&format!(">{entry}<")), "{entry}: {legend}");
+    }
+    // No overhead bars, so no overhead entry; no generic busy entry either.
+    assert!(!legend.contains(">overhead<") && !legend.contains("colour by task"));
+    // Each swatch has the colour of its bars.
+    let bars = svg.split("<g class=\"bars\">").nth(1).unwrap();
+    let fill_of = |tip: &str| {
+        let i = bars.find(tip).unwrap();
+        let rect = &bars[..i].rsplit("<rect").next().unwrap();
+        rect.split("fill=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let delay = fill_of("<title>delay");
+    let service = fill_of("<title>s (busy)");
+    assert_ne!(delay, service);
+    for (fill, entry) in [(delay, "think (delay)"), (service, "service at s")] {
+        let swatch = legend.split(&format!(">{entry}<")).next().unwrap();
+        let swatch = swatch.rsplit("<rect").next().unwrap();
+        assert!(
+            swatch.contains(&format!("fill=\"{fill}\"")),
+            "{entry}: {swatch}"
+        );
+    }
+}

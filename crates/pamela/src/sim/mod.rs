@@ -204,6 +204,17 @@ pub struct TraceCut {
     pub reached: sweep::Reached,
 }
 
+/// What the busy and wait intervals of a simulation's trace mean, for a Gantt chart's
+/// legend: `(label, text)` for busy labels (a `delay` is think time; a resource's name,
+/// service there), up to `max` resources, and the text for wait intervals.
+pub fn trace_legend(model: &Model, max: usize) -> (Vec<(String, String)>, String) {
+    let mut legend = vec![("delay".to_string(), "think (delay)".to_string())];
+    for r in model.resources.iter().take(max) {
+        legend.push((r.name.to_string(), format!("service at {}", r.name)));
+    }
+    (legend, "queueing for a resource".to_string())
+}
+
 /// Simulates process `root` (which takes no arguments) of `model` under `binding`.
 ///
 /// Errors: [`ErrorKind::Evaluation`] for a negative or non-finite time, a probability outside

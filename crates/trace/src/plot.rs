@@ -420,7 +420,10 @@ where
         let (x_label, y_label) = (clean(x_label), clean(y_label));
         // Per axis: a log axis spanning large or small numbers is labelled `5e4` throughout.
         let sci = |log: bool, (lo, hi): (f64, f64)| log && (hi >= 1e5 || lo < 1e-3);
-        let (sci_x, sci_y) = (sci(log_x, (x_lo, x_hi)), sci(log_y, (y_range.start, y_range.end)));
+        let (sci_x, sci_y) = (
+            sci(log_x, (x_lo, x_hi)),
+            sci(log_y, (y_range.start, y_range.end)),
+        );
         let fmt_x = |v: &f64| log_label(*v, sci_x);
         let fmt_y = |v: &f64| log_label(*v, sci_y);
         chart
@@ -544,7 +547,10 @@ mod tests {
         // Its x axis: 1 .. 32.
         assert_eq!(log_ticks(0.9, 35.0, 8).0, [1.0, 2.0, 5.0, 10.0, 20.0]);
         // Within one decade every multiple; over many decades every other power.
-        assert_eq!(log_ticks(1.5, 9.5, 8).0, [2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+        assert_eq!(
+            log_ticks(1.5, 9.5, 8).0,
+            [2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+        );
         let wide = log_ticks(1e-3, 1e9, 8).0;
         assert!(wide.len() <= 8 && wide.len() >= 5, "{wide:?}");
         assert_eq!(log_label(1234.0, false), num_label(1234.0));

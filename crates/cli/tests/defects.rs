@@ -464,3 +464,76 @@ fn defect8_the_demo_suggestions_write_distinct_files() {
         "a file is written twice: {files:?}"
     );
 }
+
+/// Defect 7: numbers with an exponent. ETCCS reads `1e3` exactly; DOT has no exponent and
+/// says so, instead of "expected `=`" at the letter after the digits.
+#[test]
+fn defect7_numbers_with_exponents() {
+    let dir = tempdir("exponents");
+    let m = write(
+        &dir,
+        "e.etccs",
+        b"const d = 2.5e3;\ndefine P = (a,d).(b,1e-1).nil\nanalyse P\n",
+    );
+    let (code, out, err) = run(&["etccs", "analyse", &m, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["agents"][0]["exec"], serde_json::json!(["25001/10"]));
+    let m = write(&dir, "big.etccs", b"define P = (a,1e999).nil\nanalyse P\n");
+    let (code, _, err) = run(&["etccs", "analyse", &m]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("exponent larger than 400"), "{err}");
+
+    let g = write(
+        &dir,
+        "g.dot",
+        b"digraph { a [time=1e308]; b [time=1]; a -> b }\n",
+    );
+    let (code, _, err) = run(&["graph", "analyze", &g, "--procs", "2"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("badly delimited number `1e308`"), "{err}");
+    assert!(err.contains("\"1e308\""), "{err}");
+    assert!(!err.contains("expected `=`"), "{err}");
+}
+
+/// Defect 7: ETCCS errors in a well-formed model are not called syntax errors.
+#[test]
+fn defect7_etccs_model_errors_are_not_syntax_errors() {
+    let dir = tempdir("etccs-kinds");
+    let m = write(&dir, "u.etccs", b"define P = (a,1/0).nil\nanalyse P\n");
+    let (code, _, err) = run(&["etccs", "analyse", &m]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("u.etccs:1:15: error: division by zero"),
+        "{err}"
+    );
+    assert!(!err.contains("syntax error"), "{err}");
+    let m = write(&dir, "s.etccs", b"define P = (a,1).nil $\n");
+    let (_, _, err) = run(&["etccs", "analyse", &m]);
+    assert!(
+        err.contains("syntax error: unexpected character `$`"),
+        "{err}"
+    );
+}
+
+/// Defect 7: a model in which nothing can happen (every action restricted without a
+/// partner) and no `Terminated` used to be reported as terminated at time 0 without a word.
+#[test]
+fn defect7_a_model_where_nothing_can_happen_is_flagged() {
+    let dir = tempdir("stuck");
+    let m = write(
+        &dir,
+        "d.etccs",
+        b"define P = ((a,1).nil | (b,2).nil)\\{a,b}\nanalyse P\n",
+    );
+    let (code, out, err) = run(&["etccs", "analyse", &m]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("warning: no action of `P` can happen"),
+        "{out}"
+    );
+    assert!(out.contains("`Terminated`"), "{out}");
+    // A model that runs and ends with idle servers is not flagged.
+    let (_, out, _) = run(&["etccs", "analyse", &example("etccs", "messages.etccs")]);
+    assert!(!out.contains("can happen"), "{out}");
+}

@@ -6,7 +6,8 @@ use thiserror::Error;
 /// Everything that can go wrong when reading or analysing an ETCCS model.
 #[derive(Debug, Error, Diagnostic)]
 pub enum Error {
-    /// The input is not valid ETCCS syntax (or exceeds the size/nesting limits).
+    /// The input is not valid ETCCS syntax, not a valid model, or exceeds a reader limit
+    /// (see [`SyntaxError::kind`]).
     #[error(transparent)]
     #[diagnostic(transparent)]
     Syntax(Box<SyntaxError>),
@@ -98,11 +99,36 @@ pub enum Error {
     },
 }
 
-/// A syntax error (or an exceeded size/nesting limit) with its location.
+/// What kind of problem a [`SyntaxError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyntaxKind {
+    /// Malformed text: an unexpected character or token.
+    Syntax,
+    /// Well-formed text that is not a valid model: an unbound name, a division by zero, a
+    /// negative time, an empty range, a wrong number of arguments, a name declared twice.
+    Model,
+    /// A size limit of the reader (input size, expansions, instances).
+    Limit,
+}
+
+impl std::fmt::Display for SyntaxKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SyntaxKind::Syntax => "syntax error",
+            SyntaxKind::Model => "error",
+            SyntaxKind::Limit => "limit reached",
+        })
+    }
+}
+
+/// An error found while reading a model, with its location: malformed text, an invalid
+/// model, or a reader limit ([`SyntaxKind`]).
 #[derive(Debug, Error, Diagnostic)]
-#[error("{location}: syntax error: {message}")]
+#[error("{location}: {kind}: {message}")]
 #[diagnostic(code(etccs::syntax))]
 pub struct SyntaxError {
+    /// What kind of problem.
+    pub kind: SyntaxKind,
     /// What went wrong.
     pub message: String,
     /// `file:line:col` of the error.

@@ -784,7 +784,7 @@ fn analyse_inner(
         .filter(|(_, v)| **v)
         .map(|(x, _)| arena.name_str(Name(x as u32)).to_string())
         .collect();
-    let warnings = visible
+    let mut warnings = visible
         .iter()
         .map(|a| crate::error::eagerness_warning(a))
         .collect();
@@ -954,6 +954,21 @@ fn analyse_inner(
                 state: arena.display(state),
             };
         }
+    } else if g.degree(0) == 0
+        && space
+            .components(0)
+            .iter()
+            .any(|&x| arena.has_pending_prefix(x))
+    {
+        // Without `Terminated` a stuck state cannot be told from a finished one (servers
+        // waiting for the next request are the normal end of many models); but a model in
+        // which nothing at all can happen is almost surely a mistake.
+        warnings.push(format!(
+            "no action of `{}` can happen: it has actions, but none can fire (restricted \
+             without a partner?), so the run ends at time 0; end components with \
+             `Terminated` to have such states reported as deadlocks",
+            arena.display(start)
+        ));
     }
 
     Ok(Analysis {

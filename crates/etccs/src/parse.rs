@@ -5,7 +5,9 @@
 //! indexed channel families (`send[i]`, `transmit[j][i]`), `sum`/`par`
 //! over index ranges, and family restriction (`\{send[*]}`).
 
-use crate::error::{location, Error, SyntaxError, UndefinedAgentError, UnguardedRecursionError};
+use crate::error::{
+    location, Error, SyntaxError, SyntaxKind as Kind, UndefinedAgentError, UnguardedRecursionError,
+};
 use crate::linear::LinExpr;
 use crate::parametric::{Constraint, Normal, Rel};
 use crate::term::{Act, Arena, ConstId, Name, TermId, Time};
@@ -17,6 +19,10 @@ use std::rc::Rc;
 
 /// Maximum accepted input size in bytes.
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
+
+/// The largest decimal exponent of a number (`1e400`): times are exact, and larger
+/// exponents would only make huge integers.
+pub const MAX_EXPONENT: i32 = 400;
 /// Maximum nesting depth of terms (parentheses, prefixes, operators).
 pub const MAX_DEPTH: usize = 100;
 
@@ -135,6 +141,7 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// A malformed-text error at `start..end`.
     fn syntax(
         &self,
         start: usize,
@@ -143,7 +150,21 @@ impl Ctx<'_> {
         label: &str,
         help: Option<&str>,
     ) -> Error {
+        self.error(Kind::Syntax, start, end, message, label, help)
+    }
+
+    /// An error of class `kind` at `start..end`.
+    fn error(
+        &self,
+        kind: Kind,
+        start: usize,
+        end: usize,
+        message: &str,
+        label: &str,
+        help: Option<&str>,
+    ) -> Error {
         Error::Syntax(Box::new(SyntaxError {
+            kind,
             message: message.to_string(),
             location: location(self.file, self.src, start),
             src: diag::Snippet::new(self.file, self.src, start..end),
@@ -196,6 +217,34 @@ fn lex(cx: &Ctx) -> Result<Vec<Token>, Error> {
                 }
                 frac = &src[fs..i];
             }
+            // An exponent: `1e3`, `2.5E-2` (exact: 10^e scales the decimal).
+            let mut exp: i32 = 0;
+            let sign = usize::from(i + 1 < b.len() && matches!(b[i + 1], b'+' | b'-'));
+            if i + 1 + sign < b.len()
+                && matches!(b[i], b'e' | b'E')
+                && b[i + 1 + sign].is_ascii_digit()
+            {
+                let es = i;
+                i += 1 + sign;
+                let ds = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                match src[ds..i].parse::<i32>() {
+                    Ok(e) if e <= MAX_EXPONENT => {
+                        exp = if b[es + 1] == b'-' { -e } else { e };
+                    }
+                    _ => return Err(cx.syntax(
+                        es,
+                        i,
+                        &format!("exponent larger than {MAX_EXPONENT}"),
+                        "this exponent",
+                        Some(
+                            "times are exact numbers; write them in a unit where they are smaller",
+                        ),
+                    )),
+                }
+            }
             if i - start > 60 {
                 return Err(cx.syntax(start, i, "number too long", "here", None));
             }
@@ -207,6 +256,17 @@ fn lex(cx: &Ctx) -> Result<Vec<Token>, Error> {
                 let num: BigInt = frac.parse().unwrap_or_else(|_| BigInt::zero());
                 let den = num_traits::pow(BigInt::from(10u32), frac.len());
                 value += Time::new(num, den);
+            }
+            if exp != 0 {
+                let scale = Time::from_integer(num_traits::pow(
+                    BigInt::from(10u32),
+                    exp.unsigned_abs() as usize,
+                ));
+                value = if exp > 0 {
+                    value * scale
+                } else {
+                    value / scale
+                };
             }
             out.push(Token {
                 tok: Tok::Num(value),
@@ -994,7 +1054,8 @@ impl<'a> Lower<'a> {
     fn count(&mut self, start: usize, end: usize) -> Result<(), Error> {
         self.expansions += 1;
         if self.expansions > MAX_EXPANSIONS {
-            return Err(self.cx.syntax(
+            return Err(self.cx.error(
+                Kind::Limit,
                 start,
                 end,
                 &format!("expansion limit reached: more than {MAX_EXPANSIONS} agent instances, index-range operands or family members"),
@@ -1014,7 +1075,8 @@ impl<'a> Lower<'a> {
                 } else if let Some(v) = self.consts.get(n) {
                     v.clone()
                 } else if self.params.contains(n) {
-                    return Err(self.cx.syntax(
+                    return Err(self.cx.error(
+                        Kind::Model,
                         *s,
                         *t,
                         PARAM_MESSAGE,
@@ -1022,7 +1084,8 @@ impl<'a> Lower<'a> {
                         Some("give it a value with `const NAME = value;` or an override"),
                     ));
                 } else {
-                    return Err(self.cx.syntax(
+                    return Err(self.cx.error(
+                        Kind::Model,
                         *s,
                         *t,
                         &format!("unbound name `{n}`"),
@@ -1041,7 +1104,8 @@ impl<'a> Lower<'a> {
                     '*' => x * y,
                     _ => {
                         if y.is_zero() {
-                            return Err(self.cx.syntax(
+                            return Err(self.cx.error(
+                                Kind::Model,
                                 *s,
                                 *t,
                                 "division by zero",
@@ -1080,7 +1144,8 @@ impl<'a> Lower<'a> {
     /// parameters (constants, agent parameters and indices evaluate to numbers).
     fn eval_lin(&self, e: &Expr, arena: &mut Arena) -> Result<LinExpr, Error> {
         let nonlinear = |s: usize, t: usize, what: &str| {
-            self.cx.syntax(
+            self.cx.error(
+                Kind::Model,
                 s,
                 t,
                 &format!("{what} of symbolic parameters is not linear"),
@@ -1108,7 +1173,8 @@ impl<'a> Lower<'a> {
                     '*' => return Err(nonlinear(*s, *t, "a product")),
                     _ if !y.is_constant() => return Err(nonlinear(*s, *t, "a division")),
                     _ if y.is_zero() => {
-                        return Err(self.cx.syntax(
+                        return Err(self.cx.error(
+                            Kind::Model,
                             *s,
                             *t,
                             "division by zero",
@@ -1176,7 +1242,8 @@ impl<'a> Lower<'a> {
         let v = self.eval(e)?;
         if !v.is_integer() {
             let (s, t) = Self::span_of(e).unwrap_or(fallback);
-            return Err(self.cx.syntax(
+            return Err(self.cx.error(
+                Kind::Model,
                 s,
                 t,
                 &format!("{what} must be an integer, got {}", fmt_time(&v)),
@@ -1193,7 +1260,8 @@ impl<'a> Lower<'a> {
             match e {
                 Some(e) => idx.push(self.int(e, (c.start, c.end), "a channel index")?),
                 None => {
-                    return Err(self.cx.syntax(
+                    return Err(self.cx.error(
+                        Kind::Model,
                         c.start,
                         c.end,
                         "`[*]` is only allowed in restriction sets",
@@ -1239,7 +1307,8 @@ impl<'a> Lower<'a> {
         };
         let (want, ds, de) = (def.params.len(), def.start, def.end);
         if want != args.len() {
-            return Err(self.cx.syntax(
+            return Err(self.cx.error(
+                Kind::Model,
                 start,
                 end,
                 &format!(
@@ -1266,7 +1335,8 @@ impl<'a> Lower<'a> {
         }
         self.count(start, end)?;
         if self.instances.len() >= MAX_INSTANCES {
-            return Err(self.cx.syntax(
+            return Err(self.cx.error(
+                Kind::Limit,
                 start,
                 end,
                 &format!("expansion limit reached: more than {MAX_INSTANCES} agent instances"),
@@ -1298,7 +1368,8 @@ impl<'a> Lower<'a> {
         let lo = self.int(&b.lo, (b.start, b.end), "a range bound")?;
         let hi = self.int(&b.hi, (b.start, b.end), "a range bound")?;
         if hi < lo {
-            return Err(self.cx.syntax(
+            return Err(self.cx.error(
+                Kind::Model,
                 b.start,
                 b.end,
                 &format!("empty index range {lo}..{hi}"),
@@ -1308,7 +1379,8 @@ impl<'a> Lower<'a> {
         }
         let n = &hi - &lo + 1;
         if n > BigInt::from(MAX_EXPANSIONS) {
-            return Err(self.cx.syntax(
+            return Err(self.cx.error(
+                Kind::Limit,
                 b.start,
                 b.end,
                 &format!("index range {lo}..{hi} exceeds the expansion limit of {MAX_EXPANSIONS}"),
@@ -1348,7 +1420,8 @@ impl<'a> Lower<'a> {
                 let v = self.eval_lin(e, arena)?;
                 if v.is_constant() && v.constant_part().is_negative() {
                     let (s, t) = Self::span_of(e).unwrap_or((0, 0));
-                    return Err(self.cx.syntax(
+                    return Err(self.cx.error(
+                        Kind::Model,
                         s,
                         t,
                         &format!("negative time {}", fmt_time(&v.constant_part().to_big())),
@@ -1482,7 +1555,8 @@ pub fn parse_with_symbolic(
 ) -> Result<Model, Error> {
     let cx = Ctx { file, src };
     if src.len() > MAX_INPUT_BYTES {
-        return Err(cx.syntax(
+        return Err(cx.error(
+            Kind::Limit,
             0,
             0,
             &format!("input larger than {MAX_INPUT_BYTES} bytes"),
@@ -1520,7 +1594,8 @@ fn lower_model(
     let (file, src) = (cx.file, cx.src);
     for n in symbolic {
         if overrides.iter().any(|(m, _)| m == n) {
-            return Err(cx.syntax(
+            return Err(cx.error(
+                Kind::Model,
                 0,
                 0,
                 &format!("`{n}` is given a value and made symbolic"),
@@ -1538,7 +1613,8 @@ fn lower_model(
         match it {
             Item::Define(n, ps, s, e, body) => {
                 if defs.contains_key(n) {
-                    return Err(cx.syntax(
+                    return Err(cx.error(
+                        Kind::Model,
                         *s,
                         *e,
                         &format!("agent `{n}` is defined twice"),
@@ -1548,7 +1624,8 @@ fn lower_model(
                 }
                 for (i, p) in ps.iter().enumerate() {
                     if ps[..i].contains(p) {
-                        return Err(cx.syntax(
+                        return Err(cx.error(
+                            Kind::Model,
                             *s,
                             *e,
                             &format!("parameter `{p}` of agent `{n}` is declared twice"),
@@ -1570,7 +1647,8 @@ fn lower_model(
             }
             Item::Param(n, s, e) | Item::Const(n, s, e, _) => {
                 if params.contains(n) || consts.contains_key(n) {
-                    return Err(cx.syntax(
+                    return Err(cx.error(
+                        Kind::Model,
                         *s,
                         *e,
                         &format!("`{n}` is declared twice"),
@@ -1603,7 +1681,8 @@ fn lower_model(
     }
     for n in symbolic {
         if !params.contains(*n) {
-            return Err(cx.syntax(
+            return Err(cx.error(
+                Kind::Model,
                 0,
                 0,
                 &format!(
@@ -1616,7 +1695,8 @@ fn lower_model(
     }
     for (n, _) in overrides {
         if !consts.contains_key(*n) {
-            return Err(cx.syntax(
+            return Err(cx.error(
+                Kind::Model,
                 0,
                 0,
                 &format!("cannot override `{n}`: the model declares no `const {n}` or `param {n}`"),
@@ -1731,7 +1811,8 @@ fn lower_assumptions(
         match Constraint::normal(diff, rel) {
             Normal::True => {}
             Normal::False => {
-                return Err(cx.syntax(
+                return Err(cx.error(
+                Kind::Model,
                     *s,
                     *e,
                     "this assumption does not hold",

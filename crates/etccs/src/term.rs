@@ -1007,6 +1007,20 @@ impl Arena {
         }
     }
 
+    /// Whether `t` still has an action to do: a prefix reachable without passing a prefix.
+    /// A state with no transitions whose components have one is stuck, not finished.
+    pub fn has_pending_prefix(&self, t: TermId) -> bool {
+        match self.get(t) {
+            Term::Prefix(..) | Term::SymPrefix(..) => true,
+            Term::Nil | Term::Terminated => false,
+            Term::Sum(xs) | Term::Par(xs) => xs.iter().any(|x| self.has_pending_prefix(*x)),
+            Term::Restrict(x, _) | Term::Relabel(x, _) => self.has_pending_prefix(*x),
+            Term::Const(c) => self
+                .const_body(*c)
+                .is_some_and(|b| self.has_pending_prefix(b)),
+        }
+    }
+
     /// Summary of 𝒮(P) (Defs 5.2.2–5.2.3): the earliest start of τ and of
     /// every visible action. Visible intervals are always `[v, ∞]`, so a
     /// synchronisation of `a`/`a'` starts at `max` of the partners' earliest

@@ -211,6 +211,25 @@ impl<'a> Lexer<'a> {
             if i == digits_start {
                 return Err(self.err("expected a number after `-`", start, start + 1, name));
             }
+            if i < b.len() && (b[i] == b'_' || b[i].is_ascii_alphabetic()) {
+                // `1e308`: DOT numerals have no exponent, so the lexer would stop at the `e`
+                // and the parser would complain about what follows.
+                let mut end = i;
+                while end < b.len()
+                    && (b[end] == b'_'
+                        || b[end].is_ascii_alphanumeric()
+                        || b[end] == b'-'
+                        || b[end] == b'+')
+                {
+                    end += 1;
+                }
+                let word = &self.text[start..end];
+                return Err(self
+                    .err(format!("badly delimited number `{word}`"), start, end, name)
+                    .with_help(format!(
+                        "DOT numerals have no exponent or suffix; quote the value: \"{word}\""
+                    )));
+            }
             self.pos = i;
             return Ok((Tok::Id(self.text[start..i].to_string(), false), start, i));
         }

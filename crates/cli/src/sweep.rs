@@ -205,15 +205,24 @@ struct BoundEngine {
     tl: Compiled,
     phi: Compiled,
     omega: Compiled,
+    /// Positive where the model is invalid (see `BoundReport::invalid`).
+    invalid: Compiled,
 }
 
 impl BoundEngine {
-    fn eval(&self, vals: &[f64]) -> std::result::Result<[f64; 3], expr::eval::EvalError> {
-        Ok([
-            self.tl.eval(vals)?,
-            self.phi.eval(vals)?,
-            self.omega.eval(vals)?,
-        ])
+    /// `[T^l, phi, omega]` at `vals`, or why the model is undefined there (the simulator
+    /// rejects the same points).
+    fn eval(&self, vals: &[f64]) -> std::result::Result<[f64; 3], String> {
+        let invalid = self.invalid.eval(vals).map_err(|e| e.to_string())?;
+        if invalid > 0.0 {
+            return Err(
+                "a `use` or `delay` time is negative, or a family index is out of \
+                        range or not an integer"
+                    .to_string(),
+            );
+        }
+        let ev = |c: &Compiled| c.eval(vals).map_err(|e| e.to_string());
+        Ok([ev(&self.tl)?, ev(&self.phi)?, ev(&self.omega)?])
     }
 }
 
@@ -260,6 +269,7 @@ fn compile_bound(loaded: &Loaded, points: &Points) -> Result<BoundEngine> {
         tl: compile("T^l", &report.tl)?,
         phi: compile("phi", &report.phi)?,
         omega: compile("omega", &report.omega)?,
+        invalid: compile("the model's validity", &report.invalid)?,
     })
 }
 
@@ -470,13 +480,18 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         let text = render_text(loaded, &points, &samples, use_bound, use_sim);
         out.write_all(text.as_bytes()).map_err(CliError::Stdout)?;
     }
+    // Points where the model is undefined fail the sweep, as they fail a simulation.
     let f = failures.into_inner().unwrap_or_default();
     if f.count > 0 {
-        eprintln!(
-            "warning: the bound could not be evaluated at {} point(s), left empty; first: {}",
-            f.count,
-            f.first.unwrap_or_default()
-        );
+        return Err(CliError::with_help(
+            format!(
+                "the bound is undefined at {} point(s) of the sweep (their rows have no value); first {}",
+                f.count,
+                f.first.unwrap_or_default()
+            ),
+            "the simulator rejects these points too; change the -D ranges or guard the \
+             model's expressions with `if`",
+        ));
     }
     Ok(())
 }

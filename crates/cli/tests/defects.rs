@@ -537,3 +537,22 @@ fn defect7_a_model_where_nothing_can_happen_is_flagged() {
     let (_, out, _) = run(&["etccs", "analyse", &example("etccs", "messages.etccs")]);
     assert!(!out.contains("can happen"), "{out}");
 }
+
+/// Defect 4: a bound sweep over a point where the model is undefined (`x/x` at x = 0) used
+/// to print T^l = 1 there and exit 0; it now fails like a simulation would.
+#[test]
+fn defect4_a_bound_sweep_fails_where_the_model_is_undefined() {
+    let dir = tempdir("undefined");
+    let m = write(&dir, "m.pam", b"param x; resource s; main = use(s, x/x);\n");
+    let (code, out, err) = run(&["pamela", "sweep", &m, "-D", "x=-1..1", "--engine", "bound"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("undefined at 1 point(s)"), "{err}");
+    assert!(err.contains("at x=0: division by zero"), "{err}");
+    let (code, _, err) = run(&["pamela", "bound", &m, "-D", "x=0"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!err.contains("-D NAME=VALUE"), "{err}");
+    let neg = write(&dir, "n.pam", b"resource s; main = use(s, -5);\n");
+    let (code, _, err) = run(&["pamela", "bound", &neg]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("time is negative"), "{err}");
+}

@@ -43,6 +43,10 @@ pub struct BoundReport {
     /// Per finite resource: its whole-model contention term δ_r/|r| (for a family, the
     /// busiest member's).
     pub resources: Vec<ResourceTerm>,
+    /// Where the model is invalid: positive at values for which some `use` or `delay` has
+    /// a negative time or a family index out of range or not an integer (the simulator
+    /// rejects those), 0 where every instance is valid. [`BoundReport::evaluate`] checks it.
+    pub invalid: Expr,
 }
 
 /// One resource's contention term.
@@ -94,6 +98,9 @@ struct Summary {
     phi: Expr,
     tl: Expr,
     demand: BTreeMap<ResId, Expr>,
+    /// Positive where some instance is one the simulator rejects (a negative time, a family
+    /// index out of range or not an integer); 0 where every instance is valid.
+    bad: Expr,
 }
 
 impl Summary {
@@ -102,6 +109,7 @@ impl Summary {
             phi: Expr::zero(),
             tl: Expr::zero(),
             demand: BTreeMap::new(),
+            bad: Expr::zero(),
         }
     }
 }
@@ -130,6 +138,7 @@ pub fn bound(model: &Model, root: ProcId) -> Result<BoundReport> {
         phi: s.phi,
         omega,
         resources,
+        invalid: s.bad,
     })
 }
 
@@ -161,6 +170,7 @@ impl BoundReport {
                     omega: sub(&r.omega),
                 })
                 .collect(),
+            invalid: sub(&self.invalid),
         }
     }
 
@@ -188,6 +198,20 @@ impl BoundReport {
                 })
             })
         };
+        let invalid = ev("the model's validity", &self.invalid)?;
+        if invalid > 0.0 {
+            return Err(Box::new(
+                ModelError::new(
+                    ErrorKind::Evaluation,
+                    "the model is invalid at these values: a `use` or `delay` time is negative, \
+                     or a family index is out of range or not an integer",
+                )
+                .with_help(
+                    "the simulator rejects these values too (and names the term); change the \
+                     values or the model",
+                ),
+            ));
+        }
         let tl = ev("T^l", &self.tl)?;
         let phi = ev("phi", &self.phi)?;
         let omega = ev("omega", &self.omega)?;
@@ -281,16 +305,35 @@ impl<'m> Analyzer<'m> {
             TermKind::Skip => Ok(Summary::zero()),
             TermKind::Delay(d) => {
                 let d = self.simplify(d)?;
+                let bad =
+                    self.invalid(vec![Cond::cmp(expr::CmpOp::Ge, d.clone(), Expr::zero())])?;
                 Ok(Summary {
                     phi: d.clone(),
                     tl: d,
                     demand: BTreeMap::new(),
+                    bad,
                 })
             }
             TermKind::Use { res, index, time } => {
                 let t = self.simplify(time)?;
-                let mut demand = BTreeMap::new();
+                let mut valid = vec![Cond::cmp(expr::CmpOp::Ge, t.clone(), Expr::zero())];
                 let r = &self.model.resources[*res];
+                if let (Some(ix), Some(n)) = (index, &r.family) {
+                    let ix = self.simplify(ix)?;
+                    valid.push(Cond::cmp(expr::CmpOp::Ge, ix.clone(), Expr::zero()));
+                    valid.push(Cond::cmp(
+                        expr::CmpOp::Le,
+                        ix.clone(),
+                        n.clone() - Expr::one(),
+                    ));
+                    valid.push(Cond::cmp(
+                        expr::CmpOp::Eq,
+                        Expr::Floor(Box::new(ix.clone())),
+                        ix,
+                    ));
+                }
+                let bad = self.invalid(valid)?;
+                let mut demand = BTreeMap::new();
                 if r.multiplicity.is_some() {
                     let d = match index {
                         Some(ix) if r.family.is_some() => {
@@ -310,6 +353,7 @@ impl<'m> Analyzer<'m> {
                     phi: t.clone(),
                     tl: t,
                     demand,
+                    bad,
                 })
             }
             TermKind::Compose(kind, items) => {
@@ -355,6 +399,7 @@ impl<'m> Analyzer<'m> {
                     phi: self.simplify(&ite(&a.phi, &b.phi))?,
                     tl: self.simplify(&ite(&a.tl, &b.tl))?,
                     demand,
+                    bad: self.simplify(&ite(&a.bad, &b.bad))?,
                 })
             }
             TermKind::Call { proc, args } => self.call(*proc, args),
@@ -413,9 +458,11 @@ impl<'m> Analyzer<'m> {
         let mut demand: BTreeMap<ResId, Vec<Expr>> = BTreeMap::new();
         let mut phis = Vec::with_capacity(parts.len());
         let mut tls = Vec::with_capacity(parts.len());
+        let mut bads = vec![Expr::zero()];
         for p in parts {
             phis.push(p.phi);
             tls.push(p.tl);
+            bads.push(p.bad);
             for (r, d) in p.demand {
                 demand.entry(r).or_default().push(d);
             }
@@ -438,6 +485,7 @@ impl<'m> Analyzer<'m> {
             phi: self.simplify(&phi)?,
             tl: self.simplify(&tl)?,
             demand: total,
+            bad: self.simplify(&Expr::Max(bads))?,
         })
     }
 
@@ -463,11 +511,20 @@ impl<'m> Analyzer<'m> {
                 (over(FoldOp::Max, &s.phi), Expr::Max(all))
             }
         };
+        // An empty range has no instance, so nothing invalid: max(0, …).
+        let bad = Expr::max(vec![Expr::zero(), over(FoldOp::Max, &s.bad)]);
         Ok(Summary {
             phi: self.simplify(&phi)?,
             tl: self.simplify(&tl)?,
             demand,
+            bad: self.simplify(&bad)?,
         })
+    }
+
+    /// 1 where one of the conditions `valid` fails, 0 where all hold, simplified (usually
+    /// to 0: `param tau >= 0` makes `tau >= 0` provable).
+    fn invalid(&mut self, valid: Vec<Cond>) -> Result<Expr> {
+        self.simplify(&Expr::ite(Cond::And(valid), Expr::zero(), Expr::one()))
     }
 
     /// `δ_r / |r|` per resource (the busiest member's, for a family), simplified.

@@ -636,7 +636,7 @@ fn max_preimage(
             if !s.is_integer(&k) || !s.is_integer(m) || !s.prover().positive(m) {
                 return None;
             }
-            let g = super::gcd(k, (**m).clone());
+            let g = s.gcd(k, (**m).clone());
             let e = arith::div(arith::mul(vec![n.clone(), g]), (**m).clone());
             Some(s.round(e, false))
         }

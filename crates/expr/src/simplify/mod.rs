@@ -133,16 +133,22 @@ impl Simplifier {
         match e {
             Expr::Num(_) | Expr::Var(_) => e.clone(),
             Expr::Add(ts) => {
-                let ts = ts.iter().map(|t| self.simplify(t)).collect();
-                arith::add(ts)
+                let ts: Vec<Expr> = ts.iter().map(|t| self.simplify(t)).collect();
+                let dens = denominators(&ts);
+                let r = arith::add(ts);
+                self.keep_undefined(dens, r)
             }
             Expr::Mul(fs) => {
-                let fs = fs.iter().map(|f| self.simplify(f)).collect();
-                arith::mul(fs)
+                let fs: Vec<Expr> = fs.iter().map(|f| self.simplify(f)).collect();
+                let dens = denominators(&fs);
+                let r = arith::mul(fs);
+                self.keep_undefined(dens, r)
             }
             Expr::Pow(b, k) => {
                 let b = self.simplify(b);
-                arith::pow(b, *k)
+                let dens = denominators(std::slice::from_ref(&b));
+                let r = arith::pow(b, *k);
+                self.keep_undefined(dens, r)
             }
             Expr::Max(v) => {
                 let v = v.iter().map(|x| self.simplify(x)).collect();
@@ -166,7 +172,7 @@ impl Simplifier {
             }
             Expr::Gcd(a, b) => {
                 let (a, b) = (self.simplify(a), self.simplify(b));
-                gcd(a, b)
+                self.gcd(a, b)
             }
             Expr::Log(a) => {
                 let a = self.simplify(a);
@@ -184,10 +190,61 @@ impl Simplifier {
         }
     }
 
+    /// `r`, the simplified form of an expression whose operands divided by each of `dens`,
+    /// guarded so that it stays undefined where the input was: a denominator that
+    /// simplification cancelled (`x/x`, `0/x`, `x*(1/x)`, `1/x - 1/x`) and that the prover
+    /// cannot show to be non-zero becomes `if(d != 0, r, 1/d)`, whose evaluation at `d = 0`
+    /// fails with the division by zero the input would give.
+    fn keep_undefined(&self, dens: Vec<Expr>, r: Expr) -> Expr {
+        if dens.is_empty() {
+            return r;
+        }
+        let kept = denominators(std::slice::from_ref(&r));
+        let mut out = r;
+        for d in dens {
+            if kept.contains(&d) || self.prover().positive(&d) || self.prover().negative(&d) {
+                continue;
+            }
+            let undefined = arith::pow(d.clone(), -1);
+            out = Expr::If(
+                Box::new(Cond::Cmp(CmpOp::Ne, d, Expr::zero())),
+                Box::new(out),
+                Box::new(undefined),
+            );
+        }
+        out
+    }
+
+    /// `gcd(a, b)`, folded only where that is exact: both integers, or `gcd(a, ±1)` and
+    /// `gcd(a, a)` for a provably integer (and, for the latter, non-negative) `a`; otherwise
+    /// kept, so that its evaluation rejects fractions as the simulator does.
+    pub(crate) fn gcd(&self, a: Expr, b: Expr) -> Expr {
+        if let (Some(x), Some(y)) = (a.as_num(), b.as_num()) {
+            if x.is_integer() && y.is_integer() {
+                return Expr::Num(Rational::from_integer(x.numer().gcd(y.numer())));
+            }
+        }
+        if a == b && self.is_integer(&a) && self.nonneg(&a) {
+            return a;
+        }
+        let unit = |r: &Expr| r.as_num().is_some_and(|r| r.abs().is_one());
+        if (unit(&a) && self.is_integer(&b)) || (unit(&b) && self.is_integer(&a)) {
+            return Expr::one();
+        }
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        Expr::Gcd(Box::new(a), Box::new(b))
+    }
+
     fn ite(&mut self, c: Cond, a: &Expr, b: &Expr) -> Expr {
         match c {
             Cond::Const(true) => self.simplify(a),
             Cond::Const(false) => self.simplify(b),
+            c if c.is_stochastic() && !self.probabilities_valid(&c) => {
+                // A probability that may lie outside [0, 1]: kept, so that evaluation
+                // rejects it as the simulator does.
+                let (a, b) = (self.simplify(a), self.simplify(b));
+                Expr::If(Box::new(c), Box::new(a), Box::new(b))
+            }
             c if c.is_stochastic() => {
                 // Expectation: P(c)*a + (1 - P(c))*b.
                 let p = self.probability(&c);
@@ -203,6 +260,16 @@ impl Simplifier {
                     Expr::If(Box::new(c), Box::new(a), Box::new(b))
                 }
             }
+        }
+    }
+
+    /// Whether every `prob(p)` atom of `c` provably has `0 <= p <= 1`.
+    fn probabilities_valid(&self, c: &Cond) -> bool {
+        match c {
+            Cond::Prob(p) => self.nonneg(p) && self.nonneg(&arith::sub(Expr::one(), p.clone())),
+            Cond::And(v) | Cond::Or(v) => v.iter().all(|x| self.probabilities_valid(x)),
+            Cond::Not(x) => self.probabilities_valid(x),
+            _ => true,
         }
     }
 
@@ -441,21 +508,29 @@ impl Simplifier {
     }
 }
 
-fn gcd(a: Expr, b: Expr) -> Expr {
-    if let (Some(x), Some(y)) = (a.as_num(), b.as_num()) {
-        if x.is_integer() && y.is_integer() {
-            return Expr::Num(Rational::from_integer(x.numer().gcd(y.numer())));
+/// The bases that `exprs` divide by at their top level: `b` of a factor `b^k` with `k < 0`,
+/// in the operands themselves, their factors, and the factors of their terms.
+fn denominators(exprs: &[Expr]) -> Vec<Expr> {
+    fn walk(e: &Expr, depth: u8, out: &mut Vec<Expr>) {
+        match e {
+            Expr::Pow(b, k) if *k < 0 && !out.contains(b) => out.push((**b).clone()),
+            Expr::Mul(v) | Expr::Add(v) if depth < 2 => {
+                for x in v {
+                    walk(x, depth + 1, out);
+                }
+            }
+            Expr::If(_, a, b) if depth < 2 => {
+                walk(a, depth + 1, out);
+                walk(b, depth + 1, out);
+            }
+            _ => {}
         }
     }
-    if a == b {
-        return a;
+    let mut out = Vec::new();
+    for e in exprs {
+        walk(e, 0, &mut out);
     }
-    if a.as_num().is_some_and(|r| r.abs().is_one()) || b.as_num().is_some_and(|r| r.abs().is_one())
-    {
-        return Expr::one();
-    }
-    let (a, b) = if a <= b { (a, b) } else { (b, a) };
-    Expr::Gcd(Box::new(a), Box::new(b))
+    out
 }
 
 /// A rational as `f64` (for tests).

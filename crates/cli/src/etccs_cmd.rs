@@ -56,6 +56,7 @@ use crate::timeline_files::TimelineArgs;
 #[derive(Subcommand, Debug)]
 pub enum EtccsCommand {
     /// Execution-time multiset and distribution, extremes and outcome of ETCCS agents.
+    #[command(alias = "analyze")]
     Analyse(AnalyseArgs),
 }
 
@@ -88,7 +89,7 @@ pub struct AnalyseArgs {
     /// Override a `const` (or give a `param` a value): `p=4`, or a range or list (`p=2..8`,
     /// `p=2,4,8`) to analyse every value and print one row per value (repeatable); the
     /// analyses run in parallel, one per core.
-    #[arg(long = "const", value_name = "NAME=VALUES")]
+    #[arg(long = "const", short = 'D', value_name = "NAME=VALUES")]
     consts: Vec<String>,
     /// Parametric analysis: report every region with its own linear expressions instead of
     /// merging regions into `max`/`min` expressions.
@@ -106,6 +107,12 @@ pub struct AnalyseArgs {
     /// swept constant as an SVG line plot (one line for an agent with a single time).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Write the results as CSV, one row per `--const` value and agent:
+    /// the constants, `agent`, `states`, `min`, `max`, `mean` (empty for a parametric
+    /// agent) and `limit` (the limit a row stopped at, else empty); the format of every
+    /// vates sweep's CSV.
+    #[arg(long, value_name = "FILE.csv")]
+    csv: Option<PathBuf>,
     /// Print the fastest and slowest runs step by step: who acted when, and how long each
     /// component waited for its partner.
     #[arg(long)]
@@ -203,7 +210,7 @@ fn analyse_and_write(
     }
     // Output paths are checked before the analyses: a typo must not cost a long run.
     a.timeline.check()?;
-    for path in [&a.map, &a.plot].into_iter().flatten() {
+    for path in [&a.map, &a.plot, &a.csv].into_iter().flatten() {
         crate::error::check_output(path)?;
     }
     let mut jobs = Vec::new();
@@ -245,6 +252,13 @@ fn analyse_and_write(
         if a.explain && a.format == EtccsFormat::Text {
             write_explained(&results, out)?;
         }
+        if let Some(path) = &a.csv {
+            let point = points.into_iter().next().unwrap_or_default();
+            let agents = a_names(&results)
+                .into_iter()
+                .zip(results.into_iter().map(Ok));
+            write_csv(path, &[(point, agents.collect())])?;
+        }
         return Ok(());
     }
     // In a table, an analysis that reached a limit is a cell; any other error ends the run.
@@ -260,6 +274,9 @@ fn analyse_and_write(
     }
     // The table first: a plot that cannot be drawn or written does not cost the results.
     write_table(&rows, a.format, out)?;
+    if let Some(path) = &a.csv {
+        write_csv(path, &rows)?;
+    }
     if let Some(path) = &a.plot {
         let cols: Vec<crate::etccs_plot::Column<'_>> = rows
             .iter()
@@ -483,6 +500,65 @@ fn cell_json(agent: &str, o: &Result<etccs::Report, Stopped>) -> serde_json::Val
 }
 
 /// A table over the const values: one block per agent, one row per value.
+/// The agents' names of single-analysis results.
+fn a_names(results: &[etccs::Report]) -> Vec<String> {
+    results
+        .iter()
+        .map(|r| match r {
+            etccs::Report::Concrete(a) => a.name.clone(),
+            etccs::Report::Parametric(p) => p.name.clone(),
+        })
+        .collect()
+}
+
+/// Writes the rows as CSV (see `--csv`), in [`trace::csv`]'s format.
+fn write_csv(path: &std::path::Path, points: &[Point]) -> Result<(), Failure> {
+    use trace::csv::{Cell, Table};
+    let consts: Vec<String> = points
+        .first()
+        .map(|(p, _)| p.iter().map(|(n, _)| n.to_string()).collect())
+        .unwrap_or_default();
+    let mut t = Table::new(
+        consts
+            .iter()
+            .cloned()
+            .chain(["agent", "states", "min", "max", "mean", "limit"].map(String::from)),
+    );
+    let num = |t: &etccs::Time| Cell::from(expr::number::to_f64(t));
+    for (point, results) in points {
+        for (agent, outcome) in results {
+            let mut row: Vec<Cell> = point
+                .iter()
+                .map(|(_, v)| Cell::from(expr::number::to_f64(v)))
+                .collect();
+            row.push(Cell::from(agent.as_str()));
+            match outcome {
+                Ok(r) => {
+                    row.push(Cell::from(r.states()));
+                    match r {
+                        etccs::Report::Concrete(an) => {
+                            row.push(an.min.as_ref().map_or(Cell::Empty, |r| num(&r.time)));
+                            row.push(an.max.as_ref().map_or(Cell::Empty, |r| num(&r.time)));
+                            row.push(an.mean().as_ref().map_or(Cell::Empty, num));
+                        }
+                        etccs::Report::Parametric(_) => {
+                            row.extend([Cell::Empty, Cell::Empty, Cell::Empty]);
+                        }
+                    }
+                    row.push(Cell::Empty);
+                }
+                Err(st) => {
+                    row.extend([Cell::Empty, Cell::Empty, Cell::Empty, Cell::Empty]);
+                    row.push(Cell::from(st.kind));
+                }
+            }
+            t.rows.push(row);
+        }
+    }
+    crate::error::write_file(path, t.to_string().as_bytes())?;
+    Ok(())
+}
+
 fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Result<(), Failure> {
     let mut s = String::new();
     match format {

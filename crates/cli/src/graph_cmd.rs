@@ -94,6 +94,7 @@ pub type GResult<T> = std::result::Result<T, Failure>;
 #[derive(Subcommand, Debug)]
 pub enum GraphCommand {
     /// Predict the makespan of a task graph on P processes and explain where time went.
+    #[command(alias = "analyse")]
     Analyze(AnalyzeArgs),
     /// Analyse a task graph over a range of process counts: speedup, efficiency, bounds.
     Sweep(GraphSweepArgs),
@@ -140,8 +141,14 @@ pub struct GraphInput {
 pub struct AnalyzeArgs {
     #[command(flatten)]
     input: GraphInput,
-    /// Number of processes P.
-    #[arg(long, short = 'p', value_name = "P", value_parser = crate::graph_sweep::parse_one_proc)]
+    /// Number of processes P (also as `-D P=8`, like every method's parameters).
+    #[arg(
+        long,
+        short = 'p',
+        short_alias = 'D',
+        value_name = "P",
+        value_parser = crate::graph_sweep::parse_one_proc
+    )]
     procs: usize,
     /// The schedule as a timeline.
     #[command(flatten)]
@@ -189,8 +196,15 @@ fn profile_csv(profile: &[(f64, usize)], queues: Option<&[(f64, f64)]>) -> Strin
 pub struct GraphSweepArgs {
     #[command(flatten)]
     input: GraphInput,
-    /// Process counts: a range `1..64`, `1..64:4`, a list `1,2,4,8`, or one value.
-    #[arg(long, short = 'p', value_name = "RANGE", value_parser = crate::graph_sweep::parse_procs)]
+    /// Process counts: a range `1..64`, `1..64:4`, a list `1,2,4,8`, or one value (also as
+    /// `-D P=1..64`, like every method's parameters).
+    #[arg(
+        long,
+        short = 'p',
+        short_alias = 'D',
+        value_name = "RANGE",
+        value_parser = crate::graph_sweep::parse_procs
+    )]
     procs: crate::graph_sweep::ProcList,
     /// Write one CSV row per process count.
     #[arg(long, value_name = "FILE")]

@@ -46,8 +46,20 @@ pub struct Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcList(pub Vec<usize>);
 
-/// clap value parser for `--procs`: `1..64`, `1..64:4`, `1,2,4,8` or `8`.
+/// clap value parser for `--procs`: `1..64`, `1..64:4`, `1,2,4,8` or `8`; as `-D`, the same
+/// after `P=`.
 pub fn parse_procs(s: &str) -> std::result::Result<ProcList, String> {
+    let s = match s.split_once('=') {
+        Some((name, values)) if name.trim() == "P" || name.trim() == "p" => values.trim(),
+        Some((name, _)) => {
+            return Err(format!(
+                "the task-graph analysis has one parameter, P (the number of processes), not \
+                 `{}`: give `-D P=8` or `--procs 8`",
+                name.trim()
+            ))
+        }
+        None => s,
+    };
     let (_, values) = parse_binding(&format!("P={s}")).map_err(|_| {
         format!("`{s}` is not a process count, range (1..64, 1..64:4) or list (1,2,4,8)")
     })?;
@@ -161,20 +173,26 @@ pub fn run(
     progress.finish();
 
     if let Some(csv) = &opts.csv {
-        let mut s = String::from("procs,makespan,speedup,efficiency,work_bound,span_bound\n");
+        let mut t = trace::csv::Table::new([
+            "procs",
+            "makespan",
+            "speedup",
+            "efficiency",
+            "work_bound",
+            "span_bound",
+        ]);
         for p in &points {
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{}",
-                p.procs,
-                csv_num(p.makespan),
-                csv_num(p.speedup),
-                csv_num(p.efficiency),
-                csv_num(p.work_bound),
-                csv_num(p.span_bound)
-            );
+            let finite = |v: f64| v.is_finite().then_some(v);
+            t.push_row([
+                Some(p.procs as f64),
+                finite(p.makespan),
+                finite(p.speedup),
+                finite(p.efficiency),
+                finite(p.work_bound),
+                finite(p.span_bound),
+            ]);
         }
-        write_file(csv, s.as_bytes())?;
+        write_file(csv, t.to_string().as_bytes())?;
     }
     if let Some(plot) = &opts.plot {
         let svg = render_plot(path, setup, &points)?;
@@ -222,14 +240,6 @@ fn ratio(v: f64) -> String {
         fixed(v, 3)
     } else {
         "-".to_string()
-    }
-}
-
-fn csv_num(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v}")
-    } else {
-        String::new()
     }
 }
 

@@ -577,22 +577,8 @@ fn simulate_point(
     Ok(r.time)
 }
 
-/// Appends one CSV field for a number, as [`trace::csv`] writes numbers (shortest
-/// round-trip text, `inf`/`-inf`), except that NaN (not computed) is an empty field.
-/// Integers take a fast path with the same text.
-fn push_csv_num(s: &mut String, v: f64) {
-    if v.is_nan() {
-        return;
-    }
-    if v.fract() == 0.0 && v.abs() < 9e15 && v != 0.0 {
-        let _ = write!(s, "{}", v as i64);
-    } else {
-        let _ = write!(s, "{v}");
-    }
-}
-
-/// Appends the chunk's rows to the CSV (lines end in CRLF, as RFC 4180 and
-/// [`trace::csv::Table`], which wrote the header, have it), formatting pieces in parallel.
+/// Appends the chunk's rows to the CSV (in [`trace::csv`]'s format: its `Table` wrote the
+/// header), formatting pieces in parallel.
 /// Every field is a number, so none needs quoting.
 fn write_csv_chunk(chunk: &Chunk, naxes: usize, w: &mut dyn Write) -> std::io::Result<()> {
     let n = chunk.len(naxes);
@@ -608,7 +594,7 @@ fn write_csv_chunk(chunk: &Chunk, naxes: usize, w: &mut dyn Write) -> std::io::R
                         s.push(',');
                     }
                     first = false;
-                    push_csv_num(s, v);
+                    trace::csv::push_num(s, v);
                 };
                 for &v in &chunk.vals[i * naxes..(i + 1) * naxes] {
                     field(&mut s, v);
@@ -621,7 +607,7 @@ fn write_csv_chunk(chunk: &Chunk, naxes: usize, w: &mut dyn Write) -> std::io::R
                 if let Some(&t) = chunk.sim.get(i) {
                     field(&mut s, t);
                 }
-                s.push_str("\r\n");
+                s.push('\n');
             }
             s
         })

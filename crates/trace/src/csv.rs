@@ -1,10 +1,11 @@
-//! Minimal CSV tables for sweep results, written per RFC 4180.
+//! CSV tables for sweep results: the one CSV format of every vates command.
 //!
 //! Fields that contain a comma, a double quote, a carriage return or a line feed are enclosed
-//! in double quotes, with inner double quotes doubled. Lines end in CRLF, as RFC 4180 says.
+//! in double quotes, with inner double quotes doubled (RFC 4180). Lines end in LF, as Unix
+//! tools write them (RFC 4180 readers such as Python's `csv` and pandas accept it).
 //! Numbers are printed with Rust's shortest round-trip formatting (`0.1`, `3`, `1e-7` is
-//! `0.0000001`), so parsing them back gives the same `f64`; NaN prints as `NaN` and the
-//! infinities as `inf` / `-inf`.
+//! `0.0000001`), so parsing them back gives the same `f64`; a value that was not computed
+//! (NaN) is an empty field, and the infinities print as `inf` / `-inf`.
 //!
 //! ```
 //! use trace::csv::{Cell, Table};
@@ -14,7 +15,7 @@
 //! t.push_row([Cell::from(8.0), Cell::Empty, Cell::from("say \"hi\"")]);
 //! assert_eq!(
 //!     t.to_string(),
-//!     "P,time,note\r\n4,0.1,\"a, b\"\r\n8,,\"say \"\"hi\"\"\"\r\n"
+//!     "P,time,note\n4,0.1,\"a, b\"\n8,,\"say \"\"hi\"\"\"\n"
 //! );
 //! ```
 
@@ -130,11 +131,27 @@ fn write_line<'a>(out: &mut String, fields: impl Iterator<Item = Field<'a>>) {
             out.push(',');
         }
         match field {
-            Field::Num(v) => out.push_str(&v.to_string()),
+            Field::Num(v) => push_num(out, v),
             Field::Text(s) => push_text(out, s),
         }
     }
-    out.push_str("\r\n");
+    out.push('\n');
+}
+
+/// Appends one number field: shortest round-trip text, `inf`/`-inf`, and nothing for NaN
+/// (not computed). For writers that format rows themselves (in parallel, say); lines end
+/// in `\n`.
+pub fn push_num(out: &mut String, v: f64) {
+    use std::fmt::Write as _;
+    if v.is_nan() {
+        return;
+    }
+    if v.fract() == 0.0 && v.abs() < 9e15 && v != 0.0 {
+        // The same text as `{v}` for integers, without the float formatting.
+        let _ = write!(out, "{}", v as i64);
+    } else {
+        let _ = write!(out, "{v}");
+    }
 }
 
 fn push_text(out: &mut String, s: &str) {
@@ -162,8 +179,8 @@ mod tests {
         ]);
         assert_eq!(
             t.to_string(),
-            "plain,\"with,comma\",\"with \"\"quote\"\"\",\"multi\nline\"\r\n\
-             x,\"a,b\",\"\"\"q\"\"\",\"l1\r\nl2\"\r\n"
+            "plain,\"with,comma\",\"with \"\"quote\"\"\",\"multi\nline\"\n\
+             x,\"a,b\",\"\"\"q\"\"\",\"l1\r\nl2\"\n"
         );
     }
 
@@ -176,13 +193,13 @@ mod tests {
         }
         let s = t.to_string();
         let parsed: Vec<f64> = s
-            .split("\r\n")
+            .split('\n')
             .skip(1)
             .filter(|l| !l.is_empty())
             .map(|l| l.parse().unwrap())
             .collect();
         assert_eq!(parsed, values);
-        assert!(s.starts_with("v\r\n0.1\r\n0.3333333333333333\r\n0.0000001\r\n"));
+        assert!(s.starts_with("v\n0.1\n0.3333333333333333\n0.0000001\n"));
     }
 
     #[test]
@@ -194,7 +211,7 @@ mod tests {
             Cell::from(7usize),
             Cell::from(Some("s")),
         ]);
-        assert_eq!(t.to_string(), "a,b,c\r\n,NaN,\r\ninf,7,s\r\n");
+        assert_eq!(t.to_string(), "a,b,c\n,,\ninf,7,s\n");
     }
 
     #[test]

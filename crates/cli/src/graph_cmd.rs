@@ -451,25 +451,30 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
         analysing: "reporting",
         noun: "tasks",
     };
-    let (mut schedule, solves) = crate::progress::with_meter(units, "", |meter| {
-        setup.analyze_metered(&g, a.procs, Some(meter))
-    })?;
-    clean_rounding(&mut schedule);
-    let (makespan_p1, p1_error) = if a.procs == 1 {
-        (Some(schedule.makespan), None)
-    } else {
-        match setup.analyze(&g, 1) {
+    // The run at P and the P = 1 baseline (for the speedup) are independent: one per core.
+    let baseline = || {
+        (a.procs != 1).then(|| match setup.analyze(&g, 1) {
             Ok((s, _)) => (Some(s.makespan), None),
             Err(Failure::Cli(CliError::Diag(d))) => (
                 None,
                 Some(format!("the P = 1 baseline run failed: {}", d.message)),
             ),
             Err(_) => (None, Some("the P = 1 baseline run failed".to_string())),
-        }
+        })
     };
+    let (run, p1) = rayon::join(
+        || {
+            crate::progress::with_meter(units, "", |meter| {
+                setup.analyze_metered(&g, a.procs, Some(meter))
+            })
+        },
+        baseline,
+    );
+    let (mut schedule, solves) = run?;
+    clean_rounding(&mut schedule);
+    let (makespan_p1, p1_error) = p1.unwrap_or((Some(schedule.makespan), None));
     let cp = g.critical_path();
     let summary = report::summarize(&g, &schedule, cp.length);
-    let profile = report::parallelism_profile(&schedule);
     let per_queue = matches!(setup.policy, PolicyKind::Queues { .. })
         .then(|| mean_over_active(&report::processes_per_active_queue(&g, &schedule)));
     let an = Analysis {
@@ -477,7 +482,7 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
         tasks: g.len(),
         edges: g.edge_count(),
         procs: a.procs,
-        profile_mean: time_mean(&profile, schedule.makespan),
+        profile_mean: time_mean(&summary.profile, schedule.makespan),
         critical_path: cp.tasks.iter().map(|&t| g.id(t).to_string()).collect(),
         schedule,
         summary,
@@ -491,7 +496,10 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
             .per_queue
             .is_some()
             .then(|| report::processes_per_active_queue(&g, &an.schedule));
-        write_file(path, profile_csv(&profile, queues.as_deref()).as_bytes())?;
+        write_file(
+            path,
+            profile_csv(&an.summary.profile, queues.as_deref()).as_bytes(),
+        )?;
     }
     if a.timeline.wanted() {
         let file = a

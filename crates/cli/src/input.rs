@@ -53,13 +53,17 @@ pub fn load_text(name: &str, text: &str, root: Option<&str>) -> Result<Loaded> {
 /// `/dev/zero` costs nothing), and naming the first byte that is not UTF-8.
 pub fn read_text(path: &Path, limit: usize, what: &str) -> Result<String> {
     let file = std::fs::File::open(path).map_err(|e| CliError::read(path, &e))?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
+    let meta = file.metadata().ok();
+    if meta.as_ref().is_some_and(|m| m.is_dir()) {
         return Err(CliError::with_help(
             format!("cannot read `{}`: it is a directory", path.display()),
             format!("give the path of {what}"),
         ));
     }
-    let mut bytes = Vec::new();
+    // A regular file's size is known: read it into a buffer of that size at once (a growing
+    // buffer would copy a 100 MB file several times).
+    let size = meta.filter(|m| m.is_file()).map_or(0, |m| m.len());
+    let mut bytes = Vec::with_capacity(size.min(limit as u64 + 1) as usize + 1);
     file.take(limit as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| CliError::read(path, &e))?;

@@ -77,6 +77,11 @@ impl Format {
         let by_ext = Format::from_path(path);
         let looks_json = text.trim_start().starts_with('{');
         if matches!(by_ext, Some(Format::Json) | None) && looks_json {
+            // A file whose first key is `tasks` is a task graph: no need to scan the rest.
+            let first = text.trim_start()[1..].trim_start();
+            if first.starts_with("\"tasks\"") {
+                return Some(Format::Json);
+            }
             // The top-level keys (values are skipped, not built).
             let keys: Result<BTreeMap<String, IgnoredAny>, _> = serde_json::from_str(text);
             return Some(match keys {

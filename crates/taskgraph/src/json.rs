@@ -15,35 +15,253 @@
 //! may name tasks listed later. Errors name the task (index and id) and its line:column.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use std::hash::Hasher as _;
+
+use hashbrown::hash_table::{Entry, HashTable};
+use rustc_hash::FxHasher;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+mod scan;
 
 use crate::error::{ErrorKind, GraphError};
 use crate::graph::{Limits, TaskAttrs, TaskGraph, TaskGraphBuilder};
 use diag::{did_you_mean, offset_of, suggest};
 
-#[derive(Deserialize)]
-struct JsonFile<'a> {
-    #[serde(borrow)]
-    tasks: Vec<JsonTask<'a>>,
+/// The tasks of a JSON file in flat arrays: strings as [`Span`]s of the text (or of
+/// `unescaped`, for the few with escapes), no allocation per task, so a million tasks parse in
+/// one pass into a few dense arrays.
+struct Tasks<'a> {
+    text: &'a str,
+    /// Strings that had escapes, unescaped.
+    unescaped: String,
+    ids: Vec<Span>,
+    times: Vec<Option<f64>>,
+    /// Predecessors of task `k`: `preds[pred_off[k]..pred_off[k + 1]]`.
+    pred_off: Vec<usize>,
+    preds: Vec<Span>,
+    /// Rates and attributes, for the (few) tasks that have them.
+    rates: Vec<(u32, BTreeMap<String, f64>)>,
+    attrs: Vec<(u32, BTreeMap<String, Value>)>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct JsonTask<'a> {
-    #[serde(borrow)]
-    id: Cow<'a, str>,
-    time: Option<f64>,
-    #[serde(default, borrow)]
-    preds: Vec<Cow<'a, str>>,
-    #[serde(default)]
-    rate: BTreeMap<String, f64>,
-    #[serde(default)]
-    attrs: BTreeMap<String, Value>,
+/// A string of the input: `len` bytes at `start` of the text, or of the unescaped strings
+/// when `escaped`.
+#[derive(Clone, Copy)]
+struct Span {
+    start: u32,
+    len: u32,
+    escaped: bool,
+}
+
+impl<'a> Tasks<'a> {
+    fn new(text: &'a str) -> Self {
+        Tasks {
+            text,
+            unescaped: String::new(),
+            ids: Vec::new(),
+            times: Vec::new(),
+            pred_off: Vec::new(),
+            preds: Vec::new(),
+            rates: Vec::new(),
+            attrs: Vec::new(),
+        }
+    }
+
+    /// The span of `s`: in place when it is a slice of the text, else copied.
+    fn span(&mut self, s: Cow<'a, str>) -> Span {
+        let base = self.text.as_ptr() as usize;
+        let at = s.as_ptr() as usize;
+        let in_text =
+            matches!(s, Cow::Borrowed(_)) && at >= base && at + s.len() <= base + self.text.len();
+        if in_text {
+            // Texts are at most 4 GiB (Limits::max_bytes), so offsets fit in u32.
+            Span {
+                start: (at - base) as u32,
+                len: s.len() as u32,
+                escaped: false,
+            }
+        } else {
+            let start = self.unescaped.len() as u32;
+            self.unescaped.push_str(&s);
+            Span {
+                start,
+                len: s.len() as u32,
+                escaped: true,
+            }
+        }
+    }
+
+    /// The string of `s`.
+    fn str(&self, s: Span) -> &str {
+        let buf = if s.escaped {
+            &self.unescaped
+        } else {
+            self.text
+        };
+        &buf[s.start as usize..(s.start + s.len) as usize]
+    }
+}
+
+/// A string borrowed from the input when it has no escapes.
+struct CowStr<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for CowStr<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CowStr<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(CowStr(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(CowStr(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(CowStr(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The top level: `{"tasks": [...], ...}` (other keys ignored).
+struct FileSeed<'t, 'a>(&'t mut Tasks<'a>);
+
+impl<'de, 't> DeserializeSeed<'de> for FileSeed<'t, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, 't> Visitor<'de> for FileSeed<'t, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object with a `tasks` array")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<(), M::Error> {
+        let mut seen = false;
+        while let Some(key) = m.next_key::<CowStr<'de>>()? {
+            if key.0 == "tasks" {
+                if seen {
+                    return Err(de::Error::duplicate_field("tasks"));
+                }
+                seen = true;
+                m.next_value_seed(TasksSeed(&mut *self.0))?;
+            } else {
+                m.next_value::<IgnoredAny>()?;
+            }
+        }
+        if !seen {
+            return Err(de::Error::missing_field("tasks"));
+        }
+        Ok(())
+    }
+}
+
+/// The `tasks` array.
+struct TasksSeed<'t, 'a>(&'t mut Tasks<'a>);
+
+impl<'de, 't> DeserializeSeed<'de> for TasksSeed<'t, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, 't> Visitor<'de> for TasksSeed<'t, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an array of tasks")
+    }
+    fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<(), S::Error> {
+        self.0.pred_off.push(0);
+        while s.next_element_seed(TaskSeed(&mut *self.0))?.is_some() {}
+        Ok(())
+    }
+}
+
+/// One task object, appended to the arrays.
+struct TaskSeed<'t, 'a>(&'t mut Tasks<'a>);
+
+const TASK_FIELDS: &[&str] = &["id", "time", "preds", "rate", "attrs"];
+
+impl<'de, 't> DeserializeSeed<'de> for TaskSeed<'t, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, 't> Visitor<'de> for TaskSeed<'t, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a task object")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<(), M::Error> {
+        let t = self.0;
+        let k = t.times.len() as u32;
+        let (mut id, mut time, mut preds) = (None, None, false);
+        while let Some(key) = m.next_key::<CowStr<'de>>()? {
+            match key.0.as_ref() {
+                "id" if id.is_none() => {
+                    let s = m.next_value::<CowStr<'de>>()?.0;
+                    id = Some(t.span(s));
+                }
+                "time" if time.is_none() => time = Some(m.next_value::<Option<f64>>()?),
+                "preds" if !preds => {
+                    preds = true;
+                    m.next_value_seed(PredsSeed(&mut *t))?;
+                }
+                "rate" => t.rates.push((k, m.next_value()?)),
+                "attrs" => t.attrs.push((k, m.next_value()?)),
+                f @ ("id" | "time" | "preds") => {
+                    return Err(de::Error::custom(format_args!("duplicate field `{f}`")))
+                }
+                other => return Err(de::Error::unknown_field(other, TASK_FIELDS)),
+            }
+        }
+        let Some(id) = id else {
+            return Err(de::Error::missing_field("id"));
+        };
+        t.ids.push(id);
+        t.times.push(time.flatten());
+        t.pred_off.push(t.preds.len());
+        Ok(())
+    }
+}
+
+/// A task's `preds` array, appended to the flat list.
+struct PredsSeed<'t, 'a>(&'t mut Tasks<'a>);
+
+impl<'de, 't> DeserializeSeed<'de> for PredsSeed<'t, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, 't> Visitor<'de> for PredsSeed<'t, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an array of task ids")
+    }
+    fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<(), S::Error> {
+        while let Some(p) = s.next_element::<CowStr<'de>>()? {
+            let span = self.0.span(p.0);
+            self.0.preds.push(span);
+        }
+        Ok(())
+    }
 }
 
 #[derive(Deserialize)]
@@ -63,17 +281,21 @@ pub fn read_json(text: &str) -> Result<TaskGraph, GraphError> {
 }
 
 /// Reads a task graph from JSON text; `name` names the input in diagnostics.
+///
+/// One streaming pass puts the tasks into flat arrays of spans of the text; the ids are then
+/// packed and resolved once through a hash index of task numbers (FxHash: a file's ids are
+/// keys of a one-off index, and equal hashes are compared in full).
 pub fn read_json_with(text: &str, name: &str, limits: &Limits) -> Result<TaskGraph, GraphError> {
     limits.check_bytes(text.len())?;
-    let file: JsonFile = serde_json::from_str(text).map_err(|e| serde_error(e, name, text))?;
-    if file.tasks.len() > limits.max_tasks {
+    let file = match scan::scan(text) {
+        Some(file) => file,
+        None => parse(text).map_err(|e| serde_error(e, name, text))?,
+    };
+    let n = file.times.len();
+    if n > limits.max_tasks {
         return Err(GraphError::new(
             ErrorKind::Limit,
-            format!(
-                "{} tasks, more than the limit of {}",
-                file.tasks.len(),
-                limits.max_tasks
-            ),
+            format!("{n} tasks, more than the limit of {}", limits.max_tasks),
         ));
     }
     let locate = |e: GraphError, label: &str| -> GraphError {
@@ -82,83 +304,149 @@ pub fn read_json_with(text: &str, name: &str, limits: &Limits) -> Result<TaskGra
             None => e,
         }
     };
-    let mut index: HashMap<&str, u32> = HashMap::with_capacity(file.tasks.len());
-    for (k, t) in file.tasks.iter().enumerate() {
-        if let Some(first) = index.insert(t.id.as_ref(), k as u32) {
-            let e = GraphError::new(
-                ErrorKind::DuplicateId,
-                format!("duplicate task id `{}`: tasks #{first} and #{k}", t.id),
-            )
-            .with_help("task ids must be unique")
-            .with_task(k as u32, t.id.as_ref());
-            return Err(locate(e, "second task with this id"));
+    // The ids, packed together: the index and its key comparisons stay in a few MB rather
+    // than reaching into the whole text.
+    let mut ids = String::with_capacity(file.ids.iter().map(|s| s.len as usize).sum());
+    let mut id_off = Vec::with_capacity(n + 1);
+    id_off.push(0);
+    for &s in &file.ids {
+        ids.push_str(file.str(s));
+        id_off.push(ids.len());
+    }
+    let id_of = |k: usize| &ids[id_off[k]..id_off[k + 1]];
+    // Ids that end in their task's number plus a constant (`t0, t1, …`, `ID000001, …`) are
+    // distinct, and a predecessor's number can be read from its digits (and checked against
+    // its id): no index at all. Other ids get a hash index of task numbers (4 bytes a slot,
+    // keys compared in `ids`), so that the table of a million tasks stays near the caches.
+    let numbered = numbering(n, id_of);
+    let hash = |s: &str| {
+        let mut h = FxHasher::default();
+        h.write(s.as_bytes());
+        h.finish()
+    };
+    let mut index: HashTable<u32> = HashTable::new();
+    if numbered.is_none() {
+        index.reserve(n, |&j| hash(id_of(j as usize)));
+        for k in 0..n {
+            let id = id_of(k);
+            let h = hash(id);
+            match index.entry(
+                h,
+                |&j| id_of(j as usize) == id,
+                |&j| hash(id_of(j as usize)),
+            ) {
+                Entry::Occupied(o) => {
+                    let first = *o.get();
+                    let e = GraphError::new(
+                        ErrorKind::DuplicateId,
+                        format!("duplicate task id `{id}`: tasks #{first} and #{k}"),
+                    )
+                    .with_help("task ids must be unique")
+                    .with_task(k as u32, id);
+                    return Err(locate(e, "second task with this id"));
+                }
+                Entry::Vacant(v) => {
+                    v.insert(k as u32);
+                }
+            }
         }
     }
+    let find = |p: &str| match numbered {
+        Some(d) => trailing_number(p)
+            .and_then(|x| x.checked_sub(d))
+            .filter(|&j| j < n && id_of(j) == p)
+            .map(|j| j as u32),
+        None => index.find(hash(p), |&j| id_of(j as usize) == p).copied(),
+    };
     let mut b = TaskGraphBuilder::with_limits(*limits);
     b.assume_unique_ids(); // checked above, with the task location
-    let edges: usize = file.tasks.iter().map(|t| t.preds.len()).sum();
-    b.reserve(file.tasks.len(), edges);
-    for (k, t) in file.tasks.iter().enumerate() {
-        let Some(time) = t.time else {
+    b.reserve(n, file.preds.len());
+    for k in 0..n {
+        let Some(time) = file.times[k] else {
             let e = GraphError::new(
                 ErrorKind::MissingTime,
-                format!("task #{k} `{}` has no `time`", t.id),
+                format!("task #{k} `{}` has no `time`", id_of(k)),
             )
             .with_help("add \"time\": <CPU demand> to the task")
-            .with_task(k as u32, t.id.as_ref());
+            .with_task(k as u32, id_of(k));
             return Err(locate(e, "this task"));
         };
-        b.task(&t.id, time);
+        b.task(id_of(k), time);
     }
-    for (k, t) in file.tasks.iter().enumerate() {
+    for k in 0..n {
         let k32 = k as u32;
-        for p in &t.preds {
-            match index.get(p.as_ref()) {
-                Some(&pi) => b.edge(pi, k32),
+        for &ps in &file.preds[file.pred_off[k]..file.pred_off[k + 1]] {
+            let p = file.str(ps);
+            match find(p) {
+                Some(pi) => b.edge(pi, k32),
                 None => {
                     let mut e = GraphError::new(
                         ErrorKind::UnknownTask,
-                        format!("task #{k} `{}` has unknown predecessor `{p}`", t.id),
+                        format!("task #{k} `{}` has unknown predecessor `{p}`", id_of(k)),
                     )
-                    .with_task(k32, t.id.as_ref());
-                    e.help = did_you_mean(&suggest(p, index.keys().copied()));
-                    // Point at the predecessor string itself when it can be found.
-                    if let Some((s, _)) = task_span(text, k) {
-                        let raw = &text[s..];
-                        let quoted = serde_json::to_string(p).unwrap_or_default();
-                        if let Some(pp) = raw.find("\"preds\"") {
-                            if let Some(q) = raw[pp..].find(&quoted) {
-                                let at = s + pp + q;
-                                return Err(e.at(
-                                    name,
-                                    text,
-                                    at,
-                                    at + quoted.len(),
-                                    "no task has this id",
-                                ));
-                            }
-                        }
+                    .with_task(k32, id_of(k));
+                    e.help = did_you_mean(&suggest(p, (0..n).map(id_of)));
+                    // Point at the predecessor string itself when it is in the text.
+                    if !ps.escaped {
+                        let at = ps.start as usize - 1;
+                        return Err(e.at(name, text, at, at + p.len() + 2, "no task has this id"));
                     }
                     return Err(locate(e, "unknown predecessor"));
                 }
             }
         }
-        for (r, &v) in &t.rate {
-            b.rate(k32, r, v);
+    }
+    for (k, rates) in &file.rates {
+        for (r, &v) in rates {
+            b.rate(*k, r, v);
         }
-        let attrs = attrs_from_json(&t.attrs).map_err(|m| {
+    }
+    for (k, map) in &file.attrs {
+        let attrs = attrs_from_json(map).map_err(|m| {
+            let id = id_of(*k as usize);
             locate(
-                GraphError::new(
-                    ErrorKind::BadAttribute,
-                    format!("task #{k} `{}`: {m}", t.id),
-                )
-                .with_task(k32, t.id.as_ref()),
+                GraphError::new(ErrorKind::BadAttribute, format!("task #{k} `{id}`: {m}"))
+                    .with_task(*k, id),
                 "in this task",
             )
         })?;
-        b.attrs(k32, attrs);
+        b.attrs(*k, attrs);
     }
     b.build().map_err(|e| locate(e, "this task"))
+}
+
+/// The tasks of `text` by the general parser (any valid JSON, exact error positions).
+fn parse(text: &str) -> Result<Tasks<'_>, serde_json::Error> {
+    let mut file = Tasks::new(text);
+    let mut de = serde_json::Deserializer::from_str(text);
+    FileSeed(&mut file).deserialize(&mut de)?;
+    de.end()?;
+    Ok(file)
+}
+
+/// The number a string ends in (its trailing decimal digits, at most 18), if any.
+fn trailing_number(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 18 {
+        return None;
+    }
+    let value = b[b.len() - digits..]
+        .iter()
+        .fold(0u64, |v, &c| v * 10 + u64::from(c - b'0'));
+    usize::try_from(value).ok()
+}
+
+/// `Some(d)` when the id of every task `k` of `n` ends in the number `k + d`: such ids are
+/// all distinct (their numbers are), and the task of an id is its number minus `d`.
+fn numbering<'s>(n: usize, id_of: impl Fn(usize) -> &'s str) -> Option<usize> {
+    if n == 0 {
+        return None;
+    }
+    let d = trailing_number(id_of(0))?;
+    (0..n)
+        .all(|k| trailing_number(id_of(k)) == Some(k + d))
+        .then_some(d)
 }
 
 /// Splits a JSON attribute map into the typed attributes and the extras.
@@ -287,6 +575,92 @@ fn json_num(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a reader pass found: ids, times and predecessor lists as strings.
+    type Seen = (Vec<String>, Vec<Option<f64>>, Vec<Vec<String>>);
+
+    fn seen(t: &Tasks) -> Seen {
+        let n = t.times.len();
+        (
+            t.ids.iter().map(|&s| t.str(s).to_string()).collect(),
+            t.times.clone(),
+            (0..n)
+                .map(|k| {
+                    t.preds[t.pred_off[k]..t.pred_off[k + 1]]
+                        .iter()
+                        .map(|&s| t.str(s).to_string())
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
+    /// Ids numbered in file order (plus a constant) are resolved from their digits, and a
+    /// predecessor that only shares a number with a task is still unknown.
+    #[test]
+    fn numbered_ids_resolve_by_their_digits() {
+        let g = read_json(
+            r#"{"tasks": [{"id": "ID000001", "time": 1}, {"id": "ID000002", "time": 2, "preds": ["ID000001"]},
+                          {"id": "ID000003", "time": 3, "preds": ["ID000001", "ID000002"]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(g.span(), 6.0);
+        let e = read_json(
+            r#"{"tasks": [{"id": "t0", "time": 1}, {"id": "t1", "time": 2, "preds": ["x0"]}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::UnknownTask);
+        assert!(e.message.contains("unknown predecessor `x0`"), "{}", e.message);
+        assert_eq!(numbering(3, |k| ["a7", "b8", "c9"][k]), Some(7));
+        assert_eq!(numbering(2, |k| ["a7", "b7"][k]), None);
+        assert_eq!(trailing_number("task_0042"), Some(42));
+        assert_eq!(trailing_number("x"), None);
+    }
+
+    /// The fast scanner reads exactly what the general parser reads, and gives up on what
+    /// it does not handle.
+    #[test]
+    fn the_fast_scanner_agrees_with_the_general_parser() {
+        let g = crate::gen::layered(&crate::gen::GenOptions {
+            tasks: 300,
+            width: 20,
+            degree: 3.0,
+            time: crate::gen::TimeDist::Uniform(0.001, 1e6),
+            seed: 7,
+            ..Default::default()
+        })
+        .unwrap();
+        let written = write_json(&g);
+        let compact: String = written.split_whitespace().collect::<Vec<_>>().join("");
+        let spaced = written.replace(',', " ,\n\t").replace(':', " : ");
+        let simple = [
+            written.as_str(),
+            compact.as_str(),
+            spaced.as_str(),
+            r#"{"tasks":[]}"#,
+            r#"{"tasks": [{"time": 1e-3, "id": "a"}, {"id": "b", "preds": [], "time": null}]}"#,
+            r#"{"tasks": [{"id": "é", "time": -0.5E+2}]}"#,
+        ];
+        for text in simple {
+            let fast = scan::scan(text).unwrap_or_else(|| panic!("fast path: {text}"));
+            let general = parse(text).unwrap();
+            assert_eq!(seen(&fast), seen(&general), "{text}");
+        }
+        // Beyond the fast path: the general parser reads these (or reports their errors).
+        let other = [
+            r#"{"tasks": [{"id": "a\"b", "time": 1}]}"#,
+            r#"{"tasks": [{"id": "a", "time": 1, "rate": {"bus": 1}}]}"#,
+            r#"{"name": "x", "tasks": []}"#,
+            r#"{"tasks": [{"id": "a", "time": 01}]}"#,
+            r#"{"tasks": [{"id": "a", "time": 1e999}]}"#,
+            r#"{"tasks": [{"id": "a", "id": "b", "time": 1}]}"#,
+            r#"{"tasks": [{"id": "a", "time": 1}]} x"#,
+            r#"{"tasks": [{"id": "a", "time": 1},]}"#,
+        ];
+        for text in other {
+            assert!(scan::scan(text).is_none(), "{text}");
+        }
+    }
 
     const EX: &str = r#"{"tasks": [
   {"id": "x", "time": 1.0},

@@ -8,8 +8,8 @@
 //! overheads), releases the successors of the completed tasks, and lets idle processes pick
 //! ready tasks in increasing process order. There are at most N steps. With a system model each
 //! step costs O(P) (every remaining demand changes); without one ([`SystemModel::is_basic`])
-//! completion times are fixed when a task starts, so the loop runs on an event heap and an
-//! ordered set of idle processes: O((N + E)·log P) in all.
+//! completion times are fixed when a task starts, so the loop runs on an event heap and a
+//! set of idle processes (a bit per process): O((N + E)·log P) in all.
 //!
 //! Ties are deterministic: tasks completing at the same instant are handled in increasing
 //! process order, their successors released in successor-list order; roots are released in
@@ -19,7 +19,7 @@ use super::policy::Policy;
 use super::system::SystemModel;
 use super::{AnalysisError, Dag};
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BinaryHeap;
 
 /// One task's place in the schedule.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,7 +89,7 @@ struct Run<'a> {
     stats: Vec<ProcStats>,
     slots: Vec<Option<Slot>>,
     /// Idle processes, in increasing order.
-    idle: BTreeSet<usize>,
+    idle: IdleSet,
     done: usize,
     now: f64,
     /// ∫|E| dt so far, for the one-time fetch delay.
@@ -141,29 +141,78 @@ impl Run<'_> {
             0.0
         };
         let interval = (self.done > 0).then(|| self.now / self.done as f64);
-        let idle: Vec<usize> = self.idle.iter().copied().collect();
-        for p in idle {
-            let Some(t) = self.policy.pick(p) else {
-                continue;
-            };
-            self.runs[t as usize] = TaskRun {
-                proc: p as u32,
-                start: self.now,
-                end: f64::NAN,
-            };
-            let fetch = self.system.fetch_delay(mean_busy, interval);
-            self.slots[p] = Some(Slot {
-                task: t,
-                fetch,
-                remaining: self.g.time(t),
-                start: self.now,
-            });
-            self.idle.remove(&p);
-            started.push(p);
-            if self.policy.waiting() == 0 {
-                break;
+        // Idle processes in increasing order, a word of the bit set at a time (a process
+        // taken out of the set is already past).
+        for w in 0..self.idle.words.len() {
+            let mut bits = self.idle.words[w];
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let Some(t) = self.policy.pick(p) else {
+                    continue;
+                };
+                self.runs[t as usize] = TaskRun {
+                    proc: p as u32,
+                    start: self.now,
+                    end: f64::NAN,
+                };
+                let fetch = self.system.fetch_delay(mean_busy, interval);
+                self.slots[p] = Some(Slot {
+                    task: t,
+                    fetch,
+                    remaining: self.g.time(t),
+                    start: self.now,
+                });
+                self.idle.remove(p);
+                started.push(p);
+                if self.policy.waiting() == 0 {
+                    return;
+                }
             }
         }
+    }
+}
+
+/// The idle processes: a bit per process, listed in increasing order.
+struct IdleSet {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl IdleSet {
+    /// Processes `0..procs`, all idle.
+    fn all(procs: usize) -> Self {
+        let mut words = vec![u64::MAX; procs.div_ceil(64)];
+        if !procs.is_multiple_of(64) {
+            if let Some(last) = words.last_mut() {
+                *last = (1u64 << (procs % 64)) - 1;
+            }
+        }
+        IdleSet { words, len: procs }
+    }
+
+    fn insert(&mut self, p: usize) {
+        let (w, b) = (p / 64, 1u64 << (p % 64));
+        if self.words[w] & b == 0 {
+            self.words[w] |= b;
+            self.len += 1;
+        }
+    }
+
+    fn remove(&mut self, p: usize) {
+        let (w, b) = (p / 64, 1u64 << (p % 64));
+        if self.words[w] & b != 0 {
+            self.words[w] &= !b;
+            self.len -= 1;
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -243,7 +292,7 @@ pub fn analyze_metered(
         ],
         stats: vec![ProcStats::default(); procs],
         slots: (0..procs).map(|_| None).collect(),
-        idle: (0..procs).collect(),
+        idle: IdleSet::all(procs),
         policy,
         system,
         done: 0,

@@ -23,6 +23,8 @@ pub struct Summary {
     pub idle: f64,
     /// The largest number of tasks running at once.
     pub peak_parallelism: usize,
+    /// The number of running tasks over time ([`parallelism_profile`]).
+    pub profile: Vec<(f64, usize)>,
 }
 
 /// The metrics of `s` for graph `g` (with its critical path length `span`).
@@ -43,6 +45,7 @@ pub fn summarize(g: &dyn Dag, s: &Schedule, span: f64) -> Summary {
         overhead: s.procs.iter().map(|p| p.overhead).sum(),
         idle: s.procs.iter().map(|p| p.idle).sum(),
         peak_parallelism: profile.iter().map(|&(_, k)| k).max().unwrap_or(0),
+        profile,
     }
 }
 
@@ -59,7 +62,8 @@ pub fn parallelism_profile(s: &Schedule) -> Vec<(f64, usize)> {
 }
 
 fn step_function(mut ev: Vec<(f64, i64)>) -> Vec<(f64, usize)> {
-    ev.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // Events at one time are summed, so their order does not matter: an unstable sort.
+    ev.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut out: Vec<(f64, usize)> = Vec::new();
     let mut level = 0i64;
     let mut i = 0;

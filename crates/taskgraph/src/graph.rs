@@ -456,6 +456,8 @@ pub struct TaskGraphBuilder {
     id_off: Vec<usize>,
     time: Vec<f64>,
     edges: Vec<(u32, u32)>,
+    /// Predecessors given as lists per task ([`TaskGraphBuilder::pred_lists`]), in CSR form.
+    pred_lists: Option<(Vec<usize>, Vec<u32>)>,
     resources: Vec<String>,
     resource_index: HashMap<String, u32>,
     rates: Vec<(u32, u32, f64)>,
@@ -535,6 +537,19 @@ impl TaskGraphBuilder {
         self.edges.push((from, to));
     }
 
+    /// Sets the predecessors of every task at once, as lists in task order: task `k`'s are
+    /// `pred[off[k]..off[k + 1]]` (`off` has one entry per task and one more). Equivalent to
+    /// an [`TaskGraphBuilder::edge`] per entry, without sorting the edges by task; for
+    /// readers whose input lists predecessors per task. Replaces edges given before.
+    pub fn pred_lists(&mut self, off: Vec<usize>, pred: Vec<u32>) {
+        if pred.len() > self.limits.max_edges {
+            self.over("edges", self.limits.max_edges);
+            return;
+        }
+        self.edges.clear();
+        self.pred_lists = Some((off, pred));
+    }
+
     /// Sets the request rate of task `task` for resource `resource`.
     pub fn rate(&mut self, task: u32, resource: &str, rate: f64) {
         let r = match self.resource_index.get(resource) {
@@ -606,6 +621,33 @@ impl TaskGraphBuilder {
                 }
             }
         }
+        // Predecessor lists given per task: checked here, already in CSR form.
+        if let Some((off, pred)) = &self.pred_lists {
+            if off.len() != n + 1 || off.windows(2).any(|w| w[0] > w[1]) || off[n] != pred.len() {
+                return Err(GraphError::new(
+                    ErrorKind::Syntax,
+                    "predecessor lists do not match the tasks",
+                ));
+            }
+            for (b, w) in off.windows(2).enumerate() {
+                for &a in &pred[w[0]..w[1]] {
+                    if a as usize >= n {
+                        return Err(GraphError::new(
+                            ErrorKind::UnknownTask,
+                            format!("edge {a} -> {b} names task #{a}, but there are {n} tasks"),
+                        ));
+                    }
+                    if a as usize == b {
+                        return Err(GraphError::new(
+                            ErrorKind::SelfLoop,
+                            format!("task `{}` is its own predecessor", id(a)),
+                        )
+                        .with_help("remove the edge from the task to itself")
+                        .with_task(a, id(a)));
+                    }
+                }
+            }
+        }
         // Edges.
         for &(a, b) in &self.edges {
             for x in [a, b] {
@@ -654,7 +696,10 @@ impl TaskGraphBuilder {
             }
         }
         // Predecessor CSR by counting sort on the target.
-        let (pred_off, pred) = csr(n, self.edges.iter().map(|&(a, b)| (b, a)), self.edges.len());
+        let (pred_off, pred) = match self.pred_lists {
+            Some(lists) => lists,
+            None => csr(n, self.edges.iter().map(|&(a, b)| (b, a)), self.edges.len()),
+        };
         let (pred_off, pred) = sort_dedup(pred_off, pred);
         // Successor CSR from the predecessor CSR (lists come out sorted).
         let mut succ_off = vec![0usize; n + 1];

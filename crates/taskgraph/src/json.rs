@@ -21,6 +21,7 @@ use std::fmt::Write as _;
 use std::hash::Hasher as _;
 
 use hashbrown::hash_table::{Entry, HashTable};
+use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -287,7 +288,7 @@ pub fn read_json(text: &str) -> Result<TaskGraph, GraphError> {
 /// keys of a one-off index, and equal hashes are compared in full).
 pub fn read_json_with(text: &str, name: &str, limits: &Limits) -> Result<TaskGraph, GraphError> {
     limits.check_bytes(text.len())?;
-    let file = match scan::scan(text) {
+    let mut file = match scan::scan(text) {
         Some(file) => file,
         None => parse(text).map_err(|e| serde_error(e, name, text))?,
     };
@@ -373,29 +374,32 @@ pub fn read_json_with(text: &str, name: &str, limits: &Limits) -> Result<TaskGra
         };
         b.task(id_of(k), time);
     }
-    for k in 0..n {
-        let k32 = k as u32;
-        for &ps in &file.preds[file.pred_off[k]..file.pred_off[k + 1]] {
-            let p = file.str(ps);
-            match find(p) {
-                Some(pi) => b.edge(pi, k32),
-                None => {
-                    let mut e = GraphError::new(
-                        ErrorKind::UnknownTask,
-                        format!("task #{k} `{}` has unknown predecessor `{p}`", id_of(k)),
-                    )
-                    .with_task(k32, id_of(k));
-                    e.help = did_you_mean(&suggest(p, (0..n).map(id_of)));
-                    // Point at the predecessor string itself when it is in the text.
-                    if !ps.escaped {
-                        let at = ps.start as usize - 1;
-                        return Err(e.at(name, text, at, at + p.len() + 2, "no task has this id"));
-                    }
-                    return Err(locate(e, "unknown predecessor"));
-                }
-            }
+    // Predecessors resolved in parallel, into lists per task; an unknown one is an error
+    // (the first in file order is reported).
+    let resolved: Vec<Option<u32>> = file
+        .preds
+        .par_iter()
+        .map(|&ps| find(file.str(ps)))
+        .collect();
+    if let Some(bad) = resolved.iter().position(Option::is_none) {
+        let k = file.pred_off.partition_point(|&o| o <= bad) - 1;
+        let ps = file.preds[bad];
+        let p = file.str(ps);
+        let mut e = GraphError::new(
+            ErrorKind::UnknownTask,
+            format!("task #{k} `{}` has unknown predecessor `{p}`", id_of(k)),
+        )
+        .with_task(k as u32, id_of(k));
+        e.help = did_you_mean(&suggest(p, (0..n).map(id_of)));
+        // Point at the predecessor string itself when it is in the text.
+        if !ps.escaped {
+            let at = ps.start as usize - 1;
+            return Err(e.at(name, text, at, at + p.len() + 2, "no task has this id"));
         }
+        return Err(locate(e, "unknown predecessor"));
     }
+    let pred: Vec<u32> = resolved.into_iter().flatten().collect();
+    b.pred_lists(std::mem::take(&mut file.pred_off), pred);
     for (k, rates) in &file.rates {
         for (r, &v) in rates {
             b.rate(*k, r, v);
@@ -610,7 +614,11 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.kind, ErrorKind::UnknownTask);
-        assert!(e.message.contains("unknown predecessor `x0`"), "{}", e.message);
+        assert!(
+            e.message.contains("unknown predecessor `x0`"),
+            "{}",
+            e.message
+        );
         assert_eq!(numbering(3, |k| ["a7", "b8", "c9"][k]), Some(7));
         assert_eq!(numbering(2, |k| ["a7", "b7"][k]), None);
         assert_eq!(trailing_number("task_0042"), Some(42));
@@ -659,6 +667,28 @@ mod tests {
         ];
         for text in other {
             assert!(scan::scan(text).is_none(), "{text}");
+        }
+        // A large text scanned in two halves gives what one scan gives.
+        let big = crate::gen::layered(&crate::gen::GenOptions {
+            tasks: 60_000,
+            width: 100,
+            degree: 3.0,
+            seed: 3,
+            ..Default::default()
+        })
+        .unwrap();
+        let text = write_json(&big);
+        assert!(text.len() > 1 << 22);
+        let halves = scan::scan_halves(&text).expect("splits");
+        assert_eq!(seen(&halves), seen(&parse(&text).unwrap()));
+        // A split point inside a string is refused, not misread.
+        let tricky = format!(
+            "{{\"tasks\": [{}{{\"id\": \"{}, {{x\", \"time\": 1}}]}}",
+            "{\"id\": \"a\", \"time\": 1}, ".repeat(1000),
+            "y".repeat(40_000)
+        );
+        if let Some(t) = scan::scan_halves(&tricky) {
+            assert_eq!(seen(&t), seen(&parse(&tricky).unwrap()));
         }
     }
 

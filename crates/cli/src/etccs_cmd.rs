@@ -1,43 +1,5 @@
-//! `vates etccs analyse`: execution times of Eager Timed CCS agents (MacDonald).
-//!
-//! ```text
-//! vates etccs analyse MODEL [--agent NAME]... [--const k=v|k=a..b]... [--symbolic NAMES]
-//!                     [--explain] [--trace t.json] [--trace-unit-us U] [--gantt g.svg]
-//!                     [--map f.svg] [--no-merge] [--plot f.svg] [--max-states N]
-//!                     [--format text|thesis|json]
-//! ```
-//!
-//! Analyses the agents named by the model's `analyse` lines (or by `--agent`): the multiset of
-//! execution times EXEC, their distribution PEXEC with exact probabilities, the fastest and
-//! slowest runs, the number of states, and the outcome (terminated, deadlock through the
-//! `Terminated` placeholder, or non-termination). `--format thesis` prints the thesis tool's
-//! output ("Execution times are: … Summary: 4 (50.0%)"); `--format json` prints
-//! `{"agents": [{"name", "states", "exec", "paths", "exec_omitted", "exec_counts": [{"time",
-//! "count"}], "pexec": [{"time", "prob"}], "min", "max", "mean", "outcome", "warnings"}]}` with
-//! times and probabilities as exact rational strings (`mean`: the expectation of PEXEC;
-//! `exec` lists at most 100,000 paths, `exec_omitted` says how many more there are, and
-//! `exec_counts` gives every time with its number of paths).
-//!
-//! Agents with symbolic times (`param t1, t2;`) get the parametric analysis: regions of
-//! parameter space with their execution-time expressions, in JSON
-//! `{"regions": [{"constraints": ["t1 - t2 > 0"], "results": [{"expr": "max(t1, t2)",
-//! "prob": "1", "paths": "1"}]}]}`. `--no-merge` keeps the regions apart instead of merging
-//! them into `max`/`min` expressions; `--symbolic tsend,b` makes constants of a concrete
-//! model symbolic; `--map FILE.svg` draws the regions over two free parameters.
-//!
-//! `--explain` prints the fastest and slowest runs step by step (who acted, who waited how
-//! long for a partner); `--trace FILE` and `--gantt FILE` draw them as Chrome trace JSON and an
-//! SVG Gantt chart, a lane per component; the JSON runs carry the same `lanes` and per-step
-//! `parties`. A long analysis shows a spinner on a terminal with the agent, the phase and the
-//! number of states found so far.
-//!
-//! The analyses of a run (one per agent and `--const` value) run in parallel, one per core,
-//! each on its own copy of the parsed model; the output keeps their order. In a table, an
-//! analysis that reaches a limit (`--max-states`, the nesting depth, the solver's work) shows
-//! as `>N` in its row (JSON: `{"name", "limit", "error"}`) and the others go on; the table is
-//! printed and the run then exits with status 1. Any other error ends the run. Output paths
-//! (`--trace`, `--gantt`, `--map`, `--plot`) are checked before any analysis runs. `--plot FILE.svg` draws a sweep's min, mean and max times against the
-//! swept constant.
+//! `vates etccs analyse`: execution times of Eager Timed CCS agents (MacDonald); the manual
+//! is in `docs/cli.md`.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,54 +1,5 @@
-//! `vates graph`: deterministic task graph analysis (Adve & Vernon) of task DAGs.
-//!
-//! ```text
-//! vates graph analyze GRAPH --procs P [--policy NAME] [--steal] [--system FILE.toml]
-//!                     [--trace t.json] [--trace-unit-us U] [--gantt g.svg] [--profile p.csv]
-//!                     [--format text|json] [--from json|dot|wfcommons|stg]
-//! vates graph sweep   GRAPH --procs 1..64 [--policy NAME] [--steal] [--system FILE]
-//!                     [--plot speedup.svg] [--csv f.csv] [--format text|json] [--from FMT]
-//! vates graph convert IN OUT [--from FMT] [--to FMT]
-//! vates graph gen     KIND --tasks N [--width W] [--degree D] [--time DIST] [--seed S] [-o FILE]
-//! ```
-//!
-//! The graph's format is `--from`, else the file extension (`.json`, `.dot`/`.gv`, `.stg`),
-//! with WfCommons WfFormat JSON told apart from task-graph JSON by its content
-//! ([`taskgraph::Format::detect`]).
-//!
-//! # `graph analyze`
-//!
-//! Runs the analysis at `--procs P` and again at P = 1 with the same policy and system model
-//! (the speedup baseline). Text output: makespan, work, span and the critical path, average
-//! (work/span) and achieved parallelism, speedup and efficiency, the parallelism profile (peak
-//! and time-weighted mean), for `--policy queues` the time-averaged number of processes per
-//! active queue (averaged over the time when some queue is active), with `--system` the
-//! number of queueing-network solves and the total overhead, then a per-process table.
-//!
-//! `--format json` prints one object:
-//!
-//! ```text
-//! {
-//!   "graph": "g.json", "tasks": 4, "edges": 4,
-//!   "policy": "fifo", "steal": false, "p": 2,
-//!   "makespan": 8.0, "work": 11.0, "span": 8.0,
-//!   "critical_path": ["A", "C", "D"],
-//!   "average_parallelism": 1.375, "achieved_parallelism": 1.375,
-//!   "makespan_p1": 11.0,               // null if the P = 1 run fails (e.g. queues without --steal)
-//!   "p1_error": null,                  // why the P = 1 baseline run failed, when it did
-//!   "speedup": 1.375, "efficiency": 0.6875,   // null with makespan_p1
-//!   "overhead": 0.0, "idle": 5.0,      // totals over the processes
-//!   "profile": {"peak": 2, "mean": 1.375},
-//!   "processes_per_active_queue": null, // a number with --policy queues
-//!   "system": null,                     // {"file": "bus.toml", "solves": 12, "overhead": 3.5}
-//!   "steps": 3,
-//!   "procs": [{"busy": 8.0, "overhead": 0.0, "idle": 0.0, "tasks": 3}, ...]
-//! }
-//! ```
-//!
-//! `--trace FILE` writes Chrome trace JSON (one track per process, one slice per task, plus
-//! an overhead slice when the system model slowed the task). Time units are written as
-//! microseconds times `--trace-unit-us` (default 1: one graph time unit shows as 1 µs; use
-//! `--trace-unit-us 1e6` for graphs in seconds such as WfCommons instances). `--gantt FILE`
-//! writes an SVG Gantt chart.
+//! `vates graph analyze|convert|gen`: deterministic task graph analysis (Adve & Vernon);
+//! the manual is in `docs/cli.md`.
 
 use std::fmt::Write as _;
 use std::io::Write;

@@ -1,15 +1,4 @@
-//! `vates graph sweep`: the analysis over a range of process counts, in parallel.
-//!
-//! For each P: the makespan, the speedup T(1)/T(P) (T(1) from a run at P = 1 with the same
-//! policy and system model, whether or not 1 is in the range), the efficiency speedup/P, and
-//! the two speedup bounds of the basic model: the work bound P and the span bound
-//! work/span (the average parallelism).
-//!
-//! CSV (`--csv`): `procs,makespan,speedup,efficiency,work_bound,span_bound`, one row per P in
-//! the order given. `--plot` draws speedup against P with both bounds. `--format json`:
-//! `{"graph": .., "policy": .., "work": .., "span": .., "makespan_p1": ..,
-//! "points": [{"procs": 1, "makespan": .., "speedup": .., "efficiency": .., "work_bound": ..,
-//! "span_bound": ..}, ...]}`.
+//! `vates graph sweep`: the analysis over process counts; the manual is in `docs/cli.md`.
 
 use std::fmt::Write as _;
 use std::io::Write;

@@ -6,7 +6,7 @@ use crate::report::Report;
 use crate::term::Time;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive};
 use serde_json::{json, Value};
 
 /// Most EXEC lines printed (one per path) before eliding the rest.
@@ -17,35 +17,10 @@ pub fn time_str(t: &Time) -> String {
     t.to_string()
 }
 
-/// A time as the thesis displayed it: an integer, a terminating decimal
-/// (`3.5`), or otherwise the exact fraction (`10/3`).
+/// A time as the thesis displayed it: an integer, a terminating decimal (`3.5`), or
+/// otherwise the exact fraction (`10/3`): `expr`'s exact formatting, shared by every engine.
 pub fn time_decimal(t: &Time) -> String {
-    if t.is_integer() {
-        return t.to_integer().to_string();
-    }
-    let mut d = t.denom().clone();
-    let two = BigInt::from(2);
-    let five = BigInt::from(5);
-    let mut digits = 0usize;
-    while (&d % &two).is_zero() || (&d % &five).is_zero() {
-        if (&d % &two).is_zero() {
-            d /= &two;
-        } else {
-            d /= &five;
-        }
-        digits += 1;
-    }
-    if !d.is_one() || digits > 30 {
-        return t.to_string();
-    }
-    let scale = num_traits::pow(BigInt::from(10), digits);
-    let scaled = (t * BigRational::from_integer(scale)).to_integer();
-    let neg = scaled < BigInt::zero();
-    let s = scaled.magnitude().to_string();
-    let s = format!("{:0>width$}", s, width = digits + 1);
-    let (i, f) = s.split_at(s.len() - digits);
-    let f = f.trim_end_matches('0');
-    format!("{}{}.{}", if neg { "-" } else { "" }, i, f)
+    expr::number::format_rational(t)
 }
 
 /// A time for reading: [`time_decimal`], followed by a rounded decimal when

@@ -12,6 +12,8 @@ use crate::linear::LinExpr;
 use crate::parametric::{Constraint, Normal, Rel};
 use crate::term::{Act, Arena, ConstId, Name, TermId, Time};
 use crate::time::Tm;
+use expr::number::format_rational;
+use expr::CmpOp;
 use num_bigint::BigInt;
 use num_traits::Zero;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -54,15 +56,6 @@ enum Tok {
     Eof,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
 
 #[derive(Clone, Debug)]
 struct Token {
@@ -1017,14 +1010,6 @@ struct Lower<'a> {
     expansions: usize,
 }
 
-fn fmt_time(v: &Time) -> String {
-    if v.is_integer() {
-        v.to_integer().to_string()
-    } else {
-        format!("{}/{}", v.numer(), v.denom())
-    }
-}
-
 impl<'a> Lower<'a> {
     /// A lowering context with no agents yet.
     fn new(
@@ -1219,14 +1204,7 @@ impl<'a> Lower<'a> {
     fn test(&self, c: &Cond) -> Result<bool, Error> {
         let x = self.eval(&c.lhs)?;
         let y = self.eval(&c.rhs)?;
-        Ok(match c.op {
-            CmpOp::Eq => x == y,
-            CmpOp::Ne => x != y,
-            CmpOp::Lt => x < y,
-            CmpOp::Le => x <= y,
-            CmpOp::Gt => x > y,
-            CmpOp::Ge => x >= y,
-        })
+        Ok(c.op.holds(&x, &y))
     }
 
     fn span_of(e: &Expr) -> Option<(usize, usize)> {
@@ -1246,7 +1224,7 @@ impl<'a> Lower<'a> {
                 Kind::Model,
                 s,
                 t,
-                &format!("{what} must be an integer, got {}", fmt_time(&v)),
+                &format!("{what} must be an integer, got {}", format_rational(&v)),
                 "not an integer",
                 None,
             ));
@@ -1327,7 +1305,7 @@ impl<'a> Lower<'a> {
         let key = if vals.is_empty() {
             name.to_string()
         } else {
-            let v: Vec<String> = vals.iter().map(fmt_time).collect();
+            let v: Vec<String> = vals.iter().map(|v| v.to_string()).collect();
             format!("{name}({})", v.join(","))
         };
         if let Some(c) = self.instances.get(&key) {
@@ -1424,7 +1402,7 @@ impl<'a> Lower<'a> {
                         Kind::Model,
                         s,
                         t,
-                        &format!("negative time {}", fmt_time(&v.constant_part().to_big())),
+                        &format!("negative time {}", format_rational(&v.constant_part().to_big())),
                         "evaluates below 0",
                         None,
                     ));

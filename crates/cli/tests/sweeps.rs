@@ -31,107 +31,65 @@ fn num(field: &str) -> Option<f64> {
     })
 }
 
+/// Runs `vates args… --csv FILE` and reads the CSV it wrote.
+fn sweep_csv(args: &[&str], name: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let path = tempdir("sweeps").join(name);
+    let mut args = args.to_vec();
+    let file = path.display().to_string();
+    args.extend(["--csv", file.as_str()]);
+    stdout(&args);
+    read_csv(&path)
+}
+
+/// The first column's numbers.
+fn first_column(rows: &[Vec<String>]) -> Vec<Option<f64>> {
+    rows.iter().map(|r| num(&r[0])).collect()
+}
+
 #[test]
 fn every_method_sweeps_with_dash_d_into_one_csv_format() {
-    let dir = tempdir("sweeps");
-    let pam = dir.join("pamela.csv");
-    stdout(&[
-        "pamela",
-        "sweep",
-        &example_in("pamela", "mrm.pam"),
-        "-D",
-        "P=1..4",
-        "-D",
-        "N=10",
-        "-D",
-        "tau_l=3",
-        "-D",
-        "tau_s=1",
-        "--csv",
-        pam.to_str().unwrap(),
-    ]);
-    let (h, rows) = read_csv(&pam);
-    assert_eq!(h[0], "P");
-    assert_eq!(
-        rows.iter().map(|r| num(&r[0])).collect::<Vec<_>>(),
-        [1.0, 2.0, 3.0, 4.0].map(Some)
+    let mrm = example_in("pamela", "mrm.pam");
+    let pamela = ["pamela", "sweep", &mrm, "-D", "P=1..4", "-D", "N=10"];
+    let (h, rows) = sweep_csv(
+        &[&pamela[..], &["-D", "tau_l=3", "-D", "tau_s=1"]].concat(),
+        "p.csv",
     );
+    assert_eq!(h[0], "P");
+    assert_eq!(first_column(&rows), [1.0, 2.0, 3.0, 4.0].map(Some));
     let sim = h.iter().position(|c| c == "sim").unwrap();
     assert_eq!(num(&rows[3][sim]), Some(43.0));
 
-    let graph = dir.join("graph.csv");
-    stdout(&[
-        "graph",
-        "sweep",
-        &example_in("graphs", "psim.json"),
-        "-D",
-        "P=1..4",
-        "--csv",
-        graph.to_str().unwrap(),
-    ]);
-    let (h, rows) = read_csv(&graph);
+    let psim = example_in("graphs", "psim.json");
+    let (h, rows) = sweep_csv(&["graph", "sweep", &psim, "-D", "P=1..4"], "g.csv");
     assert_eq!(h[0], "procs");
-    assert_eq!(
-        rows.iter().map(|r| num(&r[0])).collect::<Vec<_>>(),
-        [1.0, 2.0, 3.0, 4.0].map(Some)
-    );
+    assert_eq!(first_column(&rows), [1.0, 2.0, 3.0, 4.0].map(Some));
     assert_eq!(num(&rows[2][1]), Some(7.0), "P = 3 makespan of psim");
 
-    let etccs = dir.join("etccs.csv");
-    stdout(&[
-        "etccs",
-        "analyse",
-        &example_in("etccs", "scatter_gather.etccs"),
-        "--agent",
-        "ScatterGatherBus",
-        "-D",
-        "p=2..3",
-        "--csv",
-        etccs.to_str().unwrap(),
-    ]);
-    let (h, rows) = read_csv(&etccs);
+    let sg = example_in("etccs", "scatter_gather.etccs");
+    let etccs = ["etccs", "analyse", &sg, "--agent", "ScatterGatherBus"];
+    let (h, rows) = sweep_csv(&[&etccs[..], &["-D", "p=2..3"]].concat(), "e.csv");
     assert_eq!(h, ["p", "agent", "states", "min", "max", "mean", "limit"]);
     assert_eq!(num(&rows[1][0]), Some(3.0));
-    // Table 6-x at p = 3: min 1334336, max 1335336, mean 1335272.75.
-    assert_eq!(
-        rows[1][2..6].iter().map(|f| num(f)).collect::<Vec<_>>(),
-        [295.0, 1334336.0, 1335336.0, 1335272.75].map(Some)
-    );
+    // The scatter-gather table at p = 3: min 1334336, max 1335336, mean 1335272.75.
+    let fields: Vec<Option<f64>> = rows[1][2..6].iter().map(|f| num(f)).collect();
+    assert_eq!(fields, [295.0, 1334336.0, 1335336.0, 1335272.75].map(Some));
     assert_eq!(rows[1][6], "");
+
     // `--const` and `--procs` stay as the old spellings of `-D`; `analyze` and `analyse`
     // are one word.
-    let a = stdout(&[
+    let alias = [
         "etccs",
         "analyze",
-        &example_in("etccs", "scatter_gather.etccs"),
+        &sg,
         "--agent",
         "ScatterGatherBus",
         "--const",
         "p=2..3",
-    ]);
-    let b = stdout(&[
-        "etccs",
-        "analyse",
-        &example_in("etccs", "scatter_gather.etccs"),
-        "--agent",
-        "ScatterGatherBus",
-        "-D",
-        "p=2..3",
-    ]);
-    assert_eq!(a, b);
-    let a = stdout(&[
-        "graph",
-        "analyse",
-        &example_in("graphs", "psim.json"),
-        "-D",
-        "P=3",
-    ]);
-    let b = stdout(&[
-        "graph",
-        "analyze",
-        &example_in("graphs", "psim.json"),
-        "--procs",
-        "3",
-    ]);
-    assert_eq!(a, b);
+    ];
+    assert_eq!(
+        stdout(&alias),
+        stdout(&[&etccs[..], &["-D", "p=2..3"]].concat())
+    );
+    let a = stdout(&["graph", "analyse", &psim, "-D", "P=3"]);
+    assert_eq!(a, stdout(&["graph", "analyze", &psim, "--procs", "3"]));
 }

@@ -19,3 +19,27 @@ mod suggest;
 pub use location::{floor_char_boundary, line_col, offset_of};
 pub use snippet::{Location, Snippet};
 pub use suggest::{did_you_mean, edit_distance, suggest};
+
+/// Implements `miette::Diagnostic` for an error struct with a `help: Option<String>` and a
+/// `location: Option<Box<Location>>` field: the hint, and the caret in a window of the text.
+/// The one way every engine's located error renders.
+#[macro_export]
+macro_rules! located_diagnostic {
+    ($ty:ty) => {
+        impl miette::Diagnostic for $ty {
+            fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+                self.help
+                    .as_ref()
+                    .map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+            }
+
+            fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+                $crate::Location::source_of(self.location.as_deref())
+            }
+
+            fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+                $crate::Location::labels_of(self.location.as_deref())
+            }
+        }
+    };
+}

@@ -193,6 +193,18 @@ impl Location {
         &self.snippet
     }
 
+    /// The source code of an optional location, for `miette::Diagnostic::source_code`.
+    pub fn source_of(location: Option<&Location>) -> Option<&dyn SourceCode> {
+        location.map(|l| l.source_code() as &dyn SourceCode)
+    }
+
+    /// The caret of an optional location, for `miette::Diagnostic::labels`.
+    pub fn labels_of(
+        location: Option<&Location>,
+    ) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        location.map(|l| Box::new(std::iter::once(l.labeled_span())) as Box<_>)
+    }
+
     /// The caret, cut to the window (for `miette::Diagnostic::labels`).
     pub fn labeled_span(&self) -> LabeledSpan {
         let start = self.span.offset();

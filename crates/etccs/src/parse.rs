@@ -56,7 +56,6 @@ enum Tok {
     Eof,
 }
 
-
 #[derive(Clone, Debug)]
 struct Token {
     tok: Tok,
@@ -1402,7 +1401,10 @@ impl<'a> Lower<'a> {
                         Kind::Model,
                         s,
                         t,
-                        &format!("negative time {}", format_rational(&v.constant_part().to_big())),
+                        &format!(
+                            "negative time {}",
+                            format_rational(&v.constant_part().to_big())
+                        ),
                         "evaluates below 0",
                         None,
                     ));

@@ -52,24 +52,7 @@ pub struct ModelError {
     pub missing: Vec<String>,
 }
 
-impl miette::Diagnostic for ModelError {
-    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
-    }
-
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.location
-            .as_ref()
-            .map(|l| l.source_code() as &dyn miette::SourceCode)
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let l = self.location.as_ref()?;
-        Some(Box::new(std::iter::once(l.labeled_span())))
-    }
-}
+diag::located_diagnostic!(ModelError);
 
 impl ModelError {
     /// An error with no location.

@@ -134,15 +134,22 @@ impl<'de> Deserialize<'de> for CowStr<'de> {
     }
 }
 
+/// A seed that fills the [`Tasks`] it holds by visiting one kind of JSON value.
+macro_rules! seed {
+    ($seed:ident, $kind:ident) => {
+        impl<'de, 't> DeserializeSeed<'de> for $seed<'t, 'de> {
+            type Value = ();
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                d.$kind(self)
+            }
+        }
+    };
+}
+
 /// The top level: `{"tasks": [...], ...}` (other keys ignored).
 struct FileSeed<'t, 'a>(&'t mut Tasks<'a>);
 
-impl<'de, 't> DeserializeSeed<'de> for FileSeed<'t, 'de> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
+seed!(FileSeed, deserialize_map);
 
 impl<'de, 't> Visitor<'de> for FileSeed<'t, 'de> {
     type Value = ();
@@ -172,12 +179,7 @@ impl<'de, 't> Visitor<'de> for FileSeed<'t, 'de> {
 /// The `tasks` array.
 struct TasksSeed<'t, 'a>(&'t mut Tasks<'a>);
 
-impl<'de, 't> DeserializeSeed<'de> for TasksSeed<'t, 'de> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
+seed!(TasksSeed, deserialize_seq);
 
 impl<'de, 't> Visitor<'de> for TasksSeed<'t, 'de> {
     type Value = ();
@@ -196,12 +198,7 @@ struct TaskSeed<'t, 'a>(&'t mut Tasks<'a>);
 
 const TASK_FIELDS: &[&str] = &["id", "time", "preds", "rate", "attrs"];
 
-impl<'de, 't> DeserializeSeed<'de> for TaskSeed<'t, 'de> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
+seed!(TaskSeed, deserialize_map);
 
 impl<'de, 't> Visitor<'de> for TaskSeed<'t, 'de> {
     type Value = ();
@@ -244,12 +241,7 @@ impl<'de, 't> Visitor<'de> for TaskSeed<'t, 'de> {
 /// A task's `preds` array, appended to the flat list.
 struct PredsSeed<'t, 'a>(&'t mut Tasks<'a>);
 
-impl<'de, 't> DeserializeSeed<'de> for PredsSeed<'t, 'de> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
+seed!(PredsSeed, deserialize_seq);
 
 impl<'de, 't> Visitor<'de> for PredsSeed<'t, 'de> {
     type Value = ();

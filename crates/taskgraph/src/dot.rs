@@ -18,7 +18,8 @@
 //!
 //! Nesting of subgraphs is limited to 64 levels, so hostile input cannot overflow the stack.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 
 use serde_json::Value;
@@ -72,7 +73,7 @@ struct Parser<'a> {
     lex: Lexer<'a>,
     name: &'a str,
     nodes: Vec<Node>,
-    index: HashMap<String, u32>,
+    index: FxHashMap<String, u32>,
     edges: Vec<(u32, u32)>,
     defaults: Vec<Attrs>,
     limits: Limits,
@@ -372,16 +373,18 @@ impl<'a> Parser<'a> {
                 self.expect_id("a value")?;
                 continue;
             }
-            // An endpoint: node id or subgraph.
-            let first = self.endpoint(t, s, e, depth)?;
-            let mut groups = vec![first.0];
+            // An endpoint: node id or subgraph; the nodes of the statement's endpoints go
+            // into one flat list, `ends` marking where each endpoint's end.
+            let mut flat: Vec<u32> = Vec::new();
+            let first_id = self.endpoint(t, s, e, depth, &mut flat)?;
+            let mut ends: Vec<usize> = vec![0, flat.len()];
             loop {
                 match self.peek()? {
                     Tok::Arrow => {
                         self.next()?;
                         let (t, s, e) = self.next()?;
-                        let g = self.endpoint(t, s, e, depth)?;
-                        groups.push(g.0);
+                        self.endpoint(t, s, e, depth, &mut flat)?;
+                        ends.push(flat.len());
                     }
                     Tok::UEdge => {
                         let (_, s, e) = self.next()?;
@@ -400,41 +403,42 @@ impl<'a> Parser<'a> {
             } else {
                 Attrs::new()
             };
-            if groups.len() == 1 {
+            if ends.len() == 2 {
                 // Node statement (or a bare subgraph): attributes go to the node.
-                if first.1.is_some() {
-                    let n = groups[0][0] as usize;
+                if first_id {
+                    let n = flat[0] as usize;
                     merge(&mut self.nodes[n].attrs, attrs);
                 }
             } else {
-                for w in groups.windows(2) {
-                    for &a in &w[0] {
-                        for &b in &w[1] {
-                            if self.edges.len() >= self.limits.max_edges {
-                                return Err(GraphError::new(
-                                    ErrorKind::Limit,
-                                    format!("more than {} edges, the limit", self.limits.max_edges),
-                                ));
-                            }
+                for w in ends.windows(3) {
+                    let (from, to) = (&flat[w[0]..w[1]], &flat[w[1]..w[2]]);
+                    if self.edges.len().saturating_add(from.len() * to.len()) > self.limits.max_edges {
+                        return Err(GraphError::new(
+                            ErrorKind::Limit,
+                            format!("more than {} edges, the limit", self.limits.max_edges),
+                        ));
+                    }
+                    for &a in from {
+                        for &b in to {
                             self.edges.push((a, b));
                         }
                     }
                 }
             }
-            for g in groups {
-                mentioned.extend(g);
-            }
+            mentioned.extend(flat);
         }
     }
 
-    /// A node id (with optional port) or a subgraph; returns its nodes and, for a node, its id.
+    /// A node id (with optional port) or a subgraph: appends its nodes to `out`; true for a
+    /// node id.
     fn endpoint(
         &mut self,
         t: Tok,
         s: usize,
         e: usize,
         depth: usize,
-    ) -> Result<(Vec<u32>, Option<String>), GraphError> {
+        out: &mut Vec<u32>,
+    ) -> Result<bool, GraphError> {
         let sub = is_kw(&t, "subgraph");
         if sub || t == Tok::LBrace {
             if depth >= MAX_DEPTH {
@@ -457,7 +461,8 @@ impl<'a> Parser<'a> {
             self.defaults.push(scope);
             let r = self.stmts(depth + 1);
             self.defaults.pop();
-            return Ok((r?, None));
+            out.extend(r?);
+            return Ok(false);
         }
         let Tok::Id(id, _) = t else {
             return Err(self.unexpected(&t, s, e, "a node id"));
@@ -468,7 +473,8 @@ impl<'a> Parser<'a> {
             self.expect_id("a port name")?;
         }
         let n = self.node(&id, s, e)?;
-        Ok((vec![n], Some(id)))
+        out.push(n);
+        Ok(true)
     }
 
     fn node(&mut self, id: &str, s: usize, e: usize) -> Result<u32, GraphError> {
@@ -544,7 +550,7 @@ pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGr
         },
         name,
         nodes: Vec::new(),
-        index: HashMap::new(),
+        index: FxHashMap::default(),
         edges: Vec::new(),
         defaults: Vec::new(),
         limits: opts.limits,

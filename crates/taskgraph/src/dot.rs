@@ -18,8 +18,8 @@
 //!
 //! Nesting of subgraphs is limited to 64 levels, so hostile input cannot overflow the stack.
 
-use std::collections::BTreeMap;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde_json::Value;
@@ -39,8 +39,8 @@ pub struct DotOptions {
 const MAX_DEPTH: usize = 64;
 
 #[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Id(String, bool),
+enum Tok<'a> {
+    Id(Cow<'a, str>, bool),
     LBrace,
     RBrace,
     LBracket,
@@ -57,25 +57,44 @@ enum Tok {
 struct Lexer<'a> {
     text: &'a str,
     pos: usize,
-    peeked: Option<(Tok, usize, usize)>,
+    peeked: Option<(Tok<'a>, usize, usize)>,
 }
 
-type Attrs = BTreeMap<String, (String, usize, usize)>;
+/// A node's attributes: `(key, (value, start, end))`, each key once. A small list rather
+/// than a map: nodes have a few attributes, and a million nodes with a map each cost far
+/// more memory than their text.
+type Attrs<'a> = Vec<(Cow<'a, str>, (Cow<'a, str>, usize, usize))>;
 
-struct Node {
+/// The value of `key` in `attrs`.
+fn attr<'x, 'a>(attrs: &'x Attrs<'a>, key: &str) -> Option<&'x (Cow<'a, str>, usize, usize)> {
+    attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+/// Sets `key` in `attrs`, replacing an earlier value.
+fn set_attr<'a>(attrs: &mut Attrs<'a>, key: Cow<'a, str>, value: (Cow<'a, str>, usize, usize)) {
+    match attrs.iter_mut().find(|(k, _)| *k == key) {
+        Some(slot) => slot.1 = value,
+        None => attrs.push((key, value)),
+    }
+}
+
+struct Node<'a> {
     id: String,
     start: usize,
     end: usize,
-    attrs: Attrs,
+    attrs: Attrs<'a>,
 }
 
 struct Parser<'a> {
     lex: Lexer<'a>,
     name: &'a str,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<'a>>,
     index: FxHashMap<String, u32>,
+    /// The number of the first node's id, once seen: nodes whose id ends in their index plus
+    /// it are not in `index`.
+    numbering: Option<usize>,
     edges: Vec<(u32, u32)>,
-    defaults: Vec<Attrs>,
+    defaults: Vec<Attrs<'a>>,
     limits: Limits,
 }
 
@@ -84,7 +103,7 @@ impl<'a> Lexer<'a> {
         GraphError::new(ErrorKind::Syntax, msg).at(name, self.text, start, end, "here")
     }
 
-    fn next(&mut self, name: &str) -> Result<(Tok, usize, usize), GraphError> {
+    fn next(&mut self, name: &str) -> Result<(Tok<'a>, usize, usize), GraphError> {
         if let Some(t) = self.peeked.take() {
             return Ok(t);
         }
@@ -175,7 +194,7 @@ impl<'a> Lexer<'a> {
                 }
             }
             self.pos = i;
-            return Ok((Tok::Id(s, true), start, i));
+            return Ok((Tok::Id(Cow::Owned(s), true), start, i));
         }
         if c == b'<' {
             let mut depth = 0usize;
@@ -198,7 +217,7 @@ impl<'a> Lexer<'a> {
             }
             self.pos = i + 1;
             return Ok((
-                Tok::Id(self.text[start + 1..i].to_string(), true),
+                Tok::Id(Cow::Borrowed(&self.text[start + 1..i]), true),
                 start,
                 self.pos,
             ));
@@ -232,7 +251,11 @@ impl<'a> Lexer<'a> {
                     )));
             }
             self.pos = i;
-            return Ok((Tok::Id(self.text[start..i].to_string(), false), start, i));
+            return Ok((
+                Tok::Id(Cow::Borrowed(&self.text[start..i]), false),
+                start,
+                i,
+            ));
         }
         if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 {
             let mut i = start;
@@ -240,7 +263,11 @@ impl<'a> Lexer<'a> {
                 i += 1;
             }
             self.pos = i;
-            return Ok((Tok::Id(self.text[start..i].to_string(), false), start, i));
+            return Ok((
+                Tok::Id(Cow::Borrowed(&self.text[start..i]), false),
+                start,
+                i,
+            ));
         }
         let ch = self.text[start..].chars().next().unwrap_or('?');
         Err(self.err(
@@ -251,7 +278,7 @@ impl<'a> Lexer<'a> {
         ))
     }
 
-    fn peek(&mut self, name: &str) -> Result<&Tok, GraphError> {
+    fn peek(&mut self, name: &str) -> Result<&Tok<'a>, GraphError> {
         if self.peeked.is_none() {
             let t = self.next(name)?;
             self.peeked = Some(t);
@@ -261,13 +288,15 @@ impl<'a> Lexer<'a> {
 }
 
 /// Adds `src` to `dst`; `time` and `weight` are aliases, so setting one drops the other.
-fn merge(dst: &mut Attrs, src: Attrs) {
+fn merge<'a>(dst: &mut Attrs<'a>, src: Attrs<'a>) {
     for (alias, other) in [("time", "weight"), ("weight", "time")] {
-        if src.contains_key(alias) && !src.contains_key(other) {
-            dst.remove(other);
+        if attr(&src, alias).is_some() && attr(&src, other).is_none() {
+            dst.retain(|(k, _)| k != other);
         }
     }
-    dst.extend(src);
+    for (k, v) in src {
+        set_attr(dst, k, v);
+    }
 }
 
 fn is_kw(t: &Tok, kw: &str) -> bool {
@@ -292,11 +321,11 @@ fn describe(t: &Tok) -> String {
 }
 
 impl<'a> Parser<'a> {
-    fn next(&mut self) -> Result<(Tok, usize, usize), GraphError> {
+    fn next(&mut self) -> Result<(Tok<'a>, usize, usize), GraphError> {
         self.lex.next(self.name)
     }
 
-    fn peek(&mut self) -> Result<&Tok, GraphError> {
+    fn peek(&mut self) -> Result<&Tok<'a>, GraphError> {
         self.lex.peek(self.name)
     }
 
@@ -309,7 +338,7 @@ impl<'a> Parser<'a> {
         )
     }
 
-    fn expect_id(&mut self, wanted: &str) -> Result<(String, usize, usize), GraphError> {
+    fn expect_id(&mut self, wanted: &str) -> Result<(Cow<'a, str>, usize, usize), GraphError> {
         match self.next()? {
             (Tok::Id(s, _), a, b) => Ok((s, a, b)),
             (t, a, b) => Err(self.unexpected(&t, a, b, wanted)),
@@ -412,7 +441,9 @@ impl<'a> Parser<'a> {
             } else {
                 for w in ends.windows(3) {
                     let (from, to) = (&flat[w[0]..w[1]], &flat[w[1]..w[2]]);
-                    if self.edges.len().saturating_add(from.len() * to.len()) > self.limits.max_edges {
+                    if self.edges.len().saturating_add(from.len() * to.len())
+                        > self.limits.max_edges
+                    {
                         return Err(GraphError::new(
                             ErrorKind::Limit,
                             format!("more than {} edges, the limit", self.limits.max_edges),
@@ -478,6 +509,18 @@ impl<'a> Parser<'a> {
     }
 
     fn node(&mut self, id: &str, s: usize, e: usize) -> Result<u32, GraphError> {
+        // Ids numbered in order of first mention (`t0, t1, …` plus a constant) are found by
+        // their digits and kept out of the index; the others are indexed.
+        let number = crate::json::trailing_number(id);
+        let offset = *self
+            .numbering
+            .get_or_insert_with(|| number.unwrap_or(usize::MAX));
+        let by_digits = number.and_then(|x| x.checked_sub(offset));
+        if let Some(j) = by_digits.filter(|&j| j < self.nodes.len()) {
+            if self.nodes[j].id == id {
+                return Ok(j as u32);
+            }
+        }
         if let Some(&n) = self.index.get(id) {
             return Ok(n);
         }
@@ -494,12 +537,14 @@ impl<'a> Parser<'a> {
             end: e,
             attrs: self.defaults.last().cloned().unwrap_or_default(),
         });
-        self.index.insert(id.to_string(), n);
+        if by_digits != Some(n as usize) {
+            self.index.insert(id.to_string(), n);
+        }
         Ok(n)
     }
 
     /// One or more `[...]` lists. `optional_empty`: allow no list at all (`node;`).
-    fn attr_lists(&mut self, optional_empty: bool) -> Result<Attrs, GraphError> {
+    fn attr_lists(&mut self, optional_empty: bool) -> Result<Attrs<'a>, GraphError> {
         let mut out = Attrs::new();
         let mut any = false;
         while matches!(self.peek()?, Tok::LBracket) {
@@ -515,7 +560,7 @@ impl<'a> Parser<'a> {
                             (t, a, b) => return Err(self.unexpected(&t, a, b, "`=`")),
                         }
                         let (v, a, b) = self.expect_id("an attribute value")?;
-                        out.insert(k, (v, a, b));
+                        set_attr(&mut out, k, (v, a, b));
                     }
                     (t, a, b) => return Err(self.unexpected(&t, a, b, "an attribute or `]`")),
                 }
@@ -551,6 +596,7 @@ pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGr
         name,
         nodes: Vec::new(),
         index: FxHashMap::default(),
+        numbering: None,
         edges: Vec::new(),
         defaults: Vec::new(),
         limits: opts.limits,
@@ -560,10 +606,10 @@ pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGr
     b.reserve(p.nodes.len(), p.edges.len());
     for (k, n) in p.nodes.iter().enumerate() {
         let k = k as u32;
-        let at = |e: GraphError, (_, s, t): &(String, usize, usize), label: &str| {
+        let at = |e: GraphError, (_, s, t): &(Cow<str>, usize, usize), label: &str| {
             e.with_task(k, &n.id).at(name, text, *s, *t, label)
         };
-        let tv = n.attrs.get("time").or_else(|| n.attrs.get("weight"));
+        let tv = attr(&n.attrs, "time").or_else(|| attr(&n.attrs, "weight"));
         let time = match tv {
             Some(v) => match v.0.trim().parse::<f64>() {
                 Ok(t) => t,
@@ -593,8 +639,11 @@ pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGr
         };
         b.task(&n.id, time);
         let mut attrs = TaskAttrs::default();
-        for (key, v) in &n.attrs {
-            let slot = match key.as_str() {
+        // In key order, as a map would give them (which error is reported first).
+        let mut sorted: Vec<_> = n.attrs.iter().collect();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        for (key, v) in sorted {
+            let slot = match key.as_ref() {
                 "time" | "weight" => continue,
                 "proc" => &mut attrs.proc,
                 "queue" => &mut attrs.queue,
@@ -615,7 +664,9 @@ pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGr
                             }
                         }
                     } else {
-                        attrs.extra.insert(key.clone(), Value::String(v.0.clone()));
+                        attrs
+                            .extra
+                            .insert(key.to_string(), Value::String(v.0.to_string()));
                     }
                     continue;
                 }

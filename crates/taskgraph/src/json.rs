@@ -421,7 +421,7 @@ fn parse(text: &str) -> Result<Tasks<'_>, serde_json::Error> {
 }
 
 /// The number a string ends in (its trailing decimal digits, at most 18), if any.
-fn trailing_number(s: &str) -> Option<usize> {
+pub(crate) fn trailing_number(s: &str) -> Option<usize> {
     let b = s.as_bytes();
     let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
     if digits == 0 || digits > 18 {

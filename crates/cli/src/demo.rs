@@ -121,22 +121,22 @@ pub fn run(out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
     );
     let _ = writeln!(
         s,
-        "  vates graph analyze examples/graphs/blast-chameleon-small-001.json --procs 8 \
+        "  vates graph analyze examples/graphs/blast-chameleon-small-001.json -D P=8 \
          --gantt blast.svg"
     );
     let _ = writeln!(
         s,
         "  vates etccs analyse examples/etccs/scatter_gather.etccs --agent ScatterGatherBus \
-         --const p=2..4"
+         -D p=2..4"
     );
     let _ = writeln!(
         s,
         "  vates etccs analyse examples/etccs/scatter_gather.etccs --agent ScatterGatherBus \
-         --const p=3 --explain --gantt sg_run.svg"
+         -D p=3 --explain --gantt sg_run.svg"
     );
     let _ = writeln!(
         s,
-        "  vates etccs analyse examples/etccs/scatter.etccs --const p=2..8 --plot scatter.svg"
+        "  vates etccs analyse examples/etccs/scatter.etccs -D p=2..8 --plot scatter.svg"
     );
     let _ = writeln!(s, "  vates etccs analyse examples/etccs/parametric.etccs");
     if let Some(dir) = out_dir {

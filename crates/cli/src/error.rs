@@ -61,9 +61,17 @@ impl CliError {
 
     /// A file could not be read.
     pub fn read(path: &Path, err: &std::io::Error) -> Self {
+        use std::io::ErrorKind as K;
+        let help = match err.kind() {
+            K::NotFound | K::PermissionDenied => "check the path and its permissions",
+            K::OutOfMemory => {
+                "the input is too large for the memory available; give a smaller file"
+            }
+            _ => "check that the path names a readable file",
+        };
         CliError::with_help(
             format!("cannot read `{}`: {}", path.display(), io_reason(err)),
-            "check the path and its permissions",
+            help,
         )
     }
 

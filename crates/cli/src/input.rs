@@ -62,11 +62,20 @@ pub fn read_text(path: &Path, limit: usize, what: &str) -> Result<String> {
     }
     // A regular file's size is known: read it into a buffer of that size at once (a growing
     // buffer would copy a 100 MB file several times).
-    let size = meta.filter(|m| m.is_file()).map_or(0, |m| m.len());
-    let mut bytes = Vec::with_capacity(size.min(limit as u64 + 1) as usize + 1);
-    file.take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::read(path, &e))?;
+    let size = meta.filter(|m| m.is_file()).map(|m| m.len());
+    let cap = limit as u64 + 1;
+    let mut input = file.take(cap);
+    let mut bytes = Vec::new();
+    match size {
+        Some(size) => bytes
+            .try_reserve_exact(size.min(cap) as usize + 1)
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))
+            .and_then(|()| input.read_to_end(&mut bytes)),
+        // A pipe or a device: read in chunks, never holding more than the limit (a doubling
+        // buffer would ask for twice the limit just before refusing it).
+        None => read_bounded(&mut input, &mut bytes, cap as usize),
+    }
+    .map_err(|e| CliError::read(path, &e))?;
     if bytes.len() > limit {
         return Err(CliError::with_help(
             format!(
@@ -74,7 +83,8 @@ pub fn read_text(path: &Path, limit: usize, what: &str) -> Result<String> {
                 path.display(),
                 show_bytes(limit)
             ),
-            "check that this is the right file; a model this large is better written with              repetition (ranges, loops) than unrolled",
+            "check that this is the right file; a model this large is better written with \
+             repetition (ranges, loops) than unrolled",
         ));
     }
     String::from_utf8(bytes).map_err(|e| {
@@ -85,20 +95,45 @@ pub fn read_text(path: &Path, limit: usize, what: &str) -> Result<String> {
             .unwrap_or((0, 0));
         CliError::with_help(
             format!(
-                "`{}` is not UTF-8 text: byte 0x{:02x} at offset {at} (line {line}, column {col})                  is not valid UTF-8",
+                "`{}` is not UTF-8 text: byte 0x{:02x} at offset {at} (line {line}, column {col}) \
+                 is not valid UTF-8",
                 path.display(),
                 bytes[at]
             ),
             format!(
-                "vates reads {what} as UTF-8; convert it (e.g. `iconv -f latin1 -t utf-8`), or                  check that this is the right file"
+                "vates reads {what} as UTF-8; convert it (e.g. `iconv -f latin1 -t utf-8`), or \
+                 check that this is the right file"
             ),
         )
     })
 }
 
-/// `16 MiB`, `1 KiB` or `123 bytes`.
+/// Reads all of `input` into `out`, growing it at most to `cap` bytes.
+fn read_bounded(input: &mut impl Read, out: &mut Vec<u8>, cap: usize) -> std::io::Result<usize> {
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => return Ok(out.len()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if out.len() + n > out.capacity() {
+            let want = (out.capacity() * 2)
+                .max(out.len() + n)
+                .min(cap.max(out.len() + n));
+            out.try_reserve_exact(want - out.len())
+                .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+        }
+        out.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// `1 GiB`, `16 MiB`, `1 KiB` or `123 bytes`.
 fn show_bytes(n: usize) -> String {
-    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
+        format!("{} GiB", n >> 30)
+    } else if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
     } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{} KiB", n >> 10)

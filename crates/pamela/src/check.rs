@@ -47,7 +47,7 @@ pub fn root(model: &Model, name: Option<&str>) -> Result<ProcId, Box<ModelError>
         };
         if let Some(s) = suggest(want, names.iter().copied()) {
             help = format!("did you mean `{s}`? {help}");
-        } else if name.is_none() {
+        } else if name.is_none() && !names.is_empty() {
             help.push_str("; pick one of them as the root, or define `main`");
         }
         return Err(Box::new(

@@ -87,8 +87,14 @@ fn bound_and_simulation_reject_the_same_models() {
     use expr::{Name, Rational};
     /// A model, parameter values, and whether it is valid there.
     type Case<'a> = (&'a str, &'a [(&'a str, i64)], bool);
-    let cases: [Case; 14] = [
+    let cases: [Case; 15] = [
         ("resource s; main = use(s, -5);", &[], false),
+        // Each time is finite; their sum overflows the clock.
+        (
+            "resource s; main = use(s, 1e308) ; use(s, 1e308);",
+            &[],
+            false,
+        ),
         (
             "param t; resource s; main = delay(t) || use(s, 1);",
             &[("t", -1)],

@@ -650,6 +650,17 @@ impl Sim<'_, '_> {
     #[inline]
     fn duration(&self, n: u32, t: Result<f64, String>) -> Result<f64, Box<ModelError>> {
         match t {
+            // The clock must stay finite too: a sum of huge times overflows (the bound
+            // rejects the same model).
+            Ok(t) if t >= 0.0 && t.is_finite() && !(self.now + t).is_finite() => Err(self
+                .eval_err(
+                    n,
+                    format!(
+                    "the time {t:e} at simulated time {:e} makes the clock overflow; use a unit \
+                     in which the run's length is a finite number",
+                    self.now
+                ),
+                )),
             Ok(t) if t >= 0.0 && t.is_finite() => Ok(t),
             Ok(t) => Err(self.eval_err(
                 n,

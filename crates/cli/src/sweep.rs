@@ -226,26 +226,6 @@ impl BoundEngine {
     }
 }
 
-/// Replaces derived parameters by their definitions until none is left.
-fn inline_derived(model: &Model, e: &Expr) -> Expr {
-    let mut e = e.clone();
-    for _ in 0..=model.params.len() {
-        let mut changed = false;
-        for p in &model.params {
-            if let Some(def) = &p.definition {
-                if e.depends_on(&p.name) {
-                    e = e.substitute(&p.name, def);
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    e
-}
-
 fn compile_bound(loaded: &Loaded, points: &Points) -> Result<BoundEngine> {
     let model = &loaded.model;
     let fixed: Vec<(Name, Rational)> = points
@@ -258,7 +238,7 @@ fn compile_bound(loaded: &Loaded, points: &Points) -> Result<BoundEngine> {
     let report = pamela::bound::bound(model, loaded.root)?.substitute(model, &binding);
     let slots: Vec<Name> = points.axes.iter().map(|a| a.name.clone()).collect();
     let compile = |what: &str, e: &Expr| {
-        Compiled::new(&inline_derived(model, e), &slots).map_err(|err| {
+        Compiled::new(&model.inline_derived(e), &slots).map_err(|err| {
             CliError::with_help(
                 format!("cannot evaluate {what} over the sweep: {err}"),
                 "bind every parameter with -D",

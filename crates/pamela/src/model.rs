@@ -270,6 +270,30 @@ impl Term {
 }
 
 impl Model {
+    /// `e` with every derived parameter (`param B = N / P;`) replaced by its definition,
+    /// repeatedly, so that only bindable parameters are left (for evaluating a bound over a
+    /// grid of the bindable ones).
+    pub fn inline_derived(&self, e: &Expr) -> Expr {
+        let mut e = e.clone();
+        for _ in 0..=self.params.len() {
+            let mut changed = false;
+            for p in &self.params {
+                if let Some(def) = &p.definition {
+                    if e.depends_on(&p.name) {
+                        e = e.substitute(&p.name, def);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        e
+    }
+}
+
+impl Model {
     /// Whether any process contains a stochastic `prob(p)` condition. For such models the
     /// bound is on the expected run time (T^l is convex in the branch outcomes, so
     /// `E[T] >= T^l` by Jensen's inequality), while single simulated runs vary with the seed.

@@ -353,7 +353,7 @@ pub fn read_json_with(text: &str, name: &str, limits: &Limits) -> Result<TaskGra
     };
     let mut b = TaskGraphBuilder::with_limits(*limits);
     b.assume_unique_ids(); // checked above, with the task location
-    b.reserve(n, file.preds.len());
+    b.reserve(n, 0); // the predecessors come as lists, below
     for k in 0..n {
         let Some(time) = file.times[k] else {
             let e = GraphError::new(

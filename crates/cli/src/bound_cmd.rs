@@ -10,8 +10,8 @@ use pamela::bound::{BoundReport, Evaluated};
 
 use crate::error::{CliError, Result};
 use crate::input::{self, Define, Loaded};
-use crate::text::num;
 use crate::BoundFormat;
+use trace::text::num;
 
 /// Everything `bound` reports, computed once for any output format.
 pub struct Analysis {

@@ -27,7 +27,7 @@ use crate::bound_cmd::{analyse, show};
 use crate::error::{write_file, CliError, Result};
 use crate::examples;
 use crate::input::{load_text, Loaded};
-use crate::text::{fixed, num, Align, TextTable};
+use trace::text::{fixed, num, Align, TextTable};
 
 /// Loads an embedded example with root `root` (default `main`).
 fn load(name: &str, root: Option<&str>) -> Result<Loaded> {

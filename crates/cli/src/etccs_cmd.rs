@@ -11,8 +11,9 @@ use crate::error::CliError;
 use crate::etccs_plot::Times;
 use crate::graph_cmd::Failure;
 use crate::progress::{with_spinner, Ticker, Units};
-use crate::text::{Align, TextTable};
 use crate::timeline_files::TimelineArgs;
+use etccs::Stopped;
+use trace::text::{Align, TextTable};
 
 /// The `vates etccs` commands.
 #[derive(Subcommand, Debug)]
@@ -138,14 +139,14 @@ fn analyse_and_write(
         }
         bindings.push(b);
     }
-    let grid = expr::grid::Grid::with_limit(bindings, 10_000)
+    let space = sweep::Space::new(bindings, MAX_TABLE_POINTS)
         .map_err(|e| CliError::usage(format!("--const: {e}")))?;
     let ranges = a
         .map_range
         .iter()
         .map(|r| crate::etccs_map::parse_range(r))
         .collect::<Result<Vec<_>, _>>()?;
-    let swept = grid.iter().count() > 1;
+    let swept = space.len() > 1;
     if a.map.is_some() && swept {
         return Err(CliError::usage("--map draws one analysis: give --const single values").into());
     }
@@ -164,9 +165,9 @@ fn analyse_and_write(
     }
     // One job per agent and assignment, run in parallel; one assignment (or none) gives
     // the full report, several give a table.
-    let points: Vec<Vec<(expr::Name, expr::Rational)>> = grid.iter().collect();
     if a.plot.is_some() {
         // A sweep the plot cannot draw fails before any analysis runs.
+        let points: Vec<Vec<_>> = (0..space.len()).map(|k| space.exact(k)).collect();
         let consts: Vec<&[_]> = points.iter().map(Vec::as_slice).collect();
         crate::etccs_plot::Sweep::of(&consts)?;
     }
@@ -175,26 +176,15 @@ fn analyse_and_write(
     for path in [&a.map, &a.plot, &a.csv].into_iter().flatten() {
         crate::error::check_output(path)?;
     }
-    let mut jobs = Vec::new();
-    for (k, point) in points.iter().enumerate() {
-        let overrides: Vec<(&str, etccs::Time)> =
-            point.iter().map(|(n, v)| (&**n, v.clone())).collect();
-        let at: Vec<String> = point.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        jobs.extend(model_jobs(
-            name,
-            text,
-            &overrides,
-            &a.agent,
-            opts,
-            k,
-            &at.join(", "),
-        )?);
-    }
-    let outcomes = run_jobs(jobs, opts);
+    // The model at the first assignment: a model that does not parse fails at once, and
+    // it names the agents the progress display counts.
+    let first = model_jobs(name, text, &space, 0, &a.agent, opts)?;
+    let mut outcomes = run_jobs(&space, first, a, name, text, opts)?;
     if !swept {
-        let results = outcomes
+        let (point, results) = outcomes.pop().unwrap_or_default();
+        let results = results
             .into_iter()
-            .map(|(_, _, o)| o.map_err(failure))
+            .map(|(_, o)| o.map_err(failure))
             .collect::<Result<Vec<_>, _>>()?;
         if let Some(path) = &a.map {
             let mut maps = results.iter().filter_map(|r| match r {
@@ -215,7 +205,6 @@ fn analyse_and_write(
             write_explained(&results, out)?;
         }
         if let Some(path) = &a.csv {
-            let point = points.into_iter().next().unwrap_or_default();
             let agents = a_names(&results)
                 .into_iter()
                 .zip(results.into_iter().map(Ok));
@@ -224,15 +213,19 @@ fn analyse_and_write(
         return Ok(());
     }
     // In a table, an analysis that reached a limit is a cell; any other error ends the run.
-    let mut rows: Vec<Point> = points.into_iter().map(|p| (p, Vec::new())).collect();
-    for (k, agent, outcome) in outcomes {
-        match outcome {
-            Ok(r) => rows[k].1.push((agent, Ok(r))),
-            Err(e) => match Stopped::of(&e) {
-                Some(st) => rows[k].1.push((agent, Err(st))),
-                None => return Err(failure(e)),
-            },
+    let mut rows: Vec<Point> = Vec::with_capacity(outcomes.len());
+    for (point, results) in outcomes {
+        let mut cells = Vec::with_capacity(results.len());
+        for (agent, outcome) in results {
+            match outcome {
+                Ok(r) => cells.push((agent, Ok(r))),
+                Err(e) => match e.stopped() {
+                    Some(st) => cells.push((agent, Err(st))),
+                    None => return Err(failure(e)),
+                },
+            }
         }
+        rows.push((point, cells));
     }
     // The table first: a plot that cannot be drawn or written does not cost the results.
     write_table(&rows, a.format, out)?;
@@ -272,68 +265,47 @@ fn analyse_and_write(
     Ok(())
 }
 
-/// One analysis of a run: an agent of a model parsed at one assignment of the `--const`s.
-struct Job {
-    /// The assignment's position in the sweep.
-    point: usize,
-    agent: String,
-    /// What the progress display calls it: the agent, and the assignment in a sweep.
-    label: String,
+/// The most assignments in a `--const` table.
+const MAX_TABLE_POINTS: u64 = 10_000;
+
+/// The analyses of one assignment of the `--const`s: the model parsed at it, and the agents
+/// to analyse.
+struct Jobs {
     model: etccs::parse::Model,
+    agents: Vec<String>,
+    /// `p=4, n=2` in a sweep, empty otherwise: what the progress display adds to an agent.
+    at: String,
 }
 
 /// What one analysis gave.
 type Outcome = Result<etccs::Report, etccs::Error>;
 
-/// An analysis that stopped at a limit (states, depth, solver work) rather than at a fault of
-/// the model: a table shows it in its row and goes on.
-struct Stopped {
-    /// `states`, `depth` or `solver` (the JSON cell's `limit`).
-    kind: &'static str,
-    /// The states column: `>N` for the state limit.
-    states: String,
-    /// What happened, with the fix.
-    note: String,
-}
+/// An assignment and what each agent's analysis gave there.
+type Analysed = (Assignment, Vec<(String, Outcome)>);
 
-impl Stopped {
-    /// The limit `e` reached, if it is one.
-    fn of(e: &etccs::Error) -> Option<Stopped> {
-        Some(match e {
-            etccs::Error::Limit { max_states, .. } => Stopped {
-                kind: "states",
-                states: format!(">{max_states}"),
-                note: format!("stopped: more than {max_states} states (raise --max-states)"),
-            },
-            etccs::Error::TooDeep { max_depth, .. } => Stopped {
-                kind: "depth",
-                states: "-".to_string(),
-                note: format!("stopped: a state nested deeper than {max_depth} levels"),
-            },
-            etccs::Error::SolverLimit { .. } => Stopped {
-                kind: "solver",
-                states: "-".to_string(),
-                note: format!("stopped: {e}"),
-            },
-            _ => return None,
-        })
-    }
-}
-
-/// Runs the jobs in parallel (one per core), with a progress display on a terminal for long
-/// runs; the outcomes come back in the jobs' order, with their assignment's position.
-fn run_jobs(jobs: Vec<Job>, opts: &Opts) -> Vec<(usize, String, Outcome)> {
+/// Runs the analyses of every assignment of `space` on the shared sweep runner: the
+/// assignments in parallel, and the agents of each in parallel, with a progress display on
+/// a terminal for long runs. `first` is the first assignment's, already parsed.
+fn run_jobs(
+    space: &sweep::Space,
+    first: Jobs,
+    a: &AnalyseArgs,
+    name: &str,
+    text: &str,
+    opts: &Opts,
+) -> Result<Vec<Analysed>, Failure> {
     use rayon::prelude::*;
-    let ticker = Ticker::new(jobs.len(), ETCCS_UNITS);
-    with_spinner(&ticker, || {
-        jobs.into_par_iter()
-            .map(|job| {
-                let Job {
-                    point,
-                    agent,
-                    label,
-                    mut model,
-                } = job;
+    let ticker = Ticker::new(space.len() as usize * first.agents.len(), ETCCS_UNITS);
+    let first = std::sync::Mutex::new(Some(first));
+    let analyse = |jobs: Jobs| -> Vec<(String, Outcome)> {
+        jobs.agents
+            .into_par_iter()
+            .map(|agent| {
+                let label = if jobs.at.is_empty() {
+                    agent.clone()
+                } else {
+                    format!("{agent} ({})", jobs.at)
+                };
                 let meter = Arc::new(sweep::Meter::default());
                 let slot = ticker.begin(label, Arc::clone(&meter));
                 let concrete = etccs::Options {
@@ -344,14 +316,43 @@ fn run_jobs(jobs: Vec<Job>, opts: &Opts) -> Vec<(usize, String, Outcome)> {
                     meter: Some(meter),
                     ..opts.parametric.clone()
                 };
+                let mut model = jobs.model.clone();
                 let r = etccs::analyse_report(&mut model, &agent, &concrete, &parametric);
                 // The model holds every state's term: freeing it is part of the job.
                 drop(model);
                 ticker.end(slot);
-                (point, agent, r)
+                (agent, r)
             })
             .collect()
-    })
+    };
+    let mut rows = Vec::with_capacity(space.len() as usize);
+    let eval = sweep::Evaluation {
+        chunk: space.len(),
+        ..sweep::Evaluation::default()
+    };
+    with_spinner(&ticker, || {
+        sweep::map(
+            space,
+            &eval,
+            |k| {
+                let taken = if k == 0 {
+                    first.lock().ok().and_then(|mut f| f.take())
+                } else {
+                    None
+                };
+                let jobs = match taken {
+                    Some(j) => j,
+                    None => model_jobs(name, text, space, k, &a.agent, opts)?,
+                };
+                Ok((space.exact(k), analyse(jobs)))
+            },
+            |_, chunk| {
+                rows.extend(chunk);
+                Ok::<(), Failure>(())
+            },
+        )
+    })?;
+    Ok(rows)
 }
 
 /// What the progress display calls an ETCCS analysis's phases and count.
@@ -368,21 +369,32 @@ struct Opts {
     symbolic: Vec<String>,
 }
 
-/// Parses the model with the given const overrides and returns a job per requested agent
-/// (the `analyse` lines, or `--agent`s); `k` and `at` name the assignment.
+/// Parses the model at assignment `k` of `space` and lists the agents to analyse (the
+/// `analyse` lines, or `--agent`s).
 fn model_jobs(
     name: &str,
     text: &str,
-    overrides: &[(&str, etccs::Time)],
+    space: &sweep::Space,
+    k: u64,
     agents: &[String],
     opts: &Opts,
-    k: usize,
-    at: &str,
-) -> Result<Vec<Job>, Failure> {
+) -> Result<Jobs, Failure> {
+    let point = space.exact(k);
+    let overrides: Vec<(&str, etccs::Time)> =
+        point.iter().map(|(n, v)| (&**n, v.clone())).collect();
+    let at = if space.len() > 1 {
+        point
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        String::new()
+    };
     let symbolic: Vec<&str> = opts.symbolic.iter().map(String::as_str).collect();
     // In a sweep, a model that fails at one value says which.
     let model =
-        etccs::parse::parse_with_symbolic(name, text, overrides, &symbolic).map_err(|e| {
+        etccs::parse::parse_with_symbolic(name, text, &overrides, &symbolic).map_err(|e| {
             match failure(e) {
                 Failure::Report(r) if !at.is_empty() => {
                     Failure::Report(r.wrap_err(format!("`{name}` with {at}")))
@@ -401,24 +413,12 @@ fn model_jobs(
         )
         .into());
     }
-    let names = if agents.is_empty() {
+    let agents = if agents.is_empty() {
         model.analyses.clone()
     } else {
         agents.to_vec()
     };
-    Ok(names
-        .into_iter()
-        .map(|agent| Job {
-            point: k,
-            label: if at.is_empty() {
-                agent.clone()
-            } else {
-                format!("{agent} ({at})")
-            },
-            agent,
-            model: model.clone(),
-        })
-        .collect())
+    Ok(Jobs { model, agents, at })
 }
 
 /// One time distribution in a line: `4` or `4: 1/2, 8: 1/2`; for a parametric agent
@@ -445,19 +445,43 @@ fn distribution(r: &etccs::Report) -> String {
         .join(", ")
 }
 
+/// One assignment of the `--const`s.
+type Assignment = Vec<(expr::Name, expr::Rational)>;
+
 /// The results at one assignment of the swept consts: per agent its report or the limit it
 /// reached.
-type Point = (
-    Vec<(expr::Name, expr::Rational)>,
-    Vec<(String, Result<etccs::Report, Stopped>)>,
-);
+type Point = (Assignment, Vec<(String, Result<etccs::Report, Stopped>)>);
+
+/// What a table row says of an analysis that stopped at a limit: its states column and its
+/// note.
+fn stopped_row(st: Stopped) -> (String, String) {
+    match st {
+        Stopped::States(n) => (
+            format!(">{n}"),
+            format!(
+                "stopped: more than {n} states (raise {})",
+                crate::limits::flag(sweep::Limit::States)
+            ),
+        ),
+        Stopped::Depth(n) => (
+            "-".to_string(),
+            format!("stopped: a state nested deeper than {n} levels"),
+        ),
+        Stopped::Solver => (
+            "-".to_string(),
+            "stopped: the constraint solver gave up on a system too large to eliminate".to_string(),
+        ),
+    }
+}
 
 /// The JSON object of one table cell: the report, or `{"name", "limit", "error"}` for an
 /// analysis that stopped at a limit (`limit`: `states`, `depth` or `solver`).
 fn cell_json(agent: &str, o: &Result<etccs::Report, Stopped>) -> serde_json::Value {
     match o {
         Ok(r) => etccs::report_json(r),
-        Err(st) => serde_json::json!({ "name": agent, "limit": st.kind, "error": st.note }),
+        Err(st) => {
+            serde_json::json!({ "name": agent, "limit": st.kind(), "error": stopped_row(*st).1 })
+        }
     }
 }
 
@@ -511,7 +535,7 @@ fn write_csv(path: &std::path::Path, points: &[Point]) -> Result<(), Failure> {
                 }
                 Err(st) => {
                     row.extend([Cell::Empty, Cell::Empty, Cell::Empty, Cell::Empty]);
-                    row.push(Cell::from(st.kind));
+                    row.push(Cell::from(st.kind()));
                 }
             }
             t.rows.push(row);
@@ -553,7 +577,7 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                 for (_, o) in results {
                     match o {
                         Ok(r) => s.push_str(&etccs::report_thesis(r)),
-                        Err(st) => s.push_str(&format!("{}\n", st.note)),
+                        Err(st) => s.push_str(&format!("{}\n", stopped_row(*st).1)),
                     }
                     if !s.ends_with('\n') {
                         s.push('\n');
@@ -603,12 +627,13 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                             row.push(distribution(r));
                         }
                         Err(st) => {
+                            let (states, note) = stopped_row(*st);
                             row.extend([
-                                st.states.clone(),
+                                states,
                                 "-".to_string(),
                                 "-".to_string(),
                                 "-".to_string(),
-                                st.note.clone(),
+                                note,
                             ]);
                         }
                     }

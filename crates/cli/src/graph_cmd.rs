@@ -6,17 +6,17 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use taskgraph::analysis::engine::{self, Schedule};
+use taskgraph::analysis::engine::Schedule;
 use taskgraph::analysis::policy::PolicyKind;
-use taskgraph::analysis::system::{MvaModel, NoOverhead, SystemSpec};
+use taskgraph::analysis::system::SystemSpec;
 use taskgraph::analysis::{report, AnalysisError};
 use taskgraph::gen::{GenKind, GenOptions, TimeDist};
 use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
 
 use crate::error::{write_file, CliError};
-use crate::text::{fixed, num, Align, TextTable};
 use crate::timeline_files::TimelineArgs;
 use crate::Format;
+use trace::text::{fixed, num, Align, TextTable};
 
 /// Why a `graph` command failed.
 pub enum Failure {
@@ -274,16 +274,16 @@ pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> GResult<TaskGraph> 
     )?)
 }
 
-/// The policy and system model of a run.
+/// The policy and system model of a run, with the names the user gave them.
 pub struct Setup {
-    /// The policy.
-    pub policy: PolicyKind,
-    /// Its name as given.
+    /// The configured analysis.
+    pub run: taskgraph::analysis::setup::Setup,
+    /// The policy's name as given.
     pub policy_name: String,
     /// Whether `--steal` was given.
     pub steal: bool,
-    /// The system model, if any, with its file.
-    pub system: Option<(SystemSpec, PathBuf)>,
+    /// The system model's file, if any.
+    pub system_file: Option<PathBuf>,
 }
 
 impl Setup {
@@ -315,42 +315,15 @@ impl Setup {
                          exact_limit, and an optional [lock] with hold",
                     )
                 })?;
-                Some((spec, path.clone()))
+                Some(spec)
             }
         };
         Ok(Setup {
-            policy,
+            run: taskgraph::analysis::setup::Setup { policy, system },
             policy_name: input.policy.clone(),
             steal: input.steal,
-            system,
+            system_file: input.system.clone(),
         })
-    }
-
-    /// Runs the analysis on `procs` processes; returns the schedule and the network solves.
-    pub fn analyze(&self, g: &TaskGraph, procs: usize) -> GResult<(Schedule, Option<usize>)> {
-        self.analyze_metered(g, procs, None)
-    }
-
-    /// [`Setup::analyze`], counting finished tasks in `meter`.
-    pub fn analyze_metered(
-        &self,
-        g: &TaskGraph,
-        procs: usize,
-        meter: Option<&sweep::Meter>,
-    ) -> GResult<(Schedule, Option<usize>)> {
-        let mut policy = self.policy.build();
-        let limits = engine::Limits::default();
-        let mut mva = self
-            .system
-            .as_ref()
-            .map(|(spec, _)| MvaModel::new(spec.clone()));
-        let system: &mut dyn taskgraph::analysis::system::SystemModel = match &mut mva {
-            None => &mut NoOverhead,
-            Some(m) => m,
-        };
-        let s = engine::analyze_metered(g, procs, policy.as_mut(), system, &limits, meter)
-            .map_err(analysis_error)?;
-        Ok((s, mva.map(|m| m.solves)))
     }
 }
 
@@ -404,29 +377,34 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
     };
     // The run at P and the P = 1 baseline (for the speedup) are independent: one per core.
     let baseline = || {
-        (a.procs != 1).then(|| match setup.analyze(&g, 1) {
-            Ok((s, _)) => (Some(s.makespan), None),
-            Err(Failure::Cli(CliError::Diag(d))) => (
-                None,
-                Some(format!("the P = 1 baseline run failed: {}", d.message)),
-            ),
-            Err(_) => (None, Some("the P = 1 baseline run failed".to_string())),
-        })
+        (a.procs != 1).then(
+            || match setup.run.analyze(&g, 1, None).map_err(analysis_error) {
+                Ok(r) => (Some(r.schedule.makespan), None),
+                Err(Failure::Cli(CliError::Diag(d))) => (
+                    None,
+                    Some(format!("the P = 1 baseline run failed: {}", d.message)),
+                ),
+                Err(_) => (None, Some("the P = 1 baseline run failed".to_string())),
+            },
+        )
     };
     let (run, p1) = rayon::join(
         || {
             crate::progress::with_meter(units, "", |meter| {
-                setup.analyze_metered(&g, a.procs, Some(meter))
+                setup.run.analyze(&g, a.procs, Some(meter))
             })
         },
         baseline,
     );
-    let (mut schedule, solves) = run?;
+    let taskgraph::analysis::setup::Run {
+        mut schedule,
+        solves,
+    } = run.map_err(analysis_error)?;
     clean_rounding(&mut schedule);
     let (makespan_p1, p1_error) = p1.unwrap_or((Some(schedule.makespan), None));
     let cp = g.critical_path();
     let summary = report::summarize(&g, &schedule, cp.length);
-    let per_queue = matches!(setup.policy, PolicyKind::Queues { .. })
+    let per_queue = matches!(setup.run.policy, PolicyKind::Queues { .. })
         .then(|| mean_over_active(&report::processes_per_active_queue(&g, &schedule)));
     let an = Analysis {
         graph: a.input.graph.display().to_string(),
@@ -562,8 +540,8 @@ fn render_text(an: &Analysis, setup: &Setup) -> String {
         how.push_str(" with stealing");
     }
     let _ = write!(how, ", P = {}", an.procs);
-    match &setup.system {
-        Some((_, p)) => {
+    match &setup.system_file {
+        Some(p) => {
             let _ = write!(how, ", system model {}", p.display());
         }
         None => how.push_str(", basic model (no overheads)"),
@@ -690,8 +668,8 @@ fn to_json(an: &Analysis, setup: &Setup) -> serde_json::Value {
             })
         })
         .collect();
-    let system = match (&setup.system, an.solves) {
-        (Some((_, path)), Some(n)) => serde_json::json!({
+    let system = match (&setup.system_file, an.solves) {
+        (Some(path), Some(n)) => serde_json::json!({
             "file": path.display().to_string(),
             "solves": n,
             "overhead": sm.overhead,

@@ -1,17 +1,23 @@
-//! `vates graph sweep`: the analysis over process counts; the manual is in `docs/cli.md`.
+//! `vates graph sweep`: the analysis over process counts on the shared sweep runner
+//! ([`sweep::run`]; the point function is [`taskgraph::analysis::setup::Setup::scaling`]);
+//! the manual is in `docs/cli.md`.
 
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use expr::grid::parse_binding;
-use rayon::prelude::*;
+use expr::grid::{parse_binding, Values};
+use expr::{Name, Rational};
+use sweep::{
+    CsvSink, Evaluation, LineSpec, Lines, LinesConfig, OnError, RunError, Sample, Sink, Space,
+    TextColumn,
+};
+use taskgraph::analysis::setup::SCALING_COLUMNS;
 use taskgraph::TaskGraph;
+use trace::text::{fixed, num};
 
 use crate::error::{write_file, CliError};
-use crate::graph_cmd::{Failure, GResult, Setup};
-use crate::progress::Progress;
-use crate::text::{fixed, num, Align, TextTable};
+use crate::graph_cmd::{analysis_error, Failure, GResult, Setup};
 use crate::Format;
 
 /// The most process counts in one sweep.
@@ -89,15 +95,6 @@ pub fn parse_one_proc(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
-struct Point {
-    procs: usize,
-    makespan: f64,
-    speedup: f64,
-    efficiency: f64,
-    work_bound: f64,
-    span_bound: f64,
-}
-
 /// Runs the sweep.
 pub fn run(
     g: &TaskGraph,
@@ -110,93 +107,90 @@ pub fn run(
     if procs.is_empty() {
         return Err(CliError::usage("--procs is required, e.g. --procs 1..64").into());
     }
-    if procs.len() > MAX_POINTS {
-        return Err(CliError::usage(format!(
-            "{} process counts, more than the limit of {MAX_POINTS}",
-            procs.len()
-        ))
-        .into());
-    }
-    let work = g.work();
-    let span = g.span();
-    let avg = if span > 0.0 { work / span } else { 0.0 };
-    let t1 = setup
-        .analyze(g, 1)
-        .map(|(s, _)| s.makespan)
-        .map_err(|e| match e {
-            Failure::Cli(CliError::Diag(d)) => Failure::Cli(CliError::with_help(
-                format!("the P = 1 run (the speedup baseline) failed: {}", d.message),
-                d.help.unwrap_or_default(),
-            )),
-            other => other,
-        })?;
-    let mut progress = Progress::new(Some(procs.len() as u64), "analysing");
-    let chunk = rayon::current_num_threads().max(1) * 2;
-    let mut points: Vec<Point> = Vec::with_capacity(procs.len());
-    for part in procs.chunks(chunk) {
-        let res: Vec<GResult<Point>> = part
-            .par_iter()
-            .map(|&p| {
-                let (s, _) = setup.analyze(g, p)?;
-                let speedup = if s.makespan > 0.0 {
-                    t1 / s.makespan
-                } else {
-                    f64::NAN
-                };
-                progress.bar().inc(1);
-                Ok(Point {
-                    procs: p,
-                    makespan: s.makespan,
-                    speedup,
-                    efficiency: speedup / p as f64,
-                    work_bound: p as f64,
-                    span_bound: avg,
-                })
-            })
-            .collect();
-        for r in res {
-            points.push(r?);
+    let values = Values::List(
+        procs
+            .iter()
+            .map(|&p| Rational::from_integer((p as i64).into()))
+            .collect(),
+    );
+    let space = Space::new(vec![(Name::from("procs"), values)], MAX_POINTS as u64)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let base = setup.run.baseline(g).map_err(|e| match analysis_error(e) {
+        Failure::Cli(CliError::Diag(d)) => Failure::Cli(CliError::with_help(
+            format!("the P = 1 run (the speedup baseline) failed: {}", d.message),
+            d.help.unwrap_or_default(),
+        )),
+        other => other,
+    })?;
+    let columns: Vec<String> = SCALING_COLUMNS.map(String::from).to_vec();
+    let mut csv = match &opts.csv {
+        Some(p) => {
+            let f = std::fs::File::create(p).map_err(|e| CliError::write(p, &e))?;
+            Some(CsvSink::new(std::io::BufWriter::new(f)))
         }
-        progress.poll();
+        None => None,
+    };
+    let mut lines = opts.plot.as_ref().map(|_| {
+        Lines::new(LinesConfig {
+            series: vec![
+                LineSpec::new(3, "work bound (speedup = P)"),
+                LineSpec::new(4, "span bound (work / span)"),
+                LineSpec::new(1, "predicted speedup"),
+            ],
+            ..LinesConfig::default()
+        })
+    });
+    let mut table = Sample::all(space.len());
+    let mut sinks: Vec<&mut dyn Sink> = vec![&mut table];
+    if let Some(c) = &mut csv {
+        sinks.push(c);
     }
-    progress.finish();
-
-    if let Some(csv) = &opts.csv {
-        let mut t = trace::csv::Table::new([
-            "procs",
-            "makespan",
-            "speedup",
-            "efficiency",
-            "work_bound",
-            "span_bound",
-        ]);
-        for p in &points {
-            let finite = |v: f64| v.is_finite().then_some(v);
-            t.push_row([
-                Some(p.procs as f64),
-                finite(p.makespan),
-                finite(p.speedup),
-                finite(p.efficiency),
-                finite(p.work_bound),
-                finite(p.span_bound),
-            ]);
-        }
-        write_file(csv, t.to_string().as_bytes())?;
+    if let Some(l) = &mut lines {
+        sinks.push(l);
     }
-    if let Some(plot) = &opts.plot {
-        let svg = render_plot(path, setup, &points)?;
+    let point = |_: u64, p: &[f64], out: &mut [f64]| {
+        let figures = setup.run.scaling(g, p[0] as usize, &base)?;
+        out.copy_from_slice(&figures);
+        Ok(())
+    };
+    let run = crate::progress::with_bar(space.len(), "analysing", |meter| {
+        let eval = Evaluation {
+            chunk: (rayon::current_num_threads() * 2) as u64,
+            meter: Some(meter),
+            on_error: OnError::Stop,
+        };
+        sweep::run(&space, &columns, &eval, point, &mut sinks)
+    });
+    drop(sinks);
+    run.map_err(|e| match e {
+        RunError::Point { error, .. } => analysis_error(error),
+        RunError::Sink { error, .. } => match &opts.csv {
+            Some(p) => Failure::Cli(CliError::write(p, &error)),
+            None => Failure::Cli(CliError::Stdout(error)),
+        },
+    })?;
+    if let (Some(l), Some(plot)) = (&lines, &opts.plot) {
+        let title = format!(
+            "{}: speedup vs P, policy {}",
+            path.display(),
+            setup.policy_name
+        );
+        let svg = l
+            .render_svg(&title, "P (processes)", "speedup", (800, 500))
+            .map_err(|e| Failure::Cli(CliError::msg(format!("cannot draw the plot: {e}"))))?;
         write_file(plot, svg.as_bytes())?;
     }
     let text = match opts.format {
-        Format::Text => render_text(g, path, setup, t1, &points),
+        Format::Text => render_text(g, path, setup, base.makespan, &table),
         Format::Json => {
-            let pts: Vec<serde_json::Value> = points
+            let pts: Vec<serde_json::Value> = table
+                .rows()
                 .iter()
-                .map(|p| {
+                .map(|r| {
+                    let v = &r.values;
                     serde_json::json!({
-                        "procs": p.procs, "makespan": p.makespan, "speedup": finite(p.speedup),
-                        "efficiency": finite(p.efficiency), "work_bound": p.work_bound,
-                        "span_bound": p.span_bound,
+                        "procs": r.params[0] as u64, "makespan": v[0], "speedup": finite(v[1]),
+                        "efficiency": finite(v[2]), "work_bound": v[3], "span_bound": v[4],
                     })
                 })
                 .collect();
@@ -204,10 +198,10 @@ pub fn run(
                 "graph": path.display().to_string(),
                 "policy": setup.policy_name,
                 "steal": setup.steal,
-                "system": setup.system.as_ref().map(|(_, p)| p.display().to_string()),
-                "work": work,
-                "span": span,
-                "makespan_p1": t1,
+                "system": setup.system_file.as_ref().map(|p| p.display().to_string()),
+                "work": g.work(),
+                "span": g.span(),
+                "makespan_p1": base.makespan,
                 "points": pts,
             });
             let mut s = serde_json::to_string_pretty(&v)
@@ -232,7 +226,7 @@ fn ratio(v: f64) -> String {
     }
 }
 
-fn render_text(g: &TaskGraph, path: &Path, setup: &Setup, t1: f64, points: &[Point]) -> String {
+fn render_text(g: &TaskGraph, path: &Path, setup: &Setup, t1: f64, table: &Sample) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -242,12 +236,9 @@ fn render_text(g: &TaskGraph, path: &Path, setup: &Setup, t1: f64, points: &[Poi
         setup.policy_name,
         if setup.steal { " with stealing" } else { "" },
         setup
-            .system
+            .system_file
             .as_ref()
-            .map_or(String::new(), |(_, p)| format!(
-                ", system model {}",
-                p.display()
-            ))
+            .map_or(String::new(), |p| format!(", system model {}", p.display()))
     );
     let _ = writeln!(
         s,
@@ -258,51 +249,13 @@ fn render_text(g: &TaskGraph, path: &Path, setup: &Setup, t1: f64, points: &[Poi
         num(t1)
     );
     let _ = writeln!(s);
-    let mut t = TextTable::new([
-        ("P".to_string(), Align::Right),
-        ("makespan".to_string(), Align::Right),
-        ("speedup".to_string(), Align::Right),
-        ("efficiency".to_string(), Align::Right),
-        ("bound".to_string(), Align::Right),
-    ]);
-    for p in points {
-        t.push(vec![
-            p.procs.to_string(),
-            num(p.makespan),
-            ratio(p.speedup),
-            ratio(p.efficiency),
-            fixed(p.work_bound.min(p.span_bound), 3),
-        ]);
-    }
-    s.push_str(&t.render("  "));
+    let columns = [
+        TextColumn::new("P", |r| num(r.params[0])),
+        TextColumn::num("makespan", 0),
+        TextColumn::new("speedup", |r| ratio(r.values[1])),
+        TextColumn::new("efficiency", |r| ratio(r.values[2])),
+        TextColumn::new("bound", |r| fixed(r.values[3].min(r.values[4]), 3)),
+    ];
+    s.push_str(&table.table(&columns).render("  "));
     s
-}
-
-fn render_plot(path: &Path, setup: &Setup, points: &[Point]) -> GResult<String> {
-    use trace::plot::{LinePlot, Series};
-    let pts = |f: &dyn Fn(&Point) -> f64| -> Vec<(f64, f64)> {
-        points
-            .iter()
-            .filter(|p| f(p).is_finite())
-            .map(|p| (p.procs as f64, f(p)))
-            .collect()
-    };
-    let plot = LinePlot {
-        title: format!(
-            "{}: speedup vs P, policy {}",
-            path.display(),
-            setup.policy_name
-        ),
-        x_label: "P (processes)".to_string(),
-        y_label: "speedup".to_string(),
-        series: vec![
-            Series::new("work bound (speedup = P)", pts(&|p| p.work_bound)),
-            Series::new("span bound (work / span)", pts(&|p| p.span_bound)),
-            Series::new("predicted speedup", pts(&|p| p.speedup)),
-        ],
-        log_x: false,
-        log_y: false,
-    };
-    plot.render_svg(800, 500)
-        .map_err(|e| Failure::Cli(CliError::msg(format!("cannot draw the plot: {e}"))))
 }

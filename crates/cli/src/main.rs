@@ -18,7 +18,6 @@ mod limits;
 mod progress;
 mod sim_cmd;
 mod sweep;
-mod text;
 mod timeline_files;
 
 use std::io::{IsTerminal, Write};

@@ -165,21 +165,19 @@ impl Ticker {
 /// How often the progress display reads the counters.
 const TICK: Duration = Duration::from_millis(100);
 
-/// Runs `f` while a thread of its own keeps a progress display (see [`Progress`]: only on a
-/// terminal, only for long runs) up to date with `ticker`: a spinner for one run, a bar
-/// over the runs for several.
-pub fn with_spinner<T>(ticker: &Ticker, f: impl FnOnce() -> T) -> T {
+/// Runs `f` while a thread of its own keeps `progress` (see [`Progress`]: only on a
+/// terminal, only for long runs) up to date by calling `update` every [`TICK`].
+fn drawn_while<T>(
+    progress: Progress,
+    update: impl Fn(&mut Progress) + Sync,
+    f: impl FnOnce() -> T,
+) -> T {
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         let drawer = s.spawn(|| {
-            let total = (ticker.total > 1).then_some(ticker.total as u64);
-            let mut progress = Progress::new(total, "");
+            let mut progress = progress;
             while !done.load(Ordering::Relaxed) {
-                progress.bar().set_message(ticker.message(total.is_some()));
-                progress.set(match total {
-                    Some(_) => ticker.done.load(Ordering::Relaxed) as u64,
-                    None => ticker.count(),
-                });
+                update(&mut progress);
                 std::thread::park_timeout(TICK);
             }
             progress.finish();
@@ -189,6 +187,28 @@ pub fn with_spinner<T>(ticker: &Ticker, f: impl FnOnce() -> T) -> T {
         drawer.thread().unpark();
         r
     })
+}
+
+/// Runs `f` with its progress display kept up to date from `ticker`: a spinner for one
+/// run, a bar over the runs for several.
+pub fn with_spinner<T>(ticker: &Ticker, f: impl FnOnce() -> T) -> T {
+    let total = (ticker.total > 1).then_some(ticker.total as u64);
+    let update = |progress: &mut Progress| {
+        progress.bar().set_message(ticker.message(total.is_some()));
+        progress.set(match total {
+            Some(_) => ticker.done.load(Ordering::Relaxed) as u64,
+            None => ticker.count(),
+        });
+    };
+    drawn_while(Progress::new(total, ""), update, f)
+}
+
+/// Runs `f` with a fresh meter of items done (the points of a sweep), drawn as a bar over
+/// `total` items on long runs.
+pub fn with_bar<T>(total: u64, what: &str, f: impl FnOnce(&sweep::Meter) -> T) -> T {
+    let meter = sweep::Meter::default();
+    let update = |progress: &mut Progress| progress.set(meter.count());
+    drawn_while(Progress::new(Some(total), what), update, || f(&meter))
 }
 
 /// Runs `f` with a fresh meter shown by a spinner on long runs (one run, `label`).

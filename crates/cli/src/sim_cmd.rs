@@ -9,9 +9,9 @@ use pamela::Binding;
 use crate::error::{CliError, Result};
 use crate::input::{self, Define, Loaded};
 use crate::progress::{with_meter, Units};
-use crate::text::{fixed, num, Align, TextTable};
 use crate::timeline_files::TimelineArgs;
 use crate::{Format, SimFlags};
+use trace::text::{fixed, num, Align, TextTable};
 
 /// How many members of a family the text report lists.
 const BUSIEST_SHOWN: usize = 3;

@@ -99,6 +99,49 @@ pub enum Error {
     },
 }
 
+/// An analysis that stopped at a limit rather than at a fault of the model (a table of
+/// analyses shows it in its row and goes on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// More states than `max_states` ([`Error::Limit`]).
+    States(usize),
+    /// A state nested deeper than the depth limit ([`Error::TooDeep`]).
+    Depth(usize),
+    /// The constraint solver gave up ([`Error::SolverLimit`]).
+    Solver,
+}
+
+impl Stopped {
+    /// `states`, `depth` or `solver`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Stopped::States(_) => "states",
+            Stopped::Depth(_) => "depth",
+            Stopped::Solver => "solver",
+        }
+    }
+
+    /// The limit reached, for a limit that a run can raise (the state limit).
+    pub fn reached(self) -> Option<sweep::Reached> {
+        match self {
+            Stopped::States(n) => Some(sweep::Reached::new(sweep::Limit::States, n as u64)),
+            Stopped::Depth(_) | Stopped::Solver => None,
+        }
+    }
+}
+
+impl Error {
+    /// The limit this error stopped at, if it is one.
+    pub fn stopped(&self) -> Option<Stopped> {
+        match self {
+            Error::Limit { max_states, .. } => Some(Stopped::States(*max_states)),
+            Error::TooDeep { max_depth, .. } => Some(Stopped::Depth(*max_depth)),
+            Error::SolverLimit { .. } => Some(Stopped::Solver),
+            _ => None,
+        }
+    }
+}
+
 /// What kind of problem a [`SyntaxError`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SyntaxKind {

@@ -62,7 +62,7 @@ pub mod term;
 pub mod time;
 pub mod witness;
 
-pub use error::Error;
+pub use error::{Error, Stopped};
 pub use explore::{
     analyse, analyse_all, analyse_term, state_space, Analysis, Options, Outcome, Party, Run,
     StateSpace, Step,

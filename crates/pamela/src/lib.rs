@@ -37,6 +37,7 @@ pub mod bind;
 pub mod bound;
 pub mod check;
 pub mod diag;
+pub mod evaluate;
 pub mod model;
 pub mod sim;
 pub mod syntax;

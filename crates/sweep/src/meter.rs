@@ -51,6 +51,12 @@ impl Meter {
         self.count.store(n, Ordering::Relaxed);
     }
 
+    /// Adds `n` to the count (for runs whose parts finish on several threads, such as the
+    /// points of a sweep).
+    pub fn add(&self, n: u64) {
+        self.count.fetch_add(n, Ordering::Relaxed);
+    }
+
     /// Records that the main loop is over and its results are being folded.
     pub fn set_analysing(&self) {
         self.phase.store(1, Ordering::Relaxed);

@@ -11,8 +11,8 @@
 //! * [`gantt`]: an SVG Gantt chart that stays small for millions of intervals.
 //!
 //! Two exporters take other data: [`plot`] draws SVG line and scatter plots (speed-up curves,
-//! sweeps), and [`csv`] writes RFC 4180 tables. All fallible operations report a
-//! [`TraceError`].
+//! sweeps), [`csv`] writes RFC 4180 tables, and [`text`] prints compact numbers and aligned
+//! tables for people. All fallible operations report a [`TraceError`].
 //!
 //! ```
 //! use trace::{chrome, gantt, metrics, Kind, Trace};
@@ -51,6 +51,7 @@ pub mod gantt;
 pub mod metrics;
 mod num;
 pub mod plot;
+pub mod text;
 mod timeline;
 
 pub use error::TraceError;

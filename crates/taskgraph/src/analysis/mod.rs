@@ -22,6 +22,7 @@
 pub mod engine;
 pub mod policy;
 pub mod report;
+pub mod setup;
 pub mod system;
 
 /// Attributes a policy may read.

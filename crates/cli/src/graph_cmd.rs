@@ -1,12 +1,11 @@
 //! `vates graph analyze|convert|gen`: deterministic task graph analysis (Adve & Vernon);
 //! the manual is in `docs/cli.md`.
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use taskgraph::analysis::engine::Schedule;
+use taskgraph::analysis::explain::{Explained, Labels};
 use taskgraph::analysis::policy::PolicyKind;
 use taskgraph::analysis::system::SystemSpec;
 use taskgraph::analysis::{report, AnalysisError};
@@ -16,7 +15,7 @@ use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
 use crate::error::{write_file, CliError};
 use crate::timeline_files::TimelineArgs;
 use crate::Format;
-use trace::text::{fixed, num, Align, TextTable};
+use trace::text::num;
 
 /// Why a `graph` command failed.
 pub enum Failure {
@@ -111,35 +110,6 @@ pub struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-/// The parallelism profile (and processes per active queue) as CSV, merged on time.
-fn profile_csv(profile: &[(f64, usize)], queues: Option<&[(f64, f64)]>) -> String {
-    let mut times: Vec<f64> = profile.iter().map(|&(t, _)| t).collect();
-    if let Some(q) = queues {
-        times.extend(q.iter().map(|&(t, _)| t));
-    }
-    times.sort_by(f64::total_cmp);
-    times.dedup();
-    // The value of a step function at time t.
-    fn at<T: Copy + Default>(steps: &[(f64, T)], t: f64) -> T {
-        match steps.partition_point(|&(s, _)| s <= t) {
-            0 => T::default(),
-            k => steps[k - 1].1,
-        }
-    }
-    let mut out = String::from(if queues.is_some() {
-        "time,running,processes_per_active_queue\n"
-    } else {
-        "time,running\n"
-    });
-    for t in times {
-        match queues {
-            Some(q) => out.push_str(&format!("{t},{},{}\n", at(profile, t), at(q, t))),
-            None => out.push_str(&format!("{t},{}\n", at(profile, t))),
-        }
-    }
-    out
 }
 
 /// Options of `vates graph sweep`.
@@ -351,22 +321,6 @@ pub fn analysis_error(e: AnalysisError) -> Failure {
 // ---------------------------------------------------------------------------------------
 // analyze
 
-/// Everything the analyze report shows.
-struct Analysis {
-    graph: String,
-    tasks: usize,
-    edges: usize,
-    procs: usize,
-    schedule: Schedule,
-    summary: report::Summary,
-    critical_path: Vec<String>,
-    makespan_p1: Option<f64>,
-    p1_error: Option<String>,
-    profile_mean: f64,
-    per_queue: Option<f64>,
-    solves: Option<usize>,
-}
-
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
     let g = load_graph(&a.input.graph, a.input.from)?;
     let setup = Setup::new(&a.input)?;
@@ -377,16 +331,13 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
     };
     // The run at P and the P = 1 baseline (for the speedup) are independent: one per core.
     let baseline = || {
-        (a.procs != 1).then(
-            || match setup.run.analyze(&g, 1, None).map_err(analysis_error) {
-                Ok(r) => (Some(r.schedule.makespan), None),
-                Err(Failure::Cli(CliError::Diag(d))) => (
-                    None,
-                    Some(format!("the P = 1 baseline run failed: {}", d.message)),
-                ),
-                Err(_) => (None, Some("the P = 1 baseline run failed".to_string())),
-            },
-        )
+        (a.procs != 1).then(|| {
+            setup
+                .run
+                .analyze(&g, 1, None)
+                .map(|r| r.schedule.makespan)
+                .map_err(|e| format!("the P = 1 baseline run failed: {e}"))
+        })
     };
     let (run, p1) = rayon::join(
         || {
@@ -396,46 +347,28 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
         },
         baseline,
     );
-    let taskgraph::analysis::setup::Run {
-        mut schedule,
-        solves,
-    } = run.map_err(analysis_error)?;
-    clean_rounding(&mut schedule);
-    let (makespan_p1, p1_error) = p1.unwrap_or((Some(schedule.makespan), None));
-    let cp = g.critical_path();
-    let summary = report::summarize(&g, &schedule, cp.length);
-    let per_queue = matches!(setup.run.policy, PolicyKind::Queues { .. })
-        .then(|| mean_over_active(&report::processes_per_active_queue(&g, &schedule)));
-    let an = Analysis {
+    let labels = Labels {
         graph: a.input.graph.display().to_string(),
-        tasks: g.len(),
-        edges: g.edge_count(),
-        procs: a.procs,
-        profile_mean: time_mean(&summary.profile, schedule.makespan),
-        critical_path: cp.tasks.iter().map(|&t| g.id(t).to_string()).collect(),
-        schedule,
-        summary,
-        makespan_p1,
-        p1_error,
-        per_queue,
-        solves,
+        policy: setup.policy_name.clone(),
+        steal: setup.steal,
+        system: setup.system_file.as_ref().map(|p| p.display().to_string()),
     };
+    let an = Explained::new(
+        &g,
+        labels,
+        &setup.run,
+        a.procs,
+        run.map_err(analysis_error)?,
+        p1,
+    );
     if let Some(path) = &a.profile {
-        let queues = an
-            .per_queue
-            .is_some()
-            .then(|| report::processes_per_active_queue(&g, &an.schedule));
-        write_file(
-            path,
-            profile_csv(&an.summary.profile, queues.as_deref()).as_bytes(),
-        )?;
+        write_file(path, an.profile_csv(&g).as_bytes())?;
     }
     if a.timeline.wanted() {
-        let file = a
-            .input
-            .graph
-            .file_name()
-            .map_or_else(|| an.graph.clone(), |f| f.to_string_lossy().into_owned());
+        let file = a.input.graph.file_name().map_or_else(
+            || an.labels.graph.clone(),
+            |f| f.to_string_lossy().into_owned(),
+        );
         let name = format!("{file}: policy {}, P = {}", setup.policy_name, an.procs);
         let tr = report::to_trace(&g, &an.schedule, &name);
         let title = format!("{name}: makespan {}", num(an.schedule.makespan));
@@ -443,9 +376,9 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
             .write(&tr, &crate::timeline_files::chart(&title, "time"))?;
     }
     let text = match a.format {
-        Format::Text => render_text(&an, &setup),
+        Format::Text => an.text(),
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&to_json(&an, &setup))
+            let mut s = serde_json::to_string_pretty(&an.json())
                 .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
             s.push('\n');
             s
@@ -453,254 +386,6 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
     };
     out.write_all(text.as_bytes())
         .map_err(|e| Failure::Cli(CliError::Stdout(e)))
-}
-
-/// Sets per-process overheads that are floating-point residue of the engine's
-/// `end - start - time` (below 1e-9 of the makespan) to 0, moving them to idle time.
-fn clean_rounding(s: &mut Schedule) {
-    let eps = 1e-9 * s.makespan.abs().max(1.0);
-    for p in &mut s.procs {
-        if p.overhead.abs() < eps {
-            p.idle += p.overhead;
-            p.overhead = 0.0;
-        }
-        if p.idle.abs() < eps {
-            p.idle = 0.0;
-        }
-    }
-}
-
-/// Time-weighted mean of a step function `(time, value from then on)` over `[0, end]`.
-fn time_mean(profile: &[(f64, usize)], end: f64) -> f64 {
-    if end <= 0.0 {
-        return 0.0;
-    }
-    let mut acc = 0.0;
-    for (i, &(t, k)) in profile.iter().enumerate() {
-        let next = profile.get(i + 1).map_or(end, |&(u, _)| u);
-        acc += (next.min(end) - t).max(0.0) * k as f64;
-    }
-    acc / end
-}
-
-/// Time-weighted mean of a step function over the time where it is positive.
-fn mean_over_active(steps: &[(f64, f64)]) -> f64 {
-    let (mut acc, mut len) = (0.0, 0.0);
-    for w in steps.windows(2) {
-        let (t, v) = w[0];
-        let d = w[1].0 - t;
-        if v > 0.0 && d > 0.0 {
-            acc += v * d;
-            len += d;
-        }
-    }
-    if len > 0.0 {
-        acc / len
-    } else {
-        0.0
-    }
-}
-
-/// The critical path's ids, abbreviated past 12 with `…`.
-fn show_path(ids: &[String]) -> String {
-    if ids.is_empty() {
-        "(none)".to_string()
-    } else if ids.len() <= 12 {
-        ids.join(" → ")
-    } else {
-        let head = ids[..6].join(" → ");
-        let tail = ids[ids.len() - 5..].join(" → ");
-        format!("{head} → … → {tail}")
-    }
-}
-
-fn speedup(an: &Analysis) -> Option<(f64, f64)> {
-    let t1 = an.makespan_p1?;
-    if an.schedule.makespan > 0.0 {
-        let s = t1 / an.schedule.makespan;
-        Some((s, s / an.procs as f64))
-    } else {
-        None
-    }
-}
-
-/// Processes shown one per row in the text table.
-const PROCS_SHOWN: usize = 16;
-
-fn render_text(an: &Analysis, setup: &Setup) -> String {
-    let mut s = String::new();
-    let sm = &an.summary;
-    let _ = writeln!(
-        s,
-        "Task graph analysis: {} ({} tasks, {} edges)",
-        an.graph, an.tasks, an.edges
-    );
-    let mut how = format!("  policy {}", setup.policy_name);
-    if setup.steal {
-        how.push_str(" with stealing");
-    }
-    let _ = write!(how, ", P = {}", an.procs);
-    match &setup.system_file {
-        Some(p) => {
-            let _ = write!(how, ", system model {}", p.display());
-        }
-        None => how.push_str(", basic model (no overheads)"),
-    }
-    let _ = writeln!(s, "{how}");
-    let _ = writeln!(s);
-    let _ = writeln!(s, "  makespan             = {}", num(sm.makespan));
-    let _ = writeln!(s, "  work                 = {}", num(sm.work));
-    let _ = writeln!(s, "  span                 = {}", num(sm.span));
-    let _ = writeln!(
-        s,
-        "  critical path        = {} ({} task{})",
-        show_path(&an.critical_path),
-        an.critical_path.len(),
-        if an.critical_path.len() == 1 { "" } else { "s" }
-    );
-    let _ = writeln!(
-        s,
-        "  average parallelism  = {} (work / span)",
-        num(sm.average_parallelism)
-    );
-    let _ = writeln!(
-        s,
-        "  achieved parallelism = {} (busy processes, time average)",
-        num(sm.achieved_parallelism)
-    );
-    match (speedup(an), an.makespan_p1) {
-        (Some((sp, eff)), Some(t1)) => {
-            let _ = writeln!(
-                s,
-                "  speedup              = {} (makespan {} at P = 1)",
-                num(sp),
-                num(t1)
-            );
-            let _ = writeln!(s, "  efficiency           = {}", fixed(eff, 3));
-        }
-        _ => {
-            let why = an.p1_error.as_deref().unwrap_or("makespan is 0");
-            let _ = writeln!(s, "  speedup              = n/a ({why})");
-        }
-    }
-    let _ = writeln!(
-        s,
-        "  parallelism profile  = peak {}, mean {}",
-        sm.peak_parallelism,
-        num(an.profile_mean)
-    );
-    if let Some(q) = an.per_queue {
-        let _ = writeln!(
-            s,
-            "  processes per active queue = {} (time average while a queue is active)",
-            num(q)
-        );
-    }
-    if let Some(n) = an.solves {
-        let _ = writeln!(
-            s,
-            "  system model         = {n} network solve{}, total overhead {}",
-            if n == 1 { "" } else { "s" },
-            num(sm.overhead)
-        );
-    }
-    let _ = writeln!(s);
-    let mut t = TextTable::new([
-        ("proc".to_string(), Align::Right),
-        ("tasks".to_string(), Align::Right),
-        ("busy".to_string(), Align::Right),
-        ("overhead".to_string(), Align::Right),
-        ("idle".to_string(), Align::Right),
-        ("busy %".to_string(), Align::Right),
-    ]);
-    let pct = |busy: f64, total: f64| {
-        if total > 0.0 {
-            fixed(100.0 * busy / total, 1)
-        } else {
-            "-".to_string()
-        }
-    };
-    let procs = &an.schedule.procs;
-    for (p, st) in procs.iter().enumerate().take(PROCS_SHOWN) {
-        t.push(vec![
-            p.to_string(),
-            st.tasks.to_string(),
-            num(st.busy),
-            num(st.overhead),
-            num(st.idle),
-            pct(st.busy, sm.makespan),
-        ]);
-    }
-    if procs.len() > PROCS_SHOWN {
-        t.push(vec![
-            "…".to_string(),
-            format!("({} more)", procs.len() - PROCS_SHOWN),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ]);
-    }
-    let busy: f64 = procs.iter().map(|p| p.busy).sum();
-    let tasks: u64 = procs.iter().map(|p| u64::from(p.tasks)).sum();
-    t.push(vec![
-        "total".to_string(),
-        tasks.to_string(),
-        num(busy),
-        num(sm.overhead),
-        num(sm.idle),
-        pct(busy, sm.makespan * procs.len() as f64),
-    ]);
-    s.push_str(&t.render("  "));
-    s
-}
-
-fn to_json(an: &Analysis, setup: &Setup) -> serde_json::Value {
-    let sm = &an.summary;
-    let sp = speedup(an);
-    let procs: Vec<serde_json::Value> = an
-        .schedule
-        .procs
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "busy": p.busy, "overhead": p.overhead, "idle": p.idle, "tasks": p.tasks,
-            })
-        })
-        .collect();
-    let system = match (&setup.system_file, an.solves) {
-        (Some(path), Some(n)) => serde_json::json!({
-            "file": path.display().to_string(),
-            "solves": n,
-            "overhead": sm.overhead,
-        }),
-        _ => serde_json::Value::Null,
-    };
-    serde_json::json!({
-        "graph": an.graph,
-        "tasks": an.tasks,
-        "edges": an.edges,
-        "policy": setup.policy_name,
-        "steal": setup.steal,
-        "p": an.procs,
-        "makespan": sm.makespan,
-        "work": sm.work,
-        "span": sm.span,
-        "critical_path": an.critical_path,
-        "average_parallelism": sm.average_parallelism,
-        "achieved_parallelism": sm.achieved_parallelism,
-        "makespan_p1": an.makespan_p1,
-        "p1_error": an.p1_error,
-        "speedup": sp.map(|x| x.0),
-        "efficiency": sp.map(|x| x.1),
-        "overhead": sm.overhead,
-        "idle": sm.idle,
-        "profile": {"peak": sm.peak_parallelism, "mean": an.profile_mean},
-        "processes_per_active_queue": an.per_queue,
-        "system": system,
-        "steps": an.schedule.steps,
-        "procs": procs,
-    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -765,29 +450,4 @@ fn gen(a: GenArgs, out: &mut dyn Write) -> GResult<()> {
     })?;
     let text = taskgraph::format::write(&g, to)?;
     emit(a.output.as_deref(), &text, out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_are_abbreviated() {
-        let ids: Vec<String> = (0..20).map(|i| format!("t{i}")).collect();
-        let s = show_path(&ids);
-        assert!(s.starts_with("t0 → t1"));
-        assert!(s.contains("t5 → … → t15"));
-        assert!(s.ends_with("t19"));
-        assert_eq!(show_path(&ids[..2]), "t0 → t1");
-    }
-
-    #[test]
-    fn step_function_means() {
-        // 2 running on [0,1), 1 on [1,3), 0 after: mean over [0,4] = (2+2)/4 = 1.
-        assert_eq!(time_mean(&[(0.0, 2), (1.0, 1), (3.0, 0)], 4.0), 1.0);
-        assert_eq!(
-            mean_over_active(&[(0.0, 2.0), (1.0, 0.0), (2.0, 1.0), (4.0, 0.0)]),
-            4.0 / 3.0
-        );
-    }
 }

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod engine;
+pub mod explain;
 pub mod policy;
 pub mod report;
 pub mod setup;

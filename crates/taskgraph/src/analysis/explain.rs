@@ -1,0 +1,438 @@
+//! The report of one analysis, as the `vates graph analyze` command shows it: makespan,
+//! work, span, critical path, parallelism, speedup against one process, where each
+//! process's time went, as text or JSON, and the parallelism profile as CSV.
+//!
+//! ```
+//! use taskgraph::analysis::explain::{Explained, Labels};
+//! use taskgraph::analysis::{policy::PolicyKind, setup::Setup};
+//! let g = taskgraph::read_json(r#"{"tasks": [
+//!     {"id": "A", "time": 2}, {"id": "B", "time": 3, "preds": ["A"]},
+//!     {"id": "C", "time": 5, "preds": ["A"]}, {"id": "D", "time": 1, "preds": ["B", "C"]}
+//! ]}"#).unwrap();
+//! let setup = Setup { policy: PolicyKind::Fifo, system: None };
+//! let run = setup.analyze(&g, 2, None).unwrap();
+//! let labels = Labels { graph: "g.json".into(), policy: "fifo".into(), ..Labels::default() };
+//! let ex = Explained::new(&g, labels, &setup, 2, run, Some(Ok(11.0)));
+//! assert_eq!(ex.speedup(), Some((11.0 / 8.0, 11.0 / 16.0)));
+//! assert!(ex.text().contains("critical path        = A → C → D (3 tasks)"));
+//! assert_eq!(ex.json()["makespan"], 8.0);
+//! ```
+
+use std::fmt::Write as _;
+
+use trace::text::{fixed, num, Align, TextTable};
+
+use super::engine::Schedule;
+use super::policy::PolicyKind;
+use super::report;
+use super::setup::{Run, Setup};
+use crate::TaskGraph;
+
+/// What the report calls the inputs, as the user named them.
+#[derive(Clone, Debug, Default)]
+pub struct Labels {
+    /// The graph (its file).
+    pub graph: String,
+    /// The policy's name.
+    pub policy: String,
+    /// Whether work stealing is on.
+    pub steal: bool,
+    /// The system model's file, if any.
+    pub system: Option<String>,
+}
+
+/// Everything the report of one analysis shows.
+#[derive(Clone, Debug)]
+pub struct Explained {
+    /// The names of the inputs.
+    pub labels: Labels,
+    /// Tasks of the graph.
+    pub tasks: usize,
+    /// Edges of the graph.
+    pub edges: usize,
+    /// Processes.
+    pub procs: usize,
+    /// The schedule, with floating-point residue in the overheads cleaned to idle time.
+    pub schedule: Schedule,
+    /// Its metrics.
+    pub summary: report::Summary,
+    /// The critical path's task ids.
+    pub critical_path: Vec<String>,
+    /// The makespan on one process, when known.
+    pub makespan_p1: Option<f64>,
+    /// Why the one-process run failed, when it did.
+    pub p1_error: Option<String>,
+    /// The time average of the parallelism profile.
+    pub profile_mean: f64,
+    /// Processes per active queue, time-averaged while a queue is active (`queues` policy).
+    pub per_queue: Option<f64>,
+    /// Solves of the system model's network.
+    pub solves: Option<usize>,
+}
+
+impl Explained {
+    /// The report of `run` (an analysis of `g` on `procs` processes with `setup`).
+    /// `baseline` is the one-process makespan or why it could not be computed; `None` when
+    /// `procs` is 1 (the run is its own baseline).
+    pub fn new(
+        g: &TaskGraph,
+        labels: Labels,
+        setup: &Setup,
+        procs: usize,
+        run: Run,
+        baseline: Option<Result<f64, String>>,
+    ) -> Explained {
+        let Run {
+            mut schedule,
+            solves,
+        } = run;
+        clean_rounding(&mut schedule);
+        let (makespan_p1, p1_error) = match baseline {
+            None => (Some(schedule.makespan), None),
+            Some(Ok(t)) => (Some(t), None),
+            Some(Err(e)) => (None, Some(e)),
+        };
+        let cp = g.critical_path();
+        let summary = report::summarize(g, &schedule, cp.length);
+        let per_queue = matches!(setup.policy, PolicyKind::Queues { .. })
+            .then(|| mean_over_active(&report::processes_per_active_queue(g, &schedule)));
+        Explained {
+            labels,
+            tasks: g.len(),
+            edges: g.edge_count(),
+            procs,
+            profile_mean: time_mean(&summary.profile, schedule.makespan),
+            critical_path: cp.tasks.iter().map(|&t| g.id(t).to_string()).collect(),
+            schedule,
+            summary,
+            makespan_p1,
+            p1_error,
+            per_queue,
+            solves,
+        }
+    }
+
+    /// The speedup against one process and the efficiency, when both makespans are known
+    /// and positive.
+    pub fn speedup(&self) -> Option<(f64, f64)> {
+        let t1 = self.makespan_p1?;
+        if self.schedule.makespan > 0.0 {
+            let s = t1 / self.schedule.makespan;
+            Some((s, s / self.procs as f64))
+        } else {
+            None
+        }
+    }
+
+    /// The parallelism profile (and, with the `queues` policy, the processes per active
+    /// queue) as CSV, one row per change: `time,running[,processes_per_active_queue]`.
+    pub fn profile_csv(&self, g: &TaskGraph) -> String {
+        let queues = self
+            .per_queue
+            .is_some()
+            .then(|| report::processes_per_active_queue(g, &self.schedule));
+        profile_csv(&self.summary.profile, queues.as_deref())
+    }
+
+    /// The report as text for people.
+    pub fn text(&self) -> String {
+        render_text(self)
+    }
+
+    /// The report as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        to_json(self)
+    }
+}
+
+/// Sets per-process overheads that are floating-point residue of the engine's
+/// `end - start - time` (below 1e-9 of the makespan) to 0, moving them to idle time.
+fn clean_rounding(s: &mut Schedule) {
+    let eps = 1e-9 * s.makespan.abs().max(1.0);
+    for p in &mut s.procs {
+        if p.overhead.abs() < eps {
+            p.idle += p.overhead;
+            p.overhead = 0.0;
+        }
+        if p.idle.abs() < eps {
+            p.idle = 0.0;
+        }
+    }
+}
+
+/// Time-weighted mean of a step function `(time, value from then on)` over `[0, end]`.
+fn time_mean(profile: &[(f64, usize)], end: f64) -> f64 {
+    if end <= 0.0 {
+        return 0.0;
+    }
+    let mut acc = 0.0;
+    for (i, &(t, k)) in profile.iter().enumerate() {
+        let next = profile.get(i + 1).map_or(end, |&(u, _)| u);
+        acc += (next.min(end) - t).max(0.0) * k as f64;
+    }
+    acc / end
+}
+
+/// Time-weighted mean of a step function over the time where it is positive.
+fn mean_over_active(steps: &[(f64, f64)]) -> f64 {
+    let (mut acc, mut len) = (0.0, 0.0);
+    for w in steps.windows(2) {
+        let (t, v) = w[0];
+        let d = w[1].0 - t;
+        if v > 0.0 && d > 0.0 {
+            acc += v * d;
+            len += d;
+        }
+    }
+    if len > 0.0 {
+        acc / len
+    } else {
+        0.0
+    }
+}
+
+/// The critical path's ids, abbreviated past 12 with `…`.
+fn show_path(ids: &[String]) -> String {
+    if ids.is_empty() {
+        "(none)".to_string()
+    } else if ids.len() <= 12 {
+        ids.join(" → ")
+    } else {
+        let head = ids[..6].join(" → ");
+        let tail = ids[ids.len() - 5..].join(" → ");
+        format!("{head} → … → {tail}")
+    }
+}
+
+/// The parallelism profile (and processes per active queue) as CSV, merged on time.
+fn profile_csv(profile: &[(f64, usize)], queues: Option<&[(f64, f64)]>) -> String {
+    let mut times: Vec<f64> = profile.iter().map(|&(t, _)| t).collect();
+    if let Some(q) = queues {
+        times.extend(q.iter().map(|&(t, _)| t));
+    }
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    // The value of a step function at time t.
+    fn at<T: Copy + Default>(steps: &[(f64, T)], t: f64) -> T {
+        match steps.partition_point(|&(s, _)| s <= t) {
+            0 => T::default(),
+            k => steps[k - 1].1,
+        }
+    }
+    let mut out = String::from(if queues.is_some() {
+        "time,running,processes_per_active_queue\n"
+    } else {
+        "time,running\n"
+    });
+    for t in times {
+        match queues {
+            Some(q) => out.push_str(&format!("{t},{},{}\n", at(profile, t), at(q, t))),
+            None => out.push_str(&format!("{t},{}\n", at(profile, t))),
+        }
+    }
+    out
+}
+
+/// Processes shown one per row in the text table.
+const PROCS_SHOWN: usize = 16;
+
+fn render_text(an: &Explained) -> String {
+    let mut s = String::new();
+    let sm = &an.summary;
+    let _ = writeln!(
+        s,
+        "Task graph analysis: {} ({} tasks, {} edges)",
+        an.labels.graph, an.tasks, an.edges
+    );
+    let mut how = format!("  policy {}", an.labels.policy);
+    if an.labels.steal {
+        how.push_str(" with stealing");
+    }
+    let _ = write!(how, ", P = {}", an.procs);
+    match &an.labels.system {
+        Some(p) => {
+            let _ = write!(how, ", system model {p}");
+        }
+        None => how.push_str(", basic model (no overheads)"),
+    }
+    let _ = writeln!(s, "{how}");
+    let _ = writeln!(s);
+    let _ = writeln!(s, "  makespan             = {}", num(sm.makespan));
+    let _ = writeln!(s, "  work                 = {}", num(sm.work));
+    let _ = writeln!(s, "  span                 = {}", num(sm.span));
+    let _ = writeln!(
+        s,
+        "  critical path        = {} ({} task{})",
+        show_path(&an.critical_path),
+        an.critical_path.len(),
+        if an.critical_path.len() == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(
+        s,
+        "  average parallelism  = {} (work / span)",
+        num(sm.average_parallelism)
+    );
+    let _ = writeln!(
+        s,
+        "  achieved parallelism = {} (busy processes, time average)",
+        num(sm.achieved_parallelism)
+    );
+    match (an.speedup(), an.makespan_p1) {
+        (Some((sp, eff)), Some(t1)) => {
+            let _ = writeln!(
+                s,
+                "  speedup              = {} (makespan {} at P = 1)",
+                num(sp),
+                num(t1)
+            );
+            let _ = writeln!(s, "  efficiency           = {}", fixed(eff, 3));
+        }
+        _ => {
+            let why = an.p1_error.as_deref().unwrap_or("makespan is 0");
+            let _ = writeln!(s, "  speedup              = n/a ({why})");
+        }
+    }
+    let _ = writeln!(
+        s,
+        "  parallelism profile  = peak {}, mean {}",
+        sm.peak_parallelism,
+        num(an.profile_mean)
+    );
+    if let Some(q) = an.per_queue {
+        let _ = writeln!(
+            s,
+            "  processes per active queue = {} (time average while a queue is active)",
+            num(q)
+        );
+    }
+    if let Some(n) = an.solves {
+        let _ = writeln!(
+            s,
+            "  system model         = {n} network solve{}, total overhead {}",
+            if n == 1 { "" } else { "s" },
+            num(sm.overhead)
+        );
+    }
+    let _ = writeln!(s);
+    let mut t = TextTable::new([
+        ("proc".to_string(), Align::Right),
+        ("tasks".to_string(), Align::Right),
+        ("busy".to_string(), Align::Right),
+        ("overhead".to_string(), Align::Right),
+        ("idle".to_string(), Align::Right),
+        ("busy %".to_string(), Align::Right),
+    ]);
+    let pct = |busy: f64, total: f64| {
+        if total > 0.0 {
+            fixed(100.0 * busy / total, 1)
+        } else {
+            "-".to_string()
+        }
+    };
+    let procs = &an.schedule.procs;
+    for (p, st) in procs.iter().enumerate().take(PROCS_SHOWN) {
+        t.push(vec![
+            p.to_string(),
+            st.tasks.to_string(),
+            num(st.busy),
+            num(st.overhead),
+            num(st.idle),
+            pct(st.busy, sm.makespan),
+        ]);
+    }
+    if procs.len() > PROCS_SHOWN {
+        t.push(vec![
+            "…".to_string(),
+            format!("({} more)", procs.len() - PROCS_SHOWN),
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]);
+    }
+    let busy: f64 = procs.iter().map(|p| p.busy).sum();
+    let tasks: u64 = procs.iter().map(|p| u64::from(p.tasks)).sum();
+    t.push(vec![
+        "total".to_string(),
+        tasks.to_string(),
+        num(busy),
+        num(sm.overhead),
+        num(sm.idle),
+        pct(busy, sm.makespan * procs.len() as f64),
+    ]);
+    s.push_str(&t.render("  "));
+    s
+}
+
+fn to_json(an: &Explained) -> serde_json::Value {
+    let sm = &an.summary;
+    let sp = an.speedup();
+    let procs: Vec<serde_json::Value> = an
+        .schedule
+        .procs
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "busy": p.busy, "overhead": p.overhead, "idle": p.idle, "tasks": p.tasks,
+            })
+        })
+        .collect();
+    let system = match (&an.labels.system, an.solves) {
+        (Some(path), Some(n)) => serde_json::json!({
+            "file": path,
+            "solves": n,
+            "overhead": sm.overhead,
+        }),
+        _ => serde_json::Value::Null,
+    };
+    serde_json::json!({
+        "graph": an.labels.graph,
+        "tasks": an.tasks,
+        "edges": an.edges,
+        "policy": an.labels.policy,
+        "steal": an.labels.steal,
+        "p": an.procs,
+        "makespan": sm.makespan,
+        "work": sm.work,
+        "span": sm.span,
+        "critical_path": an.critical_path,
+        "average_parallelism": sm.average_parallelism,
+        "achieved_parallelism": sm.achieved_parallelism,
+        "makespan_p1": an.makespan_p1,
+        "p1_error": an.p1_error,
+        "speedup": sp.map(|x| x.0),
+        "efficiency": sp.map(|x| x.1),
+        "overhead": sm.overhead,
+        "idle": sm.idle,
+        "profile": {"peak": sm.peak_parallelism, "mean": an.profile_mean},
+        "processes_per_active_queue": an.per_queue,
+        "system": system,
+        "steps": an.schedule.steps,
+        "procs": procs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_abbreviated() {
+        let ids: Vec<String> = (0..20).map(|i| format!("t{i}")).collect();
+        let s = show_path(&ids);
+        assert!(s.starts_with("t0 → t1"));
+        assert!(s.contains("t5 → … → t15"));
+        assert!(s.ends_with("t19"));
+        assert_eq!(show_path(&ids[..2]), "t0 → t1");
+    }
+
+    #[test]
+    fn step_function_means() {
+        // 2 running on [0,1), 1 on [1,3), 0 after: mean over [0,4] = (2+2)/4 = 1.
+        assert_eq!(time_mean(&[(0.0, 2), (1.0, 1), (3.0, 0)], 4.0), 1.0);
+        assert_eq!(
+            mean_over_active(&[(0.0, 2.0), (1.0, 0.0), (2.0, 1.0), (4.0, 0.0)]),
+            4.0 / 3.0
+        );
+    }
+}

@@ -23,10 +23,10 @@ use pamela::sim::{simulate, SimOptions};
 use pamela::Binding;
 use trace::plot::{LinePlot, Series};
 
-use crate::bound_cmd::{analyse, show};
 use crate::error::{write_file, CliError, Result};
 use crate::examples;
 use crate::input::{load_text, Loaded};
+use pamela::report::{analyse_bound, show};
 use trace::text::{fixed, num, Align, TextTable};
 
 /// Loads an embedded example with root `root` (default `main`).
@@ -167,7 +167,7 @@ fn mrm(s: &mut String, out_dir: Option<&Path>) -> Result<()> {
     for line in body_lines(&l.model.source.text) {
         let _ = writeln!(s, "  | {line}");
     }
-    let a = analyse(&l, Vec::new())?;
+    let a = analyse_bound(&l.model, l.root, Vec::new())?;
     let _ = writeln!(s, "\nThe model compiles to a symbolic bound:");
     let rows = [
         (

@@ -160,3 +160,12 @@ pub fn check_output(path: &Path) -> Result<()> {
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).map_err(|e| CliError::write(path, &e))
 }
+
+/// `value` as pretty-printed JSON text with a final newline (the `--format json` output of
+/// every command).
+pub fn json_text(value: &serde_json::Value) -> Result<String> {
+    let mut s = serde_json::to_string_pretty(value)
+        .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
+    s.push('\n');
+    Ok(s)
+}

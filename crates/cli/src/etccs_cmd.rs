@@ -563,9 +563,7 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
                     serde_json::json!({ "agents": agents, "consts": consts })
                 })
                 .collect();
-            s = serde_json::to_string_pretty(&serde_json::json!({ "points": rows }))
-                .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
-            s.push('\n');
+            s = crate::error::json_text(&serde_json::json!({ "points": rows }))?;
         }
         EtccsFormat::Thesis => {
             for (point, results) in points {
@@ -656,9 +654,7 @@ fn write_results(
     let mut s = String::new();
     match format {
         EtccsFormat::Json => {
-            s = serde_json::to_string_pretty(&etccs::reports_json(results))
-                .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
-            s.push('\n');
+            s = crate::error::json_text(&etccs::reports_json(results))?;
         }
         EtccsFormat::Thesis | EtccsFormat::Text => {
             for (k, r) in results.iter().enumerate() {

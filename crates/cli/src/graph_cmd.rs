@@ -377,12 +377,7 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
     }
     let text = match a.format {
         Format::Text => an.text(),
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&an.json())
-                .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
-            s.push('\n');
-            s
-        }
+        Format::Json => crate::error::json_text(&an.json())?,
     };
     out.write_all(text.as_bytes())
         .map_err(|e| Failure::Cli(CliError::Stdout(e)))

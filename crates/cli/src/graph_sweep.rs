@@ -204,10 +204,7 @@ pub fn run(
                 "makespan_p1": base.makespan,
                 "points": pts,
             });
-            let mut s = serde_json::to_string_pretty(&v)
-                .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
-            s.push('\n');
-            s
+            crate::error::json_text(&v)?
         }
     };
     out.write_all(text.as_bytes())

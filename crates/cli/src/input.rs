@@ -189,22 +189,3 @@ pub fn single_values(defines: &[Define], command: &str) -> Result<Vec<(Name, Rat
     }
     Ok(out)
 }
-
-/// The parameters that need a value (declared, not derived) and are not in `given`.
-pub fn missing_params(model: &Model, given: &[(Name, Rational)]) -> Vec<Name> {
-    model
-        .params
-        .iter()
-        .filter(|p| p.definition.is_none() && !given.iter().any(|(n, _)| *n == p.name))
-        .map(|p| p.name.clone())
-        .collect()
-}
-
-/// `N=10, P=4` for messages and headings.
-pub fn show_values(values: &[(Name, Rational)]) -> String {
-    values
-        .iter()
-        .map(|(n, v)| format!("{n}={}", expr::number::format_rational(v)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}

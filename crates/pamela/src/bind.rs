@@ -51,6 +51,15 @@ impl Model {
     pub fn bind_partial(&self, given: &[(Name, Rational)]) -> Result<Binding> {
         bind_impl(self, given, false)
     }
+
+    /// The parameters that need a value (declared, not derived) and are not in `given`.
+    pub fn unbound(&self, given: &[(Name, Rational)]) -> Vec<Name> {
+        self.params
+            .iter()
+            .filter(|p| p.definition.is_none() && !given.iter().any(|(n, _)| *n == p.name))
+            .map(|p| p.name.clone())
+            .collect()
+    }
 }
 
 fn bind_impl(model: &Model, given: &[(Name, Rational)], complete: bool) -> Result<Binding> {

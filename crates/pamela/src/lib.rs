@@ -39,6 +39,7 @@ pub mod check;
 pub mod diag;
 pub mod evaluate;
 pub mod model;
+pub mod report;
 pub mod sim;
 pub mod syntax;
 

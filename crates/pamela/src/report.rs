@@ -1,0 +1,397 @@
+//! The reports of the two engines as the `vates pamela` commands print them: the bound
+//! (symbolic and evaluated T^l, φ, ω, θ and the binding term) as text, JSON or LaTeX, and a
+//! simulation (T, events, utilisation per resource) as text or JSON.
+//!
+//! ```
+//! use pamela::report::{analyse_bound, bound_text};
+//! let model = pamela::syntax::parse(
+//!     "m.pam",
+//!     "param N: int >= 1; param tau >= 0; resource s; main = par i in 1..=N use(s, tau);",
+//! )?;
+//! let root = pamela::check::root(&model, None)?;
+//! let given = vec![("N".into(), 8.into()), ("tau".into(), 2.into())];
+//! let a = analyse_bound(&model, root, given)?;
+//! assert_eq!(a.values.as_ref().unwrap().tl, 16.0);
+//! assert!(bound_text(&model, root, &a).contains("T^l   = 16"));
+//! # Ok::<(), Box<pamela::ModelError>>(())
+//! ```
+
+use std::fmt::Write as _;
+
+use expr::print::{to_json, to_latex};
+use expr::simplify::factor_for_display;
+use expr::{Expr, Name, Rational};
+use sweep::describe_values;
+use trace::text::{fixed, num, Align, TextTable};
+
+use crate::bound::{BoundReport, Evaluated};
+use crate::diag::ModelError;
+use crate::model::{Binding, Model, ProcId};
+use crate::sim::{Arbitration, SimOptions, SimResult};
+
+type Result<T> = std::result::Result<T, Box<ModelError>>;
+
+/// How many members of a family the text report lists.
+const BUSIEST_SHOWN: usize = 3;
+
+/// Everything `bound` reports, computed once for any output format.
+pub struct BoundAnalysis {
+    /// The report as shown: symbolic, or substituted with a partial binding.
+    pub shown: BoundReport,
+    /// Whether the symbolic T^l is in closed form.
+    pub closed_form: bool,
+    /// Whether the model has `prob(p)` conditions (T^l then bounds the expected time).
+    pub stochastic: bool,
+    /// The given values.
+    pub given: Vec<(Name, Rational)>,
+    /// Parameters still symbolic.
+    pub missing: Vec<Name>,
+    /// The numbers, when every parameter is bound.
+    pub values: Option<Evaluated>,
+}
+
+/// The bound of `root` with the `given` values: symbolic where parameters are missing,
+/// with numbers when every parameter is bound.
+///
+/// # Errors
+/// A binding error (checked before the analysis), or the bound's own error.
+pub fn analyse_bound(
+    model: &Model,
+    root: ProcId,
+    given: Vec<(Name, Rational)>,
+) -> Result<BoundAnalysis> {
+    let missing = model.unbound(&given);
+    // Check the values before the (possibly long) analysis.
+    let binding = if missing.is_empty() {
+        model.bind(&given)?
+    } else {
+        model.bind_partial(&given)?
+    };
+    let report = crate::bound::bound(model, root)?;
+    let closed_form = report.is_closed_form();
+    let values = if missing.is_empty() {
+        Some(report.evaluate(&binding)?)
+    } else {
+        None
+    };
+    let shown = if given.is_empty() || missing.is_empty() {
+        report
+    } else {
+        report.substitute(model, &binding)
+    };
+    Ok(BoundAnalysis {
+        shown,
+        closed_form,
+        stochastic: model.is_stochastic(),
+        given,
+        missing,
+        values,
+    })
+}
+
+/// An expression as printed: sums factored for reading.
+pub fn show(e: &Expr) -> String {
+    factor_for_display(e).to_string()
+}
+
+/// The one-line reading of θ = ln(ω/φ).
+pub fn theta_reading(theta: f64) -> &'static str {
+    if !theta.is_finite() {
+        "undefined: phi or omega is 0"
+    } else if theta.abs() < 0.5 {
+        "theta ~ 0: contention and synchronisation balance; T^l may underestimate T by up to 2x"
+    } else if theta >= 1.5 {
+        "theta large: contention dominates and T^l is tight"
+    } else if theta <= -1.5 {
+        "|theta| large: the critical path dominates and T^l is tight"
+    } else if theta > 0.0 {
+        "contention leads; T^l tightens as theta grows"
+    } else {
+        "the critical path leads; T^l tightens as |theta| grows"
+    }
+}
+
+/// The bound's report as text for people.
+pub fn bound_text(model: &Model, root: ProcId, a: &BoundAnalysis) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "PAMELA lower bound: {}, root `{}`",
+        model.source.name, model.processes[root].name
+    );
+    let _ = writeln!(
+        s,
+        "  phi: critical path (mutual exclusion ignored); omega: contention bound \
+         (synchronisation ignored)"
+    );
+    let _ = writeln!(s);
+    let heading = if a.given.is_empty() {
+        "symbolic".to_string()
+    } else if a.missing.is_empty() {
+        "symbolic (values below)".to_string()
+    } else {
+        let still: Vec<&str> = a.missing.iter().map(|n| &**n).collect();
+        format!(
+            "with {} (still symbolic: {})",
+            describe_values(&a.given),
+            still.join(", ")
+        )
+    };
+    let _ = writeln!(s, "{heading}");
+    let mut rows: Vec<(String, String)> = vec![
+        ("T^l".into(), show(&a.shown.tl)),
+        ("phi".into(), show(&a.shown.phi)),
+        ("omega".into(), show(&a.shown.omega)),
+    ];
+    for r in &a.shown.resources {
+        rows.push((format!("omega[{}]", r.name), show(&r.omega)));
+    }
+    let w = rows
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (l, e) in &rows {
+        let _ = writeln!(s, "  {l:<w$} = {e}");
+    }
+    let _ = writeln!(
+        s,
+        "  {}",
+        if a.closed_form {
+            "closed form: evaluates in O(1)"
+        } else {
+            "contains folds: evaluation cost grows with ranges"
+        }
+    );
+    if a.stochastic {
+        let _ = writeln!(
+            s,
+            "  prob() conditions: T^l bounds the expected run time, E[T] >= T^l; single runs vary"
+        );
+    }
+    if let Some(v) = &a.values {
+        let _ = writeln!(s);
+        if a.given.is_empty() {
+            let _ = writeln!(s, "values (the model has no parameters)");
+        } else {
+            let _ = writeln!(s, "with {}", describe_values(&a.given));
+        }
+        let mut rows: Vec<(String, String)> = vec![
+            ("T^l".into(), num(v.tl)),
+            ("phi".into(), num(v.phi)),
+            ("omega".into(), num(v.omega)),
+        ];
+        for (name, w) in &v.resources {
+            rows.push((format!("omega[{name}]"), num(*w)));
+        }
+        rows.push((
+            "theta".into(),
+            format!("ln(omega/phi) = {}", theta_text(v.theta)),
+        ));
+        let w = rows
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (l, e) in &rows {
+            let _ = writeln!(s, "  {l:<w$} = {e}");
+        }
+        let _ = writeln!(s, "  {:<w$}   {}", "", theta_reading(v.theta));
+        let _ = writeln!(s, "  {:<w$} : {}", "binds", v.binds);
+    }
+    s
+}
+
+/// θ with three decimals, or `undefined`.
+fn theta_text(theta: f64) -> String {
+    if theta.is_finite() {
+        let t = format!("{theta:.3}");
+        if t == "-0.000" {
+            "0.000".into()
+        } else {
+            t
+        }
+    } else {
+        "undefined".into()
+    }
+}
+
+/// The bound's report as JSON (schema in `docs/cli.md`).
+pub fn bound_json(a: &BoundAnalysis) -> serde_json::Value {
+    let v = a.values.as_ref();
+    let mut m = serde_json::Map::new();
+    let j = |e: &Expr, x: Option<f64>| to_json(&factor_for_display(e), x);
+    m.insert("tl".into(), j(&a.shown.tl, v.map(|v| v.tl)));
+    m.insert("phi".into(), j(&a.shown.phi, v.map(|v| v.phi)));
+    m.insert("omega".into(), j(&a.shown.omega, v.map(|v| v.omega)));
+    if let Some(v) = v {
+        let theta = if v.theta.is_finite() {
+            serde_json::json!(v.theta)
+        } else {
+            serde_json::Value::Null
+        };
+        m.insert("theta".into(), theta);
+        m.insert("binding".into(), serde_json::json!(v.binds.to_string()));
+    }
+    m.insert("closed_form".into(), serde_json::json!(a.closed_form));
+    m.insert("stochastic".into(), serde_json::json!(a.stochastic));
+    let mut res = serde_json::Map::new();
+    for r in &a.shown.resources {
+        let value = v.and_then(|v| {
+            v.resources
+                .iter()
+                .find(|(n, _)| *n == r.name)
+                .map(|(_, w)| *w)
+        });
+        res.insert(r.name.clone(), j(&r.omega, value));
+    }
+    m.insert("resources".into(), serde_json::Value::Object(res));
+    serde_json::Value::Object(m)
+}
+
+/// `T^l = …` lines in LaTeX (with `= value` when every parameter is bound).
+pub fn bound_latex(a: &BoundAnalysis) -> String {
+    let v = a.values.as_ref();
+    let mut s = String::new();
+    let mut line = |lhs: &str, e: &Expr, x: Option<f64>| {
+        let _ = write!(s, "{lhs} = {}", to_latex(&factor_for_display(e)));
+        if let Some(x) = x {
+            let _ = write!(s, " = {}", num(x));
+        }
+        s.push('\n');
+    };
+    line("T^l", &a.shown.tl, v.map(|v| v.tl));
+    line("\\phi", &a.shown.phi, v.map(|v| v.phi));
+    line("\\omega", &a.shown.omega, v.map(|v| v.omega));
+    for r in &a.shown.resources {
+        let x = v.and_then(|v| {
+            v.resources
+                .iter()
+                .find(|(n, _)| *n == r.name)
+                .map(|(_, w)| *w)
+        });
+        let lhs = format!("\\omega_{{\\mathrm{{{}}}}}", r.name.replace('_', "\\_"));
+        line(&lhs, &r.omega, x);
+    }
+    if let Some(v) = v {
+        if v.theta.is_finite() {
+            let _ = writeln!(s, "\\theta = \\ln(\\omega/\\phi) = {}", theta_text(v.theta));
+        }
+    }
+    s
+}
+
+/// A simulation's report as text for people: `given` is how the run was set up.
+pub fn sim_text(
+    model: &Model,
+    root: ProcId,
+    binding: &Binding,
+    opts: &SimOptions,
+    r: &SimResult,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "PAMELA simulation: {}, root `{}`",
+        model.source.name, model.processes[root].name
+    );
+    let given: Vec<(expr::Name, expr::Rational)> = binding
+        .values
+        .iter()
+        .filter(|(n, _)| model.param(n).is_some_and(|p| p.definition.is_none()))
+        .map(|(n, v)| (n.clone(), v.clone()))
+        .collect();
+    if !given.is_empty() {
+        let _ = writeln!(s, "  with {}", describe_values(&given));
+    }
+    let arb = match opts.arbitration {
+        Arbitration::Fcfs => "fcfs",
+        Arbitration::Random => "random",
+    };
+    let _ = writeln!(s, "  arbitration {arb}, seed {}", opts.seed);
+    let _ = writeln!(s);
+    let _ = writeln!(s, "  T            = {}", num(r.time));
+    let _ = writeln!(s, "  events       = {}", r.events);
+    let _ = writeln!(
+        s,
+        "  peak active  = {} process{}",
+        r.peak_active,
+        if r.peak_active == 1 { "" } else { "es" }
+    );
+    if !r.resources.is_empty() {
+        let _ = writeln!(s);
+        let families = r.resources.iter().any(|u| !u.members.is_empty());
+        let mut cols = vec![
+            ("resource".to_string(), Align::Left),
+            ("utilisation".to_string(), Align::Right),
+            ("busy".to_string(), Align::Right),
+            ("served".to_string(), Align::Right),
+        ];
+        if families {
+            cols.push(("busiest members".to_string(), Align::Left));
+        }
+        let mut t = TextTable::new(cols);
+        for u in &r.resources {
+            let util = if u.utilization > 0.0 || u.busy == 0.0 {
+                fixed(u.utilization, 3)
+            } else {
+                "(infinite)".to_string()
+            };
+            let mut row = vec![u.name.clone(), util, num(u.busy), u.served.to_string()];
+            if families {
+                row.push(busiest(&u.members));
+            }
+            t.push(row);
+        }
+        s.push_str(&t.render("  "));
+    }
+    s
+}
+
+/// `cpu[3] 0.998, cpu[1] 0.990, …` for a family; empty for a plain resource.
+fn busiest(members: &[crate::sim::MemberUsage]) -> String {
+    let mut m: Vec<&crate::sim::MemberUsage> = members.iter().collect();
+    m.sort_by(|a, b| b.busy.total_cmp(&a.busy));
+    let mut parts: Vec<String> = m
+        .iter()
+        .take(BUSIEST_SHOWN)
+        .map(|u| format!("{} {}", u.name, fixed(u.utilization, 3)))
+        .collect();
+    if m.len() > BUSIEST_SHOWN {
+        parts.push(format!("… ({} members)", m.len()));
+    }
+    parts.join(", ")
+}
+
+/// A simulation's report as JSON (schema in `docs/cli.md`).
+pub fn sim_json(r: &SimResult) -> serde_json::Value {
+    let mut util = serde_json::Map::new();
+    for u in &r.resources {
+        util.insert(u.name.clone(), serde_json::json!(u.utilization));
+    }
+    let resources: Vec<serde_json::Value> = r
+        .resources
+        .iter()
+        .map(|u| {
+            serde_json::json!({
+                "name": u.name,
+                "busy": u.busy,
+                "utilization": u.utilization,
+                "served": u.served,
+                "members": u.members.iter().map(|m| serde_json::json!({
+                    "name": m.name,
+                    "busy": m.busy,
+                    "utilization": m.utilization,
+                    "served": m.served,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "time": r.time,
+        "events": r.events,
+        "utilization": util,
+        "peak_active": r.peak_active,
+        "resources": resources,
+    })
+}

@@ -653,7 +653,8 @@ fn message_passing(s: &mut String, out_dir: Option<&Path>) -> Result<()> {
 /// The four scatters of `scatter.etccs` for p = 2..8 against p, as `--plot` draws them:
 /// non-blocking sends pay off on the contention-free network, hardly on the bus.
 fn scatter_sweep(path: &Path) -> Result<()> {
-    use crate::etccs_plot::{write_plot, Column, Times};
+    use crate::etccs_map::write_plot;
+    use etccs::plot::{Column, Times};
     let agents = [
         "RepeatedBus",
         "NonBlockingBus",

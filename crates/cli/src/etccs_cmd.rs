@@ -8,12 +8,11 @@ use std::sync::Arc;
 use clap::{Subcommand, ValueEnum};
 
 use crate::error::CliError;
-use crate::etccs_plot::Times;
 use crate::graph_cmd::Failure;
 use crate::progress::{with_spinner, Ticker, Units};
 use crate::timeline_files::TimelineArgs;
+use etccs::plot::Times;
 use etccs::Stopped;
-use trace::text::{Align, TextTable};
 
 /// The `vates etccs` commands.
 #[derive(Subcommand, Debug)]
@@ -169,7 +168,7 @@ fn analyse_and_write(
         // A sweep the plot cannot draw fails before any analysis runs.
         let points: Vec<Vec<_>> = (0..space.len()).map(|k| space.exact(k)).collect();
         let consts: Vec<&[_]> = points.iter().map(Vec::as_slice).collect();
-        crate::etccs_plot::Sweep::of(&consts)?;
+        etccs::plot::Sweep::of(&consts).map_err(crate::etccs_map::plot_error)?;
     }
     // Output paths are checked before the analyses: a typo must not cost a long run.
     a.timeline.check()?;
@@ -202,7 +201,8 @@ fn analyse_and_write(
         write_witnesses(a, &results)?;
         write_results(&results, a.format, out)?;
         if a.explain && a.format == EtccsFormat::Text {
-            write_explained(&results, out)?;
+            out.write_all(etccs::witness::explained_text(&results).as_bytes())
+                .map_err(|e| Failure::Cli(CliError::Stdout(e)))?;
         }
         if let Some(path) = &a.csv {
             let agents = a_names(&results)
@@ -233,9 +233,9 @@ fn analyse_and_write(
         write_csv(path, &rows)?;
     }
     if let Some(path) = &a.plot {
-        let cols: Vec<crate::etccs_plot::Column<'_>> = rows
+        let cols: Vec<etccs::plot::Column<'_>> = rows
             .iter()
-            .map(|(consts, results)| crate::etccs_plot::Column {
+            .map(|(consts, results)| etccs::plot::Column {
                 consts,
                 agents: results
                     .iter()
@@ -243,7 +243,7 @@ fn analyse_and_write(
                     .collect(),
             })
             .collect();
-        crate::etccs_plot::write_plot(name, &cols, path)?;
+        crate::etccs_map::write_plot(name, &cols, path)?;
     }
     // A table with rows that stopped at a limit is incomplete: it is printed, and the run
     // still fails.
@@ -421,226 +421,43 @@ fn model_jobs(
     Ok(Jobs { model, agents, at })
 }
 
-/// One time distribution in a line: `4` or `4: 1/2, 8: 1/2`; for a parametric agent
-/// `max(t1, t2) on true` or `t1 on t1 - t2 > 0; t2 on t1 - t2 <= 0`.
-fn distribution(r: &etccs::Report) -> String {
-    let a = match r {
-        etccs::Report::Concrete(a) => a,
-        etccs::Report::Parametric(p) => {
-            return p
-                .regions
-                .iter()
-                .map(|g| format!("{} on {}", p.results_text(g), p.render_region(g)))
-                .collect::<Vec<_>>()
-                .join("; ");
-        }
-    };
-    if a.pexec.len() == 1 {
-        return a.pexec.keys().map(etccs::output::time_str).collect();
-    }
-    a.pexec
-        .iter()
-        .map(|(t, p)| format!("{}: {}", etccs::output::time_str(t), p))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// One assignment of the `--const`s.
 type Assignment = Vec<(expr::Name, expr::Rational)>;
 
 /// The results at one assignment of the swept consts: per agent its report or the limit it
 /// reached.
-type Point = (Assignment, Vec<(String, Result<etccs::Report, Stopped>)>);
+type Point = etccs::table::Row;
 
-/// What a table row says of an analysis that stopped at a limit: its states column and its
-/// note.
-fn stopped_row(st: Stopped) -> (String, String) {
+/// What a table row says of an analysis that stopped at a limit, with the flag that
+/// raises it.
+fn stopped_note(st: Stopped) -> String {
     match st {
-        Stopped::States(n) => (
-            format!(">{n}"),
-            format!(
-                "stopped: more than {n} states (raise {})",
-                crate::limits::flag(sweep::Limit::States)
-            ),
+        Stopped::States(n) => format!(
+            "stopped: more than {n} states (raise {})",
+            crate::limits::flag(sweep::Limit::States)
         ),
-        Stopped::Depth(n) => (
-            "-".to_string(),
-            format!("stopped: a state nested deeper than {n} levels"),
-        ),
-        Stopped::Solver => (
-            "-".to_string(),
-            "stopped: the constraint solver gave up on a system too large to eliminate".to_string(),
-        ),
-    }
-}
-
-/// The JSON object of one table cell: the report, or `{"name", "limit", "error"}` for an
-/// analysis that stopped at a limit (`limit`: `states`, `depth` or `solver`).
-fn cell_json(agent: &str, o: &Result<etccs::Report, Stopped>) -> serde_json::Value {
-    match o {
-        Ok(r) => etccs::report_json(r),
-        Err(st) => {
-            serde_json::json!({ "name": agent, "limit": st.kind(), "error": stopped_row(*st).1 })
+        Stopped::Depth(n) => format!("stopped: a state nested deeper than {n} levels"),
+        Stopped::Solver => {
+            "stopped: the constraint solver gave up on a system too large to eliminate".to_string()
         }
     }
 }
 
-/// A table over the const values: one block per agent, one row per value.
-/// The agents' names of single-analysis results.
-fn a_names(results: &[etccs::Report]) -> Vec<String> {
-    results
-        .iter()
-        .map(|r| match r {
-            etccs::Report::Concrete(a) => a.name.clone(),
-            etccs::Report::Parametric(p) => p.name.clone(),
-        })
-        .collect()
-}
-
-/// Writes the rows as CSV (see `--csv`), in [`trace::csv`]'s format.
+/// Writes the rows as CSV (see `--csv`).
 fn write_csv(path: &std::path::Path, points: &[Point]) -> Result<(), Failure> {
-    use trace::csv::{Cell, Table};
-    let consts: Vec<String> = points
-        .first()
-        .map(|(p, _)| p.iter().map(|(n, _)| n.to_string()).collect())
-        .unwrap_or_default();
-    let mut t = Table::new(
-        consts
-            .iter()
-            .cloned()
-            .chain(["agent", "states", "min", "max", "mean", "limit"].map(String::from)),
-    );
-    let num = |t: &etccs::Time| Cell::from(expr::number::to_f64(t));
-    for (point, results) in points {
-        for (agent, outcome) in results {
-            let mut row: Vec<Cell> = point
-                .iter()
-                .map(|(_, v)| Cell::from(expr::number::to_f64(v)))
-                .collect();
-            row.push(Cell::from(agent.as_str()));
-            match outcome {
-                Ok(r) => {
-                    row.push(Cell::from(r.states()));
-                    match r {
-                        etccs::Report::Concrete(an) => {
-                            row.push(an.min.as_ref().map_or(Cell::Empty, |r| num(&r.time)));
-                            row.push(an.max.as_ref().map_or(Cell::Empty, |r| num(&r.time)));
-                            row.push(an.mean().as_ref().map_or(Cell::Empty, num));
-                        }
-                        etccs::Report::Parametric(_) => {
-                            row.extend([Cell::Empty, Cell::Empty, Cell::Empty]);
-                        }
-                    }
-                    row.push(Cell::Empty);
-                }
-                Err(st) => {
-                    row.extend([Cell::Empty, Cell::Empty, Cell::Empty, Cell::Empty]);
-                    row.push(Cell::from(st.kind()));
-                }
-            }
-            t.rows.push(row);
-        }
-    }
-    crate::error::write_file(path, t.to_string().as_bytes())?;
-    Ok(())
+    let csv = etccs::table::table_csv(points).to_string();
+    Ok(crate::error::write_file(path, csv.as_bytes())?)
 }
 
+/// Writes the table of a sweep in `format`.
 fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Result<(), Failure> {
-    let mut s = String::new();
-    match format {
+    let s = match format {
         EtccsFormat::Json => {
-            let rows: Vec<serde_json::Value> = points
-                .iter()
-                .map(|(point, results)| {
-                    let consts: serde_json::Map<String, serde_json::Value> = point
-                        .iter()
-                        .map(|(n, v)| {
-                            (n.to_string(), serde_json::json!(etccs::output::time_str(v)))
-                        })
-                        .collect();
-                    let agents: Vec<serde_json::Value> =
-                        results.iter().map(|(n, o)| cell_json(n, o)).collect();
-                    serde_json::json!({ "agents": agents, "consts": consts })
-                })
-                .collect();
-            s = crate::error::json_text(&serde_json::json!({ "points": rows }))?;
+            crate::error::json_text(&etccs::table::table_json(points, &stopped_note))?
         }
-        EtccsFormat::Thesis => {
-            for (point, results) in points {
-                let head: Vec<String> = point
-                    .iter()
-                    .map(|(n, v)| format!("{n} = {}", etccs::output::time_str(v)))
-                    .collect();
-                s.push_str(&format!("== {} ==\n", head.join(", ")));
-                for (_, o) in results {
-                    match o {
-                        Ok(r) => s.push_str(&etccs::report_thesis(r)),
-                        Err(st) => s.push_str(&format!("{}\n", stopped_row(*st).1)),
-                    }
-                    if !s.ends_with('\n') {
-                        s.push('\n');
-                    }
-                }
-            }
-        }
-        EtccsFormat::Text => {
-            let agents = points.first().map_or(0, |(_, r)| r.len());
-            for k in 0..agents {
-                if k > 0 {
-                    s.push('\n');
-                }
-                s.push_str(&format!("agent {}\n", points[0].1[k].0));
-                let mut table = TextTable::new(
-                    points[0]
-                        .0
-                        .iter()
-                        .map(|(n, _)| n.to_string())
-                        .chain(["states", "min", "max", "mean"].map(String::from))
-                        .map(|h| (h, Align::Right))
-                        .chain([("times (probability)".to_string(), Align::Left)]),
-                );
-                table.last_runs_on = true;
-                for (point, results) in points {
-                    let mut row: Vec<String> = point
-                        .iter()
-                        .map(|(_, v)| etccs::output::time_str(v))
-                        .collect();
-                    match &results[k].1 {
-                        Ok(r) => {
-                            row.push(r.states().to_string());
-                            let ext = |r: Option<&etccs::Run>| {
-                                r.map_or("-".to_string(), |r| etccs::output::time_str(&r.time))
-                            };
-                            let (min, max, mean) = match r {
-                                etccs::Report::Concrete(a) => {
-                                    (a.min.as_ref(), a.max.as_ref(), a.mean())
-                                }
-                                etccs::Report::Parametric(_) => (None, None, None),
-                            };
-                            row.push(ext(min));
-                            row.push(ext(max));
-                            row.push(
-                                mean.map_or("-".to_string(), |m| etccs::output::time_short(&m)),
-                            );
-                            row.push(distribution(r));
-                        }
-                        Err(st) => {
-                            let (states, note) = stopped_row(*st);
-                            row.extend([
-                                states,
-                                "-".to_string(),
-                                "-".to_string(),
-                                "-".to_string(),
-                                note,
-                            ]);
-                        }
-                    }
-                    table.push(row);
-                }
-                s.push_str(&table.render("  "));
-            }
-        }
-    }
+        EtccsFormat::Thesis => etccs::table::table_thesis(points, &stopped_note),
+        EtccsFormat::Text => etccs::table::table_text(points, &stopped_note),
+    };
     out.write_all(s.as_bytes())
         .map_err(|e| Failure::Cli(CliError::Stdout(e)))
 }
@@ -651,29 +468,24 @@ fn write_results(
     format: EtccsFormat,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let mut s = String::new();
-    match format {
-        EtccsFormat::Json => {
-            s = crate::error::json_text(&etccs::reports_json(results))?;
-        }
-        EtccsFormat::Thesis | EtccsFormat::Text => {
-            for (k, r) in results.iter().enumerate() {
-                if k > 0 {
-                    s.push('\n');
-                }
-                if format == EtccsFormat::Thesis {
-                    s.push_str(&etccs::report_thesis(r));
-                } else {
-                    s.push_str(&etccs::report_text(r));
-                }
-                if !s.ends_with('\n') {
-                    s.push('\n');
-                }
-            }
-        }
-    }
+    let s = match format {
+        EtccsFormat::Json => crate::error::json_text(&etccs::reports_json(results))?,
+        EtccsFormat::Thesis => etccs::output::reports_text(results, true),
+        EtccsFormat::Text => etccs::output::reports_text(results, false),
+    };
     out.write_all(s.as_bytes())
         .map_err(|e| Failure::Cli(CliError::Stdout(e)))
+}
+
+/// The agents' names of single-analysis results.
+fn a_names(results: &[etccs::Report]) -> Vec<String> {
+    results
+        .iter()
+        .map(|r| match r {
+            etccs::Report::Concrete(a) => a.name.clone(),
+            etccs::Report::Parametric(p) => p.name.clone(),
+        })
+        .collect()
 }
 
 /// The concrete analyses among `results`.
@@ -702,39 +514,6 @@ fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<(), Fai
     let tr = etccs::witness::trace(&runs);
     Ok(a.timeline
         .write(&tr, &crate::timeline_files::chart(&tr.name, "time"))?)
-}
-
-/// `--explain` in text: step by step, the fastest and slowest runs of each concrete agent,
-/// and the runs into a deadlock or a cycle.
-fn write_explained(results: &[etccs::Report], out: &mut dyn Write) -> Result<(), Failure> {
-    let mut s = String::new();
-    for a in concrete(results) {
-        // One run when all runs take the same time.
-        let same = matches!((&a.min, &a.max), (Some(x), Some(y)) if x.time == y.time);
-        let mut runs: Vec<(&str, &etccs::Run)> = [("fastest run", &a.min), ("slowest run", &a.max)]
-            .into_iter()
-            .skip(usize::from(same))
-            .filter_map(|(which, r)| r.as_ref().map(|r| (which, r)))
-            .collect();
-        match &a.outcome {
-            etccs::Outcome::Terminated => {}
-            etccs::Outcome::Deadlock { run, .. } => runs.push(("run into the deadlock", run)),
-            etccs::Outcome::NonTerminating { prefix, cycle } => {
-                runs.push(("run to the cycle", prefix));
-                runs.push(("cycle", cycle));
-            }
-        }
-        for (which, run) in runs {
-            s.push_str(&format!(
-                "\n{which} of {} ({}), step by step:\n{}",
-                a.name,
-                etccs::output::time_str(&run.time),
-                etccs::witness::timeline_text(run)
-            ));
-        }
-    }
-    out.write_all(s.as_bytes())
-        .map_err(|e| Failure::Cli(CliError::Stdout(e)))
 }
 
 /// An analysis error as the command reports it: a state-limit error names the flag.

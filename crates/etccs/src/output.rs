@@ -467,3 +467,23 @@ mod tests {
         assert_eq!(time_short(&t("10/3")), "≈ 3.333");
     }
 }
+
+/// The reports of one run, one after another, in the readable layout or (with `thesis`) the
+/// thesis tool's.
+pub fn reports_text(rs: &[Report], thesis: bool) -> String {
+    let mut s = String::new();
+    for (k, r) in rs.iter().enumerate() {
+        if k > 0 {
+            s.push('\n');
+        }
+        s.push_str(&if thesis {
+            report_thesis(r)
+        } else {
+            report_text(r)
+        });
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+    }
+    s
+}

@@ -115,3 +115,37 @@ fn push_party(t: &mut Trace, lane: usize, p: &Party, now: &Time) {
         );
     }
 }
+
+/// Step by step, the fastest and slowest runs of each concrete analysis among `results`
+/// (one run when all take the same time), and the runs into a deadlock or a cycle.
+pub fn explained_text(results: &[crate::Report]) -> String {
+    let mut s = String::new();
+    for r in results {
+        let crate::Report::Concrete(a) = r else {
+            continue;
+        };
+        let same = matches!((&a.min, &a.max), (Some(x), Some(y)) if x.time == y.time);
+        let mut runs: Vec<(&str, &Run)> = [("fastest run", &a.min), ("slowest run", &a.max)]
+            .into_iter()
+            .skip(usize::from(same))
+            .filter_map(|(which, r)| r.as_ref().map(|r| (which, r)))
+            .collect();
+        match &a.outcome {
+            crate::Outcome::Terminated => {}
+            crate::Outcome::Deadlock { run, .. } => runs.push(("run into the deadlock", run)),
+            crate::Outcome::NonTerminating { prefix, cycle } => {
+                runs.push(("run to the cycle", prefix));
+                runs.push(("cycle", cycle));
+            }
+        }
+        for (which, run) in runs {
+            s.push_str(&format!(
+                "\n{which} of {} ({}), step by step:\n{}",
+                a.name,
+                crate::output::time_str(&run.time),
+                timeline_text(run)
+            ));
+        }
+    }
+    s
+}

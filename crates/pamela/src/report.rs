@@ -9,10 +9,11 @@
 //!     "param N: int >= 1; param tau >= 0; resource s; main = par i in 1..=N use(s, tau);",
 //! )?;
 //! let root = pamela::check::root(&model, None)?;
-//! let given = vec![("N".into(), 8.into()), ("tau".into(), 2.into())];
+//! let int = |v: i64| expr::Rational::from_integer(v.into());
+//! let given = vec![("N".into(), int(8)), ("tau".into(), int(2))];
 //! let a = analyse_bound(&model, root, given)?;
 //! assert_eq!(a.values.as_ref().unwrap().tl, 16.0);
-//! assert!(bound_text(&model, root, &a).contains("T^l   = 16"));
+//! assert!(bound_text(&model, root, &a).contains("T^l      = 16"));
 //! # Ok::<(), Box<pamela::ModelError>>(())
 //! ```
 

@@ -1,19 +1,66 @@
-//! `vates etccs analyse --const p=2..8 --plot FILE.svg`: the execution times of a sweep
-//! against the swept constant, one line per agent and measure (min, mean, max), as the
-//! thesis's Tables 6-1 to 6-10 would be drawn.
+//! Pictures of ETCCS results: the execution times of a sweep against the swept constant
+//! (one line per agent and measure, as the thesis's Tables 6-1 to 6-10 would be drawn), and
+//! a parametric result's regions over its two free parameters.
 //!
-//! The x axis is the first constant that takes more than one value; any other swept
-//! constant splits each agent's lines into one line per combination of its values. An
-//! agent with one execution time at every point gets one line; analyses without times
-//! (parametric, non-terminating, stopped at a limit) leave no point.
-
-use std::path::Path;
+//! The x axis of a times plot is the first constant that takes more than one value; any
+//! other swept constant splits each agent's lines into one line per combination of its
+//! values. An agent with one execution time at every point gets one line; analyses without
+//! times (parametric, non-terminating, stopped at a limit) leave no point.
 
 use expr::{Name, Rational};
-use num_traits::ToPrimitive;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
 use trace::plot::{LinePlot, Series};
+use trace::TraceError;
 
-use crate::error::{write_file, CliError};
+use crate::parametric::ParamAnalysis;
+use crate::{Analysis, Report, Time};
+
+/// Why a picture cannot be drawn.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum PlotError {
+    /// A times plot needs a constant that takes more than one value.
+    #[error("a plot of times needs a swept constant")]
+    NotSwept,
+    /// More combinations of the other swept constants than lines a plot can show.
+    #[error("more than {max} combinations of the constants swept after the first")]
+    TooManyGroups {
+        /// The most lines.
+        max: usize,
+    },
+    /// No analysis of the sweep has execution times.
+    #[error("no analysis of the sweep has execution times to draw")]
+    NothingToDraw,
+    /// More lines than a plot can show.
+    #[error("the plot would draw {lines} lines (at most {max})")]
+    TooManyLines {
+        /// The lines.
+        lines: usize,
+        /// The most lines.
+        max: usize,
+    },
+    /// A region map needs an agent with exactly two free parameters.
+    #[error("a region map needs an agent with two free parameters; `{agent}` has {} ({})", free.len(), free.join(", "))]
+    FreeParameters {
+        /// The agent.
+        agent: String,
+        /// Its free parameters.
+        free: Vec<String>,
+    },
+    /// A map axis range names no free parameter.
+    #[error("`{name}` is not a free parameter of `{agent}` (free: {})", free.join(", "))]
+    UnknownAxis {
+        /// The name given.
+        name: String,
+        /// The agent.
+        agent: String,
+        /// Its free parameters.
+        free: Vec<String>,
+    },
+    /// The plotting back end failed.
+    #[error("cannot draw the picture: {0}")]
+    Render(TraceError),
+}
 
 /// At most this many lines in one plot (the palette has ten colours; more become unreadable).
 pub const MAX_LINES: usize = 24;
@@ -31,16 +78,16 @@ pub struct Times {
 
 impl Times {
     /// The times of a concrete analysis that terminates; `None` for any other report.
-    pub fn of(r: &etccs::Report) -> Option<Times> {
+    pub fn of(r: &Report) -> Option<Times> {
         match r {
-            etccs::Report::Concrete(a) => Times::of_analysis(a),
-            etccs::Report::Parametric(_) => None,
+            Report::Concrete(a) => Times::of_analysis(a),
+            Report::Parametric(_) => None,
         }
     }
 
     /// The times of a concrete analysis; `None` if it does not terminate.
-    pub fn of_analysis(a: &etccs::Analysis) -> Option<Times> {
-        let f = |t: &etccs::Time| t.to_f64().filter(|v| v.is_finite());
+    pub fn of_analysis(a: &Analysis) -> Option<Times> {
+        let f = |t: &Time| t.to_f64().filter(|v| v.is_finite());
         Some(Times {
             min: f(&a.min.as_ref()?.time)?,
             mean: f(&a.mean()?)?,
@@ -71,18 +118,14 @@ impl Sweep {
     /// The shape of the sweep over the assignments `points` (all of the same constants);
     /// an error if nothing is swept, or if there are more groups than a plot can show
     /// (which the caller can check before running any analysis).
-    pub fn of(points: &[&[(Name, Rational)]]) -> Result<Sweep, CliError> {
-        let first = points
-            .first()
-            .ok_or_else(|| CliError::usage("--plot needs a sweep: give --const NAME=LO..HI"))?;
+    pub fn of(points: &[&[(Name, Rational)]]) -> Result<Sweep, PlotError> {
+        let first = points.first().ok_or(PlotError::NotSwept)?;
         // The constants that vary over the sweep, by position.
         let varies: Vec<usize> = (0..first.len())
             .filter(|&i| points.iter().any(|c| c[i].1 != first[i].1))
             .collect();
         let Some((&x, others)) = varies.split_first() else {
-            return Err(CliError::usage(
-                "--plot draws times against a swept constant: give a range or list, e.g. --const p=2..8",
-            ));
+            return Err(PlotError::NotSwept);
         };
         let mut sweep = Sweep {
             x,
@@ -93,10 +136,7 @@ impl Sweep {
             let g = sweep.group_of(c);
             if !sweep.groups.contains(&g) {
                 if sweep.groups.len() == MAX_LINES {
-                    return Err(CliError::usage(format!(
-                        "--plot draws one line per value of the constants swept after the first \
-                         (at most {MAX_LINES}): sweep fewer values"
-                    )));
+                    return Err(PlotError::TooManyGroups { max: MAX_LINES });
                 }
                 sweep.groups.push(g);
             }
@@ -111,7 +151,7 @@ impl Sweep {
 }
 
 /// The x axis label and the lines of the plot of `cols` (see the module docs).
-pub fn lines(cols: &[Column<'_>]) -> Result<(String, Vec<Series>), CliError> {
+pub fn lines(cols: &[Column<'_>]) -> Result<(String, Vec<Series>), PlotError> {
     let consts: Vec<&[(Name, Rational)]> = cols.iter().map(|c| c.consts).collect();
     let sweep = Sweep::of(&consts)?;
     let (x, others, groups) = (sweep.x, &sweep.others, &sweep.groups);
@@ -150,23 +190,22 @@ pub fn lines(cols: &[Column<'_>]) -> Result<(String, Vec<Series>), CliError> {
         }
     }
     if out.is_empty() {
-        return Err(CliError::usage(
-            "--plot: no analysis of the sweep has execution times to draw (parametric, \
-             non-terminating and stopped analyses have none); choose agents with --agent NAME",
-        ));
+        return Err(PlotError::NothingToDraw);
     }
     if out.len() > MAX_LINES {
-        return Err(CliError::usage(format!(
-            "--plot would draw {} lines (at most {MAX_LINES}): choose agents with --agent NAME \
-             or sweep fewer constants",
-            out.len()
-        )));
+        return Err(PlotError::TooManyLines {
+            lines: out.len(),
+            max: MAX_LINES,
+        });
     }
     Ok((first.consts[x].0.to_string(), out))
 }
 
-/// Draws the plot of `cols` for the model `model` and writes it to `path`.
-pub fn write_plot(model: &str, cols: &[Column<'_>], path: &Path) -> Result<(), CliError> {
+/// The times plot of `cols` for the model `model`, as SVG.
+///
+/// # Errors
+/// As [`lines`], and [`PlotError::Render`].
+pub fn times_svg(model: &str, cols: &[Column<'_>]) -> Result<String, PlotError> {
     let (x, series) = lines(cols)?;
     let plot = LinePlot {
         title: format!("{model}: execution time against {x}"),
@@ -176,10 +215,117 @@ pub fn write_plot(model: &str, cols: &[Column<'_>], path: &Path) -> Result<(), C
         log_x: false,
         log_y: false,
     };
-    let svg = plot
-        .render_svg(800, 500)
-        .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
-    write_file(path, svg.as_bytes())
+    plot.render_svg(800, 500).map_err(PlotError::Render)
+}
+
+/// Grid points per axis.
+const MAP_STEPS: usize = 48;
+
+/// The range of one axis of a region map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AxisRange {
+    /// The free parameter.
+    pub name: String,
+    /// The lower end (at least 0).
+    pub lo: f64,
+    /// The upper end.
+    pub hi: f64,
+}
+
+/// Where the constraints of the result cross the axis of `p` (other parameters at 0):
+/// twice the largest crossing makes a range that shows every boundary near the origin.
+fn default_hi(a: &ParamAnalysis, p: usize) -> f64 {
+    let mut best: f64 = 0.0;
+    let constraints = a
+        .regions
+        .iter()
+        .flat_map(|r| r.constraints.iter())
+        .chain(a.domain.iter());
+    for c in constraints {
+        let coef = c.expr.coef(crate::linear::Param(p as u32));
+        if coef.is_zero() {
+            continue;
+        }
+        let x = c.expr.constant_part().neg().mul(&coef.recip());
+        if x.is_positive() {
+            best = best.max(x.to_f64().unwrap_or(0.0));
+        }
+    }
+    if best > 0.0 {
+        2.0 * best
+    } else {
+        10.0
+    }
+}
+
+/// The region map of `a` over its two free parameters as SVG: the result at each point of
+/// a grid, one colour per distinct result. Axes without a range in `ranges` run from 0 to
+/// twice the farthest boundary crossing.
+///
+/// # Errors
+/// [`PlotError::FreeParameters`] unless `a` has exactly two free parameters,
+/// [`PlotError::UnknownAxis`] for a range of another name, [`PlotError::Render`].
+pub fn region_map_svg(a: &ParamAnalysis, ranges: &[AxisRange]) -> Result<String, PlotError> {
+    if a.free.len() != 2 {
+        return Err(PlotError::FreeParameters {
+            agent: a.name.clone(),
+            free: a.free.clone(),
+        });
+    }
+    for r in ranges {
+        if !a.free.contains(&r.name) {
+            return Err(PlotError::UnknownAxis {
+                name: r.name.clone(),
+                agent: a.name.clone(),
+                free: a.free.clone(),
+            });
+        }
+    }
+    let index = |n: &str| {
+        a.params
+            .iter()
+            .position(|p| p == n)
+            .expect("free is a param")
+    };
+    let (ix, iy) = (index(&a.free[0]), index(&a.free[1]));
+    let axis = |i: usize, name: &str| {
+        ranges
+            .iter()
+            .find(|r| r.name == name)
+            .map_or((0.0, default_hi(a, i)), |r| (r.lo, r.hi))
+    };
+    let (x0, x1) = axis(ix, &a.free[0]);
+    let (y0, y1) = axis(iy, &a.free[1]);
+    // One series per distinct result text; the legend names it once.
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    let mut values = vec![BigRational::zero(); a.params.len()];
+    for i in 0..=MAP_STEPS {
+        for j in 0..=MAP_STEPS {
+            let x = x0 + (x1 - x0) * i as f64 / MAP_STEPS as f64;
+            let y = y0 + (y1 - y0) * j as f64 / MAP_STEPS as f64;
+            values[ix] = BigRational::from_float(x).unwrap_or_default();
+            values[iy] = BigRational::from_float(y).unwrap_or_default();
+            let Some(r) = a.region_at(&values) else {
+                continue;
+            };
+            let label = a.results_text(r);
+            match series.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, pts)) => pts.push((x, y)),
+                None => series.push((label, vec![(x, y)])),
+            }
+        }
+    }
+    let plot = trace::plot::ScatterPlot {
+        title: format!("{}: execution time by region", a.name),
+        x_label: a.free[0].clone(),
+        y_label: a.free[1].clone(),
+        series: series
+            .into_iter()
+            .map(|(l, pts)| trace::plot::Series::new(l, pts))
+            .collect(),
+        hlines: Vec::new(),
+    };
+    plot.render_svg(800, 600).map_err(PlotError::Render)
 }
 
 #[cfg(test)]
@@ -260,8 +406,7 @@ mod tests {
             consts: &c[0],
             agents: vec![("A", times(1.0, 1.0, 1.0))],
         }];
-        let e = format!("{:?}", lines(&one).expect_err("one point"));
-        assert!(e.contains("--const p=2..8"), "{e}");
+        assert_eq!(lines(&one).expect_err("one point"), PlotError::NotSwept);
         let c = [consts(&[("p", 2)]), consts(&[("p", 3)])];
         let none: Vec<Column<'_>> = c
             .iter()
@@ -270,7 +415,9 @@ mod tests {
                 agents: vec![("A", None)],
             })
             .collect();
-        let e = format!("{:?}", lines(&none).expect_err("no times"));
-        assert!(e.contains("--agent NAME"), "{e}");
+        assert_eq!(
+            lines(&none).expect_err("no times"),
+            PlotError::NothingToDraw
+        );
     }
 }

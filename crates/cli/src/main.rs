@@ -9,7 +9,6 @@ mod demo;
 mod error;
 mod etccs_cmd;
 mod etccs_map;
-mod examples;
 mod graph_cmd;
 mod graph_sweep;
 mod input;

@@ -48,7 +48,7 @@ pub fn run(
     let opts = flags.options(files.wanted());
     let r = simulate(loaded, &binding, &opts)?;
     if let Some(tr) = &r.trace {
-        files.write(tr, &pamela_chart(loaded))?;
+        files.write(tr, &pamela::sim::gantt_options(&loaded.model, loaded.root))?;
     }
     if let Some(cut) = &r.trace_cut {
         eprintln!(
@@ -64,26 +64,4 @@ pub fn run(
         Format::Json => crate::error::json_text(&sim_json(&r))?,
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
-}
-
-/// The time axis label of a simulation's Gantt chart.
-pub const GANTT_TIME: &str = "model time";
-
-/// How many resources a simulation's Gantt legend names.
-const LEGEND_RESOURCES: usize = 4;
-
-/// A simulation's Gantt chart: its title, and a legend that says what the colours of the
-/// process lanes mean (think, service at each resource, queueing).
-pub fn pamela_chart(loaded: &Loaded) -> trace::gantt::GanttOptions {
-    let title = format!(
-        "{} — root {}: resource servers and processes",
-        loaded.label(),
-        loaded.root_name()
-    );
-    let (legend, wait) = pamela::sim::trace_legend(&loaded.model, LEGEND_RESOURCES);
-    trace::gantt::GanttOptions {
-        legend,
-        wait_legend: Some(wait),
-        ..crate::timeline_files::chart(&title, GANTT_TIME)
-    }
 }

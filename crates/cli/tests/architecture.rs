@@ -48,6 +48,8 @@ fn deps(krate: &str, all: &[String]) -> BTreeSet<String> {
 /// each other ("engines do not depend on each other, except taskgraph → queueing").
 const ENGINES: [&str; 4] = ["pamela", "queueing", "taskgraph", "etccs"];
 const FOUNDATIONS: [&str; 4] = ["diag", "expr", "sweep", "trace"];
+/// Libraries above the engines that bring several methods together (the guided tour).
+const APPLICATIONS: [&str; 1] = ["tour"];
 const ALLOWED_ENGINE_EDGES: [(&str, &str); 1] = [("taskgraph", "queueing")];
 
 #[test]
@@ -71,8 +73,16 @@ fn engines_depend_only_on_foundations_and_the_listed_engines() {
                     "foundation `{c}` depends on `{dep}`: foundations sit below every engine"
                 );
             }
+        } else if APPLICATIONS.contains(&c.as_str()) {
+            for dep in &d {
+                assert!(
+                    !APPLICATIONS.contains(&dep.as_str()) && dep != "cli",
+                    "application `{c}` depends on `{dep}`: applications use engines and \
+                     foundations only"
+                );
+            }
         } else {
-            assert_eq!(c, "cli", "crate `{c}` is neither an engine nor a foundation: add it to this test and to ARCHITECTURE.md");
+            assert_eq!(c, "cli", "crate `{c}` is neither an engine, a foundation nor an application: add it to this test and to ARCHITECTURE.md");
         }
     }
 }

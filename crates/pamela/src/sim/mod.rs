@@ -204,6 +204,25 @@ pub struct TraceCut {
     pub reached: sweep::Reached,
 }
 
+/// A simulation's Gantt chart: its title (the model and root), the time axis, and a legend
+/// that says what the colours of the process lanes mean (think, service at the first few
+/// resources, queueing).
+pub fn gantt_options(model: &Model, root: crate::ProcId) -> trace::gantt::GanttOptions {
+    /// How many resources the legend names.
+    const LEGEND_RESOURCES: usize = 4;
+    let (legend, wait) = trace_legend(model, LEGEND_RESOURCES);
+    trace::gantt::GanttOptions {
+        title: Some(format!(
+            "{} — root {}: resource servers and processes",
+            model.source.name, model.processes[root].name
+        )),
+        time_label: "model time".to_string(),
+        legend,
+        wait_legend: Some(wait),
+        ..Default::default()
+    }
+}
+
 /// What the busy and wait intervals of a simulation's trace mean, for a Gantt chart's
 /// legend: `(label, text)` for busy labels (a `delay` is think time; a resource's name,
 /// service there), up to `max` resources, and the text for wait intervals.

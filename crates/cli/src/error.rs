@@ -21,6 +21,8 @@ pub enum CliError {
     Stdout(std::io::Error),
     /// A usage error found after argument parsing; shown like clap's, exit status 2.
     Usage(String),
+    /// A diagnostic with source code (a malformed graph or ETCCS file).
+    Report(miette::Report),
 }
 
 /// A located-nowhere diagnostic: a message and an optional hint.
@@ -96,8 +98,15 @@ impl CliError {
                 message: m,
                 help: None,
             }),
+            CliError::Report(r) => r,
         };
         eprintln!("{report:?}");
+    }
+}
+
+impl From<taskgraph::GraphError> for CliError {
+    fn from(e: taskgraph::GraphError) -> Self {
+        CliError::Report(miette::Report::new(e))
     }
 }
 

@@ -189,3 +189,25 @@ pub fn single_values(defines: &[Define], command: &str) -> Result<Vec<(Name, Rat
     }
     Ok(out)
 }
+
+/// Parses a count such as `1000000`, `1e9` or `2.5e6` (a whole number >= 1).
+pub fn parse_count(s: &str) -> std::result::Result<u64, String> {
+    let r = expr::number::parse_rational(s).map_err(|e| e.to_string())?;
+    let v = expr::number::to_f64(&r);
+    if r.is_integer() && (1.0..=9.0e18).contains(&v) {
+        Ok(v as u64)
+    } else {
+        Err(format!("`{s}` is not a whole number between 1 and 9e18"))
+    }
+}
+
+/// Parses a positive finite time scale.
+pub fn parse_scale(s: &str) -> std::result::Result<f64, String> {
+    let r = expr::number::parse_rational(s).map_err(|e| e.to_string())?;
+    let v = expr::number::to_f64(&r);
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` is not a positive number"))
+    }
+}

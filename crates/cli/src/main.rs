@@ -4,28 +4,23 @@
 //! libraries together (see `docs/ARCHITECTURE.md`). The user manual of every command is
 //! `docs/cli.md`.
 
-mod bound_cmd;
 mod demo;
 mod error;
-mod etccs_cmd;
-mod etccs_map;
-mod graph_cmd;
-mod graph_sweep;
+mod etccs;
+mod graph;
 mod input;
 mod limits;
+mod pamela;
 mod progress;
-mod sim_cmd;
-mod sweep;
-mod timeline_files;
+mod timeline;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use error::{CliError, Result};
-use input::Define;
+use error::CliError;
 
 /// Predict how long parallel programs run, and explain why.
 #[derive(Parser, Debug)]
@@ -49,15 +44,15 @@ enum Command {
     /// PAMELA (van Gemund): symbolic lower bound T^l and exact simulation T of process
     /// models.
     #[command(subcommand)]
-    Pamela(PamelaCommand),
+    Pamela(pamela::PamelaCommand),
     /// Deterministic task graph analysis (Adve & Vernon): makespan, schedule and critical
     /// path of task DAGs under a scheduling policy and system model.
     #[command(subcommand)]
-    Graph(graph_cmd::GraphCommand),
+    Graph(graph::GraphCommand),
     /// Eager Timed CCS (MacDonald): execution-time multisets and distributions of timed
     /// process-algebra models of message-passing programs.
     #[command(subcommand)]
-    Etccs(etccs_cmd::EtccsCommand),
+    Etccs(etccs::EtccsCommand),
 }
 
 /// Options of `vates demo`.
@@ -66,51 +61,6 @@ struct DemoArgs {
     /// Also write SVG plots and a Gantt chart into this directory (created if missing).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-}
-
-#[derive(Subcommand, Debug)]
-enum PamelaCommand {
-    /// Symbolic lower bound T^l, critical path φ, contention bound ω, θ and the binding term.
-    Bound(BoundArgs),
-    /// Exact discrete-event simulation: execution time T and resource utilisation.
-    Sim(SimArgs),
-    /// Evaluate T^l and/or simulate T over a grid of parameter values.
-    Sweep(SweepArgs),
-}
-
-/// The model and how to bind it (shared by the PAMELA commands).
-#[derive(clap::Args, Debug)]
-struct ModelArgs {
-    /// The model file (`.pam`).
-    #[arg(value_name = "MODEL")]
-    model: PathBuf,
-    /// Bind a parameter: NAME=VALUE (sweep also NAME=LO..HI, NAME=LO..HI:STEP, NAME=V1,V2,...).
-    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = input::parse_define)]
-    define: Vec<Define>,
-    /// The root process (default: `main`).
-    #[arg(long, value_name = "NAME")]
-    root: Option<String>,
-}
-
-/// Options of `vates pamela bound`.
-#[derive(clap::Args, Debug)]
-struct BoundArgs {
-    #[command(flatten)]
-    model: ModelArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = BoundFormat::Text)]
-    format: BoundFormat,
-}
-
-/// Output formats of `bound`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BoundFormat {
-    /// Aligned text for people.
-    Text,
-    /// One JSON object (documented schema).
-    Json,
-    /// LaTeX equations.
-    Latex,
 }
 
 /// Output formats of `sim` and `sweep`.
@@ -122,121 +72,19 @@ pub enum Format {
     Json,
 }
 
-/// Queue discipline of the simulator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ArbitrationArg {
-    /// First come, first served.
-    Fcfs,
-    /// A uniformly random waiter (seeded).
-    Random,
-}
-
-impl From<ArbitrationArg> for pamela::sim::Arbitration {
-    fn from(a: ArbitrationArg) -> Self {
-        match a {
-            ArbitrationArg::Fcfs => pamela::sim::Arbitration::Fcfs,
-            ArbitrationArg::Random => pamela::sim::Arbitration::Random,
-        }
-    }
-}
-
-/// Simulator options shared by `sim` and `sweep`.
+/// What a sweep writes besides its table (`pamela sweep`, `graph sweep`).
 #[derive(clap::Args, Debug, Clone)]
-pub struct SimFlags {
-    /// Seed of the random arbitration and of `prob(p)` conditions.
-    #[arg(long, default_value_t = 0, value_name = "S")]
-    seed: u64,
-    /// How a released server picks the next waiting request.
-    #[arg(long, value_enum, default_value_t = ArbitrationArg::Fcfs)]
-    arbitration: ArbitrationArg,
-    /// Stop with an error after this many use/delay events (per simulation; `1e9` notation
-    /// allowed).
-    #[arg(long, default_value = "1e9", value_parser = parse_count, value_name = "N")]
-    max_events: u64,
-    /// The most intervals kept for --trace and --gantt (about 300 bytes each); past it the
-    /// files show the run up to that point, and a note says when they stop.
-    #[arg(long, default_value = "1e6", value_parser = parse_count, value_name = "N")]
-    max_timeline: u64,
-}
-
-impl SimFlags {
-    /// The simulator options these flags select.
-    pub fn options(&self, record_trace: bool) -> pamela::sim::SimOptions {
-        pamela::sim::SimOptions {
-            arbitration: self.arbitration.into(),
-            seed: self.seed,
-            max_events: self.max_events,
-            record_trace,
-            max_trace_intervals: usize::try_from(self.max_timeline).unwrap_or(usize::MAX),
-        }
-    }
-}
-
-/// Options of `vates pamela sim`.
-#[derive(clap::Args, Debug)]
-struct SimArgs {
-    #[command(flatten)]
-    model: ModelArgs,
-    #[command(flatten)]
-    sim: SimFlags,
-    /// The resource servers and the processes (think, queueing wait, service) as a timeline.
-    #[command(flatten)]
-    timeline: timeline_files::TimelineArgs,
+pub struct SweepOutput {
+    /// Write every point to a CSV file, one row per point (the format of every vates sweep).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write an SVG line plot over the first swept parameter (`graph sweep`: the speedup with
+    /// the work and span bounds).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-}
-
-/// A sweep engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Engine {
-    /// The symbolic bound T^l (with φ and ω), compiled and evaluated per point.
-    Bound,
-    /// The discrete-event simulator, one run per point.
-    Sim,
-}
-
-/// Options of `vates pamela sweep`.
-#[derive(clap::Args, Debug)]
-struct SweepArgs {
-    #[command(flatten)]
-    model: ModelArgs,
-    /// Engines to run, comma-separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Engine::Bound, Engine::Sim])]
-    engine: Vec<Engine>,
-    /// Write every point to a CSV file.
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-    /// Write an SVG line plot over the first swept parameter.
-    #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-    #[command(flatten)]
-    sim: SimFlags,
-}
-
-/// Parses a count such as `1000000`, `1e9` or `2.5e6` (a whole number >= 1).
-fn parse_count(s: &str) -> std::result::Result<u64, String> {
-    let r = expr::number::parse_rational(s).map_err(|e| e.to_string())?;
-    let v = expr::number::to_f64(&r);
-    if r.is_integer() && (1.0..=9.0e18).contains(&v) {
-        Ok(v as u64)
-    } else {
-        Err(format!("`{s}` is not a whole number between 1 and 9e18"))
-    }
-}
-
-/// Parses a positive finite time scale.
-fn parse_scale(s: &str) -> std::result::Result<f64, String> {
-    let r = expr::number::parse_rational(s).map_err(|e| e.to_string())?;
-    let v = expr::number::to_f64(&r);
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("`{s}` is not a positive number"))
-    }
+    pub format: Format,
 }
 
 /// The allocator: analyses allocate and free many small blocks and large
@@ -259,39 +107,24 @@ fn main() -> ExitCode {
         )
     }))
     .ok();
-    let cli = Cli::parse();
-    let path: &[&str] = match &cli.command {
-        Command::Demo(_) => &["demo"],
-        Command::Pamela(PamelaCommand::Bound(_)) => &["pamela", "bound"],
-        Command::Pamela(PamelaCommand::Sim(_)) => &["pamela", "sim"],
-        Command::Pamela(PamelaCommand::Sweep(_)) => &["pamela", "sweep"],
-        Command::Graph(g) => match g.name() {
-            "analyze" => &["graph", "analyze"],
-            "sweep" => &["graph", "sweep"],
-            "convert" => &["graph", "convert"],
-            _ => &["graph", "gen"],
-        },
-        Command::Etccs(_) => &["etccs", "analyse"],
+    let matches = Cli::command().get_matches();
+    // The subcommand path (`graph sweep`), for the usage line of a usage error.
+    let mut path = Vec::new();
+    let mut sub = &matches;
+    while let Some((name, next)) = sub.subcommand() {
+        path.push(name.to_string());
+        sub = next;
+    }
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
     };
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
-        Command::Graph(g) => match graph_cmd::run(g, &mut out) {
-            Ok(()) => Ok(()),
-            Err(graph_cmd::Failure::Cli(e)) => Err(e),
-            Err(graph_cmd::Failure::Report(r)) => {
-                eprintln!("{r:?}");
-                return ExitCode::from(1);
-            }
-        },
-        Command::Etccs(c) => match etccs_cmd::run(c, &mut out) {
-            Ok(()) => Ok(()),
-            Err(graph_cmd::Failure::Cli(e)) => Err(e),
-            Err(graph_cmd::Failure::Report(r)) => {
-                eprintln!("{r:?}");
-                return ExitCode::from(1);
-            }
-        },
-        command => run(command, &mut out),
+        Command::Demo(a) => demo::run(a.out.as_deref(), &mut out),
+        Command::Pamela(c) => pamela::run(c, &mut out),
+        Command::Graph(c) => graph::run(c, &mut out),
+        Command::Etccs(c) => etccs::run(c, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::Stdout));
     match result {
@@ -302,7 +135,7 @@ fn main() -> ExitCode {
             let mut cmd = Cli::command();
             cmd.build();
             let mut sub = cmd;
-            for name in path {
+            for name in &path {
                 match sub.find_subcommand(name) {
                     Some(s) => sub = s.clone(),
                     None => break,
@@ -317,38 +150,5 @@ fn main() -> ExitCode {
             e.report();
             ExitCode::from(1)
         }
-    }
-}
-
-fn run(command: Command, out: &mut dyn Write) -> Result<()> {
-    match command {
-        Command::Demo(a) => demo::run(a.out.as_deref(), out),
-        Command::Pamela(PamelaCommand::Bound(a)) => {
-            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
-            bound_cmd::run(&loaded, &a.model.define, a.format, out)
-        }
-        Command::Pamela(PamelaCommand::Sim(a)) => {
-            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
-            sim_cmd::run(&loaded, &a.model.define, &a.sim, &a.timeline, a.format, out)
-        }
-        Command::Pamela(PamelaCommand::Sweep(a)) => {
-            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
-            let mut engines: Vec<Engine> = Vec::new();
-            for e in a.engine {
-                if !engines.contains(&e) {
-                    engines.push(e);
-                }
-            }
-            let opts = sweep::Options {
-                engines,
-                csv: a.csv,
-                plot: a.plot,
-                format: a.format,
-                sim: a.sim,
-            };
-            sweep::run(&loaded, &a.model.define, &opts, out)
-        }
-        Command::Graph(_) => unreachable!("graph commands are run by graph_cmd::run"),
-        Command::Etccs(_) => unreachable!("etccs commands are run by etccs_cmd::run"),
     }
 }

@@ -133,18 +133,6 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// A malformed-text error at `start..end`.
-    fn syntax(
-        &self,
-        start: usize,
-        end: usize,
-        message: &str,
-        label: &str,
-        help: Option<&str>,
-    ) -> Error {
-        self.error(Kind::Syntax, start, end, message, label, help)
-    }
-
     /// An error of class `kind` at `start..end`.
     fn error(
         &self,
@@ -226,7 +214,8 @@ fn lex(cx: &Ctx) -> Result<Vec<Token>, Error> {
                     Ok(e) if e <= MAX_EXPONENT => {
                         exp = if b[es + 1] == b'-' { -e } else { e };
                     }
-                    _ => return Err(cx.syntax(
+                    _ => return Err(cx.error(
+                        Kind::Syntax,
                         es,
                         i,
                         &format!("exponent larger than {MAX_EXPONENT}"),
@@ -238,7 +227,7 @@ fn lex(cx: &Ctx) -> Result<Vec<Token>, Error> {
                 }
             }
             if i - start > 60 {
-                return Err(cx.syntax(start, i, "number too long", "here", None));
+                return Err(cx.error(Kind::Syntax, start, i, "number too long", "here", None));
             }
             let int: BigInt = src[start..int_end]
                 .parse()
@@ -313,7 +302,8 @@ fn lex(cx: &Ctx) -> Result<Vec<Token>, Error> {
                         while end < src.len() && !src.is_char_boundary(end) {
                             end += 1;
                         }
-                        return Err(cx.syntax(
+                        return Err(cx.error(
+                            Kind::Syntax,
                             start,
                             end,
                             &format!("unexpected character `{}`", &src[start..end]),
@@ -380,7 +370,8 @@ impl Parser<'_> {
             Tok::Eof => "input ends here".to_string(),
             _ => "unexpected token".to_string(),
         };
-        self.cx.syntax(
+        self.cx.error(
+            Kind::Syntax,
             t.start,
             t.end.max(t.start + 1).min(self.cx.src.len().max(t.start)),
             message,
@@ -418,34 +409,27 @@ impl Parser<'_> {
     /// expr := term (('+'|'-') term)*
     fn expr(&mut self) -> Result<Expr, Error> {
         self.enter()?;
-        let start = self.cur().start;
-        let mut e = self.term()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Plus => '+',
-                Tok::Minus => '-',
-                _ => break,
-            };
-            self.bump();
-            let r = self.term()?;
-            e = Expr::Bin(op, Box::new(e), Box::new(r), start, self.prev_end());
-        }
+        let e = self.binary([(Tok::Plus, '+'), (Tok::Minus, '-')], Self::term)?;
         self.depth -= 1;
         Ok(e)
     }
 
     /// term := factor (('*'|'/') factor)*
     fn term(&mut self) -> Result<Expr, Error> {
+        self.binary([(Tok::Star, '*'), (Tok::Slash, '/')], Self::factor)
+    }
+
+    /// `next (op next)*`, left-associative, for the operators `ops`.
+    fn binary(
+        &mut self,
+        ops: [(Tok, char); 2],
+        next: fn(&mut Self) -> Result<Expr, Error>,
+    ) -> Result<Expr, Error> {
         let start = self.cur().start;
-        let mut e = self.factor()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Star => '*',
-                Tok::Slash => '/',
-                _ => break,
-            };
+        let mut e = next(self)?;
+        while let Some(&(_, op)) = ops.iter().find(|(t, _)| t == self.peek()) {
             self.bump();
-            let r = self.factor()?;
+            let r = next(self)?;
             e = Expr::Bin(op, Box::new(e), Box::new(r), start, self.prev_end());
         }
         Ok(e)

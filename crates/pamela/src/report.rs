@@ -147,14 +147,7 @@ pub fn bound_text(model: &Model, root: ProcId, a: &BoundAnalysis) -> String {
     for r in &a.shown.resources {
         rows.push((format!("omega[{}]", r.name), show(&r.omega)));
     }
-    let w = rows
-        .iter()
-        .map(|(l, _)| l.chars().count())
-        .max()
-        .unwrap_or(0);
-    for (l, e) in &rows {
-        let _ = writeln!(s, "  {l:<w$} = {e}");
-    }
+    push_aligned(&mut s, &rows);
     let _ = writeln!(
         s,
         "  {}",
@@ -189,18 +182,24 @@ pub fn bound_text(model: &Model, root: ProcId, a: &BoundAnalysis) -> String {
             "theta".into(),
             format!("ln(omega/phi) = {}", theta_text(v.theta)),
         ));
-        let w = rows
-            .iter()
-            .map(|(l, _)| l.chars().count())
-            .max()
-            .unwrap_or(0);
-        for (l, e) in &rows {
-            let _ = writeln!(s, "  {l:<w$} = {e}");
-        }
+        let w = push_aligned(&mut s, &rows);
         let _ = writeln!(s, "  {:<w$}   {}", "", theta_reading(v.theta));
         let _ = writeln!(s, "  {:<w$} : {}", "binds", v.binds);
     }
     s
+}
+
+/// Writes `label = value` lines with the labels padded to one width; returns the width.
+fn push_aligned(s: &mut String, rows: &[(String, String)]) -> usize {
+    let w = rows
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (l, e) in rows {
+        let _ = writeln!(s, "  {l:<w$} = {e}");
+    }
+    w
 }
 
 /// θ with three decimals, or `undefined`.
@@ -238,16 +237,15 @@ pub fn bound_json(a: &BoundAnalysis) -> serde_json::Value {
     m.insert("stochastic".into(), serde_json::json!(a.stochastic));
     let mut res = serde_json::Map::new();
     for r in &a.shown.resources {
-        let value = v.and_then(|v| {
-            v.resources
-                .iter()
-                .find(|(n, _)| *n == r.name)
-                .map(|(_, w)| *w)
-        });
-        res.insert(r.name.clone(), j(&r.omega, value));
+        res.insert(r.name.clone(), j(&r.omega, omega_of(v, &r.name)));
     }
     m.insert("resources".into(), serde_json::Value::Object(res));
     serde_json::Value::Object(m)
+}
+
+/// The value of ω of resource `name`, when the bound was evaluated.
+fn omega_of(v: Option<&Evaluated>, name: &str) -> Option<f64> {
+    v.and_then(|v| v.resources.iter().find(|(n, _)| n == name).map(|(_, w)| *w))
 }
 
 /// `T^l = …` lines in LaTeX (with `= value` when every parameter is bound).
@@ -265,14 +263,8 @@ pub fn bound_latex(a: &BoundAnalysis) -> String {
     line("\\phi", &a.shown.phi, v.map(|v| v.phi));
     line("\\omega", &a.shown.omega, v.map(|v| v.omega));
     for r in &a.shown.resources {
-        let x = v.and_then(|v| {
-            v.resources
-                .iter()
-                .find(|(n, _)| *n == r.name)
-                .map(|(_, w)| *w)
-        });
         let lhs = format!("\\omega_{{\\mathrm{{{}}}}}", r.name.replace('_', "\\_"));
-        line(&lhs, &r.omega, x);
+        line(&lhs, &r.omega, omega_of(v, &r.name));
     }
     if let Some(v) = v {
         if v.theta.is_finite() {

@@ -531,15 +531,20 @@ fn member_indicator(s: &Simplifier, r: &Range, c: &Cond, x: &Expr) -> Option<Exp
     let Cond::Cmp(CmpOp::Eq, a, b) = c else {
         return None;
     };
-    let is_m = |e: &Expr| matches!(e, Expr::Var(v) if v == r.var);
-    let g = if is_m(a) {
-        b
-    } else if is_m(b) {
-        a
-    } else {
-        return None;
-    };
+    let g = other_side(a, b, r.var)?;
     (!g.depends_on(r.var)).then(|| x.clone())
+}
+
+/// In `a == b` with one side the variable `var`, the other side.
+fn other_side<'e>(a: &'e Expr, b: &'e Expr, var: &Name) -> Option<&'e Expr> {
+    let is_var = |e: &Expr| matches!(e, Expr::Var(v) if v == var);
+    if is_var(a) {
+        Some(b)
+    } else if is_var(b) {
+        Some(a)
+    } else {
+        None
+    }
 }
 
 /// `max_m Σ_w [g(w) == m]`: the largest number of indices `w` any member `m` receives.
@@ -556,14 +561,7 @@ fn member_count(s: &mut Simplifier, r: &Range, inner: &Fold) -> Option<Expr> {
     let Cond::Cmp(CmpOp::Eq, a, b) = &**c else {
         return None;
     };
-    let is_m = |e: &Expr| matches!(e, Expr::Var(v) if v == r.var);
-    let g = if is_m(a) {
-        b
-    } else if is_m(b) {
-        a
-    } else {
-        return None;
-    };
+    let g = other_side(a, b, r.var)?;
     let w: &str = &inner.var;
     let (wlo, whi) = (&inner.lo, &inner.hi);
     let n = arith::add(vec![whi.clone(), arith::neg(wlo.clone()), Expr::one()]);

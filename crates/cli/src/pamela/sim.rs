@@ -6,11 +6,12 @@ use pamela::report::{sim_json, sim_text};
 use pamela::sim::{simulate_metered, SimResult};
 use pamela::Binding;
 
+use super::SimFlags;
 use crate::error::{CliError, Result};
 use crate::input::{self, Define, Loaded};
 use crate::progress::{with_meter, Units};
-use crate::timeline_files::TimelineArgs;
-use crate::{Format, SimFlags};
+use crate::timeline::TimelineArgs;
+use crate::Format;
 
 /// Binds every parameter (a missing one is an error that names it).
 pub fn full_binding(loaded: &Loaded, defines: &[Define], command: &str) -> Result<Binding> {

@@ -14,7 +14,7 @@ pub struct TimelineArgs {
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
     /// Microseconds per model time unit in the --trace file (1e6 for times in seconds).
-    #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = crate::parse_scale)]
+    #[arg(long, default_value_t = 1.0, value_name = "US", value_parser = crate::input::parse_scale)]
     pub trace_unit_us: f64,
     /// Write the timeline as an SVG Gantt chart.
     #[arg(long, value_name = "FILE")]

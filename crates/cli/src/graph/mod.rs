@@ -1,6 +1,8 @@
 //! `vates graph analyze|convert|gen`: deterministic task graph analysis (Adve & Vernon);
 //! the manual is in `docs/cli.md`.
 
+mod sweep;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -10,35 +12,12 @@ use taskgraph::analysis::policy::PolicyKind;
 use taskgraph::analysis::system::SystemSpec;
 use taskgraph::analysis::{report, AnalysisError};
 use taskgraph::gen::{GenKind, GenOptions, TimeDist};
-use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
+use taskgraph::{Format as GraphFormat, Limits, TaskGraph};
 
-use crate::error::{write_file, CliError};
-use crate::timeline_files::TimelineArgs;
+use crate::error::{write_file, CliError, Result};
+use crate::timeline::TimelineArgs;
 use crate::Format;
 use trace::text::num;
-
-/// Why a `graph` command failed.
-pub enum Failure {
-    /// A plain CLI error (message and hint, or a usage error).
-    Cli(CliError),
-    /// A diagnostic with source code (a malformed graph file).
-    Report(miette::Report),
-}
-
-impl From<CliError> for Failure {
-    fn from(e: CliError) -> Self {
-        Failure::Cli(e)
-    }
-}
-
-impl From<GraphError> for Failure {
-    fn from(e: GraphError) -> Self {
-        Failure::Report(miette::Report::new(e))
-    }
-}
-
-/// Result of a `graph` command.
-pub type GResult<T> = std::result::Result<T, Failure>;
 
 /// The `vates graph` subcommands.
 #[derive(Subcommand, Debug)]
@@ -52,18 +31,6 @@ pub enum GraphCommand {
     Convert(ConvertArgs),
     /// Generate a reproducible random task graph (layered, forkjoin, wavefront, sp).
     Gen(GenArgs),
-}
-
-impl GraphCommand {
-    /// The subcommand's name, for usage messages.
-    pub fn name(&self) -> &'static str {
-        match self {
-            GraphCommand::Analyze(_) => "analyze",
-            GraphCommand::Sweep(_) => "sweep",
-            GraphCommand::Convert(_) => "convert",
-            GraphCommand::Gen(_) => "gen",
-        }
-    }
 }
 
 /// The graph, policy and system model (shared by `analyze` and `sweep`).
@@ -97,7 +64,7 @@ pub struct AnalyzeArgs {
         short = 'p',
         short_alias = 'D',
         value_name = "P",
-        value_parser = crate::graph_sweep::parse_one_proc
+        value_parser = sweep::parse_one_proc
     )]
     procs: usize,
     /// The schedule as a timeline.
@@ -124,18 +91,11 @@ pub struct GraphSweepArgs {
         short = 'p',
         short_alias = 'D',
         value_name = "RANGE",
-        value_parser = crate::graph_sweep::parse_procs
+        value_parser = sweep::parse_procs
     )]
-    procs: crate::graph_sweep::ProcList,
-    /// Write one CSV row per process count.
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-    /// Write an SVG plot of the speedup with the work and span bounds.
-    #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    procs: sweep::ProcList,
+    #[command(flatten)]
+    output: crate::SweepOutput,
 }
 
 /// Options of `vates graph convert`.
@@ -197,19 +157,19 @@ fn parse_dist(s: &str) -> std::result::Result<TimeDist, String> {
 }
 
 /// Runs a `graph` subcommand.
-pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> GResult<()> {
+pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         GraphCommand::Analyze(a) => analyze(a, out),
         GraphCommand::Sweep(a) => {
             let g = load_graph(&a.input.graph, a.input.from)?;
             let setup = Setup::new(&a.input)?;
-            let opts = crate::graph_sweep::Options {
+            let opts = sweep::Options {
                 procs: a.procs,
-                csv: a.csv,
-                plot: a.plot,
-                format: a.format,
+                csv: a.output.csv,
+                plot: a.output.plot,
+                format: a.output.format,
             };
-            crate::graph_sweep::run(&g, &a.input.graph, &setup, &opts, out)
+            sweep::run(&g, &a.input.graph, &setup, &opts, out)
         }
         GraphCommand::Convert(a) => convert(a, out),
         GraphCommand::Gen(a) => gen(a, out),
@@ -220,7 +180,7 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> GResult<()> {
 // loading
 
 /// Reads and validates a task graph; the format is `from`, else detected.
-pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> GResult<TaskGraph> {
+pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> Result<TaskGraph> {
     let limits = Limits::default();
     let text = crate::input::read_text(path, limits.max_bytes, "a task graph file")?;
     let format = match from.or_else(|| GraphFormat::detect(path, &text)) {
@@ -232,8 +192,7 @@ pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> GResult<TaskGraph> 
                     path.display()
                 ),
                 "name the format with --from json|dot|wfcommons|stg",
-            )
-            .into())
+            ))
         }
     };
     Ok(taskgraph::format::read(
@@ -258,7 +217,7 @@ pub struct Setup {
 
 impl Setup {
     /// Parses the policy and reads the system model.
-    pub fn new(input: &GraphInput) -> GResult<Setup> {
+    pub fn new(input: &GraphInput) -> Result<Setup> {
         let policy = PolicyKind::parse(&input.policy, input.steal).ok_or_else(|| {
             CliError::usage(format!(
                 "unknown policy `{}`; policies: {}",
@@ -270,8 +229,7 @@ impl Setup {
             return Err(CliError::usage(format!(
                 "--steal applies only to --policy queues, not `{}`",
                 input.policy
-            ))
-            .into());
+            )));
         }
         let system = match &input.system {
             None => None,
@@ -298,7 +256,7 @@ impl Setup {
 }
 
 /// An analysis error as a CLI error with a hint.
-pub fn analysis_error(e: AnalysisError) -> Failure {
+pub fn analysis_error(e: AnalysisError) -> CliError {
     let help = match &e {
         AnalysisError::Procs { .. } => "give --procs a number of processes within the limit",
         AnalysisError::Attribute { .. } => {
@@ -315,13 +273,13 @@ pub fn analysis_error(e: AnalysisError) -> Failure {
              static policies check the assignment attributes"
         }
     };
-    Failure::Cli(CliError::with_help(e.to_string(), help))
+    CliError::with_help(e.to_string(), help)
 }
 
 // ---------------------------------------------------------------------------------------
 // analyze
 
-fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
+fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     let g = load_graph(&a.input.graph, a.input.from)?;
     let setup = Setup::new(&a.input)?;
     let units = crate::progress::Units {
@@ -373,14 +331,13 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> GResult<()> {
         let tr = report::to_trace(&g, &an.schedule, &name);
         let title = format!("{name}: makespan {}", num(an.schedule.makespan));
         a.timeline
-            .write(&tr, &crate::timeline_files::chart(&title, "time"))?;
+            .write(&tr, &crate::timeline::chart(&title, "time"))?;
     }
     let text = match a.format {
         Format::Text => an.text(),
         Format::Json => crate::error::json_text(&an.json())?,
     };
-    out.write_all(text.as_bytes())
-        .map_err(|e| Failure::Cli(CliError::Stdout(e)))
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -391,7 +348,7 @@ fn is_stdout(p: &Path) -> bool {
 }
 
 /// The output format: `to`, else the extension of `path`, else JSON for standard output.
-fn output_format(path: Option<&Path>, to: Option<GraphFormat>) -> GResult<GraphFormat> {
+fn output_format(path: Option<&Path>, to: Option<GraphFormat>) -> Result<GraphFormat> {
     let f = match (to, path) {
         (Some(f), _) => f,
         (None, None) => GraphFormat::Json,
@@ -405,30 +362,28 @@ fn output_format(path: Option<&Path>, to: Option<GraphFormat>) -> GResult<GraphF
         })?,
     };
     if !f.can_write() {
-        return Err(
-            CliError::usage(format!("cannot write {f}: only json and dot are written")).into(),
-        );
+        return Err(CliError::usage(format!(
+            "cannot write {f}: only json and dot are written"
+        )));
     }
     Ok(f)
 }
 
-fn emit(path: Option<&Path>, text: &str, out: &mut dyn Write) -> GResult<()> {
+fn emit(path: Option<&Path>, text: &str, out: &mut dyn Write) -> Result<()> {
     match path {
         Some(p) if !is_stdout(p) => Ok(write_file(p, text.as_bytes())?),
-        _ => out
-            .write_all(text.as_bytes())
-            .map_err(|e| Failure::Cli(CliError::Stdout(e))),
+        _ => out.write_all(text.as_bytes()).map_err(CliError::Stdout),
     }
 }
 
-fn convert(a: ConvertArgs, out: &mut dyn Write) -> GResult<()> {
+fn convert(a: ConvertArgs, out: &mut dyn Write) -> Result<()> {
     let to = output_format(Some(&a.output), a.to)?;
     let g = load_graph(&a.input, a.from)?;
     let text = taskgraph::format::write(&g, to)?;
     emit(Some(&a.output), &text, out)
 }
 
-fn gen(a: GenArgs, out: &mut dyn Write) -> GResult<()> {
+fn gen(a: GenArgs, out: &mut dyn Write) -> Result<()> {
     let to = output_format(a.output.as_deref(), None)?;
     let opts = GenOptions {
         tasks: a.tasks,
@@ -440,7 +395,7 @@ fn gen(a: GenArgs, out: &mut dyn Write) -> GResult<()> {
     };
     // A generator option that makes no sense is a usage error, like a malformed one.
     let g = taskgraph::gen::generate(a.kind, &opts).map_err(|e| match e.kind {
-        taskgraph::ErrorKind::BadOption => Failure::Cli(CliError::usage(e.message)),
+        taskgraph::ErrorKind::BadOption => CliError::usage(e.message),
         _ => e.into(),
     })?;
     let text = taskgraph::format::write(&g, to)?;

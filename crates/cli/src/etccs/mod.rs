@@ -1,16 +1,17 @@
 //! `vates etccs analyse`: execution times of Eager Timed CCS agents (MacDonald); the manual
 //! is in `docs/cli.md`.
 
+mod pictures;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::{Subcommand, ValueEnum};
 
-use crate::error::CliError;
-use crate::graph_cmd::Failure;
+use crate::error::{CliError, Result};
 use crate::progress::{with_spinner, Ticker, Units};
-use crate::timeline_files::TimelineArgs;
+use crate::timeline::TimelineArgs;
 use etccs::plot::Times;
 use etccs::Stopped;
 
@@ -90,10 +91,10 @@ pub struct AnalyseArgs {
 }
 
 /// Runs an `etccs` command.
-pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let EtccsCommand::Analyse(a) = cmd;
     if a.max_states == 0 {
-        return Err(CliError::usage("--max-states must be at least 1").into());
+        return Err(CliError::usage("--max-states must be at least 1"));
     }
     let text = crate::input::read_text(
         &a.model,
@@ -123,7 +124,7 @@ fn analyse_and_write(
     text: &str,
     opts: &Opts,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<()> {
     let mut bindings = Vec::with_capacity(a.consts.len());
     for c in &a.consts {
         let b = expr::grid::parse_binding(c)
@@ -133,8 +134,7 @@ fn analyse_and_write(
                 "`{}` is given a value with --const and made symbolic with --symbolic: use \
                  one of them for a name",
                 b.0
-            ))
-            .into());
+            )));
         }
         bindings.push(b);
     }
@@ -143,24 +143,24 @@ fn analyse_and_write(
     let ranges = a
         .map_range
         .iter()
-        .map(|r| crate::etccs_map::parse_range(r))
+        .map(|r| pictures::parse_range(r))
         .collect::<Result<Vec<_>, _>>()?;
     let swept = space.len() > 1;
     if a.map.is_some() && swept {
-        return Err(CliError::usage("--map draws one analysis: give --const single values").into());
+        return Err(CliError::usage(
+            "--map draws one analysis: give --const single values",
+        ));
     }
     if a.explain && a.format == EtccsFormat::Thesis {
         return Err(CliError::usage(
             "--explain adds to the readable report, not to the thesis tool's output: use \
              --format text (the default), or --format json, which always lists each step's parties",
-        )
-        .into());
+        ));
     }
     if swept && (a.explain || a.timeline.wanted()) {
         return Err(CliError::usage(
             "--explain, --trace and --gantt show the runs of one analysis: give --const single values",
-        )
-        .into());
+        ));
     }
     // One job per agent and assignment, run in parallel; one assignment (or none) gives
     // the full report, several give a table.
@@ -168,7 +168,7 @@ fn analyse_and_write(
         // A sweep the plot cannot draw fails before any analysis runs.
         let points: Vec<Vec<_>> = (0..space.len()).map(|k| space.exact(k)).collect();
         let consts: Vec<&[_]> = points.iter().map(Vec::as_slice).collect();
-        etccs::plot::Sweep::of(&consts).map_err(crate::etccs_map::plot_error)?;
+        etccs::plot::Sweep::of(&consts).map_err(pictures::plot_error)?;
     }
     // Output paths are checked before the analyses: a typo must not cost a long run.
     a.timeline.check()?;
@@ -193,16 +193,15 @@ fn analyse_and_write(
             let (Some(first), None) = (maps.next(), maps.next()) else {
                 return Err(CliError::usage(
                     "--map needs exactly one parametric agent: choose it with --agent NAME",
-                )
-                .into());
+                ));
             };
-            crate::etccs_map::write_map(first, &ranges, path)?;
+            pictures::write_map(first, &ranges, path)?;
         }
         write_witnesses(a, &results)?;
         write_results(&results, a.format, out)?;
         if a.explain && a.format == EtccsFormat::Text {
             out.write_all(etccs::witness::explained_text(&results).as_bytes())
-                .map_err(|e| Failure::Cli(CliError::Stdout(e)))?;
+                .map_err(CliError::Stdout)?;
         }
         if let Some(path) = &a.csv {
             let agents = a_names(&results)
@@ -243,7 +242,7 @@ fn analyse_and_write(
                     .collect(),
             })
             .collect();
-        crate::etccs_map::write_plot(name, &cols, path)?;
+        pictures::write_plot(name, &cols, path)?;
     }
     // A table with rows that stopped at a limit is incomplete: it is printed, and the run
     // still fails.
@@ -259,8 +258,7 @@ fn analyse_and_write(
                 "{stopped} of {cells} analyses stopped at a limit (the rows marked in the table)"
             ),
             "raise the limit named in those rows (e.g. --max-states), or narrow the sweep",
-        )
-        .into());
+        ));
     }
     Ok(())
 }
@@ -293,7 +291,7 @@ fn run_jobs(
     name: &str,
     text: &str,
     opts: &Opts,
-) -> Result<Vec<Analysed>, Failure> {
+) -> Result<Vec<Analysed>> {
     use rayon::prelude::*;
     let ticker = Ticker::new(space.len() as usize * first.agents.len(), ETCCS_UNITS);
     let first = std::sync::Mutex::new(Some(first));
@@ -348,7 +346,7 @@ fn run_jobs(
             },
             |_, chunk| {
                 rows.extend(chunk);
-                Ok::<(), Failure>(())
+                Ok::<(), CliError>(())
             },
         )
     })?;
@@ -378,7 +376,7 @@ fn model_jobs(
     k: u64,
     agents: &[String],
     opts: &Opts,
-) -> Result<Jobs, Failure> {
+) -> Result<Jobs> {
     let point = space.exact(k);
     let overrides: Vec<(&str, etccs::Time)> =
         point.iter().map(|(n, v)| (&**n, v.clone())).collect();
@@ -396,8 +394,8 @@ fn model_jobs(
     let model =
         etccs::parse::parse_with_symbolic(name, text, &overrides, &symbolic).map_err(|e| {
             match failure(e) {
-                Failure::Report(r) if !at.is_empty() => {
-                    Failure::Report(r.wrap_err(format!("`{name}` with {at}")))
+                CliError::Report(r) if !at.is_empty() => {
+                    CliError::Report(r.wrap_err(format!("`{name}` with {at}")))
                 }
                 f => f,
             }
@@ -410,8 +408,7 @@ fn model_jobs(
                 "add `analyse NAME` to the file or pass --agent NAME; agents: {}",
                 names.join(", ")
             ),
-        )
-        .into());
+        ));
     }
     let agents = if agents.is_empty() {
         model.analyses.clone()
@@ -444,13 +441,13 @@ fn stopped_note(st: Stopped) -> String {
 }
 
 /// Writes the rows as CSV (see `--csv`).
-fn write_csv(path: &std::path::Path, points: &[Point]) -> Result<(), Failure> {
+fn write_csv(path: &std::path::Path, points: &[Point]) -> Result<()> {
     let csv = etccs::table::table_csv(points).to_string();
-    Ok(crate::error::write_file(path, csv.as_bytes())?)
+    crate::error::write_file(path, csv.as_bytes())
 }
 
 /// Writes the table of a sweep in `format`.
-fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Result<(), Failure> {
+fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Result<()> {
     let s = match format {
         EtccsFormat::Json => {
             crate::error::json_text(&etccs::table::table_json(points, &stopped_note))?
@@ -458,8 +455,7 @@ fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Re
         EtccsFormat::Thesis => etccs::table::table_thesis(points, &stopped_note),
         EtccsFormat::Text => etccs::table::table_text(points, &stopped_note),
     };
-    out.write_all(s.as_bytes())
-        .map_err(|e| Failure::Cli(CliError::Stdout(e)))
+    out.write_all(s.as_bytes()).map_err(CliError::Stdout)
 }
 
 /// Writes the results of one analysis run.
@@ -467,14 +463,13 @@ fn write_results(
     results: &[etccs::Report],
     format: EtccsFormat,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<()> {
     let s = match format {
         EtccsFormat::Json => crate::error::json_text(&etccs::reports_json(results))?,
         EtccsFormat::Thesis => etccs::output::reports_text(results, true),
         EtccsFormat::Text => etccs::output::reports_text(results, false),
     };
-    out.write_all(s.as_bytes())
-        .map_err(|e| Failure::Cli(CliError::Stdout(e)))
+    out.write_all(s.as_bytes()).map_err(CliError::Stdout)
 }
 
 /// The agents' names of single-analysis results.
@@ -500,7 +495,7 @@ fn concrete(results: &[etccs::Report]) -> Vec<&etccs::Analysis> {
 }
 
 /// Writes the `--trace` and `--gantt` files of the concrete agents' witness runs.
-fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<(), Failure> {
+fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<()> {
     if !a.timeline.wanted() {
         return Ok(());
     }
@@ -508,18 +503,17 @@ fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<(), Fai
     if runs.iter().all(|r| r.max.is_none()) {
         return Err(CliError::usage(
             "--trace and --gantt draw the runs of a terminating concrete agent: none was analysed",
-        )
-        .into());
+        ));
     }
     let tr = etccs::witness::trace(&runs);
-    Ok(a.timeline
-        .write(&tr, &crate::timeline_files::chart(&tr.name, "time"))?)
+    a.timeline
+        .write(&tr, &crate::timeline::chart(&tr.name, "time"))
 }
 
 /// An analysis error as the command reports it: a state-limit error names the flag.
-fn failure(e: etccs::Error) -> Failure {
+fn failure(e: etccs::Error) -> CliError {
     match e {
-        etccs::Error::Limit { agent, max_states } => Failure::Cli(CliError::with_help(
+        etccs::Error::Limit { agent, max_states } => CliError::with_help(
             format!("exploring `{agent}` produced more than {max_states} states"),
             format!(
                 "{}, restrict more channels, or simplify the model",
@@ -528,16 +522,16 @@ fn failure(e: etccs::Error) -> Failure {
                     max_states as u64
                 ))
             ),
-        )),
-        e @ etccs::Error::Symbolic { .. } => Failure::Cli(CliError::with_help(
+        ),
+        e @ etccs::Error::Symbolic { .. } => CliError::with_help(
             e.to_string(),
             "give the parameters values with --const NAME=VALUE",
-        )),
-        e @ etccs::Error::SolverLimit { .. } => Failure::Cli(CliError::with_help(
+        ),
+        e @ etccs::Error::SolverLimit { .. } => CliError::with_help(
             e.to_string(),
             "use fewer symbolic parameters (--symbolic), or give some of them values with \
              --const NAME=VALUE",
-        )),
-        e => Failure::Report(e.into()),
+        ),
+        e => CliError::Report(e.into()),
     }
 }

@@ -16,8 +16,9 @@ use taskgraph::analysis::setup::SCALING_COLUMNS;
 use taskgraph::TaskGraph;
 use trace::text::{fixed, num};
 
+use crate::error::Result;
 use crate::error::{write_file, CliError};
-use crate::graph_cmd::{analysis_error, Failure, GResult, Setup};
+use crate::graph::{analysis_error, Setup};
 use crate::Format;
 
 /// The most process counts in one sweep.
@@ -102,10 +103,10 @@ pub fn run(
     setup: &Setup,
     opts: &Options,
     out: &mut dyn Write,
-) -> GResult<()> {
+) -> Result<()> {
     let procs: &[usize] = &opts.procs.0;
     if procs.is_empty() {
-        return Err(CliError::usage("--procs is required, e.g. --procs 1..64").into());
+        return Err(CliError::usage("--procs is required, e.g. --procs 1..64"));
     }
     let values = Values::List(
         procs
@@ -116,10 +117,10 @@ pub fn run(
     let space = Space::new(vec![(Name::from("procs"), values)], MAX_POINTS as u64)
         .map_err(|e| CliError::usage(e.to_string()))?;
     let base = setup.run.baseline(g).map_err(|e| match analysis_error(e) {
-        Failure::Cli(CliError::Diag(d)) => Failure::Cli(CliError::with_help(
+        CliError::Diag(d) => CliError::with_help(
             format!("the P = 1 run (the speedup baseline) failed: {}", d.message),
             d.help.unwrap_or_default(),
-        )),
+        ),
         other => other,
     })?;
     let columns: Vec<String> = SCALING_COLUMNS.map(String::from).to_vec();
@@ -165,8 +166,8 @@ pub fn run(
     run.map_err(|e| match e {
         RunError::Point { error, .. } => analysis_error(error),
         RunError::Sink { error, .. } => match &opts.csv {
-            Some(p) => Failure::Cli(CliError::write(p, &error)),
-            None => Failure::Cli(CliError::Stdout(error)),
+            Some(p) => CliError::write(p, &error),
+            None => CliError::Stdout(error),
         },
     })?;
     if let (Some(l), Some(plot)) = (&lines, &opts.plot) {
@@ -177,7 +178,7 @@ pub fn run(
         );
         let svg = l
             .render_svg(&title, "P (processes)", "speedup", (800, 500))
-            .map_err(|e| Failure::Cli(CliError::msg(format!("cannot draw the plot: {e}"))))?;
+            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
         write_file(plot, svg.as_bytes())?;
     }
     let text = match opts.format {
@@ -207,8 +208,7 @@ pub fn run(
             crate::error::json_text(&v)?
         }
     };
-    out.write_all(text.as_bytes())
-        .map_err(|e| Failure::Cli(CliError::Stdout(e)))
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 
 fn finite(v: f64) -> Option<f64> {

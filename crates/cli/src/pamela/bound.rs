@@ -5,9 +5,9 @@ use std::io::Write;
 
 use pamela::report::{analyse_bound, bound_json, bound_latex, bound_text};
 
+use super::BoundFormat;
 use crate::error::{CliError, Result};
 use crate::input::{self, Define, Loaded};
-use crate::BoundFormat;
 
 /// Runs the command.
 pub fn run(

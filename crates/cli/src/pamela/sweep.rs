@@ -16,9 +16,10 @@ use sweep::{
     Sample, Sink, Space, SpaceError, TextColumn,
 };
 
+use super::{Engine, SimFlags};
 use crate::error::{write_file, CliError, Result};
 use crate::input::{Define, Loaded};
-use crate::{Engine, Format, SimFlags};
+use crate::Format;
 
 /// The largest grid with the `sim` engine.
 pub const MAX_POINTS_SIM: u64 = 10_000_000;

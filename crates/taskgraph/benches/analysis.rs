@@ -6,7 +6,7 @@
 //!   MVA bus model (graph generation is outside the timed part);
 //! - `read/…`: the graph written as task-graph JSON and as DOT, read back (the text is in
 //!   memory; the file read is outside the timed part);
-//! - `whole/…`: what `vates graph analyze g.json --procs 64` does in process: read, analyse
+//! - `whole/…`: what `vates graph analyze g.json --procs 64` (and `g.dot`) does in process: read, analyse
 //!   at P = 64 and at P = 1 (on two threads, as the command does), critical path, summary.
 //!
 //! Run with `cargo bench -p taskgraph`. For the process itself: `vates graph gen layered
@@ -107,6 +107,12 @@ fn read(c: &mut Criterion) {
     group.bench_function("json", |b| {
         b.iter(|| {
             let g = json::read_json_with(&json_text, "g.json", &limits).expect("reads");
+            analyse(&g)
+        })
+    });
+    group.bench_function("dot", |b| {
+        b.iter(|| {
+            let g = dot::read_dot_with(&dot_text, "g.dot", &dot_opts).expect("reads");
             analyse(&g)
         })
     });

@@ -537,6 +537,19 @@ impl TaskGraphBuilder {
         self.edges.push((from, to));
     }
 
+    /// Adds the precedences `edges` at once (as [`TaskGraphBuilder::edge`] each).
+    pub(crate) fn edges(&mut self, edges: Vec<(u32, u32)>) {
+        if self.edges.len().saturating_add(edges.len()) > self.limits.max_edges {
+            self.over("edges", self.limits.max_edges);
+            return;
+        }
+        if self.edges.is_empty() {
+            self.edges = edges;
+        } else {
+            self.edges.extend(edges);
+        }
+    }
+
     /// Sets the predecessors of every task at once, as lists in task order: task `k`'s are
     /// `pred[off[k]..off[k + 1]]` (`off` has one entry per task and one more). Equivalent to
     /// an [`TaskGraphBuilder::edge`] per entry, without sorting the edges by task; for

@@ -17,6 +17,12 @@
 //! Edge attributes are ignored. Nodes are numbered in order of first mention.
 //!
 //! Nesting of subgraphs is limited to 64 levels, so hostile input cannot overflow the stack.
+//!
+//! Files of the common flat shape (node statements with a time, single edges, as
+//! [`write_dot`] writes them) are read by a fast scanner (`scan`); anything else, and every
+//! error, goes through the general parser. Both fill the same node table.
+
+mod scan;
 
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
@@ -79,20 +85,104 @@ fn set_attr<'a>(attrs: &mut Attrs<'a>, key: Cow<'a, str>, value: (Cow<'a, str>, 
 }
 
 struct Node<'a> {
-    id: String,
+    id: Cow<'a, str>,
     start: usize,
     end: usize,
     attrs: Attrs<'a>,
 }
 
-struct Parser<'a> {
-    lex: Lexer<'a>,
-    name: &'a str,
+/// The nodes of a graph in order of first mention, found by id.
+struct Nodes<'a> {
     nodes: Vec<Node<'a>>,
     index: FxHashMap<String, u32>,
     /// The number of the first node's id, once seen: nodes whose id ends in their index plus
     /// it are not in `index`.
     numbering: Option<usize>,
+    /// The first node's id before its digits (`t` of `t0`), when it has digits.
+    prefix: Option<String>,
+    /// Per node: whether its id is `prefix` followed by its number (index + numbering)
+    /// written plainly. Such a node is found from an id's text alone, without reading the
+    /// node's id (a cache miss per edge endpoint on large graphs).
+    plain: Vec<bool>,
+    max_tasks: usize,
+}
+
+/// The digits at the end of `id`: where they start, their value, and whether they are
+/// written plainly (no leading zero).
+fn split_number(id: &str) -> Option<(usize, usize, bool)> {
+    let value = crate::json::trailing_number(id)?;
+    let b = id.as_bytes();
+    let start = b.len() - b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    Some((start, value, b[start] != b'0' || start + 1 == b.len()))
+}
+
+impl<'a> Nodes<'a> {
+    fn new(limits: &Limits) -> Self {
+        Nodes {
+            nodes: Vec::new(),
+            index: FxHashMap::default(),
+            numbering: None,
+            prefix: None,
+            plain: Vec::new(),
+            max_tasks: limits.max_tasks,
+        }
+    }
+
+    /// The node `id` (mentioned at `s..e`), added with the attributes `defaults` when new.
+    fn get_or_add(
+        &mut self,
+        id: Cow<'a, str>,
+        s: usize,
+        e: usize,
+        defaults: Option<&Attrs<'a>>,
+    ) -> Result<u32, GraphError> {
+        // Ids numbered in order of first mention (`t0, t1, …` plus a constant) are found by
+        // their digits and kept out of the index; the others are indexed.
+        let digits = split_number(&id);
+        if self.numbering.is_none() {
+            self.numbering = Some(digits.map_or(usize::MAX, |d| d.1));
+            self.prefix = digits.map(|d| id[..d.0].to_string());
+        }
+        let offset = self.numbering.unwrap_or(usize::MAX);
+        let by_digits = digits.and_then(|d| d.1.checked_sub(offset));
+        let plain = match (digits, &self.prefix) {
+            (Some((start, _, true)), Some(p)) => id[..start] == *p,
+            _ => false,
+        };
+        if let Some(j) = by_digits.filter(|&j| j < self.nodes.len()) {
+            if (plain && self.plain[j]) || self.nodes[j].id == id {
+                return Ok(j as u32);
+            }
+        }
+        if let Some(&n) = self.index.get(id.as_ref()) {
+            return Ok(n);
+        }
+        if self.nodes.len() >= self.max_tasks {
+            return Err(GraphError::new(
+                ErrorKind::Limit,
+                format!("more than {} tasks, the limit", self.max_tasks),
+            ));
+        }
+        let n = self.nodes.len() as u32;
+        let numbered = by_digits == Some(n as usize);
+        if !numbered {
+            self.index.insert(id.to_string(), n);
+        }
+        self.plain.push(numbered && plain);
+        self.nodes.push(Node {
+            id,
+            start: s,
+            end: e,
+            attrs: defaults.cloned().unwrap_or_default(),
+        });
+        Ok(n)
+    }
+}
+
+struct Parser<'a> {
+    lex: Lexer<'a>,
+    name: &'a str,
+    nodes: Nodes<'a>,
     edges: Vec<(u32, u32)>,
     defaults: Vec<Attrs<'a>>,
     limits: Limits,
@@ -158,8 +248,19 @@ impl<'a> Lexer<'a> {
             return Ok((Tok::UEdge, start, self.pos));
         }
         if c == b'"' {
+            // Most quoted ids have no escape: borrow them.
+            let body = start + 1;
+            let close = b[body..].iter().position(|&x| x == b'"' || x == b'\\');
+            if let Some(k) = close.filter(|&k| b[body + k] == b'"') {
+                self.pos = body + k + 1;
+                return Ok((
+                    Tok::Id(Cow::Borrowed(&self.text[body..body + k]), true),
+                    start,
+                    self.pos,
+                ));
+            }
             let mut s = String::new();
-            let mut i = start + 1;
+            let mut i = body;
             loop {
                 let Some(ch) = self.text[i..].chars().next() else {
                     return Err(self.err("unterminated quoted string", start, start + 1, name));
@@ -436,7 +537,7 @@ impl<'a> Parser<'a> {
                 // Node statement (or a bare subgraph): attributes go to the node.
                 if first_id {
                     let n = flat[0] as usize;
-                    merge(&mut self.nodes[n].attrs, attrs);
+                    merge(&mut self.nodes.nodes[n].attrs, attrs);
                 }
             } else {
                 for w in ends.windows(3) {
@@ -456,7 +557,10 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            mentioned.extend(flat);
+            // The top level's nodes are not needed: only a subgraph's are its endpoints.
+            if depth > 0 {
+                mentioned.extend(flat);
+            }
         }
     }
 
@@ -464,7 +568,7 @@ impl<'a> Parser<'a> {
     /// node id.
     fn endpoint(
         &mut self,
-        t: Tok,
+        t: Tok<'a>,
         s: usize,
         e: usize,
         depth: usize,
@@ -503,44 +607,9 @@ impl<'a> Parser<'a> {
             self.next()?;
             self.expect_id("a port name")?;
         }
-        let n = self.node(&id, s, e)?;
+        let n = self.nodes.get_or_add(id, s, e, self.defaults.last())?;
         out.push(n);
         Ok(true)
-    }
-
-    fn node(&mut self, id: &str, s: usize, e: usize) -> Result<u32, GraphError> {
-        // Ids numbered in order of first mention (`t0, t1, …` plus a constant) are found by
-        // their digits and kept out of the index; the others are indexed.
-        let number = crate::json::trailing_number(id);
-        let offset = *self
-            .numbering
-            .get_or_insert_with(|| number.unwrap_or(usize::MAX));
-        let by_digits = number.and_then(|x| x.checked_sub(offset));
-        if let Some(j) = by_digits.filter(|&j| j < self.nodes.len()) {
-            if self.nodes[j].id == id {
-                return Ok(j as u32);
-            }
-        }
-        if let Some(&n) = self.index.get(id) {
-            return Ok(n);
-        }
-        if self.nodes.len() >= self.limits.max_tasks {
-            return Err(GraphError::new(
-                ErrorKind::Limit,
-                format!("more than {} tasks, the limit", self.limits.max_tasks),
-            ));
-        }
-        let n = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            id: id.to_string(),
-            start: s,
-            end: e,
-            attrs: self.defaults.last().cloned().unwrap_or_default(),
-        });
-        if by_digits != Some(n as usize) {
-            self.index.insert(id.to_string(), n);
-        }
-        Ok(n)
     }
 
     /// One or more `[...]` lists. `optional_empty`: allow no list at all (`node;`).
@@ -587,27 +656,45 @@ pub fn read_dot(text: &str) -> Result<TaskGraph, GraphError> {
 /// Reads a DOT digraph; `name` names the input in diagnostics.
 pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGraph, GraphError> {
     opts.limits.check_bytes(text.len())?;
-    let mut p = Parser {
-        lex: Lexer {
-            text,
-            pos: 0,
-            peeked: None,
-        },
-        name,
-        nodes: Vec::new(),
-        index: FxHashMap::default(),
-        numbering: None,
-        edges: Vec::new(),
-        defaults: Vec::new(),
-        limits: opts.limits,
+    let (nodes, edges) = match scan::scan(text, &opts.limits) {
+        Some(found) => found,
+        None => {
+            let mut p = Parser {
+                lex: Lexer {
+                    text,
+                    pos: 0,
+                    peeked: None,
+                },
+                name,
+                nodes: Nodes::new(&opts.limits),
+                edges: Vec::new(),
+                defaults: Vec::new(),
+                limits: opts.limits,
+            };
+            p.graph()?;
+            (p.nodes.nodes, p.edges)
+        }
     };
-    p.graph()?;
+    build(text, name, opts, &nodes, edges)
+}
+
+/// The task graph of the nodes and edges read from `text`: times and attributes parsed and
+/// checked, errors located at the node's first mention or its attribute.
+fn build(
+    text: &str,
+    name: &str,
+    opts: &DotOptions,
+    nodes: &[Node<'_>],
+    edges: Vec<(u32, u32)>,
+) -> Result<TaskGraph, GraphError> {
     let mut b = TaskGraphBuilder::with_limits(opts.limits);
-    b.reserve(p.nodes.len(), p.edges.len());
-    for (k, n) in p.nodes.iter().enumerate() {
+    b.reserve(nodes.len(), 0);
+    // One node per distinct id, by construction.
+    b.assume_unique_ids();
+    for (k, n) in nodes.iter().enumerate() {
         let k = k as u32;
         let at = |e: GraphError, (_, s, t): &(Cow<str>, usize, usize), label: &str| {
-            e.with_task(k, &n.id).at(name, text, *s, *t, label)
+            e.with_task(k, n.id.as_ref()).at(name, text, *s, *t, label)
         };
         let tv = attr(&n.attrs, "time").or_else(|| attr(&n.attrs, "weight"));
         let time = match tv {
@@ -632,7 +719,7 @@ pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGr
                         format!("node `{}` has no `time` or `weight` attribute", n.id),
                     )
                     .with_help("add [time=...] to the node, or give a default time")
-                    .with_task(k, &n.id)
+                    .with_task(k, n.id.as_ref())
                     .at(name, text, n.start, n.end, "first mentioned here"))
                 }
             },
@@ -640,9 +727,15 @@ pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGr
         b.task(&n.id, time);
         let mut attrs = TaskAttrs::default();
         // In key order, as a map would give them (which error is reported first).
-        let mut sorted: Vec<_> = n.attrs.iter().collect();
-        sorted.sort_by(|a, b| a.0.cmp(&b.0));
-        for (key, v) in sorted {
+        let mut sorted: Vec<_> = Vec::new();
+        let keyed: &mut dyn Iterator<Item = _> = if n.attrs.len() <= 1 {
+            &mut n.attrs.iter()
+        } else {
+            sorted.extend(n.attrs.iter());
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            &mut sorted.iter().copied()
+        };
+        for (key, v) in keyed {
             let slot = match key.as_ref() {
                 "time" | "weight" => continue,
                 "proc" => &mut attrs.proc,
@@ -690,12 +783,10 @@ pub fn read_dot_with(text: &str, name: &str, opts: &DotOptions) -> Result<TaskGr
         }
         b.attrs(k, attrs);
     }
-    for &(a, c) in &p.edges {
-        b.edge(a, c);
-    }
+    b.edges(edges);
     b.build().map_err(|e| match e.task {
-        Some(k) if (k as usize) < p.nodes.len() => {
-            let n = &p.nodes[k as usize];
+        Some(k) if (k as usize) < nodes.len() => {
+            let n = &nodes[k as usize];
             e.at(name, text, n.start, n.end, "first mentioned here")
         }
         _ => e,

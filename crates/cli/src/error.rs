@@ -3,8 +3,10 @@
 //! Model errors keep their source spans and are rendered by `miette`'s graphical handler
 //! (file, line, column, caret, help). Everything else — unreadable or unwritable files,
 //! parameter values that do not fit the model, oversized grids — becomes a [`Diag`]: a
-//! message with an optional hint, rendered by the same handler. Every one of them ends the
-//! process with exit status 1; usage errors never get here (clap exits with status 2).
+//! message with an optional hint, rendered by the same handler; diagnostics of other readers
+//! (task graphs, ETCCS models) are kept as a [`miette::Report`]. Every one of them ends the
+//! process with exit status 1, except [`CliError::Usage`]: a usage error found after clap
+//! parsed the arguments, shown like clap's own with the subcommand's usage line, exit 2.
 
 use std::path::Path;
 

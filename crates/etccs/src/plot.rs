@@ -7,10 +7,9 @@
 //! values. An agent with one execution time at every point gets one line; analyses without
 //! times (parametric, non-terminating, stopped at a limit) leave no point.
 
-use expr::{Name, Rational};
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
-use trace::plot::{LinePlot, Series};
+use sweep::{Block, Header, LineSpec, Lines, LinesConfig, Sink, Space};
 use trace::TraceError;
 
 use crate::parametric::ParamAnalysis;
@@ -96,126 +95,129 @@ impl Times {
     }
 }
 
-/// One point of the sweep: the constants' values and, per agent, its times.
+/// One point of a sweep: per agent, in the run's order, its name and its times (`None`:
+/// nothing to draw).
 pub struct Column<'a> {
-    /// The assignment of the swept constants.
-    pub consts: &'a [(Name, Rational)],
-    /// Per agent, in the run's order: its name and times (`None`: nothing to draw).
+    /// The agents' times.
     pub agents: Vec<(&'a str, Option<Times>)>,
 }
 
-/// The shape of a sweep: the x axis and the line groups.
-pub struct Sweep {
-    /// The position of the x-axis constant.
-    x: usize,
-    /// The positions of the other swept constants.
-    others: Vec<usize>,
-    /// Their combinations of values, in order of first appearance: one group of lines each.
-    groups: Vec<Vec<Rational>>,
+/// Checks that a times plot can be drawn over `space`, before any analysis runs: some
+/// constant is swept, and the constants swept after the first have at most [`MAX_LINES`]
+/// combinations.
+///
+/// # Errors
+/// [`PlotError::NotSwept`], [`PlotError::TooManyGroups`].
+pub fn check_sweep(space: &Space) -> Result<(), PlotError> {
+    let mut swept = space.swept();
+    if swept.next().is_none() {
+        return Err(PlotError::NotSwept);
+    }
+    let groups = swept.fold(1u64, |g, (_, a)| g.saturating_mul(a.len()));
+    if groups > MAX_LINES as u64 {
+        return Err(PlotError::TooManyGroups { max: MAX_LINES });
+    }
+    Ok(())
 }
 
-impl Sweep {
-    /// The shape of the sweep over the assignments `points` (all of the same constants);
-    /// an error if nothing is swept, or if there are more groups than a plot can show
-    /// (which the caller can check before running any analysis).
-    pub fn of(points: &[&[(Name, Rational)]]) -> Result<Sweep, PlotError> {
-        let first = points.first().ok_or(PlotError::NotSwept)?;
-        // The constants that vary over the sweep, by position.
-        let varies: Vec<usize> = (0..first.len())
-            .filter(|&i| points.iter().any(|c| c[i].1 != first[i].1))
-            .collect();
-        let Some((&x, others)) = varies.split_first() else {
-            return Err(PlotError::NotSwept);
-        };
-        let mut sweep = Sweep {
-            x,
-            others: others.to_vec(),
-            groups: Vec::new(),
-        };
-        for c in points {
-            let g = sweep.group_of(c);
-            if !sweep.groups.contains(&g) {
-                if sweep.groups.len() == MAX_LINES {
-                    return Err(PlotError::TooManyGroups { max: MAX_LINES });
-                }
-                sweep.groups.push(g);
-            }
-        }
-        Ok(sweep)
-    }
-
-    /// The values of the other swept constants at `c`.
-    fn group_of(&self, c: &[(Name, Rational)]) -> Vec<Rational> {
-        self.others.iter().map(|&i| c[i].1.clone()).collect()
-    }
-}
-
-/// The x axis label and the lines of the plot of `cols` (see the module docs).
-pub fn lines(cols: &[Column<'_>]) -> Result<(String, Vec<Series>), PlotError> {
-    let consts: Vec<&[(Name, Rational)]> = cols.iter().map(|c| c.consts).collect();
-    let sweep = Sweep::of(&consts)?;
-    let (x, others, groups) = (sweep.x, &sweep.others, &sweep.groups);
-    let first = &cols[0];
-    let mut out = Vec::new();
-    for (k, (agent, _)) in first.agents.iter().enumerate() {
-        for g in groups {
-            let pts: Vec<(f64, Times)> = cols
-                .iter()
-                .filter(|c| &sweep.group_of(c.consts) == g)
-                .filter_map(|c| {
-                    let t = c.agents.get(k)?.1?;
-                    Some((c.consts[x].1.to_f64()?, t))
-                })
-                .collect();
-            if pts.is_empty() {
-                continue;
-            }
-            let mut name = agent.to_string();
-            if !others.is_empty() {
-                let at: Vec<String> = others
-                    .iter()
-                    .zip(g)
-                    .map(|(&i, v)| format!("{}={v}", first.consts[i].0))
-                    .collect();
-                name = format!("{name} ({})", at.join(", "));
-            }
-            let line = |f: fn(&Times) -> f64| pts.iter().map(|(x, t)| (*x, f(t))).collect();
-            if pts.iter().all(|(_, t)| t.min == t.max) {
-                out.push(Series::new(name, line(|t| t.max)));
-            } else {
-                out.push(Series::new(format!("{name} max"), line(|t| t.max)));
-                out.push(Series::new(format!("{name} mean"), line(|t| t.mean)));
-                out.push(Series::new(format!("{name} min"), line(|t| t.min)));
+/// The lines of the times plot of `cols`, one per point of `space` in order (see the
+/// module docs), drawn by the sweep's line plot ([`sweep::Lines`]): per agent its max, mean
+/// and min (one line when the agent has one time at every point), grouped by the constants
+/// swept after the first.
+///
+/// # Errors
+/// As [`check_sweep`], [`PlotError::NothingToDraw`] when no analysis has times, and
+/// [`PlotError::TooManyLines`].
+pub fn times_lines(space: &Space, cols: &[Column<'_>]) -> Result<Lines, PlotError> {
+    check_sweep(space)?;
+    let n = cols.len().min(space.len() as usize);
+    let agents: Vec<&str> = cols
+        .first()
+        .map(|c| c.agents.iter().map(|(a, _)| *a).collect())
+        .unwrap_or_default();
+    // Three columns per agent: max, mean, min (NaN: no time there).
+    let ncols = 3 * agents.len();
+    let mut values = vec![f64::NAN; n * ncols];
+    for (i, c) in cols.iter().take(n).enumerate() {
+        for (k, (_, t)) in c.agents.iter().enumerate().take(agents.len()) {
+            if let Some(t) = t {
+                values[i * ncols + 3 * k..i * ncols + 3 * k + 3]
+                    .copy_from_slice(&[t.max, t.mean, t.min]);
             }
         }
     }
-    if out.is_empty() {
+    let mut series = Vec::new();
+    for (k, agent) in agents.iter().enumerate() {
+        let times = cols
+            .iter()
+            .filter_map(|c| c.agents.get(k).and_then(|a| a.1));
+        if times.clone().all(|t| t.min == t.max) {
+            series.push(LineSpec::new(3 * k, *agent));
+        } else {
+            series.push(LineSpec::new(3 * k, format!("{agent} max")));
+            series.push(LineSpec::new(3 * k + 1, format!("{agent} mean")));
+            series.push(LineSpec::new(3 * k + 2, format!("{agent} min")));
+        }
+    }
+    let columns: Vec<String> = (0..ncols).map(|c| format!("c{c}")).collect();
+    let header = Header {
+        space,
+        columns: &columns,
+    };
+    let naxes = space.axes().len();
+    let mut params = vec![0.0; n * naxes];
+    for (i, p) in params.chunks_mut(naxes.max(1)).enumerate().take(n) {
+        if naxes > 0 {
+            space.fill_f64(i as u64, p);
+        }
+    }
+    let block = Block {
+        start: 0,
+        len: n,
+        params: &params,
+        values: &values,
+        naxes,
+        ncols,
+    };
+    let mut lines = Lines::new(LinesConfig {
+        series,
+        max_groups: MAX_LINES,
+        max_points: u64::MAX,
+        x_axis: None,
+    });
+    // In-memory sinks: nothing to write, nothing to fail.
+    let _ = lines.begin(&header);
+    let _ = lines.block(&header, &block);
+    let drawn = lines.series().len();
+    if drawn == 0 {
         return Err(PlotError::NothingToDraw);
     }
-    if out.len() > MAX_LINES {
+    if drawn > MAX_LINES {
         return Err(PlotError::TooManyLines {
-            lines: out.len(),
+            lines: drawn,
             max: MAX_LINES,
         });
     }
-    Ok((first.consts[x].0.to_string(), out))
+    Ok(lines)
 }
 
-/// The times plot of `cols` for the model `model`, as SVG.
+/// The times plot of `cols` (one per point of `space`) for the model `model`, as SVG.
 ///
 /// # Errors
-/// As [`lines`], and [`PlotError::Render`].
-pub fn times_svg(model: &str, cols: &[Column<'_>]) -> Result<String, PlotError> {
-    let (x, series) = lines(cols)?;
-    let plot = LinePlot {
-        title: format!("{model}: execution time against {x}"),
-        x_label: x,
-        y_label: "execution time".to_string(),
-        series,
-        log_x: false,
-        log_y: false,
-    };
-    plot.render_svg(800, 500).map_err(PlotError::Render)
+/// As [`times_lines`], and [`PlotError::Render`].
+pub fn times_svg(model: &str, space: &Space, cols: &[Column<'_>]) -> Result<String, PlotError> {
+    let lines = times_lines(space, cols)?;
+    let x = lines
+        .x_axis()
+        .map_or(String::new(), |a| space.axes()[a].name().to_string());
+    lines
+        .render_svg(
+            &format!("{model}: execution time against {x}"),
+            &x,
+            "execution time",
+            (800, 500),
+        )
+        .map_err(PlotError::Render)
 }
 
 /// Grid points per axis.
@@ -331,93 +333,91 @@ pub fn region_map_svg(a: &ParamAnalysis, ranges: &[AxisRange]) -> Result<String,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use expr::grid::parse_binding;
 
-    fn consts(vals: &[(&str, i64)]) -> Vec<(Name, Rational)> {
-        vals.iter()
-            .map(|(n, v)| (Name::from(*n), Rational::from_integer((*v).into())))
-            .collect()
+    fn space(bindings: &[&str]) -> Space {
+        let b = bindings.iter().map(|s| parse_binding(s).unwrap()).collect();
+        Space::new(b, 1000).unwrap()
     }
 
     fn times(min: f64, mean: f64, max: f64) -> Option<Times> {
         Some(Times { min, mean, max })
     }
 
+    fn drawn(space: &Space, cols: &[Column<'_>]) -> Vec<(String, Vec<(f64, f64)>)> {
+        times_lines(space, cols)
+            .expect("lines")
+            .series()
+            .into_iter()
+            .map(|s| (s.name, s.points))
+            .collect()
+    }
+
     #[test]
     fn one_line_per_agent_with_a_single_time_three_otherwise() {
-        let c = [consts(&[("p", 2), ("s", 9)]), consts(&[("p", 3), ("s", 9)])];
+        let s = space(&["p=2,3", "s=9"]);
         let cols = vec![
             Column {
-                consts: &c[0],
                 agents: vec![("A", times(1.0, 1.0, 1.0)), ("B", times(2.0, 2.0, 2.0))],
             },
             Column {
-                consts: &c[1],
                 agents: vec![("A", times(3.0, 3.0, 3.0)), ("B", times(4.0, 5.0, 7.0))],
             },
         ];
-        let (x, lines) = lines(&cols).expect("lines");
-        assert_eq!(x, "p");
-        let got: Vec<(&str, &[(f64, f64)])> = lines
-            .iter()
-            .map(|s| (s.name.as_str(), &s.points[..]))
-            .collect();
         assert_eq!(
-            got,
+            drawn(&s, &cols),
             vec![
-                ("A", &[(2.0, 1.0), (3.0, 3.0)][..]),
-                ("B max", &[(2.0, 2.0), (3.0, 7.0)][..]),
-                ("B mean", &[(2.0, 2.0), (3.0, 5.0)][..]),
-                ("B min", &[(2.0, 2.0), (3.0, 4.0)][..]),
+                ("A".to_string(), vec![(2.0, 1.0), (3.0, 3.0)]),
+                ("B max".to_string(), vec![(2.0, 2.0), (3.0, 7.0)]),
+                ("B mean".to_string(), vec![(2.0, 2.0), (3.0, 5.0)]),
+                ("B min".to_string(), vec![(2.0, 2.0), (3.0, 4.0)]),
+            ]
+        );
+        assert_eq!(times_lines(&s, &cols).unwrap().x_axis(), Some(0));
+    }
+
+    #[test]
+    fn a_second_swept_constant_splits_the_lines_and_gaps_are_skipped() {
+        let s = space(&["p=2,4", "s=1,5"]);
+        let at = |t: Option<Times>| Column {
+            agents: vec![("A", t)],
+        };
+        let cols = vec![
+            at(times(1.0, 1.0, 1.0)),
+            at(times(5.0, 5.0, 5.0)),
+            at(None),
+            at(times(6.0, 6.0, 6.0)),
+        ];
+        assert_eq!(
+            drawn(&s, &cols),
+            vec![
+                ("A (s=1)".to_string(), vec![(2.0, 1.0)]),
+                ("A (s=5)".to_string(), vec![(2.0, 5.0), (4.0, 6.0)]),
             ]
         );
     }
 
     #[test]
-    fn a_second_swept_constant_splits_the_lines_and_gaps_are_skipped() {
-        let c = [
-            consts(&[("p", 2), ("s", 1)]),
-            consts(&[("p", 2), ("s", 5)]),
-            consts(&[("p", 4), ("s", 1)]),
-            consts(&[("p", 4), ("s", 5)]),
-        ];
-        let at = |i: usize, t: Option<Times>| Column {
-            consts: &c[i],
-            agents: vec![("A", t)],
-        };
-        let cols = vec![
-            at(0, times(1.0, 1.0, 1.0)),
-            at(1, times(5.0, 5.0, 5.0)),
-            at(2, None),
-            at(3, times(6.0, 6.0, 6.0)),
-        ];
-        let (x, lines) = lines(&cols).expect("lines");
-        assert_eq!(x, "p");
-        assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0].name, "A (s=1)");
-        assert_eq!(lines[0].points, vec![(2.0, 1.0)]);
-        assert_eq!(lines[1].name, "A (s=5)");
-        assert_eq!(lines[1].points, vec![(2.0, 5.0), (4.0, 6.0)]);
-    }
-
-    #[test]
-    fn no_sweep_or_nothing_to_draw_is_an_error_with_the_fix() {
-        let c = [consts(&[("p", 2)])];
-        let one = vec![Column {
-            consts: &c[0],
+    fn no_sweep_or_nothing_to_draw_is_an_error() {
+        let one = space(&["p=2"]);
+        let cols = [Column {
             agents: vec![("A", times(1.0, 1.0, 1.0))],
         }];
-        assert_eq!(lines(&one).expect_err("one point"), PlotError::NotSwept);
-        let c = [consts(&[("p", 2)]), consts(&[("p", 3)])];
-        let none: Vec<Column<'_>> = c
-            .iter()
-            .map(|c| Column {
-                consts: c,
+        assert_eq!(times_lines(&one, &cols).err(), Some(PlotError::NotSwept));
+        let two = space(&["p=2,3"]);
+        let none: Vec<Column<'_>> = (0..2)
+            .map(|_| Column {
                 agents: vec![("A", None)],
             })
             .collect();
         assert_eq!(
-            lines(&none).expect_err("no times"),
-            PlotError::NothingToDraw
+            times_lines(&two, &none).err(),
+            Some(PlotError::NothingToDraw)
+        );
+        let many = space(&["p=1,2", "s=1..30"]);
+        assert_eq!(
+            check_sweep(&many),
+            Err(PlotError::TooManyGroups { max: MAX_LINES })
         );
     }
 }

@@ -162,3 +162,114 @@ fn at(space: &Space, p: u64, mut e: Box<ModelError>) -> Box<ModelError> {
     e.message = format!("at {}: {}", space.describe_point(p), e.message);
     e
 }
+
+/// Which engines a sweep runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Engines {
+    /// The bound T^l with φ and ω, compiled once.
+    pub bound: bool,
+    /// The simulator, one run per point.
+    pub sim: bool,
+}
+
+impl Engines {
+    /// The columns of a sweep's results, in order: `bound`, `phi`, `omega` (with the bound),
+    /// then `sim` (with the simulator).
+    pub fn columns(self) -> Vec<String> {
+        let mut c: Vec<String> = Vec::new();
+        if self.bound {
+            c.extend(["bound", "phi", "omega"].map(String::from));
+        }
+        if self.sim {
+            c.push("sim".to_string());
+        }
+        c
+    }
+
+    /// The lines of a sweep's plot: with several groups only T^l and T are drawn, to keep it
+    /// readable; the bound's parts first, so the T^l and T lines are drawn on top.
+    pub fn lines(self) -> sweep::LinesConfig {
+        let mut series = Vec::new();
+        if self.bound {
+            series.push(sweep::LineSpec::new(1, "phi critical path").single_group_only());
+            series.push(sweep::LineSpec::new(2, "omega contention").single_group_only());
+            series.push(sweep::LineSpec::new(0, "T^l bound"));
+        }
+        if self.sim {
+            let col = if self.bound { 3 } else { 0 };
+            series.push(sweep::LineSpec::new(col, "T simulated"));
+        }
+        sweep::LinesConfig {
+            series,
+            ..sweep::LinesConfig::default()
+        }
+    }
+}
+
+/// Why a point of a sweep failed.
+#[derive(Debug)]
+pub enum PointError {
+    /// The bound is undefined there.
+    Bound(Undefined),
+    /// The binding or the simulation failed there (the error names the point).
+    Sim(Box<ModelError>),
+}
+
+/// The point function of a PAMELA sweep: the engines of [`Engines`] at one point of a space,
+/// writing the columns of [`Engines::columns`].
+#[derive(Debug)]
+pub struct SweepPoints<'m> {
+    model: &'m Model,
+    root: usize,
+    bound: Option<BoundPoints>,
+    sim: Option<crate::sim::SimOptions>,
+}
+
+impl<'m> SweepPoints<'m> {
+    /// Checks `space` against the model ([`check_space`]) and compiles the bound if it is
+    /// among the engines; `sim` is the simulator's options, `None` without the simulator.
+    ///
+    /// # Errors
+    /// As [`check_space`] and [`BoundPoints::compile`].
+    pub fn new(
+        model: &'m Model,
+        root: usize,
+        space: &Space,
+        bound: bool,
+        sim: Option<crate::sim::SimOptions>,
+    ) -> Result<SweepPoints<'m>> {
+        check_space(model, space)?;
+        let bound = match bound {
+            true => Some(BoundPoints::compile(model, root, space)?),
+            false => None,
+        };
+        Ok(SweepPoints {
+            model,
+            root,
+            bound,
+            sim,
+        })
+    }
+
+    /// Evaluates point `k` of `space` (values `vals`) into `out`.
+    ///
+    /// # Errors
+    /// The simulator's error, or why the bound is undefined there.
+    pub fn eval(
+        &self,
+        space: &Space,
+        k: u64,
+        vals: &[f64],
+        out: &mut [f64],
+    ) -> std::result::Result<(), PointError> {
+        if let Some(opts) = &self.sim {
+            let t =
+                simulate_point(self.model, self.root, space, k, opts).map_err(PointError::Sim)?;
+            out[out.len() - 1] = t;
+        }
+        if let Some(b) = &self.bound {
+            out[..3].copy_from_slice(&b.eval(vals).map_err(PointError::Bound)?);
+        }
+        Ok(())
+    }
+}

@@ -388,3 +388,61 @@ pub fn sim_json(r: &SimResult) -> serde_json::Value {
         "resources": resources,
     })
 }
+
+/// The text report of a sweep over `space`: a heading with the swept and fixed parameters,
+/// then the `sample` of rows (columns of [`crate::evaluate::Engines::columns`]) as a table
+/// with T^l/T when both engines ran.
+pub fn sweep_text(
+    model: &Model,
+    root: ProcId,
+    space: &sweep::Space,
+    sample: &sweep::Sample,
+    engines: crate::evaluate::Engines,
+) -> String {
+    use sweep::TextColumn;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "PAMELA sweep: {}, root `{}`, {} point{}",
+        model.source.name,
+        model.processes[root].name,
+        space.len(),
+        if space.len() == 1 { "" } else { "s" }
+    );
+    let swept: Vec<String> = space.swept().map(|(_, a)| a.describe()).collect();
+    let fixed: Vec<String> = space
+        .axes()
+        .iter()
+        .filter(|a| !a.is_swept())
+        .map(|a| a.describe())
+        .collect();
+    if !swept.is_empty() {
+        let _ = writeln!(s, "  swept: {}", swept.join(", "));
+    }
+    if !fixed.is_empty() {
+        let _ = writeln!(s, "  fixed: {}", fixed.join(", "));
+    }
+    let _ = writeln!(s);
+    let mut cols = TextColumn::swept(space);
+    if engines.bound {
+        for (k, c) in ["T^l", "phi", "omega"].into_iter().enumerate() {
+            cols.push(TextColumn::num(c, k));
+        }
+    }
+    let sim = if engines.bound { 3 } else { 0 };
+    if engines.sim {
+        cols.push(TextColumn::num("T (sim)", sim));
+    }
+    if engines.bound && engines.sim {
+        cols.push(TextColumn::new("T^l/T", move |r: &sweep::Row| {
+            let v = &r.values;
+            if v[sim] > 0.0 {
+                format!("{:.3}", v[0] / v[sim])
+            } else {
+                "-".to_string()
+            }
+        }));
+    }
+    s.push_str(&sample.table(&cols).render("  "));
+    s
+}

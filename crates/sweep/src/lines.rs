@@ -108,6 +108,27 @@ impl Lines {
         self.x_axis
     }
 
+    /// The lines drawn, in order: each group's series, labelled `series (group values)`;
+    /// lines without a point are left out.
+    pub fn series(&self) -> Vec<Series> {
+        let single = self.groups.len() == 1;
+        let mut series = Vec::new();
+        for (label, lines) in self.groups.values() {
+            let suffix = if label.is_empty() {
+                String::new()
+            } else {
+                format!(" ({label})")
+            };
+            for (spec, pts) in self.config.series.iter().zip(lines) {
+                if (spec.single_group_only && !single) || pts.is_empty() {
+                    continue;
+                }
+                series.push(Series::new(format!("{}{suffix}", spec.label), pts.clone()));
+            }
+        }
+        series
+    }
+
     /// The plot as SVG: `width` × `height` pixels, with these titles.
     ///
     /// # Errors
@@ -119,26 +140,11 @@ impl Lines {
         y_label: &str,
         (width, height): (u32, u32),
     ) -> Result<String, TraceError> {
-        let single = self.groups.len() == 1;
-        let mut series = Vec::new();
-        for (label, lines) in self.groups.values() {
-            let suffix = if label.is_empty() {
-                String::new()
-            } else {
-                format!(" ({label})")
-            };
-            for (spec, pts) in self.config.series.iter().zip(lines) {
-                if spec.single_group_only && !single {
-                    continue;
-                }
-                series.push(Series::new(format!("{}{suffix}", spec.label), pts.clone()));
-            }
-        }
         LinePlot {
             title: title.to_string(),
             x_label: x_label.to_string(),
             y_label: y_label.to_string(),
-            series,
+            series: self.series(),
             log_x: false,
             log_y: false,
         }
@@ -189,7 +195,7 @@ impl Sink for Lines {
                     .iter()
                     .map(|&a| format!("{}={}", axes[a].name(), trace::text::num(params[a])))
                     .collect::<Vec<_>>()
-                    .join(" ");
+                    .join(", ");
                 (label, vec![Vec::new(); nseries])
             });
             let values = block.values(i);

@@ -12,8 +12,15 @@ use rayon::prelude::*;
 
 use crate::{Meter, Space};
 
-/// Points evaluated by one rayon task, and between two updates of the meter.
+/// At most this many points are evaluated by one rayon task (and between two updates of the
+/// meter); fewer when a chunk is small, so that every thread has points of it.
 const GRAIN: usize = 64;
+
+/// Points per rayon task for a chunk of `n` points: about four tasks per thread, at most
+/// [`GRAIN`].
+fn grain(n: usize) -> usize {
+    n.div_ceil(4 * rayon::current_num_threads()).clamp(1, GRAIN)
+}
 
 /// How to run a sweep.
 #[derive(Clone, Copy, Debug)]
@@ -124,7 +131,8 @@ pub struct Outcome<E> {
 /// Why a sweep stopped early.
 #[derive(Debug)]
 pub enum RunError<E> {
-    /// The point function failed at `point` ([`OnError::Stop`]).
+    /// The point function failed at `point` ([`OnError::Stop`]); the points before it were
+    /// handed to the sinks (but [`Sink::finish`] was not called).
     Point {
         /// The point's index.
         point: u64,
@@ -176,26 +184,27 @@ where
     while start < space.len() {
         let end = start.saturating_add(eval.chunk.max(1)).min(space.len());
         let n = (end - start) as usize;
+        let grain = grain(n);
         let mut params = vec![0.0; n * naxes];
         if naxes > 0 {
             params
-                .par_chunks_mut(naxes * GRAIN)
+                .par_chunks_mut(naxes * grain)
                 .enumerate()
                 .for_each(|(g, ps)| {
                     for (i, p) in ps.chunks_mut(naxes).enumerate() {
-                        space.fill_f64(start + (g * GRAIN + i) as u64, p);
+                        space.fill_f64(start + (g * grain + i) as u64, p);
                     }
                 });
         }
         let mut values = vec![f64::NAN; n * width];
         let failures = Mutex::new(Vec::new());
         values
-            .par_chunks_mut(width * GRAIN)
+            .par_chunks_mut(width * grain)
             .enumerate()
             .for_each(|(g, vs)| {
                 let mut failed = Vec::new();
                 for (i, out) in vs.chunks_mut(width).enumerate() {
-                    let j = g * GRAIN + i;
+                    let j = g * grain + i;
                     let k = start + j as u64;
                     if let Err(e) = point(k, &params[j * naxes..(j + 1) * naxes], out) {
                         out.fill(f64::NAN);
@@ -212,15 +221,22 @@ where
                 }
             });
         let mut failures = failures.into_inner().unwrap_or_default();
+        // With `Stop`, the points before the first failure still reach the sinks.
+        let mut stop = None;
+        let mut len = n;
         if !failures.is_empty() {
             failures.sort_by_key(|(k, _)| *k);
             if eval.on_error == OnError::Stop {
                 let (point, error) = failures.swap_remove(0);
-                return Err(RunError::Point { point, error });
-            }
-            outcome.failed += failures.len() as u64;
-            if outcome.first_failure.is_none() {
-                outcome.first_failure = failures.into_iter().next();
+                len = (point - start) as usize;
+                params.truncate(len * naxes);
+                values.truncate(len * width);
+                stop = Some(RunError::Point { point, error });
+            } else {
+                outcome.failed += failures.len() as u64;
+                if outcome.first_failure.is_none() {
+                    outcome.first_failure = failures.into_iter().next();
+                }
             }
         }
         if ncols == 0 {
@@ -228,7 +244,7 @@ where
         }
         let block = Block {
             start,
-            len: n,
+            len,
             params: &params,
             values: &values,
             naxes,
@@ -236,6 +252,10 @@ where
         };
         for (k, s) in sinks.iter_mut().enumerate() {
             s.block(&header, &block).map_err(sink_error(k))?;
+        }
+        if let Some(e) = stop {
+            // The sinks have what was computed; flushing them is the caller's choice.
+            return Err(e);
         }
         outcome.points = end;
         start = end;

@@ -104,8 +104,9 @@ fn stop_reports_the_first_failing_point_in_order() {
         Err(RunError::Point { point, error }) => assert_eq!((point, error), (5000, 5000)),
         other => panic!("{other:?}"),
     }
-    // Nothing of the failing chunk was written.
-    assert_eq!(csv, "x,y\n");
+    // The points before the failure were written, in order, and nothing after it.
+    assert_eq!(csv.lines().count(), 1 + 5000);
+    assert!(csv.ends_with("\n5000,1\n"), "{}", &csv[csv.len() - 40..]);
 }
 
 #[test]
@@ -264,4 +265,30 @@ fn sinks_see_begin_blocks_and_finish() {
     let f = |_: u64, _: &[f64], _: &mut [f64]| Ok::<(), ()>(());
     sweep::run(&s, &["a".into(), "b".into()], &eval, f, &mut [&mut c]).unwrap();
     assert_eq!((c.0, c.1, c.2), (2, 50, true));
+}
+
+#[test]
+fn small_chunks_of_expensive_points_use_every_thread() {
+    // Four points per chunk on two threads: both must work (the simulator's sweeps).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let s = space(&["x=1..8"], 100);
+    let threads = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let eval = Evaluation {
+        chunk: 4,
+        ..Evaluation::default()
+    };
+    let f = |_: u64, _: &[f64], out: &mut [f64]| -> Result<(), ()> {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        threads
+            .lock()
+            .expect("lock")
+            .insert(rayon::current_thread_index());
+        out[0] = 1.0;
+        Ok(())
+    };
+    pool.install(|| sweep::run(&s, &["y".to_string()], &eval, f, &mut []).expect("runs"));
+    assert_eq!(threads.into_inner().expect("lock").len(), 2);
 }

@@ -665,25 +665,21 @@ fn scatter_sweep() -> Result<String> {
         "NonBlockingPerfect",
     ];
     let opts = etccs::Options::default();
-    let mut points = Vec::new();
-    for p in 2..=8i64 {
-        let v = etccs::Time::from_integer(p.into());
-        let mut m = etccs::parse::parse_with_consts("scatter.etccs", SCATTER, &[("p", v.clone())])?;
-        let mut times = Vec::new();
+    let p = expr::grid::parse_binding("p=2..8").map_err(|e| TourError(e.to_string()))?;
+    let space = sweep::Space::new(vec![p], 100).map_err(|e| TourError(e.to_string()))?;
+    let mut cols = Vec::new();
+    for (_, v) in (0..space.len()).flat_map(|k| space.exact(k)) {
+        let mut m = etccs::parse::parse_with_consts("scatter.etccs", SCATTER, &[("p", v)])?;
+        let mut agents_times = Vec::new();
         for a in agents {
             let r = etccs::analyse(&mut m, a, &opts)?;
-            times.push((a, Times::of_analysis(&r)));
+            agents_times.push((a, Times::of_analysis(&r)));
         }
-        points.push((vec![(expr::Name::from("p"), v)], times));
+        cols.push(Column {
+            agents: agents_times,
+        });
     }
-    let cols: Vec<Column<'_>> = points
-        .iter()
-        .map(|(consts, agents)| Column {
-            consts,
-            agents: agents.clone(),
-        })
-        .collect();
-    Ok(times_svg("examples/etccs/scatter.etccs", &cols)?)
+    Ok(times_svg("examples/etccs/scatter.etccs", &space, &cols)?)
 }
 
 /// Total time each component of `run` waited for the bus (`get'` after it was ready).

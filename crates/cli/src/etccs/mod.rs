@@ -138,8 +138,14 @@ fn analyse_and_write(
         }
         bindings.push(b);
     }
-    let space = sweep::Space::new(bindings, MAX_TABLE_POINTS)
-        .map_err(|e| CliError::usage(format!("--const: {e}")))?;
+    let space = sweep::Space::new(bindings, MAX_TABLE_POINTS).map_err(|e| match e {
+        sweep::SpaceError::TooManyPoints { points, reached } => CliError::usage(format!(
+            "-D/--const: the sweep has {points} points, more than the limit of {}; use fewer \
+             values or coarser steps",
+            reached.value
+        )),
+        other => CliError::usage(format!("-D/--const: {other}")),
+    })?;
     let ranges = a
         .map_range
         .iter()
@@ -166,19 +172,18 @@ fn analyse_and_write(
     // the full report, several give a table.
     if a.plot.is_some() {
         // A sweep the plot cannot draw fails before any analysis runs.
-        let points: Vec<Vec<_>> = (0..space.len()).map(|k| space.exact(k)).collect();
-        let consts: Vec<&[_]> = points.iter().map(Vec::as_slice).collect();
-        etccs::plot::Sweep::of(&consts).map_err(pictures::plot_error)?;
+        etccs::plot::check_sweep(&space).map_err(pictures::plot_error)?;
     }
     // Output paths are checked before the analyses: a typo must not cost a long run.
     a.timeline.check()?;
     for path in [&a.map, &a.plot, &a.csv].into_iter().flatten() {
         crate::error::check_output(path)?;
     }
-    // The model at the first assignment: a model that does not parse fails at once, and
-    // it names the agents the progress display counts.
-    let first = model_jobs(name, text, &space, 0, &a.agent, opts)?;
-    let mut outcomes = run_jobs(&space, first, a, name, text, opts)?;
+    // Every assignment's model first: a value the model rejects fails before any analysis.
+    let jobs = (0..space.len())
+        .map(|k| model_jobs(name, text, &space, k, &a.agent, opts))
+        .collect::<Result<Vec<Jobs>>>()?;
+    let mut outcomes = run_jobs(&space, &jobs, opts)?;
     if !swept {
         let (point, results) = outcomes.pop().unwrap_or_default();
         let results = results
@@ -234,15 +239,14 @@ fn analyse_and_write(
     if let Some(path) = &a.plot {
         let cols: Vec<etccs::plot::Column<'_>> = rows
             .iter()
-            .map(|(consts, results)| etccs::plot::Column {
-                consts,
+            .map(|(_, results)| etccs::plot::Column {
                 agents: results
                     .iter()
                     .map(|(n, o)| (n.as_str(), o.as_ref().ok().and_then(Times::of)))
                     .collect(),
             })
             .collect();
-        pictures::write_plot(name, &cols, path)?;
+        pictures::write_plot(name, &space, &cols, path)?;
     }
     // A table with rows that stopped at a limit is incomplete: it is printed, and the run
     // still fails.
@@ -281,23 +285,16 @@ type Outcome = Result<etccs::Report, etccs::Error>;
 /// An assignment and what each agent's analysis gave there.
 type Analysed = (Assignment, Vec<(String, Outcome)>);
 
-/// Runs the analyses of every assignment of `space` on the shared sweep runner: the
-/// assignments in parallel, and the agents of each in parallel, with a progress display on
-/// a terminal for long runs. `first` is the first assignment's, already parsed.
-fn run_jobs(
-    space: &sweep::Space,
-    first: Jobs,
-    a: &AnalyseArgs,
-    name: &str,
-    text: &str,
-    opts: &Opts,
-) -> Result<Vec<Analysed>> {
+/// Runs the analyses of every assignment of `space` (`jobs`, one per assignment, parsed
+/// before any analysis runs) on the shared sweep runner: the assignments in parallel, and
+/// the agents of each in parallel, with a progress display on a terminal for long runs.
+fn run_jobs(space: &sweep::Space, jobs: &[Jobs], opts: &Opts) -> Result<Vec<Analysed>> {
     use rayon::prelude::*;
-    let ticker = Ticker::new(space.len() as usize * first.agents.len(), ETCCS_UNITS);
-    let first = std::sync::Mutex::new(Some(first));
-    let analyse = |jobs: Jobs| -> Vec<(String, Outcome)> {
+    let total = jobs.iter().map(|j| j.agents.len()).sum();
+    let ticker = Ticker::new(total, ETCCS_UNITS);
+    let analyse = |jobs: &Jobs| -> Vec<(String, Outcome)> {
         jobs.agents
-            .into_par_iter()
+            .par_iter()
             .map(|agent| {
                 let label = if jobs.at.is_empty() {
                     agent.clone()
@@ -315,15 +312,15 @@ fn run_jobs(
                     ..opts.parametric.clone()
                 };
                 let mut model = jobs.model.clone();
-                let r = etccs::analyse_report(&mut model, &agent, &concrete, &parametric);
+                let r = etccs::analyse_report(&mut model, agent, &concrete, &parametric);
                 // The model holds every state's term: freeing it is part of the job.
                 drop(model);
                 ticker.end(slot);
-                (agent, r)
+                (agent.clone(), r)
             })
             .collect()
     };
-    let mut rows = Vec::with_capacity(space.len() as usize);
+    let mut rows = Vec::with_capacity(jobs.len());
     let eval = sweep::Evaluation {
         chunk: space.len(),
         ..sweep::Evaluation::default()
@@ -332,21 +329,10 @@ fn run_jobs(
         sweep::map(
             space,
             &eval,
-            |k| {
-                let taken = if k == 0 {
-                    first.lock().ok().and_then(|mut f| f.take())
-                } else {
-                    None
-                };
-                let jobs = match taken {
-                    Some(j) => j,
-                    None => model_jobs(name, text, space, k, &a.agent, opts)?,
-                };
-                Ok((space.exact(k), analyse(jobs)))
-            },
+            |k| Ok::<_, CliError>((space.exact(k), analyse(&jobs[k as usize]))),
             |_, chunk| {
                 rows.extend(chunk);
-                Ok::<(), CliError>(())
+                Ok(())
             },
         )
     })?;

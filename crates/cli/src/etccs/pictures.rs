@@ -42,9 +42,15 @@ pub fn write_map(a: &ParamAnalysis, ranges: &[AxisRange], path: &Path) -> Result
     write_file(path, svg.as_bytes())
 }
 
-/// Draws the times plot of `cols` for the model `model` and writes it to `path`.
-pub fn write_plot(model: &str, cols: &[Column<'_>], path: &Path) -> Result<(), CliError> {
-    let svg = times_svg(model, cols).map_err(plot_error)?;
+/// Draws the times plot of `cols` (one per point of `space`) for the model `model` and
+/// writes it to `path`.
+pub fn write_plot(
+    model: &str,
+    space: &sweep::Space,
+    cols: &[Column<'_>],
+    path: &Path,
+) -> Result<(), CliError> {
+    let svg = times_svg(model, space, cols).map_err(plot_error)?;
     write_file(path, svg.as_bytes())
 }
 

@@ -216,6 +216,16 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The names of the inputs for a report on the graph `path`.
+    pub fn labels(&self, path: &Path) -> Labels {
+        Labels {
+            graph: path.display().to_string(),
+            policy: self.policy_name.clone(),
+            steal: self.steal,
+            system: self.system_file.as_ref().map(|p| p.display().to_string()),
+        }
+    }
+
     /// Parses the policy and reads the system model.
     pub fn new(input: &GraphInput) -> Result<Setup> {
         let policy = PolicyKind::parse(&input.policy, input.steal).ok_or_else(|| {
@@ -305,12 +315,7 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
         },
         baseline,
     );
-    let labels = Labels {
-        graph: a.input.graph.display().to_string(),
-        policy: setup.policy_name.clone(),
-        steal: setup.steal,
-        system: setup.system_file.as_ref().map(|p| p.display().to_string()),
-    };
+    let labels = setup.labels(&a.input.graph);
     let an = Explained::new(
         &g,
         labels,

@@ -2,19 +2,15 @@
 //! ([`sweep::run`]; the point function is [`taskgraph::analysis::setup::Setup::scaling`]);
 //! the manual is in `docs/cli.md`.
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use expr::grid::{parse_binding, Values};
 use expr::{Name, Rational};
-use sweep::{
-    CsvSink, Evaluation, LineSpec, Lines, LinesConfig, OnError, RunError, Sample, Sink, Space,
-    TextColumn,
-};
+use sweep::{CsvSink, Evaluation, Lines, OnError, RunError, Sample, Sink, Space};
+use taskgraph::analysis::explain::{sweep_json, sweep_lines, sweep_text};
 use taskgraph::analysis::setup::SCALING_COLUMNS;
 use taskgraph::TaskGraph;
-use trace::text::{fixed, num};
 
 use crate::error::Result;
 use crate::error::{write_file, CliError};
@@ -116,6 +112,10 @@ pub fn run(
     );
     let space = Space::new(vec![(Name::from("procs"), values)], MAX_POINTS as u64)
         .map_err(|e| CliError::usage(e.to_string()))?;
+    // Output paths are checked before the sweep: a typo must not cost a long run.
+    for path in [&opts.csv, &opts.plot].into_iter().flatten() {
+        crate::error::check_output(path)?;
+    }
     let base = setup.run.baseline(g).map_err(|e| match analysis_error(e) {
         CliError::Diag(d) => CliError::with_help(
             format!("the P = 1 run (the speedup baseline) failed: {}", d.message),
@@ -131,16 +131,7 @@ pub fn run(
         }
         None => None,
     };
-    let mut lines = opts.plot.as_ref().map(|_| {
-        Lines::new(LinesConfig {
-            series: vec![
-                LineSpec::new(3, "work bound (speedup = P)"),
-                LineSpec::new(4, "span bound (work / span)"),
-                LineSpec::new(1, "predicted speedup"),
-            ],
-            ..LinesConfig::default()
-        })
-    });
+    let mut lines = opts.plot.as_ref().map(|_| Lines::new(sweep_lines()));
     let mut table = Sample::all(space.len());
     let mut sinks: Vec<&mut dyn Sink> = vec![&mut table];
     if let Some(c) = &mut csv {
@@ -181,78 +172,10 @@ pub fn run(
             .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
         write_file(plot, svg.as_bytes())?;
     }
+    let labels = setup.labels(path);
     let text = match opts.format {
-        Format::Text => render_text(g, path, setup, base.makespan, &table),
-        Format::Json => {
-            let pts: Vec<serde_json::Value> = table
-                .rows()
-                .iter()
-                .map(|r| {
-                    let v = &r.values;
-                    serde_json::json!({
-                        "procs": r.params[0] as u64, "makespan": v[0], "speedup": finite(v[1]),
-                        "efficiency": finite(v[2]), "work_bound": v[3], "span_bound": v[4],
-                    })
-                })
-                .collect();
-            let v = serde_json::json!({
-                "graph": path.display().to_string(),
-                "policy": setup.policy_name,
-                "steal": setup.steal,
-                "system": setup.system_file.as_ref().map(|p| p.display().to_string()),
-                "work": g.work(),
-                "span": g.span(),
-                "makespan_p1": base.makespan,
-                "points": pts,
-            });
-            crate::error::json_text(&v)?
-        }
+        Format::Text => sweep_text(g, &labels, &base, &table),
+        Format::Json => crate::error::json_text(&sweep_json(g, &labels, &base, table.rows()))?,
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
-}
-
-fn finite(v: f64) -> Option<f64> {
-    v.is_finite().then_some(v)
-}
-
-fn ratio(v: f64) -> String {
-    if v.is_finite() {
-        fixed(v, 3)
-    } else {
-        "-".to_string()
-    }
-}
-
-fn render_text(g: &TaskGraph, path: &Path, setup: &Setup, t1: f64, table: &Sample) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "Task graph sweep: {} ({} tasks), policy {}{}{}",
-        path.display(),
-        g.len(),
-        setup.policy_name,
-        if setup.steal { " with stealing" } else { "" },
-        setup
-            .system_file
-            .as_ref()
-            .map_or(String::new(), |p| format!(", system model {}", p.display()))
-    );
-    let _ = writeln!(
-        s,
-        "  work {}, span {}, average parallelism {}, makespan at P = 1: {}",
-        num(g.work()),
-        num(g.span()),
-        num(g.average_parallelism()),
-        num(t1)
-    );
-    let _ = writeln!(s);
-    let columns = [
-        TextColumn::new("P", |r| num(r.params[0])),
-        TextColumn::num("makespan", 0),
-        TextColumn::new("speedup", |r| ratio(r.values[1])),
-        TextColumn::new("efficiency", |r| ratio(r.values[2])),
-        TextColumn::new("bound", |r| fixed(r.values[3].min(r.values[4]), 3)),
-    ];
-    s.push_str(&table.table(&columns).render("  "));
-    s
 }

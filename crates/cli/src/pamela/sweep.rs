@@ -9,11 +9,11 @@ use std::path::PathBuf;
 
 use expr::grid::Values;
 use expr::Name;
-use pamela::evaluate::{check_space, simulate_point, BoundPoints, Undefined};
-use pamela::ModelError;
+use pamela::evaluate::{Engines, PointError, SweepPoints};
+use pamela::report::sweep_text;
 use sweep::{
-    CsvSink, Evaluation, JsonLayout, JsonSink, LineSpec, Lines, LinesConfig, OnError, RunError,
-    Sample, Sink, Space, SpaceError, TextColumn,
+    CsvSink, Evaluation, JsonLayout, JsonSink, Lines, OnError, RunError, Sample, Sink, Space,
+    SpaceError,
 };
 
 use super::{Engine, SimFlags};
@@ -42,12 +42,6 @@ pub struct Options {
     pub format: Format,
     /// Simulator options.
     pub sim: SimFlags,
-}
-
-/// Why a point failed.
-enum PointError {
-    Bound(Undefined),
-    Sim(Box<ModelError>),
 }
 
 /// Runs the command.
@@ -81,19 +75,17 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         }
         other => CliError::usage(other.to_string()),
     })?;
-    check_space(model, &space)?;
-    let bound = match use_bound {
-        true => Some(BoundPoints::compile(model, loaded.root, &space)?),
-        false => None,
+    // Output paths are checked before the sweep: a typo must not cost a long run.
+    for path in [&opts.csv, &opts.plot].into_iter().flatten() {
+        crate::error::check_output(path)?;
+    }
+    let engines = Engines {
+        bound: use_bound,
+        sim: use_sim,
     };
-    let sim_opts = opts.sim.options(false);
-    let mut columns: Vec<String> = Vec::new();
-    if use_bound {
-        columns.extend(["bound", "phi", "omega"].map(String::from));
-    }
-    if use_sim {
-        columns.push("sim".to_string());
-    }
+    let sim_opts = use_sim.then(|| opts.sim.options(false));
+    let points = SweepPoints::new(model, loaded.root, &space, use_bound, sim_opts)?;
+    let columns = engines.columns();
 
     // The sinks, in the order of `names` (for write errors).
     let mut names: Vec<Option<&PathBuf>> = Vec::new();
@@ -124,10 +116,7 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         .map_err(CliError::Stdout)?;
     }
     let mut json_sink = json.then(|| JsonSink::new(&mut *out, JsonLayout::Elements));
-    let mut lines = opts
-        .plot
-        .as_ref()
-        .map(|_| Lines::new(plot_config(use_bound, use_sim)));
+    let mut lines = opts.plot.as_ref().map(|_| Lines::new(engines.lines()));
     let mut sample = Sample::new(space.len(), MAX_TEXT_ROWS);
     let mut sinks: Vec<&mut dyn Sink> = Vec::new();
     if let Some(c) = &mut csv {
@@ -145,18 +134,7 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
     sinks.push(&mut sample);
     names.push(None);
 
-    // Columns: bound, phi, omega (with the bound engine), then sim (with the simulator).
-    let point = |k: u64, vals: &[f64], out: &mut [f64]| {
-        if use_sim {
-            let t = simulate_point(model, loaded.root, &space, k, &sim_opts)
-                .map_err(PointError::Sim)?;
-            out[out.len() - 1] = t;
-        }
-        if let Some(b) = &bound {
-            out[..3].copy_from_slice(&b.eval(vals).map_err(PointError::Bound)?);
-        }
-        Ok(())
-    };
+    let point = |k: u64, vals: &[f64], out: &mut [f64]| points.eval(&space, k, vals, out);
     let outcome = crate::progress::with_bar(space.len(), "sweeping", |meter| {
         let eval = Evaluation {
             chunk: if use_sim {
@@ -176,17 +154,32 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         sweep::run(&space, &columns, &eval, point, &mut sinks)
     });
     drop(sinks);
-    let outcome = outcome.map_err(|e| match e {
-        RunError::Point { point, error } => match error {
-            PointError::Sim(e) => CliError::from(e),
-            PointError::Bound(u) => undefined(1, &space.describe_point(point), &u),
-        },
-        RunError::Sink { sink, error } => match names[sink] {
-            Some(path) => CliError::write(path, &error),
-            None => CliError::Stdout(error),
-        },
-    })?;
     drop(json_sink);
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            if json {
+                // The points before the failure, as a whole JSON document.
+                let _ = writeln!(out, "]}}");
+            }
+            return Err(match e {
+                RunError::Point { point, error } => match error {
+                    PointError::Sim(e) => CliError::from(e),
+                    PointError::Bound(u) => CliError::with_help(
+                        format!(
+                            "the bound is undefined at {}: {u}; the sweep stopped there",
+                            space.describe_point(point)
+                        ),
+                        UNDEFINED_HELP,
+                    ),
+                },
+                RunError::Sink { sink, error } => match names[sink] {
+                    Some(path) => CliError::write(path, &error),
+                    None => CliError::Stdout(error),
+                },
+            });
+        }
+    };
 
     if let (Some(l), Some(path)) = (&lines, &opts.plot) {
         if l.dropped_groups() {
@@ -212,107 +205,33 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
     if json {
         writeln!(out, "]}}").map_err(CliError::Stdout)?;
     } else {
-        let text = render_text(loaded, &space, &sample, use_bound, use_sim);
+        let mut text = sweep_text(model, loaded.root, &space, &sample, engines);
+        if sample.is_partial() {
+            let _ = writeln!(
+                text,
+                "  ({} of {} points shown, evenly spaced; --csv FILE writes them all)",
+                sample.rows().len(),
+                space.len()
+            );
+        }
         out.write_all(text.as_bytes()).map_err(CliError::Stdout)?;
     }
     // Points where the model is undefined fail the sweep, as they fail a simulation.
     match outcome.first_failure {
-        Some((p, PointError::Bound(u))) => {
-            Err(undefined(outcome.failed, &space.describe_point(p), &u))
-        }
+        Some((p, PointError::Bound(u))) => Err(CliError::with_help(
+            format!(
+                "the bound is undefined at {} point(s) of the sweep (their rows have no \
+                 value); first at {}: {u}",
+                outcome.failed,
+                space.describe_point(p)
+            ),
+            UNDEFINED_HELP,
+        )),
         Some((_, PointError::Sim(e))) => Err(CliError::from(e)),
         None => Ok(()),
     }
 }
 
-/// The error for `count` points where the bound is undefined, the first at `at`.
-fn undefined(count: u64, at: &str, why: &Undefined) -> CliError {
-    CliError::with_help(
-        format!(
-            "the bound is undefined at {count} point(s) of the sweep (their rows have no \
-             value); first at {at}: {why}"
-        ),
-        "the simulator rejects these points too; change the -D ranges or guard the model's \
-         expressions with `if`",
-    )
-}
-
-/// The plot's lines: with several groups only T^l and T are drawn, to keep it readable;
-/// the bound's parts first, so the T^l and T lines are drawn on top.
-fn plot_config(use_bound: bool, use_sim: bool) -> LinesConfig {
-    let mut series = Vec::new();
-    if use_bound {
-        series.push(LineSpec::new(1, "phi critical path").single_group_only());
-        series.push(LineSpec::new(2, "omega contention").single_group_only());
-        series.push(LineSpec::new(0, "T^l bound"));
-    }
-    if use_sim {
-        series.push(LineSpec::new(if use_bound { 3 } else { 0 }, "T simulated"));
-    }
-    LinesConfig {
-        series,
-        ..LinesConfig::default()
-    }
-}
-
-fn render_text(
-    loaded: &Loaded,
-    space: &Space,
-    sample: &Sample,
-    use_bound: bool,
-    use_sim: bool,
-) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "PAMELA sweep: {}, root `{}`, {} point{}",
-        loaded.label(),
-        loaded.root_name(),
-        space.len(),
-        if space.len() == 1 { "" } else { "s" }
-    );
-    let swept: Vec<String> = space.swept().map(|(_, a)| a.describe()).collect();
-    let fixed: Vec<String> = space
-        .axes()
-        .iter()
-        .filter(|a| !a.is_swept())
-        .map(|a| a.describe())
-        .collect();
-    if !swept.is_empty() {
-        let _ = writeln!(s, "  swept: {}", swept.join(", "));
-    }
-    if !fixed.is_empty() {
-        let _ = writeln!(s, "  fixed: {}", fixed.join(", "));
-    }
-    let _ = writeln!(s);
-    let mut cols = TextColumn::swept(space);
-    if use_bound {
-        for (k, c) in ["T^l", "phi", "omega"].into_iter().enumerate() {
-            cols.push(TextColumn::num(c, k));
-        }
-    }
-    let sim = if use_bound { 3 } else { 0 };
-    if use_sim {
-        cols.push(TextColumn::num("T (sim)", sim));
-    }
-    if use_bound && use_sim {
-        cols.push(TextColumn::new("T^l/T", move |r: &sweep::Row| {
-            let v = &r.values;
-            if v[sim] > 0.0 {
-                format!("{:.3}", v[0] / v[sim])
-            } else {
-                "-".to_string()
-            }
-        }));
-    }
-    s.push_str(&sample.table(&cols).render("  "));
-    if sample.is_partial() {
-        let _ = writeln!(
-            s,
-            "  ({} of {} points shown, evenly spaced; --csv FILE writes them all)",
-            sample.rows().len(),
-            space.len()
-        );
-    }
-    s
-}
+/// The hint for points where the bound is undefined.
+const UNDEFINED_HELP: &str = "the simulator rejects these points too; change the -D ranges or \
+                              guard the model's expressions with `if`";

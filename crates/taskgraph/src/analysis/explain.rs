@@ -412,6 +412,98 @@ fn to_json(an: &Explained) -> serde_json::Value {
     })
 }
 
+/// The lines of a sweep's plot over P: the two bounds and the predicted speedup.
+pub fn sweep_lines() -> sweep::LinesConfig {
+    sweep::LinesConfig {
+        series: vec![
+            sweep::LineSpec::new(3, "work bound (speedup = P)"),
+            sweep::LineSpec::new(4, "span bound (work / span)"),
+            sweep::LineSpec::new(1, "predicted speedup"),
+        ],
+        ..sweep::LinesConfig::default()
+    }
+}
+
+/// The report of a sweep over process counts as JSON: the graph, the setup, the baseline
+/// and a point per row (`procs` and the [`super::setup::SCALING_COLUMNS`]).
+pub fn sweep_json(
+    g: &TaskGraph,
+    labels: &Labels,
+    base: &super::setup::Baseline,
+    rows: &[sweep::Row],
+) -> serde_json::Value {
+    let finite = |v: f64| v.is_finite().then_some(v);
+    let pts: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            let v = &r.values;
+            serde_json::json!({
+                "procs": r.params[0] as u64, "makespan": v[0], "speedup": finite(v[1]),
+                "efficiency": finite(v[2]), "work_bound": v[3], "span_bound": v[4],
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "graph": labels.graph,
+        "policy": labels.policy,
+        "steal": labels.steal,
+        "system": labels.system,
+        "work": g.work(),
+        "span": g.span(),
+        "makespan_p1": base.makespan,
+        "points": pts,
+    })
+}
+
+/// The report of a sweep over process counts as text: the graph and its bounds, then a row
+/// per P with the makespan, speedup, efficiency and the tighter speedup bound.
+pub fn sweep_text(
+    g: &TaskGraph,
+    labels: &Labels,
+    base: &super::setup::Baseline,
+    table: &sweep::Sample,
+) -> String {
+    use sweep::TextColumn;
+    let ratio = |v: f64| {
+        if v.is_finite() {
+            fixed(v, 3)
+        } else {
+            "-".to_string()
+        }
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Task graph sweep: {} ({} tasks), policy {}{}{}",
+        labels.graph,
+        g.len(),
+        labels.policy,
+        if labels.steal { " with stealing" } else { "" },
+        labels
+            .system
+            .as_ref()
+            .map_or(String::new(), |p| format!(", system model {p}"))
+    );
+    let _ = writeln!(
+        s,
+        "  work {}, span {}, average parallelism {}, makespan at P = 1: {}",
+        num(g.work()),
+        num(g.span()),
+        num(base.average_parallelism),
+        num(base.makespan)
+    );
+    let _ = writeln!(s);
+    let columns = [
+        TextColumn::new("P", |r| num(r.params[0])),
+        TextColumn::num("makespan", 0),
+        TextColumn::new("speedup", move |r| ratio(r.values[1])),
+        TextColumn::new("efficiency", move |r| ratio(r.values[2])),
+        TextColumn::new("bound", |r| fixed(r.values[3].min(r.values[4]), 3)),
+    ];
+    s.push_str(&table.table(&columns).render("  "));
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

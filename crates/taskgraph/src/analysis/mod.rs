@@ -6,8 +6,10 @@
 //! scheduling functions (a small trait, so users can add their own), [`system`] the
 //! lower-level models that turn the concurrency state into per-task overheads (none, constant
 //! latency, or a closed queueing network solved by MVA), and [`report`] the metrics and the
-//! schedule as a `trace::Trace`. The engine runs on anything implementing [`Dag`], which
-//! [`crate::TaskGraph`] does.
+//! schedule as a `trace::Trace`. [`setup`] configures a policy and system model once to
+//! analyse at any number of processes (the point function of a sweep over P), and
+//! [`explain`] renders the report of an analysis or a sweep. The engine runs on anything
+//! implementing [`Dag`], which [`crate::TaskGraph`] does.
 //!
 //! ```
 //! use taskgraph::analysis::{analyze_graph, policy::PolicyKind, system::NoOverhead};

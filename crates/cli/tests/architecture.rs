@@ -47,7 +47,7 @@ fn deps(krate: &str, all: &[String]) -> BTreeSet<String> {
 /// The engines; each may use the foundations, and only the dependencies listed here of
 /// each other ("engines do not depend on each other, except taskgraph → queueing").
 const ENGINES: [&str; 4] = ["pamela", "queueing", "taskgraph", "etccs"];
-const FOUNDATIONS: [&str; 4] = ["diag", "expr", "sweep", "trace"];
+const FOUNDATIONS: [&str; 5] = ["diag", "expr", "fit", "sweep", "trace"];
 /// The foundations that use other foundations ("`sweep` uses `expr` for bindings and `trace`
 /// for CSV, plots and text tables").
 const ALLOWED_FOUNDATION_EDGES: [(&str, &str); 2] = [("sweep", "expr"), ("sweep", "trace")];

@@ -1,0 +1,67 @@
+//! Cross-validation splits: which rows train a model and which test it.
+
+/// One split: the rows a model is fitted on and the rows it is scored on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Rows to fit on, ascending.
+    pub train: Vec<usize>,
+    /// Rows to score on, ascending.
+    pub test: Vec<usize>,
+}
+
+/// K contiguous folds of `n` rows, as scikit-learn's `KFold(k)`: the first `n % k` folds
+/// have `n / k + 1` rows, the others `n / k`; fold `f` tests its rows and trains on the rest.
+/// `k` is clamped to `2..=n` (no split for fewer than two rows).
+pub fn kfold(n: usize, k: usize) -> Vec<Split> {
+    kfold_of(&(0..n).collect::<Vec<_>>(), k)
+}
+
+/// [`kfold`] over rows shuffled first with a seeded generator (needed when rows are ordered
+/// by size: contiguous folds would then all extrapolate); the same seed gives the same folds.
+pub fn kfold_shuffled(n: usize, k: usize, seed: u64) -> Vec<Split> {
+    let mut rows: Vec<usize> = (0..n).collect();
+    // Fisher–Yates with SplitMix64: small, fast, and the same on every platform.
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..n).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        rows.swap(i, j);
+    }
+    kfold_of(&rows, k)
+}
+
+/// Leave-one-out: `n` splits, each testing one row.
+pub fn leave_one_out(n: usize) -> Vec<Split> {
+    kfold(n, n)
+}
+
+fn kfold_of(rows: &[usize], k: usize) -> Vec<Split> {
+    let n = rows.len();
+    if n < 2 {
+        return Vec::new();
+    }
+    let k = k.clamp(2, n);
+    let (size, extra) = (n / k, n % k);
+    let mut out = Vec::with_capacity(k);
+    let mut start = 0;
+    for f in 0..k {
+        let len = size + usize::from(f < extra);
+        let mut test: Vec<usize> = rows[start..start + len].to_vec();
+        let mut train: Vec<usize> = rows[..start]
+            .iter()
+            .chain(&rows[start + len..])
+            .copied()
+            .collect();
+        test.sort_unstable();
+        train.sort_unstable();
+        out.push(Split { train, test });
+        start += len;
+    }
+    out
+}

@@ -1,0 +1,53 @@
+//! What can be wrong with a regression's input.
+
+/// Why a fit cannot be computed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FitError {
+    /// The design's rows and the observations do not match, or a row has the wrong length.
+    #[error("the design has {rows} rows but there are {observations} observations")]
+    Shape {
+        /// Rows of the design.
+        rows: usize,
+        /// Observations.
+        observations: usize,
+    },
+    /// A row of the design is not as long as the first.
+    #[error("row {row} of the design has {len} values, the first has {expected}")]
+    Ragged {
+        /// The row (0-based).
+        row: usize,
+        /// Its length.
+        len: usize,
+        /// The first row's length.
+        expected: usize,
+    },
+    /// A value is NaN or infinite.
+    #[error("{what} {index} is not a finite number ({value})")]
+    NotFinite {
+        /// `row` of the design or `observation`.
+        what: &'static str,
+        /// Its index (0-based).
+        index: usize,
+        /// The value.
+        value: f64,
+    },
+    /// No rows, or no columns.
+    #[error("nothing to fit: {rows} rows, {columns} columns")]
+    Empty {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        columns: usize,
+    },
+    /// An iterative method reached its iteration limit.
+    #[error("{method} did not converge within {limit} iterations")]
+    IterationLimit {
+        /// The method.
+        method: &'static str,
+        /// The limit.
+        limit: usize,
+    },
+    /// The factorisation failed (it does not on finite input).
+    #[error("the {0} did not converge")]
+    Factorisation(&'static str),
+}

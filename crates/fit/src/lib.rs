@@ -1,0 +1,29 @@
+//! Regression for empirical performance models: what turns measurements into models that
+//! extrapolate.
+//!
+//! * [`least_squares`]: linear least squares by the singular value decomposition of the
+//!   column-scaled design (rank-revealing): coefficients (the minimum-norm solution when
+//!   columns are collinear, as LAPACK's `gelsd` and `numpy.linalg.lstsq` give), rank,
+//!   condition number, residuals, R² and adjusted R², and each collinear column named with
+//!   the combination of the others it equals.
+//! * [`nnls`]: non-negative least squares (Lawson and Hanson's active-set method).
+//! * [`cv`]: K-fold (contiguous, as scikit-learn's `KFold`, optionally shuffled) and
+//!   leave-one-out splits.
+//!
+//! Every function checks its input (shapes, finite values, enough rows) and says what is
+//! wrong in a [`FitError`]; none panics on data.
+//!
+//! ```
+#![doc = include_str!("../tests/example.rs")]
+//! ```
+
+pub mod cv;
+mod error;
+mod matrix;
+mod nnls;
+mod ols;
+
+pub use error::FitError;
+pub use matrix::Design;
+pub use nnls::{nnls, Nnls, NnlsOptions};
+pub use ols::{least_squares, Collinear, LeastSquares};

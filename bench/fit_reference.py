@@ -40,3 +40,42 @@ xs, rn = nnls(A2, b2)
 print("# nnls 2: cubic polynomial basis at x = 1..6")
 show("nnls2_x", xs)
 show("nnls2_rnorm", [rn])
+
+# ---- Lasso-LARS (scikit-learn) ----
+from sklearn.linear_model import LassoLarsCV, lars_path
+
+rng = np.random.RandomState(3)
+Xl = rng.uniform(1, 10, size=(30, 6))
+yl = Xl @ np.array([2.0, 0.0, -1.5, 0.3, 0.0, 0.0]) + 3.0 + rng.normal(0, 6.0, 30)
+print("# lars: X = RandomState(3).uniform(1, 10, (30, 6)), y = X @ [2, 0, -1.5, 0.3, 0, 0] + 3 + N(0, 6)")
+print("lars_X:", repr([list(map(float, r)) for r in Xl]))
+show("lars_y", yl)
+Xc = Xl - Xl.mean(axis=0)
+yc = yl - yl.mean()
+for positive in (False, True):
+    alphas, active, coefs = lars_path(Xc, yc, method="lasso", positive=positive)
+    tag = "pos" if positive else "any"
+    show(f"path_{tag}_alphas", alphas)
+    show(f"path_{tag}_coefs_last", coefs[:, -1])
+    show(f"path_{tag}_coefs_1", coefs[:, 1])
+for positive in (False, True):
+    for fit_intercept in (True, False):
+        m = LassoLarsCV(cv=5, positive=positive, fit_intercept=fit_intercept).fit(Xl, yl)
+        tag = ("pos" if positive else "any") + ("_icpt" if fit_intercept else "_noicpt")
+        show(f"cv_{tag}_alpha", [m.alpha_])
+        show(f"cv_{tag}_coef", m.coef_)
+        show(f"cv_{tag}_intercept", [m.intercept_])
+
+# A path on which a variable leaves the model (the Lasso modification of LARS).
+rng = np.random.RandomState(4)
+Xd = rng.normal(size=(12, 4))
+Xd[:, 3] = Xd[:, 0] + 0.3 * Xd[:, 1] + 0.1 * rng.normal(size=12)
+yd = Xd @ np.array([1.0, -2.0, 0.5, 0.0]) + rng.normal(size=12)
+Xd = Xd - Xd.mean(axis=0)
+yd = yd - yd.mean()
+print("drop_X:", repr([list(map(float, r)) for r in Xd]))
+show("drop_y", yd)
+alphas, active, coefs = lars_path(Xd, yd, method="lasso")
+show("drop_alphas", alphas)
+for k in range(coefs.shape[1]):
+    show(f"drop_coefs_{k}", coefs[:, k])

@@ -7,6 +7,9 @@
 //!   condition number, residuals, R² and adjusted R², and each collinear column named with
 //!   the combination of the others it equals.
 //! * [`nnls`]: non-negative least squares (Lawson and Hanson's active-set method).
+//! * [`lasso_lars_path`] and [`lasso_lars_cv`]: the Lasso by least-angle regression, its
+//!   whole path, optionally positive, and α chosen by K-fold cross-validation, as
+//!   scikit-learn's `lars_path` and `LassoLarsCV`.
 //! * [`cv`]: K-fold (contiguous, as scikit-learn's `KFold`, optionally shuffled) and
 //!   leave-one-out splits.
 //!
@@ -19,11 +22,15 @@
 
 pub mod cv;
 mod error;
+mod lars;
 mod matrix;
 mod nnls;
 mod ols;
 
 pub use error::FitError;
+pub use lars::{
+    lasso_lars_cv, lasso_lars_path, LarsOptions, LarsPath, LassoLarsCv, LassoLarsCvOptions,
+};
 pub use matrix::Design;
 pub use nnls::{nnls, Nnls, NnlsOptions};
 pub use ols::{least_squares, Collinear, LeastSquares};

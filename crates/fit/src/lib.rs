@@ -10,6 +10,8 @@
 //! * [`lasso_lars_path`] and [`lasso_lars_cv`]: the Lasso by least-angle regression, its
 //!   whole path, optionally positive, and α chosen by K-fold cross-validation, as
 //!   scikit-learn's `lars_path` and `LassoLarsCV`.
+//! * [`pmnf`]: one-parameter performance-model normal form (`c0 + c1·x^i·log2(x)^j`) and
+//!   the search of Extra-P's default modeler over it ([`pmnf::extrap_single`]).
 //! * [`cv`]: K-fold (contiguous, as scikit-learn's `KFold`, optionally shuffled) and
 //!   leave-one-out splits.
 //!
@@ -26,6 +28,7 @@ mod lars;
 mod matrix;
 mod nnls;
 mod ols;
+pub mod pmnf;
 
 pub use error::FitError;
 pub use lars::{

@@ -308,155 +308,52 @@ fn assert_close(got: &[f64], want: &[f64], rel: f64) {
     }
 }
 
+/// `lars_path(method="lasso")` on the centered data: (positive, alphas, coefs[:, 1],
+/// coefs[:, -1]).
 #[test]
-fn path_any_matches_lars_path() {
+fn paths_match_lars_path() {
     let (x, y) = centered();
-    let opts = LarsOptions {
-        positive: false,
-        ..LarsOptions::default()
-    };
-    let p = lasso_lars_path(&x, &y, &opts).unwrap();
-    assert_close(
-        &p.alphas,
-        &[
-            15.256396849684586,
-            10.854022781396406,
-            3.6456770849820668,
-            2.888558590405963,
-            2.3779441751966397,
-            1.5726232415094763,
-            0.0,
-        ],
-        1e-9,
-    );
-    assert_close(
-        &p.coefs[1],
-        &[0.7289610143222641, 0.0, 0.0, 0.0, 0.0, 0.0],
-        1e-9,
-    );
-    assert_close(
-        p.coefs.last().unwrap(),
-        &[
-            2.6080283603060455,
-            -0.3998515920643706,
-            -1.6957107673650889,
-            0.564845070703742,
-            -0.48110351664746787,
-            -0.34097329826542244,
-        ],
-        1e-9,
-    );
+    let cases: [(bool, Vec<f64>, [f64; 6], [f64; 6]); 2] = [
+        (
+            false,
+            vec![
+                15.256396849684586,
+                10.854022781396406,
+                3.6456770849820668,
+                2.888558590405963,
+                2.3779441751966397,
+                1.5726232415094763,
+                0.0,
+            ],
+            [0.7289610143222641, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                2.6080283603060455,
+                -0.3998515920643706,
+                -1.6957107673650889,
+                0.564845070703742,
+                -0.48110351664746787,
+                -0.34097329826542244,
+            ],
+        ),
+        (
+            true,
+            vec![15.256396849684586, 2.1899137049371187, 0.0],
+            [2.163595518934075, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [2.4654920454109757, 0.0, 0.0, 0.40900937551643596, 0.0, 0.0],
+        ),
+    ];
+    for (positive, alphas, first, last) in cases {
+        let opts = LarsOptions {
+            positive,
+            ..LarsOptions::default()
+        };
+        let p = lasso_lars_path(&x, &y, &opts).unwrap();
+        assert_close(&p.alphas, &alphas, 1e-9);
+        assert_close(&p.coefs[1], &first, 1e-9);
+        assert_close(p.coefs.last().unwrap(), &last, 1e-9);
+    }
 }
 
-#[test]
-fn path_pos_matches_lars_path() {
-    let (x, y) = centered();
-    let opts = LarsOptions {
-        positive: true,
-        ..LarsOptions::default()
-    };
-    let p = lasso_lars_path(&x, &y, &opts).unwrap();
-    assert_close(
-        &p.alphas,
-        &[15.256396849684586, 2.1899137049371187, 0.0],
-        1e-9,
-    );
-    assert_close(
-        &p.coefs[1],
-        &[2.163595518934075, 0.0, 0.0, 0.0, 0.0, 0.0],
-        1e-9,
-    );
-    assert_close(
-        p.coefs.last().unwrap(),
-        &[2.4654920454109757, 0.0, 0.0, 0.40900937551643596, 0.0, 0.0],
-        1e-9,
-    );
-}
-
-#[test]
-fn cv_any_icpt_matches_lasso_lars_cv() {
-    let opts = LassoLarsCvOptions {
-        positive: false,
-        fit_intercept: true,
-        ..LassoLarsCvOptions::default()
-    };
-    let f = lasso_lars_cv(&design(), &Y, &opts).unwrap();
-    assert_close(&[f.alpha], &[2.2797374634347727], 1e-6);
-    assert_close(
-        &f.coefficients,
-        &[
-            2.127844120147066,
-            0.0,
-            -1.3101905469222466,
-            0.14617498450366734,
-            -0.17820003843681811,
-            -0.012827478839233037,
-        ],
-        1e-6,
-    );
-    assert_close(&[f.intercept], &[2.5790943638555737], 1e-6);
-}
-
-#[test]
-fn cv_any_noicpt_matches_lasso_lars_cv() {
-    let opts = LassoLarsCvOptions {
-        positive: false,
-        fit_intercept: false,
-        ..LassoLarsCvOptions::default()
-    };
-    let f = lasso_lars_cv(&design(), &Y, &opts).unwrap();
-    assert_close(&[f.alpha], &[1.185846282681945], 1e-6);
-    assert_close(
-        &f.coefficients,
-        &[
-            2.4150378082855006,
-            0.0,
-            -1.3840238189924552,
-            0.5188900490290712,
-            -0.2527745298991986,
-            -0.035663190485628,
-        ],
-        1e-6,
-    );
-    assert_close(&[f.intercept], &[0.0], 1e-6);
-}
-
-#[test]
-fn cv_pos_icpt_matches_lasso_lars_cv() {
-    let opts = LassoLarsCvOptions {
-        positive: true,
-        fit_intercept: true,
-        ..LassoLarsCvOptions::default()
-    };
-    let f = lasso_lars_cv(&design(), &Y, &opts).unwrap();
-    assert_close(&[f.alpha], &[0.0], 1e-6);
-    assert_close(
-        &f.coefficients,
-        &[2.4654920454109757, 0.0, 0.0, 0.4090093755164361, 0.0, 0.0],
-        1e-6,
-    );
-    assert_close(&[f.intercept], &[-9.150607642194347], 1e-6);
-}
-
-#[test]
-fn cv_pos_noicpt_matches_lasso_lars_cv() {
-    let opts = LassoLarsCvOptions {
-        positive: true,
-        fit_intercept: false,
-        ..LassoLarsCvOptions::default()
-    };
-    let f = lasso_lars_cv(&design(), &Y, &opts).unwrap();
-    assert_close(&[f.alpha], &[0.0], 1e-6);
-    assert_close(
-        &f.coefficients,
-        &[1.3160708552536473, 0.0, 0.0, 0.0, 0.0, 0.0],
-        1e-6,
-    );
-    assert_close(&[f.intercept], &[0.0], 1e-6);
-}
-
-/// A path on which variable 0 leaves the model at the fourth breakpoint and enters again:
-/// the Lasso modification of LARS.
 #[test]
 fn a_variable_leaves_and_reenters_as_in_lars_path() {
     let x = Design::from_rows(&[
@@ -627,5 +524,66 @@ mod properties {
             let pos = lasso_lars_path(&d, y, &LarsOptions { positive: true, ..LarsOptions::default() }).unwrap();
             prop_assert!(pos.coefs.iter().flatten().all(|&c| c >= -1e-12));
         }
+    }
+}
+
+/// `LassoLarsCV(cv=5)` with positive and default coefficients, with and without an
+/// intercept: (positive, fit_intercept, alpha_, coef_, intercept_).
+#[test]
+fn cv_matches_lasso_lars_cv() {
+    let cases: [(bool, bool, f64, [f64; 6], f64); 4] = [
+        (
+            false,
+            true,
+            2.2797374634347727,
+            [
+                2.127844120147066,
+                0.0,
+                -1.3101905469222466,
+                0.14617498450366734,
+                -0.17820003843681811,
+                -0.012827478839233037,
+            ],
+            2.5790943638555737,
+        ),
+        (
+            false,
+            false,
+            1.185846282681945,
+            [
+                2.4150378082855006,
+                0.0,
+                -1.3840238189924552,
+                0.5188900490290712,
+                -0.2527745298991986,
+                -0.035663190485628,
+            ],
+            0.0,
+        ),
+        (
+            true,
+            true,
+            0.0,
+            [2.4654920454109757, 0.0, 0.0, 0.4090093755164361, 0.0, 0.0],
+            -9.150607642194347,
+        ),
+        (
+            true,
+            false,
+            0.0,
+            [1.3160708552536473, 0.0, 0.0, 0.0, 0.0, 0.0],
+            0.0,
+        ),
+    ];
+    for (positive, fit_intercept, alpha, coef, intercept) in cases {
+        let opts = LassoLarsCvOptions {
+            positive,
+            fit_intercept,
+            ..LassoLarsCvOptions::default()
+        };
+        let f = lasso_lars_cv(&design(), &Y, &opts).unwrap();
+        assert_close(&[f.alpha], &[alpha], 1e-6);
+        assert_close(&f.coefficients, &coef, 1e-6);
+        assert_close(&[f.intercept], &[intercept], 1e-6);
     }
 }

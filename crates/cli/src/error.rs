@@ -102,8 +102,15 @@ impl CliError {
             }),
             CliError::Report(r) => r,
         };
-        eprintln!("{report:?}");
+        note(&format!("{report:?}"));
     }
+}
+
+/// Writes `text` and a newline to standard error. A closed standard error (`2>&1 | head
+/// -1`) is not an error worth a panic: the text is dropped.
+pub fn note(text: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 impl From<taskgraph::GraphError> for CliError {

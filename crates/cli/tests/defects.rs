@@ -556,3 +556,36 @@ fn defect4_a_bound_sweep_fails_where_the_model_is_undefined() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("time is negative"), "{err}");
 }
+
+/// A closed standard error (`vates … 2>&1 | head -1`) does not turn an error into a panic:
+/// the exit status stays 1.
+#[test]
+fn a_closed_standard_error_is_not_a_panic() {
+    let dir = tempdir("closed-stderr");
+    let deep = write(
+        &dir,
+        "deep.dot",
+        format!("digraph {}{}", "{".repeat(10_000), "}".repeat(10_000)).as_bytes(),
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("vates"))
+        .args(["graph", "analyze", &deep, "-D", "P=2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stderr.take());
+    let status = child.wait().expect("exits");
+    assert_eq!(status.code(), Some(1));
+}
+
+/// A process-count range too long to sweep says how long it is.
+#[test]
+fn an_oversized_process_range_gives_its_length() {
+    let graph = example("graphs", "psim.json");
+    let (code, _, err) = run(&["graph", "sweep", &graph, "-D", "P=1..1e30"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("has 1000000000000000000000000000000 process counts"),
+        "{err}"
+    );
+}

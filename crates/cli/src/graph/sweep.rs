@@ -55,14 +55,11 @@ pub fn parse_procs(s: &str) -> std::result::Result<ProcList, String> {
     let (_, values) = parse_binding(&format!("P={s}")).map_err(|_| {
         format!("`{s}` is not a process count, range (1..64, 1..64:4) or list (1,2,4,8)")
     })?;
-    let count = values
-        .count()
-        .to_string()
-        .parse::<u64>()
-        .unwrap_or(u64::MAX);
+    let exact = values.count().to_string();
+    let count = exact.parse::<u64>().unwrap_or(u64::MAX);
     if count > MAX_POINTS as u64 {
         return Err(format!(
-            "`{s}` has {count} process counts, more than the limit of {MAX_POINTS}"
+            "`{s}` has {exact} process counts, more than the limit of {MAX_POINTS}"
         ));
     }
     let mut out = Vec::with_capacity(count as usize);

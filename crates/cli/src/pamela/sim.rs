@@ -52,13 +52,13 @@ pub fn run(
         files.write(tr, &pamela::sim::gantt_options(&loaded.model, loaded.root))?;
     }
     if let Some(cut) = &r.trace_cut {
-        eprintln!(
+        crate::error::note(&format!(
             "note: the timeline files stop at time {} of {}: they reached {}; {}",
             cut.at,
             r.time,
             cut.reached,
             crate::limits::raise(&cut.reached)
-        );
+        ));
     }
     let text = match format {
         Format::Text => sim_text(&loaded.model, loaded.root, &binding, &opts, &r),

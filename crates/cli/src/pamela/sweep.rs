@@ -183,11 +183,11 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
 
     if let (Some(l), Some(path)) = (&lines, &opts.plot) {
         if l.dropped_groups() {
-            eprintln!(
+            crate::error::note(&format!(
                 "note: the plot shows the first {} combinations of the other swept \
                  parameters; the CSV has every point",
                 l.max_groups()
-            );
+            ));
         }
         let x_label = l
             .x_axis()

@@ -422,15 +422,23 @@ fn parse(text: &str) -> Result<Tasks<'_>, serde_json::Error> {
 
 /// The number a string ends in (its trailing decimal digits, at most 18), if any.
 pub(crate) fn trailing_number(s: &str) -> Option<usize> {
+    split_trailing_number(s).map(|(_, value, _)| value)
+}
+
+/// The digits at the end of `s` (at most 18): where they start, their value, and whether
+/// they are written plainly (no leading zero, or the single digit `0`).
+pub(crate) fn split_trailing_number(s: &str) -> Option<(usize, usize, bool)> {
     let b = s.as_bytes();
     let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
     if digits == 0 || digits > 18 {
         return None;
     }
-    let value = b[b.len() - digits..]
+    let start = b.len() - digits;
+    let value = b[start..]
         .iter()
         .fold(0u64, |v, &c| v * 10 + u64::from(c - b'0'));
-    usize::try_from(value).ok()
+    let value = usize::try_from(value).ok()?;
+    Some((start, value, b[start] != b'0' || digits == 1))
 }
 
 /// `Some(d)` when the id of every task `k` of `n` ends in the number `k + d`: such ids are

@@ -107,15 +107,6 @@ struct Nodes<'a> {
     max_tasks: usize,
 }
 
-/// The digits at the end of `id`: where they start, their value, and whether they are
-/// written plainly (no leading zero).
-fn split_number(id: &str) -> Option<(usize, usize, bool)> {
-    let value = crate::json::trailing_number(id)?;
-    let b = id.as_bytes();
-    let start = b.len() - b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
-    Some((start, value, b[start] != b'0' || start + 1 == b.len()))
-}
-
 impl<'a> Nodes<'a> {
     fn new(limits: &Limits) -> Self {
         Nodes {
@@ -138,7 +129,7 @@ impl<'a> Nodes<'a> {
     ) -> Result<u32, GraphError> {
         // Ids numbered in order of first mention (`t0, t1, …` plus a constant) are found by
         // their digits and kept out of the index; the others are indexed.
-        let digits = split_number(&id);
+        let digits = crate::json::split_trailing_number(&id);
         if self.numbering.is_none() {
             self.numbering = Some(digits.map_or(usize::MAX, |d| d.1));
             self.prefix = digits.map(|d| id[..d.0].to_string());

@@ -39,6 +39,22 @@ pub enum FitError {
         /// Columns.
         columns: usize,
     },
+    /// A measurement without values.
+    #[error("measurement {measurement} has no values")]
+    NoValues {
+        /// The measurement (0-based).
+        measurement: usize,
+    },
+    /// A measurement's point has the wrong number of parameters.
+    #[error("measurement {measurement} has {len} parameter values, expected {expected}")]
+    Dimensions {
+        /// The measurement (0-based).
+        measurement: usize,
+        /// Its number of parameter values.
+        len: usize,
+        /// The number of parameters.
+        expected: usize,
+    },
     /// An iterative method reached its iteration limit.
     #[error("{method} did not converge within {limit} iterations")]
     IterationLimit {

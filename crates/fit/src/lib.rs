@@ -10,8 +10,9 @@
 //! * [`lasso_lars_path`] and [`lasso_lars_cv`]: the Lasso by least-angle regression, its
 //!   whole path, optionally positive, and α chosen by K-fold cross-validation, as
 //!   scikit-learn's `lars_path` and `LassoLarsCV`.
-//! * [`pmnf`]: one-parameter performance-model normal form (`c0 + c1·x^i·log2(x)^j`) and
-//!   the search of Extra-P's default modeler over it ([`pmnf::extrap_single`]).
+//! * [`pmnf`]: the performance-model normal form (`c0 + Σ c_k·Π x^i·log2(x)^j`) and the
+//!   searches of Extra-P's default modelers over it ([`pmnf::extrap`]), giving a
+//!   [`Model`] of [`Measurement`]s with its [`Quality`].
 //! * [`cv`]: K-fold (contiguous, as scikit-learn's `KFold`, optionally shuffled) and
 //!   leave-one-out splits.
 //!
@@ -26,14 +27,19 @@ pub mod cv;
 mod error;
 mod lars;
 mod matrix;
+mod model;
 mod nnls;
 mod ols;
 pub mod pmnf;
+pub mod read;
+pub mod stats;
+pub mod vates;
 
 pub use error::FitError;
 pub use lars::{
     lasso_lars_cv, lasso_lars_path, LarsOptions, LarsPath, LassoLarsCv, LassoLarsCvOptions,
 };
 pub use matrix::Design;
+pub use model::{Basis, Fitted, Measurement, Model, ModelTerm, Quality};
 pub use nnls::{nnls, Nnls, NnlsOptions};
 pub use ols::{least_squares, Collinear, LeastSquares};

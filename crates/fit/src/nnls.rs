@@ -5,17 +5,11 @@ use crate::matrix::{check_observations, Design};
 use crate::{least_squares, FitError};
 
 /// Options of [`nnls`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NnlsOptions {
     /// The most iterations (steps that free or bind a variable); `None`: 3 × columns, as
     /// `scipy.optimize.nnls`.
     pub max_iter: Option<usize>,
-}
-
-impl Default for NnlsOptions {
-    fn default() -> Self {
-        NnlsOptions { max_iter: None }
-    }
 }
 
 /// The solution of a non-negative least-squares problem.
@@ -49,14 +43,11 @@ pub fn nnls(a: &Design, b: &[f64], opts: &NnlsOptions) -> Result<Nnls, FitError>
     let scale = w.iter().fold(0.0f64, |s, v| s.max(v.abs()));
     let tol = 10.0 * m.max(n) as f64 * f64::EPSILON * scale.max(f64::MIN_POSITIVE);
     let mut iterations = 0;
-    loop {
-        // The most promising variable still held at zero.
-        let Some(t) = (0..n)
-            .filter(|&j| !passive[j] && w[j] > tol)
-            .max_by(|&i, &j| w[i].total_cmp(&w[j]))
-        else {
-            break;
-        };
+    // Free the most promising variable still held at zero, while there is one.
+    while let Some(t) = (0..n)
+        .filter(|&j| !passive[j] && w[j] > tol)
+        .max_by(|&i, &j| w[i].total_cmp(&w[j]))
+    {
         passive[t] = true;
         loop {
             iterations += 1;

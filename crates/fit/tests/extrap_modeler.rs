@@ -3,16 +3,25 @@
 //! and the models Extra-P prints for its example and test inputs (`extrap --text FILE
 //! --print functions`).
 
-use fit::pmnf::{extrap_single, ExtrapOptions, Point, DEFAULT_BLOCKS};
+use fit::pmnf::{extrap_single, ExtrapOptions, Term, DEFAULT_BLOCKS};
+use fit::{Basis, Fitted, Measurement};
 
-fn points(x: &[f64], data: &[&[f64]]) -> Vec<Point> {
+fn points(x: &[f64], data: &[&[f64]]) -> Vec<Measurement> {
     x.iter()
         .zip(data)
-        .map(|(&x, v)| Point {
-            x,
-            values: v.to_vec(),
-        })
+        .map(|(&x, v)| Measurement::one(x, v.to_vec()))
         .collect()
+}
+
+/// The one term of a model: its coefficient and block.
+fn single_term(m: &Fitted) -> Option<(f64, Term)> {
+    let t = m.model.terms.first()?;
+    let Basis::Pmnf(f) = &t.basis;
+    Some((t.coefficient, f[0].term))
+}
+
+fn show(m: &Fitted) -> String {
+    m.model.display(&["x".to_string()]).to_string()
 }
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -20,30 +29,32 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
 }
 
 /// The model of `pts` is `c0 + c1 * term` (Extra-P's printout), to 1e-6.
-fn expect(pts: &[Point], term: &str, c0: f64, c1: f64) {
+fn expect(pts: &[Measurement], term: &str, c0: f64, c1: f64) {
     let m = extrap_single(pts, &ExtrapOptions::default()).unwrap();
-    let (got_c1, got) = m.term.unwrap_or_else(|| panic!("constant model {m}"));
-    assert_eq!(got.to_string(), term, "{m}");
-    assert!(close(m.c0, c0, 1e-6) && close(got_c1, c1, 1e-6), "{m}");
+    let (got_c1, got) = single_term(&m).unwrap_or_else(|| panic!("constant model {}", show(&m)));
+    assert_eq!(got.to_string(), term, "{}", show(&m));
+    assert!(
+        close(m.model.constant, c0, 1e-6) && close(got_c1, c1, 1e-6),
+        "{}",
+        show(&m)
+    );
 }
 
 #[test]
 fn every_default_block_is_recovered() {
     let x = [2.0, 4.0, 8.0, 16.0, 32.0];
     for term in DEFAULT_BLOCKS {
-        let pts: Vec<Point> = x
+        let pts: Vec<Measurement> = x
             .iter()
-            .map(|&x| Point {
-                x,
-                values: vec![200.0 + 10.0 * term.eval(x)],
-            })
+            .map(|&x| Measurement::one(x, vec![200.0 + 10.0 * term.eval(x)]))
             .collect();
         let m = extrap_single(&pts, &ExtrapOptions::default()).unwrap();
-        let (c1, got) = m.term.unwrap_or_else(|| panic!("{term}: constant model"));
+        let (c1, got) = single_term(&m).unwrap_or_else(|| panic!("{term}: constant model"));
         assert_eq!(got, term, "{term}: chose {got}");
         assert!(
-            close(m.c0, 200.0, 1e-9) && close(c1, 10.0, 1e-9),
-            "{term}: {m}"
+            close(m.model.constant, 200.0, 1e-9) && close(c1, 10.0, 1e-9),
+            "{term}: {}",
+            show(&m)
         );
     }
 }
@@ -133,8 +144,8 @@ fn extrap_test_one_parameter_6() {
         ],
     );
     let m = extrap_single(&met1, &ExtrapOptions::default()).unwrap();
-    assert!(m.term.is_none(), "{m}");
-    assert!(close(m.c0, 4.068, 1e-12), "{m}");
+    assert!(m.model.terms.is_empty(), "{}", show(&m));
+    assert!(close(m.model.constant, 4.068, 1e-12), "{}", show(&m));
     let rows: [(&[&[f64]], f64, f64); 2] = [
         (
             &[
@@ -167,14 +178,8 @@ fn extrap_test_one_parameter_6() {
 #[test]
 fn bad_points_are_errors() {
     assert!(extrap_single(&[], &ExtrapOptions::default()).is_err());
-    let nan = [Point {
-        x: 2.0,
-        values: vec![f64::NAN],
-    }];
+    let nan = [Measurement::one(2.0, vec![f64::NAN])];
     assert!(extrap_single(&nan, &ExtrapOptions::default()).is_err());
-    let empty = [Point {
-        x: 2.0,
-        values: vec![],
-    }];
+    let empty = [Measurement::one(2.0, vec![])];
     assert!(extrap_single(&empty, &ExtrapOptions::default()).is_err());
 }

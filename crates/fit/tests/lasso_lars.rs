@@ -308,12 +308,14 @@ fn assert_close(got: &[f64], want: &[f64], rel: f64) {
     }
 }
 
-/// `lars_path(method="lasso")` on the centered data: (positive, alphas, coefs[:, 1],
-/// coefs[:, -1]).
+/// A reference path: (positive, alphas, coefs[:, 1], coefs[:, -1]).
+type PathCase = (bool, Vec<f64>, [f64; 6], [f64; 6]);
+
+/// `lars_path(method="lasso")` on the centered data.
 #[test]
 fn paths_match_lars_path() {
     let (x, y) = centered();
-    let cases: [(bool, Vec<f64>, [f64; 6], [f64; 6]); 2] = [
+    let cases: [PathCase; 2] = [
         (
             false,
             vec![

@@ -1,0 +1,194 @@
+//! Measurements and the models fitted to them: a constant plus coefficients times basis
+//! functions, with the quality figures of the fit.
+
+use std::fmt;
+
+use crate::pmnf::Factor;
+
+/// The measurements at one point of the parameter space: its repetitions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// The parameters' values, one per parameter.
+    pub point: Vec<f64>,
+    /// The measured values (repetitions, at least one).
+    pub values: Vec<f64>,
+}
+
+impl Measurement {
+    /// A measurement of one parameter.
+    pub fn one(x: f64, values: Vec<f64>) -> Self {
+        Measurement {
+            point: vec![x],
+            values,
+        }
+    }
+
+    /// The mean of the repetitions (NaN without any).
+    pub fn mean(&self) -> f64 {
+        self.values.iter().sum::<f64>() / self.values.len() as f64
+    }
+}
+
+/// A basis function of a model's term.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Basis {
+    /// A product of PMNF factors, one per parameter it involves.
+    Pmnf(Vec<Factor>),
+}
+
+impl Basis {
+    /// The basis function's value at `point`.
+    pub fn eval(&self, point: &[f64]) -> f64 {
+        match self {
+            Basis::Pmnf(factors) => factors.iter().map(|f| f.eval(point)).product(),
+        }
+    }
+
+    /// The parameters the basis function involves.
+    pub fn params(&self) -> Vec<usize> {
+        match self {
+            Basis::Pmnf(factors) => factors.iter().map(|f| f.param).collect(),
+        }
+    }
+
+    /// Growth order as every parameter → ∞: the sum over factors of the polynomial
+    /// exponents, then of the log exponents (for ranking models by asymptotic cost).
+    pub fn growth(&self) -> (f64, f64) {
+        match self {
+            Basis::Pmnf(factors) => factors.iter().fold((0.0, 0.0), |(p, l), f| {
+                (p + f.term.poly.value(), l + f.term.log.value())
+            }),
+        }
+    }
+
+    /// The basis function in Extra-P's notation with the parameters' `names`.
+    pub fn display<'a>(&'a self, names: &'a [String]) -> impl fmt::Display + 'a {
+        BasisDisplay { basis: self, names }
+    }
+}
+
+struct BasisDisplay<'a> {
+    basis: &'a Basis,
+    names: &'a [String],
+}
+
+impl fmt::Display for BasisDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.basis {
+            Basis::Pmnf(factors) => {
+                for (i, fac) in factors.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" * ")?;
+                    }
+                    let name = self.names.get(fac.param).map_or("?", String::as_str);
+                    write!(f, "{}", fac.term.display(name))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A coefficient times a basis function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelTerm {
+    /// The coefficient.
+    pub coefficient: f64,
+    /// The basis function.
+    pub basis: Basis,
+}
+
+/// `constant + Σ coefficient·basis`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// The constant.
+    pub constant: f64,
+    /// The terms (none: a constant model).
+    pub terms: Vec<ModelTerm>,
+}
+
+impl Model {
+    /// The constant model.
+    pub fn constant(c: f64) -> Self {
+        Model {
+            constant: c,
+            terms: Vec::new(),
+        }
+    }
+
+    /// The model's value at `point`.
+    pub fn eval(&self, point: &[f64]) -> f64 {
+        self.constant
+            + self
+                .terms
+                .iter()
+                .map(|t| t.coefficient * t.basis.eval(point))
+                .sum::<f64>()
+    }
+
+    /// The fastest-growing term's growth order (`(0, 0)` for a constant model).
+    pub fn growth(&self) -> (f64, f64) {
+        self.terms
+            .iter()
+            .filter(|t| t.coefficient != 0.0)
+            .map(|t| t.basis.growth())
+            .fold((0.0, 0.0), |a, b| if b > a { b } else { a })
+    }
+
+    /// The model in Extra-P's notation: `2.8 + 0.48 * p^(5/4) * log2(p)^(1)`.
+    pub fn display<'a>(&'a self, names: &'a [String]) -> impl fmt::Display + 'a {
+        ModelDisplay { model: self, names }
+    }
+}
+
+struct ModelDisplay<'a> {
+    model: &'a Model,
+    names: &'a [String],
+}
+
+impl fmt::Display for ModelDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.model.constant)?;
+        for t in &self.model.terms {
+            write!(f, " + {} * {}", t.coefficient, t.basis.display(self.names))?;
+        }
+        Ok(())
+    }
+}
+
+/// How well a model fits its measurements.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quality {
+    /// Residual sum of squares against the measurements' means.
+    pub rss: f64,
+    /// Symmetric mean absolute percentage error, in percent:
+    /// `100/n · Σ 2|p − a|/(|a| + |p|)`.
+    pub smape: f64,
+    /// Adjusted R².
+    pub adjusted_r2: f64,
+    /// The cross-validation error the search chose by (its own measure), if it used one.
+    pub cv: Option<f64>,
+}
+
+/// A model with the quality of its fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fitted {
+    /// The model.
+    pub model: Model,
+    /// Its quality.
+    pub quality: Quality,
+}
+
+/// SMAPE in percent of `predicted` against `actual`, terms with a zero denominator left
+/// out of the sum but counted in n.
+pub(crate) fn smape(actual: &[f64], predicted: &[f64]) -> f64 {
+    let n = actual.len().max(1) as f64;
+    actual
+        .iter()
+        .zip(predicted)
+        .filter(|(a, p)| a.abs() + p.abs() != 0.0)
+        .map(|(a, p)| 2.0 * (p - a).abs() / (a.abs() + p.abs()))
+        .sum::<f64>()
+        * 100.0
+        / n
+}

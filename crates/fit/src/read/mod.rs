@@ -1,0 +1,100 @@
+//! Readers of measurement files: Extra-P's text format ([`text`]), Extra-P's JSON Lines
+//! ([`jsonl`]) and CSV with one row per run ([`csv`]). Each gives an [`Experiment`]; each
+//! answers a malformed file with a [`ReadError`] that names the line and column and says
+//! how to fix it.
+
+pub mod csv;
+mod error;
+pub mod jsonl;
+pub mod text;
+
+use std::collections::HashMap;
+
+pub use error::{ReadError, ReadErrorKind};
+
+use crate::Measurement;
+
+/// Measurements of one callpath and metric.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// The callpath (region), `""` when the file names none.
+    pub callpath: String,
+    /// The metric, `""` when the file names none.
+    pub metric: String,
+    /// One measurement per point, in the file's order, repetitions merged.
+    pub measurements: Vec<Measurement>,
+}
+
+/// What a measurement file holds.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Experiment {
+    /// The parameters' names, in order.
+    pub parameters: Vec<String>,
+    /// One series per callpath and metric, in the order the file first names them.
+    pub series: Vec<Series>,
+}
+
+/// Builds an [`Experiment`], merging repetitions of the same point.
+#[derive(Default)]
+pub(crate) struct Builder {
+    parameters: Vec<String>,
+    series: Vec<Series>,
+    by_name: HashMap<(String, String), usize>,
+    points: Vec<HashMap<Vec<u64>, usize>>,
+}
+
+impl Builder {
+    pub(crate) fn new(parameters: Vec<String>) -> Self {
+        Builder {
+            parameters,
+            ..Builder::default()
+        }
+    }
+
+    /// The series of `callpath` and `metric`, created on first use.
+    pub(crate) fn series(&mut self, callpath: &str, metric: &str) -> usize {
+        let next = self.series.len();
+        let k = *self
+            .by_name
+            .entry((callpath.to_string(), metric.to_string()))
+            .or_insert(next);
+        if k == next {
+            self.series.push(Series {
+                callpath: callpath.to_string(),
+                metric: metric.to_string(),
+                measurements: Vec::new(),
+            });
+            self.points.push(HashMap::new());
+        }
+        k
+    }
+
+    /// Adds `values` at `point` to series `s`.
+    pub(crate) fn add(&mut self, s: usize, point: &[f64], values: &[f64]) {
+        let key: Vec<u64> = point
+            .iter()
+            .map(|v| if *v == 0.0 { 0 } else { v.to_bits() })
+            .collect();
+        let ms = &mut self.series[s].measurements;
+        let at = *self.points[s].entry(key).or_insert(ms.len());
+        if at == ms.len() {
+            ms.push(Measurement {
+                point: point.to_vec(),
+                values: Vec::new(),
+            });
+        }
+        ms[at].values.extend_from_slice(values);
+    }
+
+    pub(crate) fn finish(self) -> Experiment {
+        Experiment {
+            parameters: self.parameters,
+            series: self.series,
+        }
+    }
+}
+
+/// Reads a number the way every reader does: a decimal or scientific literal, finite.
+pub(crate) fn number(s: &str) -> Option<f64> {
+    s.parse::<f64>().ok().filter(|v| v.is_finite())
+}

@@ -7,6 +7,7 @@
 mod demo;
 mod error;
 mod etccs;
+mod fit;
 mod graph;
 mod input;
 mod limits;
@@ -53,6 +54,9 @@ enum Command {
     /// process-algebra models of message-passing programs.
     #[command(subcommand)]
     Etccs(etccs::EtccsCommand),
+    /// Empirical performance models (Extra-P's PMNF and beyond): fit measurements of runs,
+    /// choose a model per callpath and metric, predict with intervals, rank by growth.
+    Fit(fit::FitArgs),
 }
 
 /// Options of `vates demo`.
@@ -125,6 +129,7 @@ fn main() -> ExitCode {
         Command::Pamela(c) => pamela::run(c, &mut out),
         Command::Graph(c) => graph::run(c, &mut out),
         Command::Etccs(c) => etccs::run(c, &mut out),
+        Command::Fit(a) => fit::run(a, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::Stdout));
     match result {

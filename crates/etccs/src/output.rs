@@ -448,26 +448,6 @@ pub fn reports_json(rs: &[Report]) -> Value {
     json!({ "agents": rs.iter().map(report_json).collect::<Vec<_>>() })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn t(s: &str) -> Time {
-        s.parse().expect("a rational")
-    }
-
-    #[test]
-    fn approximate_times_keep_the_exact_value_first() {
-        assert_eq!(time_approx(&t("4")), "4");
-        assert_eq!(time_approx(&t("7/2")), "3.5");
-        assert_eq!(time_approx(&t("5341091/4")), "1335272.75");
-        assert_eq!(time_approx(&t("10/3")), "10/3 ≈ 3.333");
-        assert_eq!(time_approx(&t("-1/3")), "-1/3 ≈ -0.333");
-        assert_eq!(time_short(&t("7/2")), "3.5");
-        assert_eq!(time_short(&t("10/3")), "≈ 3.333");
-    }
-}
-
 /// The reports of one run, one after another, in the readable layout or (with `thesis`) the
 /// thesis tool's.
 pub fn reports_text(rs: &[Report], thesis: bool) -> String {
@@ -486,4 +466,24 @@ pub fn reports_text(rs: &[Report], thesis: bool) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Time {
+        s.parse().expect("a rational")
+    }
+
+    #[test]
+    fn approximate_times_keep_the_exact_value_first() {
+        assert_eq!(time_approx(&t("4")), "4");
+        assert_eq!(time_approx(&t("7/2")), "3.5");
+        assert_eq!(time_approx(&t("5341091/4")), "1335272.75");
+        assert_eq!(time_approx(&t("10/3")), "10/3 ≈ 3.333");
+        assert_eq!(time_approx(&t("-1/3")), "-1/3 ≈ -0.333");
+        assert_eq!(time_short(&t("7/2")), "3.5");
+        assert_eq!(time_short(&t("10/3")), "≈ 3.333");
+    }
 }

@@ -96,6 +96,10 @@ enum Op {
     Ceil,
     /// `(1 → 1)`.
     Log,
+    /// `(1 → 1)`.
+    Log2,
+    /// `(2 → 1)` the real power `a^b`.
+    Power,
     /// `(2 → 1)`.
     Mod,
     /// `(2 → 1)`.
@@ -234,10 +238,10 @@ fn nth_node(root: NodeRef<'_>, n: u32) -> Option<NodeRef<'_>> {
                 Expr::Add(v) | Expr::Mul(v) | Expr::Min(v) | Expr::Max(v) => {
                     kids.extend(v.iter().map(NodeRef::E))
                 }
-                Expr::Pow(a, _) | Expr::Floor(a) | Expr::Ceil(a) | Expr::Log(a) => {
+                Expr::Pow(a, _) | Expr::Floor(a) | Expr::Ceil(a) | Expr::Log(a) | Expr::Log2(a) => {
                     kids.push(NodeRef::E(a))
                 }
-                Expr::Mod(a, b) | Expr::Gcd(a, b) => {
+                Expr::Mod(a, b) | Expr::Gcd(a, b) | Expr::Power(a, b) => {
                     kids.push(NodeRef::E(a));
                     kids.push(NodeRef::E(b));
                 }
@@ -347,6 +351,11 @@ macro_rules! checked_dispatch {
             Op::Floor => $mem[$s - 1] = $mem[$s - 1].floor(),
             Op::Ceil => $mem[$s - 1] = $mem[$s - 1].ceil(),
             Op::Log => $mem[$s - 1] = $check!(fops::log($mem[$s - 1])),
+            Op::Log2 => $mem[$s - 1] = $check!(fops::log2($mem[$s - 1])),
+            Op::Power => {
+                $s -= 1;
+                $mem[$s - 1] = $check!(fops::power($mem[$s - 1], $mem[$s]));
+            }
             Op::Mod => {
                 $s -= 1;
                 $mem[$s - 1] = $check!(fops::modulo($mem[$s - 1], $mem[$s]));
@@ -651,9 +660,9 @@ impl Program {
 
 /// Executes one instruction of a straight-line program without per-operation error
 /// checks. Instead, every value that could be infinite or NaN (results of `+ * /`, powers,
-/// `log`, `mod`, and slot values) is folded into `*chk` as `x - x`, which is `0` for finite
-/// `x` and NaN otherwise; a fractional `gcd` operand or an instruction that does not belong
-/// here makes it NaN too. So `*chk == 0` at the end exactly when the checked interpreter would
+/// `log`, `log2`, `mod`, and slot values) is folded into `*chk` as `x - x`, which is `0` for
+/// finite `x` and NaN otherwise; a fractional `gcd` operand, a real power outside its domain
+/// or an instruction that does not belong here makes it NaN too. So `*chk == 0` at the end exactly when the checked interpreter would
 /// have succeeded, and then the values computed are those of [`checked_dispatch`], bit for
 /// bit.
 #[inline(always)]
@@ -721,6 +730,19 @@ fn arith_fast(op: Op, mem: &mut [f64], sp: &mut usize, vals: &[f64], chk: &mut f
         Op::Ceil => mem[s - 1] = mem[s - 1].ceil(),
         // ln of 0 is -inf and of a negative number NaN.
         Op::Log => mem[s - 1] = fin(mem[s - 1].ln()),
+        Op::Log2 => mem[s - 1] = fin(mem[s - 1].log2()),
+        // The checked primitive itself: its domain errors (a negative base with a fractional
+        // exponent, 0 to a negative power) make the check fail.
+        Op::Power => {
+            s -= 1;
+            mem[s - 1] = match fops::power(mem[s - 1], mem[s]) {
+                Ok(v) => v,
+                Err(_) => {
+                    *chk = f64::NAN;
+                    0.0
+                }
+            };
+        }
         Op::Mod => {
             s -= 1;
             mem[s - 1] = fin(fops::modulo_raw(mem[s - 1], mem[s]));
@@ -860,6 +882,8 @@ impl<'a> Compiler<'a> {
             Expr::Floor(a) => self.unary(a, Op::Floor, id),
             Expr::Ceil(a) => self.unary(a, Op::Ceil, id),
             Expr::Log(a) => self.unary(a, Op::Log, id),
+            Expr::Log2(a) => self.unary(a, Op::Log2, id),
+            Expr::Power(b, x) => self.pair(b, x, Op::Power, id),
             Expr::Mod(a, b) => self.pair(a, b, Op::Mod, id),
             Expr::Gcd(a, b) => self.pair(a, b, Op::Gcd, id),
             Expr::Fold(fd) => self.fold(fd, id),
@@ -1300,6 +1324,15 @@ mod tests {
             (Expr::Gcd(Box::new(x()), Box::new(Expr::int(2))), 1.5, 0.0),
             (Expr::Log(Box::new(x())), 0.0, 0.0),
             (Expr::Log(Box::new(x())), -1.0, 0.0),
+            (Expr::log2(x()), 0.0, 0.0),
+            (Expr::log2(x()), -1.0, 0.0),
+            (Expr::power(x(), y()), -4.0, 0.5),
+            (Expr::power(x(), y()), 0.0, -0.5),
+            (Expr::power(x(), y()), 0.0, -1.0),
+            (Expr::power(x(), y()), 0.0, -2.0),
+            (Expr::power(x(), y()), 10.0, 400.0),
+            (Expr::power(x(), y()), 0.5, -2000.5),
+            (Expr::power(x(), y()), 1.0, f64::NAN),
             (Expr::Mod(Box::new(x()), Box::new(y())), 1.0, 0.0),
             (
                 Expr::Num(crate::number::parse_rational("1e400").unwrap()) * Expr::int(0),
@@ -1314,6 +1347,58 @@ mod tests {
             let env: BTreeMap<Name, f64> = [("x".into(), xv), ("y".into(), yv)].into();
             let tree = eval_f64(&e, &env, &EvalLimits::default());
             assert!(tree.is_err(), "`{e}` at x={xv}, y={yv} should fail");
+            assert_eq!(c.eval(&[xv, yv]), tree, "`{e}` at x={xv}, y={yv}");
+        }
+    }
+
+    #[test]
+    fn real_powers_and_binary_logarithms_match_the_tree() {
+        let (x, y) = (|| Expr::var("x"), || Expr::var("y"));
+        let exprs = [
+            Expr::power(x(), y()),
+            Expr::power(x(), Expr::ratio(3, 2)) * y(),
+            y() / Expr::power(x(), Expr::ratio(1, 3)),
+            Expr::power(Expr::int(2), y()) + Expr::log2(x()),
+            Expr::log2(x() * y()) * Expr::power(x(), Expr::log2(Expr::int(7))),
+            Expr::power(Expr::power(x(), y()), y()),
+        ];
+        let points = [-4.0, -1.5, -1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 1e5];
+        let slots = names(&["x", "y"]);
+        let mut seen = (0, 0);
+        for e in &exprs {
+            let c = Compiled::new(e, &slots).unwrap();
+            assert!(c.prog.simple, "`{e}` is straight-line");
+            for xv in points {
+                for yv in points {
+                    let env: BTreeMap<Name, f64> = [("x".into(), xv), ("y".into(), yv)].into();
+                    let tree = eval_f64(e, &env, &EvalLimits::default());
+                    if tree.is_ok() {
+                        seen.0 += 1;
+                    } else {
+                        seen.1 += 1;
+                    }
+                    assert_eq!(c.eval(&[xv, yv]), tree, "`{e}` at x={xv}, y={yv}");
+                    let mut s = Scratch::new();
+                    assert_eq!(c.eval_with(&[xv, yv], &mut s), tree);
+                }
+            }
+        }
+        assert!(
+            seen.0 > 100 && seen.1 > 100,
+            "values and errors both: {seen:?}"
+        );
+        // Inside a fold (the general interpreter).
+        let e = Expr::sum_over(
+            "i",
+            Expr::int(1),
+            y(),
+            Expr::power(x(), Expr::var("i") / y()),
+        );
+        let c = Compiled::new(&e, &slots).unwrap();
+        assert!(!c.prog.simple);
+        for (xv, yv) in [(2.0, 4.0), (-2.0, 4.0), (-2.0, 1.0), (0.0, 3.0)] {
+            let env: BTreeMap<Name, f64> = [("x".into(), xv), ("y".into(), yv)].into();
+            let tree = eval_f64(&e, &env, &EvalLimits::default());
             assert_eq!(c.eval(&[xv, yv]), tree, "`{e}` at x={xv}, y={yv}");
         }
     }

@@ -1,7 +1,8 @@
 //! Evaluation of [`Expr`] and [`Cond`] under an environment: exactly over rationals
 //! ([`eval_exact`]) or in `f64` ([`eval_f64`]).
 //!
-//! Both follow the semantics documented on [`Expr`]: floored `mod`, natural `log`, folds over
+//! Both follow the semantics documented on [`Expr`]: floored `mod`, natural `log`, binary
+//! `log2`, real powers (exact only where the value is rational), folds over
 //! `ceil(lo) ..= floor(hi)` (empty: 0), and `if(c, a, b)` as the expectation
 //! `p*a + (1-p)*b` where `p` is the probability that `c` holds ([`cond_probability_f64`]).
 //! A branch whose weight is zero is not evaluated, so `if(x != 0, 1/x, 0)` is fine at `x = 0`;
@@ -180,6 +181,18 @@ pub enum EvalError {
         /// The `log` expression.
         expr: String,
     },
+    /// A negative number raised to a non-integer power (`x^(1/2)` at `x = -4`).
+    #[error(
+        "power of a negative number ({base}) to a fractional exponent ({exponent}) in `{expr}`"
+    )]
+    NegativeToFractionalPower {
+        /// The base's value.
+        base: String,
+        /// The exponent's value.
+        exponent: String,
+        /// The power expression.
+        expr: String,
+    },
     /// An operation that needs integers (`gcd`) got a fraction.
     #[error("`{expr}` needs integer operands but got {value}")]
     NotInteger {
@@ -253,6 +266,7 @@ pub(crate) enum Fault {
     DivZero,
     ZeroNegPow,
     LogNonPositive(f64),
+    NegFracPow(f64, f64),
     NotInteger(f64),
     NonFinite,
     ProbRange(f64),
@@ -268,6 +282,11 @@ impl Fault {
             Fault::ZeroNegPow => EvalError::ZeroToNegativePower { expr },
             Fault::LogNonPositive(v) => EvalError::LogOfNonPositive {
                 value: v.to_string(),
+                expr,
+            },
+            Fault::NegFracPow(b, e) => EvalError::NegativeToFractionalPower {
+                base: b.to_string(),
+                exponent: e.to_string(),
                 expr,
             },
             Fault::NotInteger(v) => EvalError::NotInteger {
@@ -426,6 +445,45 @@ pub(crate) mod fops {
         finite(x.ln())
     }
 
+    #[inline]
+    pub(crate) fn log2(x: f64) -> Result<f64, Fault> {
+        if x <= 0.0 {
+            return Err(Fault::LogNonPositive(x));
+        }
+        finite(x.log2())
+    }
+
+    /// The real power `b^e` (see [`crate::Expr::Power`]): an integer exponent in `i32` range
+    /// gives exactly what `Pow` gives (same primitives, same errors), any other exponent
+    /// `powf`, defined for `b > 0`, and for `b == 0` when `e > 0`.
+    #[inline]
+    pub(crate) fn power(b: f64, e: f64) -> Result<f64, Fault> {
+        const I32: f64 = i32::MAX as f64;
+        if e.fract() == 0.0 {
+            if e.abs() <= I32 {
+                let k = e as i32;
+                return match k {
+                    -1 => div(1.0, b),
+                    k if k < 0 => div_pow(1.0, b, -k),
+                    k => pow(b, k),
+                };
+            }
+            if b == 0.0 && e < 0.0 {
+                return Err(Fault::ZeroNegPow);
+            }
+            return finite(b.powf(e));
+        }
+        if b > 0.0 {
+            finite(b.powf(e))
+        } else if b == 0.0 && e > 0.0 {
+            Ok(0.0)
+        } else if b == 0.0 {
+            Err(Fault::ZeroNegPow)
+        } else {
+            Err(Fault::NegFracPow(b, e))
+        }
+    }
+
     /// The expectation `p*a + (1-p)*b`.
     #[inline(always)]
     pub(crate) fn blend(p: f64, a: f64, b: f64) -> Result<f64, Fault> {
@@ -450,7 +508,9 @@ pub(crate) mod fops {
         used: &mut u64,
         limit: u64,
     ) -> Result<Option<(f64, u64)>, Fault> {
-        let first = finite(lo.ceil())?;
+        // `+ 0.0` turns the `-0.0` that the ceiling of a value in `(-1, 0)` is into `0.0`,
+        // so the variable's first value is the same however the evaluator steps it.
+        let first = finite(lo.ceil())? + 0.0;
         let last = finite(hi.floor())?;
         if last < first {
             return Ok(None);
@@ -488,7 +548,8 @@ pub(crate) mod fops {
 /// Evaluates `e` exactly.
 ///
 /// # Errors
-/// [`EvalError::NotExact`] for a logarithm of anything but 1, and every error of
+/// [`EvalError::NotExact`] for a logarithm of anything but 1 (a binary logarithm of anything
+/// but a power of two) and for a real power whose value is irrational, and every error of
 /// [`EvalError`] that applies to exact arithmetic.
 pub fn eval_exact(e: &Expr, env: &dyn Env, limits: &EvalLimits) -> Result<Rational, EvalError> {
     Exact::new(env, limits).eval(e)
@@ -599,6 +660,11 @@ impl<'a> Exact<'a> {
     #[inline(never)]
     fn pow(&mut self, base: &Expr, k: i32, at: &Expr) -> Result<Rational, EvalError> {
         let b = self.eval(base)?;
+        self.pow_value(&b, k, at)
+    }
+
+    /// `b^k` for a value `b`, with errors located at `at`.
+    fn pow_value(&self, b: &Rational, k: i32, at: &Expr) -> Result<Rational, EvalError> {
         if b.is_zero() && k < 0 {
             return Err(if k == -1 {
                 EvalError::DivisionByZero { expr: snippet(at) }
@@ -610,7 +676,58 @@ impl<'a> Exact<'a> {
         if size.saturating_mul(u64::from(k.unsigned_abs())) > self.limits.max_exact_bits {
             return Err(self.too_big(at));
         }
-        Ok(Pow::pow(&b, k))
+        Ok(Pow::pow(b, k))
+    }
+
+    /// The real power `base^exponent`: exact where the exponent is an integer (as `Pow`) or
+    /// the result a rational root, [`EvalError::NotExact`] elsewhere.
+    #[inline(never)]
+    fn power(&mut self, base: &Expr, exponent: &Expr, at: &Expr) -> Result<Rational, EvalError> {
+        let b = self.eval(base)?;
+        let e = self.eval(exponent)?;
+        if e.is_integer() {
+            if let Some(k) = e.numer().to_i32() {
+                return self.pow_value(&b, k, at);
+            }
+            // An exponent beyond i32: only bases 0 and ±1 give a value within the limits.
+            return if b.is_zero() {
+                if e.is_positive() {
+                    Ok(Rational::zero())
+                } else {
+                    Err(EvalError::ZeroToNegativePower { expr: snippet(at) })
+                }
+            } else if b.abs().is_one() {
+                let odd = e.numer().is_odd();
+                Ok(if odd { b } else { Rational::one() })
+            } else {
+                Err(self.too_big(at))
+            };
+        }
+        if b.is_negative() {
+            return Err(EvalError::NegativeToFractionalPower {
+                base: format_rational(&b),
+                exponent: format_rational(&e),
+                expr: snippet(at),
+            });
+        }
+        if b.is_zero() {
+            return if e.is_positive() {
+                Ok(Rational::zero())
+            } else {
+                Err(EvalError::ZeroToNegativePower { expr: snippet(at) })
+            };
+        }
+        if b.is_one() {
+            return Ok(b);
+        }
+        let not_exact = || EvalError::NotExact { expr: snippet(at) };
+        let q = e.denom().to_u32().ok_or_else(not_exact)?;
+        let root = crate::exact::rational_root(&b, q).ok_or_else(not_exact)?;
+        match e.numer().to_i32() {
+            Some(p) => self.pow_value(&root, p, at),
+            None if root.is_one() => Ok(root),
+            None => Err(self.too_big(at)),
+        }
     }
 
     /// Dispatches on the node; the work is in small separate functions so that deep trees
@@ -628,6 +745,8 @@ impl<'a> Exact<'a> {
             Expr::Mod(a, b) => self.modulo(a, b, e)?,
             Expr::Gcd(a, b) => self.gcd(a, b, e)?,
             Expr::Log(a) => self.log(a, e)?,
+            Expr::Log2(a) => self.log2(a, e)?,
+            Expr::Power(b, x) => self.power(b, x, e)?,
             Expr::Fold(fd) => self.fold(fd, e)?,
             Expr::If(c, a, b) => self.ite(c, a, b)?,
         };
@@ -711,6 +830,21 @@ impl<'a> Exact<'a> {
             return Err(EvalError::NotExact { expr: snippet(e) });
         }
         Ok(Rational::zero())
+    }
+
+    /// The binary logarithm: exact for powers of two only.
+    #[inline(never)]
+    fn log2(&mut self, a: &Expr, e: &Expr) -> Result<Rational, EvalError> {
+        let x = self.eval(a)?;
+        if !x.is_positive() {
+            return Err(EvalError::LogOfNonPositive {
+                value: format_rational(&x),
+                expr: snippet(e),
+            });
+        }
+        crate::exact::log2_exact(&x)
+            .map(|k| Rational::from_integer(k.into()))
+            .ok_or_else(|| EvalError::NotExact { expr: snippet(e) })
     }
 
     #[inline(never)]
@@ -858,6 +992,8 @@ impl<'a> Float<'a> {
             Expr::Ceil(a) => Ok(self.eval(a)?.ceil()),
             Expr::Mod(a, b) | Expr::Gcd(a, b) => self.binary(a, b, e),
             Expr::Log(a) => self.log(a, e),
+            Expr::Log2(a) => self.log2(a, e),
+            Expr::Power(b, x) => self.power(b, x, e),
             Expr::Fold(fd) => self.fold(fd, e),
             Expr::If(c, a, b) => self.ite(c, a, b, e),
         }
@@ -945,6 +1081,19 @@ impl<'a> Float<'a> {
     fn log(&mut self, a: &Expr, e: &Expr) -> Result<f64, EvalError> {
         let x = self.eval(a)?;
         fops::log(x).map_err(|f| f.at(e))
+    }
+
+    #[inline(never)]
+    fn log2(&mut self, a: &Expr, e: &Expr) -> Result<f64, EvalError> {
+        let x = self.eval(a)?;
+        fops::log2(x).map_err(|f| f.at(e))
+    }
+
+    #[inline(never)]
+    fn power(&mut self, b: &Expr, x: &Expr, e: &Expr) -> Result<f64, EvalError> {
+        let b = self.eval(b)?;
+        let x = self.eval(x)?;
+        fops::power(b, x).map_err(|f| f.at(e))
     }
 
     #[inline(never)]

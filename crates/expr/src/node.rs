@@ -22,7 +22,13 @@ pub type Rational = BigRational;
 /// Semantics (shared by every evaluator and by the simplifier):
 /// - `Pow(x, k)` is `x` to the integer power `k`; division `a / b` is `a * b^-1`.
 /// - `Mod(a, b)` is the floored modulus `a - b*floor(a/b)` (non-negative for `b > 0`).
-/// - `Log(x)` is the natural logarithm.
+/// - `Log(x)` is the natural logarithm; `Log2(x)` the binary one (PMNF's `log`). Both are
+///   defined for `x > 0` only.
+/// - `Power(b, e)` is `b` to the real power `e`. Where `e` is an integer it equals
+///   `Pow(b, e)` (so `b^0 = 1` for every `b`, `0^0` included, and `0^e` for a negative
+///   integer `e` is a division by zero). For a non-integer `e` it is defined for `b > 0`,
+///   and for `b == 0` when `e > 0` (then `0`); `0` to a negative power and a negative base
+///   with a non-integer exponent are evaluation errors.
 /// - `Fold { op, var, lo, hi, body }` folds `body` over the integers `var = lo ..= hi`
 ///   (bounds are rounded: `ceil(lo) ..= floor(hi)`); over an empty range every fold is `0`,
 ///   which is the right neutral element for the non-negative times and counts vates deals in.
@@ -54,6 +60,10 @@ pub enum Expr {
     Gcd(Box<Expr>, Box<Expr>),
     /// Natural logarithm.
     Log(Box<Expr>),
+    /// Binary logarithm.
+    Log2(Box<Expr>),
+    /// Real power `base^exponent` for any exponent expression.
+    Power(Box<Expr>, Box<Expr>),
     /// A sum, maximum or minimum over an integer range with a bound variable.
     Fold(Box<Fold>),
     /// Conditional expression.
@@ -208,6 +218,26 @@ impl Expr {
         Expr::Add(vec![a, Expr::Mul(vec![Expr::int(-1), b])])
     }
 
+    /// `base^k` for an integer `k`.
+    pub fn pow(base: Expr, k: i32) -> Expr {
+        Expr::Pow(Box::new(base), k)
+    }
+
+    /// `base^exponent` for any exponent (see [`Expr::Power`] for where it is defined).
+    pub fn power(base: Expr, exponent: Expr) -> Expr {
+        Expr::Power(Box::new(base), Box::new(exponent))
+    }
+
+    /// The natural logarithm of `x`.
+    pub fn log(x: Expr) -> Expr {
+        Expr::Log(Box::new(x))
+    }
+
+    /// The binary logarithm of `x`.
+    pub fn log2(x: Expr) -> Expr {
+        Expr::Log2(Box::new(x))
+    }
+
     /// Maximum of two or more expressions.
     pub fn max(items: Vec<Expr>) -> Expr {
         Expr::Max(items)
@@ -279,8 +309,10 @@ impl Expr {
             Expr::Add(v) | Expr::Mul(v) | Expr::Min(v) | Expr::Max(v) => {
                 v.iter().for_each(|e| e.visit(f))
             }
-            Expr::Pow(a, _) | Expr::Floor(a) | Expr::Ceil(a) | Expr::Log(a) => a.visit(f),
-            Expr::Mod(a, b) | Expr::Gcd(a, b) => {
+            Expr::Pow(a, _) | Expr::Floor(a) | Expr::Ceil(a) | Expr::Log(a) | Expr::Log2(a) => {
+                a.visit(f)
+            }
+            Expr::Mod(a, b) | Expr::Gcd(a, b) | Expr::Power(a, b) => {
                 a.visit(f);
                 b.visit(f);
             }
@@ -312,8 +344,12 @@ impl Expr {
             Expr::Add(v) | Expr::Mul(v) | Expr::Min(v) | Expr::Max(v) => {
                 v.iter().any(|e| e.depends_on(name))
             }
-            Expr::Pow(a, _) | Expr::Floor(a) | Expr::Ceil(a) | Expr::Log(a) => a.depends_on(name),
-            Expr::Mod(a, b) | Expr::Gcd(a, b) => a.depends_on(name) || b.depends_on(name),
+            Expr::Pow(a, _) | Expr::Floor(a) | Expr::Ceil(a) | Expr::Log(a) | Expr::Log2(a) => {
+                a.depends_on(name)
+            }
+            Expr::Mod(a, b) | Expr::Gcd(a, b) | Expr::Power(a, b) => {
+                a.depends_on(name) || b.depends_on(name)
+            }
             Expr::Fold(fd) => {
                 fd.lo.depends_on(name)
                     || fd.hi.depends_on(name)
@@ -334,10 +370,10 @@ impl Expr {
             Expr::Add(v) | Expr::Mul(v) | Expr::Min(v) | Expr::Max(v) => {
                 v.iter().for_each(|e| e.collect_free(bound, out))
             }
-            Expr::Pow(a, _) | Expr::Floor(a) | Expr::Ceil(a) | Expr::Log(a) => {
+            Expr::Pow(a, _) | Expr::Floor(a) | Expr::Ceil(a) | Expr::Log(a) | Expr::Log2(a) => {
                 a.collect_free(bound, out)
             }
-            Expr::Mod(a, b) | Expr::Gcd(a, b) => {
+            Expr::Mod(a, b) | Expr::Gcd(a, b) | Expr::Power(a, b) => {
                 a.collect_free(bound, out);
                 b.collect_free(bound, out);
             }
@@ -402,6 +438,8 @@ impl Expr {
             Expr::Floor(a) => Expr::Floor(b(a)),
             Expr::Ceil(a) => Expr::Ceil(b(a)),
             Expr::Log(a) => Expr::Log(b(a)),
+            Expr::Log2(a) => Expr::Log2(b(a)),
+            Expr::Power(x, y) => Expr::Power(b(x), b(y)),
             Expr::Mod(x, y) => Expr::Mod(b(x), b(y)),
             Expr::Gcd(x, y) => Expr::Gcd(b(x), b(y)),
             Expr::Fold(fd) => {

@@ -5,7 +5,10 @@
 //! `^` binds tighter than `*` and `/` (left-associative), which bind tighter than unary `-`,
 //! which binds tighter than `+`/`-` and `mod`. A `mod` is parenthesized inside sums and
 //! products and takes atoms or powers as operands: `(i + 1) mod P`, `(i mod P)*x`.
+//! Real powers are written `b^e` with a non-atomic base or exponent parenthesized and a
+//! constant fractional exponent as a fraction (`x^(3/2)`, `2^x`, `(x + 1)^log2(7)`).
 //! Functions are written as calls: `max(a, b)`, `floor(x)`, `gcd(a, b)`, `log(x)` (natural),
+//! `log2(x)` (binary),
 //! `sum(i = 1..N, body)`, `if(cond, a, b)`. Conditions use `==`, `!=`, `<`, `<=`, `>`, `>=`,
 //! `and` (binding tighter than `or`), `not (…)` and `prob(p)`.
 //!
@@ -44,6 +47,12 @@ enum Prec {
     Power,
     /// Names, non-negative integers and decimals, calls.
     Atom,
+}
+
+/// A non-integer constant exponent as the fraction `p/q` (`-1/2`): `x^(3/2)` reads better
+/// than `x^1.5`.
+fn fraction(r: &Rational) -> Option<String> {
+    (!r.is_integer()).then(|| format!("{}/{}", r.numer(), r.denom()))
 }
 
 /// Whether the decimal or integer text of `r` needs no parentheses (it is not `p/q`).
@@ -96,7 +105,7 @@ fn prec(e: &Expr, neg: bool) -> Prec {
         _ if neg => Prec::Neg,
         Expr::Add(v) if v.len() > 1 => Prec::Sum,
         Expr::Pow(_, k) if *k < 0 => Prec::Product,
-        Expr::Pow(..) => Prec::Power,
+        Expr::Pow(..) | Expr::Power(..) => Prec::Power,
         Expr::Mod(..) => Prec::Sum,
         _ => Prec::Atom,
     }
@@ -220,6 +229,15 @@ impl<W: Write> Text<'_, W> {
             Expr::Floor(a) => self.call("floor", &[a]),
             Expr::Ceil(a) => self.call("ceil", &[a]),
             Expr::Log(a) => self.call("log", &[a]),
+            Expr::Log2(a) => self.call("log2", &[a]),
+            Expr::Power(b, x) => {
+                self.expr(b, false, Prec::Atom)?;
+                self.out.write_char('^')?;
+                match x.as_num().and_then(fraction) {
+                    Some(f) => write!(self.out, "({f})"),
+                    None => self.expr(x, false, Prec::Atom),
+                }
+            }
             Expr::Gcd(a, b) => self.call("gcd", &[a, b]),
             Expr::Mod(a, b) => {
                 self.expr(a, false, Prec::Power)?;
@@ -575,6 +593,24 @@ impl Latex {
                 self.expr(a, false, Prec::Top);
                 self.out.push_str("\\right)");
             }
+            Expr::Log2(a) => {
+                self.out.push_str("\\log_2\\left(");
+                self.expr(a, false, Prec::Top);
+                self.out.push_str("\\right)");
+            }
+            Expr::Power(b, x) => {
+                self.expr(b, false, Prec::Atom);
+                self.out.push_str("^{");
+                match x.as_num().filter(|r| !r.is_integer()) {
+                    Some(r) => {
+                        let sign = if r.is_negative() { "-" } else { "" };
+                        let (n, d) = (r.numer().abs(), r.denom());
+                        self.out.push_str(&format!("{sign}\\frac{{{n}}}{{{d}}}"));
+                    }
+                    None => self.expr(x, false, Prec::Top),
+                }
+                self.out.push('}');
+            }
             Expr::Gcd(a, b) => {
                 self.out.push_str("\\gcd\\left(");
                 self.expr(a, false, Prec::Top);
@@ -739,7 +775,8 @@ impl Latex {
 ///
 /// Greek-letter names become commands (`tau_s` → `\tau_{s}`), the text after an underscore a
 /// subscript, `floor`/`ceil` `\left\lfloor … \right\rfloor`, divisions `\frac{a}{b}`, `log`
-/// `\ln`, `mod` `\bmod`, conditionals a `cases` environment.
+/// `\ln`, `log2` `\log_2`, real powers `x^{\frac{3}{2}}`, `mod` `\bmod`, conditionals a
+/// `cases` environment.
 pub fn to_latex(e: &Expr) -> String {
     let mut l = Latex { out: String::new() };
     l.expr(e, false, Prec::Top);
@@ -956,6 +993,54 @@ mod tests {
         assert_eq!(to_latex(&s), r"\left(\sum_{i=1}^{N} i\right) x");
         let c = Cond::cmp(CmpOp::Ne, v("x"), i(0));
         assert_eq!(cond_to_latex(&c), r"x \neq 0");
+    }
+
+    #[test]
+    fn real_powers_and_binary_logarithms() {
+        let p = |b: Expr, e: Expr| Expr::power(b, e);
+        assert_eq!(p(v("x"), Expr::ratio(3, 2)).to_string(), "x^(3/2)");
+        assert_eq!(p(v("x"), Expr::ratio(1, 2)).to_string(), "x^(1/2)");
+        assert_eq!(p(v("x"), i(2)).to_string(), "x^2");
+        assert_eq!(p(v("x"), i(-2)).to_string(), "x^(-2)");
+        assert_eq!(p(i(2), v("x")).to_string(), "2^x");
+        assert_eq!(p(v("x"), Expr::log2(i(7))).to_string(), "x^log2(7)");
+        assert_eq!(
+            p(v("x") + i(1), v("y") + i(1)).to_string(),
+            "(x + 1)^(y + 1)"
+        );
+        assert_eq!(p(v("x"), Expr::ratio(-1, 2)).to_string(), "x^(-1/2)");
+        assert_eq!(p(i(-2), v("y")).to_string(), "(-2)^y");
+        assert_eq!(p(p(v("x"), v("y")), v("z")).to_string(), "(x^y)^z");
+        assert_eq!(p(v("x"), p(v("y"), v("z"))).to_string(), "x^(y^z)");
+        assert_eq!(Expr::pow(p(v("x"), v("y")), 2).to_string(), "(x^y)^2");
+        assert_eq!(
+            p(v("x"), Expr::pow(v("y"), 2)).to_string(),
+            "x^(y^2)",
+            "an exponent that is a power is parenthesized"
+        );
+        assert_eq!((-p(v("x"), v("y"))).to_string(), "-x^y");
+        let pmnf = Expr::ratio(14, 5)
+            + Expr::ratio(12, 25) * p(v("p"), Expr::ratio(5, 4)) * Expr::log2(v("p"));
+        assert_eq!(pmnf.to_string(), "0.48*p^(5/4)*log2(p) + 2.8");
+        assert_eq!(Expr::log2(v("x")).to_string(), "log2(x)");
+        assert_eq!(to_latex(&p(v("x"), Expr::ratio(3, 2))), r"x^{\frac{3}{2}}");
+        assert_eq!(
+            to_latex(&p(v("x") + i(1), v("y"))),
+            r"\left(x + 1\right)^{y}"
+        );
+        assert_eq!(
+            to_latex(&p(v("x"), Expr::ratio(-1, 2))),
+            r"x^{-\frac{1}{2}}"
+        );
+        assert_eq!(to_latex(&p(i(2), v("x"))), r"2^{x}");
+        assert_eq!(to_latex(&Expr::log2(v("x"))), r"\log_2\left(x\right)");
+        assert_eq!(
+            to_latex(&(v("n") * Expr::log2(v("n")))),
+            r"n \log_2\left(n\right)"
+        );
+        let j = to_json(&p(v("x"), Expr::ratio(3, 2)), Some(8.0));
+        assert_eq!(j["expr"], "x^(3/2)");
+        assert_eq!(j["latex"], r"x^{\frac{3}{2}}");
     }
 
     #[test]

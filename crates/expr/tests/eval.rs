@@ -189,6 +189,100 @@ fn logarithm() {
 }
 
 #[test]
+fn real_power() {
+    let pw = Expr::power;
+    let xy = |x: &'static str, y: &'static str| [("x", x), ("y", y)];
+    let e = pw(v("x"), v("y"));
+    check(&pw(v("x"), num("0.5")), &[("x", "2.25")], "1.5");
+    check(&pw(v("x"), num("1.5")), &[("x", "4")], "8");
+    check(&pw(v("x"), num("-0.5")), &[("x", "4")], "0.5");
+    check(&pw(i(2), v("x")), &[("x", "10")], "1024");
+    // Integer exponents: as `Pow`, negative bases and 0^0 included.
+    check(&e, &xy("-2", "3"), "-8");
+    check(&e, &xy("2", "-2"), "0.25");
+    check(&e, &xy("0", "0"), "1");
+    check(&e, &xy("-3", "0"), "1");
+    check(&e, &xy("0", "0.5"), "0");
+    check(&e, &xy("-1", "1000000000000"), "1");
+    check(&e, &xy("-1", "1000000000001"), "-1");
+    check(&e, &xy("0", "1000000000000"), "0");
+    // Exact rational roots.
+    let l = EvalLimits::default();
+    let exact = |e: &Expr, b: &[(&str, &str)]| eval_exact(e, &envs(b).exact, &l);
+    assert_eq!(exact(&e, &xy("8", "2/3")), Ok(q("4")));
+    assert_eq!(exact(&e, &xy("27/8", "-2/3")), Ok(q("4/9")));
+    assert_eq!(exact(&e, &xy("1", "1/3")), Ok(q("1")));
+    let f = eval_f64(&e, &envs(&xy("8", "2/3")).float, &l).unwrap();
+    assert!((f - 4.0).abs() < 1e-12, "{f}");
+    // Irrational values are f64 only.
+    let r2 = pw(i(2), num("0.5"));
+    assert_eq!(
+        exact(&r2, &[]).unwrap_err().to_string(),
+        "`2^(1/2)` has no exact rational value; evaluate in floating point instead"
+    );
+    assert_eq!(
+        eval_f64(&r2, &envs(&[]).float, &l).unwrap(),
+        std::f64::consts::SQRT_2
+    );
+    assert!(matches!(
+        exact(&pw(v("x"), Expr::log2(i(7))), &[("x", "2")]),
+        Err(EvalError::NotExact { .. })
+    ));
+    // Domain errors, the same from every evaluator.
+    let err = check_err(&pw(v("x"), num("0.5")), &[("x", "-4")]);
+    assert!(matches!(err, EvalError::NegativeToFractionalPower { .. }));
+    assert_eq!(
+        err.to_string(),
+        "power of a negative number (-4) to a fractional exponent (0.5) in `x^(1/2)`"
+    );
+    let err = check_err(&pw(v("x"), num("-0.5")), &[("x", "0")]);
+    assert_eq!(
+        err.to_string(),
+        "zero raised to a negative power in `x^(-1/2)`"
+    );
+    let err = check_err(&e, &xy("0", "-1"));
+    assert!(matches!(err, EvalError::DivisionByZero { .. }));
+    let err = check_err(&e, &xy("0", "-2"));
+    assert!(matches!(err, EvalError::ZeroToNegativePower { .. }));
+    let err = check_err(&e, &xy("0", "-1000000000000"));
+    assert!(matches!(err, EvalError::ZeroToNegativePower { .. }));
+    // Huge values: beyond the exact size limit, not finite in f64.
+    assert!(matches!(
+        exact(&e, &xy("3", "1000000000000")),
+        Err(EvalError::Limit {
+            kind: LimitKind::ExactBits,
+            ..
+        })
+    ));
+    assert!(matches!(
+        eval_f64(&e, &envs(&xy("3", "1000000000000")).float, &l),
+        Err(EvalError::NonFinite { .. })
+    ));
+}
+
+#[test]
+fn binary_logarithm() {
+    let e = Expr::log2(v("x"));
+    check(&e, &[("x", "8")], "3");
+    check(&e, &[("x", "1")], "0");
+    check(&e, &[("x", "1/16")], "-4");
+    let env = envs(&[("x", "3")]);
+    let l = EvalLimits::default();
+    assert_eq!(eval_f64(&e, &env.float, &l).unwrap(), 3f64.log2());
+    assert_eq!(
+        eval_exact(&e, &env.exact, &l).unwrap_err().to_string(),
+        "`log2(x)` has no exact rational value; evaluate in floating point instead"
+    );
+    let err = check_err(&e, &[("x", "0")]);
+    assert_eq!(
+        err.to_string(),
+        "logarithm of 0, which is not positive, in `log2(x)`"
+    );
+    let err = check_err(&e, &[("x", "-2")]);
+    assert!(matches!(err, EvalError::LogOfNonPositive { .. }));
+}
+
+#[test]
 fn folds_round_their_bounds() {
     let s = |lo: Expr, hi: Expr| Expr::sum_over("i", lo, hi, v("i"));
     check(&s(i(1), i(4)), &[], "10");
@@ -558,9 +652,9 @@ fn cond_of(inner: BoxedStrategy<Expr>, general: bool) -> BoxedStrategy<Cond> {
     Union::new(options).boxed()
 }
 
-/// Random expressions. `general` adds division, negative powers and logarithms, whose `f64`
-/// results are inexact; without it every value is a small dyadic rational that `f64`
-/// represents exactly, so exact and `f64` evaluation must agree.
+/// Random expressions. `general` adds division, negative powers, logarithms and real powers,
+/// whose `f64` results are inexact; without it every value is a small dyadic rational that
+/// `f64` represents exactly, so exact and `f64` evaluation must agree.
 fn expr_strategy(general: bool) -> BoxedStrategy<Expr> {
     let (depth, size) = if general { (5, 64) } else { (3, 40) };
     let arity = if general { 3 } else { 2 };
@@ -618,6 +712,12 @@ fn expr_strategy(general: bool) -> BoxedStrategy<Expr> {
                         .boxed(),
                 );
                 options.push(inner.clone().prop_map(|a| Expr::Log(Box::new(a))).boxed());
+                options.push(inner.clone().prop_map(Expr::log2).boxed());
+                options.push(
+                    (inner.clone(), inner.clone())
+                        .prop_map(|(a, b)| Expr::power(a, b))
+                        .boxed(),
+                );
             }
             Union::new(options)
         })

@@ -32,6 +32,8 @@ mod nnls;
 mod ols;
 pub mod pmnf;
 pub mod read;
+pub mod report;
+pub mod run;
 pub mod stats;
 pub mod vates;
 

@@ -116,6 +116,21 @@ impl Model {
         }
     }
 
+    /// `coefficients[0] + Σ coefficients[k+1]·bases[k]`.
+    pub fn from_coefficients(bases: &[Basis], coefficients: &[f64]) -> Self {
+        Model {
+            constant: coefficients.first().copied().unwrap_or(0.0),
+            terms: bases
+                .iter()
+                .zip(coefficients.iter().skip(1))
+                .map(|(b, &c)| ModelTerm {
+                    coefficient: c,
+                    basis: b.clone(),
+                })
+                .collect(),
+        }
+    }
+
     /// The model's value at `point`.
     pub fn eval(&self, point: &[f64]) -> f64 {
         self.constant
@@ -126,13 +141,48 @@ impl Model {
                 .sum::<f64>()
     }
 
-    /// The fastest-growing term's growth order (`(0, 0)` for a constant model).
+    /// The fastest-growing term's growth order among the terms that add (positive
+    /// coefficients); `(0, 0)` for a constant or decreasing model.
     pub fn growth(&self) -> (f64, f64) {
         self.terms
             .iter()
-            .filter(|t| t.coefficient != 0.0)
+            .filter(|t| t.coefficient > 0.0)
             .map(|t| t.basis.growth())
             .fold((0.0, 0.0), |a, b| if b > a { b } else { a })
+    }
+
+    /// The model as an [`expr::Expr`] over the parameters `names`, coefficients as the exact
+    /// rationals of their `f64` values: it evaluates (exactly, in `f64`, compiled) to what
+    /// [`Model::eval`] gives.
+    pub fn to_expr(&self, names: &[String]) -> expr::Expr {
+        use expr::{Expr, Rational};
+        let num = |v: f64| Rational::from_float(v).map_or_else(Expr::zero, Expr::Num);
+        let mut sum = vec![num(self.constant)];
+        for t in &self.terms {
+            let Basis::Pmnf(factors) = &t.basis;
+            let mut prod = vec![num(t.coefficient)];
+            for f in factors {
+                let x = Expr::var(names.get(f.param).map_or("?", String::as_str));
+                let (p, l) = (f.term.poly, f.term.log);
+                if !p.is_zero() {
+                    prod.push(if p.den() == 1 {
+                        Expr::pow(x.clone(), p.num())
+                    } else {
+                        Expr::power(x.clone(), Expr::ratio(p.num().into(), p.den().into()))
+                    });
+                }
+                if !l.is_zero() {
+                    let lg = Expr::log2(x);
+                    prod.push(if l.den() == 1 {
+                        Expr::pow(lg, l.num())
+                    } else {
+                        Expr::power(lg, Expr::ratio(l.num().into(), l.den().into()))
+                    });
+                }
+            }
+            sum.push(Expr::Mul(prod));
+        }
+        Expr::Add(sum)
     }
 
     /// The model in Extra-P's notation: `2.8 + 0.48 * p^(5/4) * log2(p)^(1)`.

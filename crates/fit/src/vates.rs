@@ -178,6 +178,19 @@ struct Scored {
     score: f64,
 }
 
+/// Per measurement: the mean, the number of repetitions, and the repetitions' sum of
+/// squared deviations from the mean.
+fn moments(ms: &[Measurement]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let y: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+    let reps: Vec<f64> = ms.iter().map(|m| m.values.len() as f64).collect();
+    let spread: Vec<f64> = ms
+        .iter()
+        .zip(&y)
+        .map(|(m, &mean)| m.values.iter().map(|v| (v - mean) * (v - mean)).sum())
+        .collect();
+    (y, reps, spread)
+}
+
 /// The `vates` model of measurements of one parameter.
 ///
 /// # Errors
@@ -186,13 +199,7 @@ struct Scored {
 pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, FitError> {
     crate::pmnf::check_measurements(ms, 1)?;
     let x: Vec<f64> = ms.iter().map(|m| m.point[0]).collect();
-    let y: Vec<f64> = ms.iter().map(Measurement::mean).collect();
-    let reps: Vec<f64> = ms.iter().map(|m| m.values.len() as f64).collect();
-    let spread: Vec<f64> = ms
-        .iter()
-        .zip(&y)
-        .map(|(m, &mean)| m.values.iter().map(|v| (v - mean) * (v - mean)).sum())
-        .collect();
+    let (y, reps, spread) = moments(ms);
     let blocks: Vec<Term> = {
         let logs = opts.blocks.logs_usable(x.iter().copied());
         opts.blocks
@@ -385,4 +392,157 @@ pub(crate) fn search(
         .map(to_fitted)
         .collect();
     Search { best, alternatives }
+}
+
+/// The `vates` model of measurements of `dims` parameters. One parameter is
+/// [`vates_single`]. Otherwise, as Extra-P's multi-parameter search: each parameter gets a
+/// `vates` model on its line of points; the parameters whose model is not constant are kept
+/// with their fastest-growing term; the hypotheses are their product, their sum and the mixed
+/// forms, each fitted on every point by relative-error weighted least squares and chosen by
+/// leave-one-out relative error.
+///
+/// # Errors
+/// As [`vates_single`].
+pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Search, FitError> {
+    crate::pmnf::check_measurements(ms, dims)?;
+    if dims == 1 {
+        return vates_single(ms, opts);
+    }
+    let means: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+    let mut kept: Vec<Factor> = Vec::new();
+    for p in 0..dims {
+        let line: Vec<Measurement> = crate::pmnf::line(ms, &means, p)
+            .into_iter()
+            .map(|(x, v)| Measurement::one(x, vec![v]))
+            .collect();
+        let single = vates_single(&line, opts)?;
+        let fastest = single.best.model.terms.iter().max_by(|a, b| {
+            a.basis
+                .growth()
+                .partial_cmp(&b.basis.growth())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        if let Some(Basis::Pmnf(f)) = fastest.map(|t| &t.basis) {
+            kept.push(Factor {
+                param: p,
+                term: f[0].term,
+            });
+        }
+    }
+    let (_, reps, spread) = moments(ms);
+    let hyps: Vec<Vec<Basis>> = if kept.len() == 1 {
+        vec![vec![Basis::Pmnf(kept.clone())]]
+    } else if kept.is_empty() {
+        Vec::new()
+    } else {
+        crate::pmnf::hypotheses(&kept)
+    };
+    // Each hypothesis is one candidate "column set"; reuse the search on precomputed columns
+    // by scoring every hypothesis as a whole.
+    let mut all: Vec<Fitted> = hyps
+        .iter()
+        .map(|h| {
+            let cols: Vec<Vec<f64>> = h
+                .iter()
+                .map(|b| ms.iter().map(|m| b.eval(&m.point)).collect())
+                .collect();
+            score_fixed(h, &cols, &means, &reps, &spread, opts).best
+        })
+        .collect();
+    if all.is_empty() {
+        return Ok(search(&[], &means, &reps, &spread, opts));
+    }
+    all.sort_by(|a, b| {
+        let cv = |f: &Fitted| f.quality.cv.unwrap_or(f64::INFINITY);
+        cv(a).total_cmp(&cv(b))
+    });
+    let best = all.remove(0);
+    all.truncate(opts.alternatives);
+    Ok(Search {
+        best,
+        alternatives: all,
+    })
+}
+
+/// Scores one fixed hypothesis (all of `bases` together) as [`search`] scores its candidates.
+fn score_fixed(
+    bases: &[Basis],
+    cols: &[Vec<f64>],
+    y: &[f64],
+    reps: &[f64],
+    spread: &[f64],
+    opts: &VatesOptions,
+) -> Search {
+    let relative = opts.relative && y.iter().all(|&v| v > 0.0);
+    let w: Vec<f64> = y
+        .iter()
+        .zip(reps)
+        .map(|(&v, &r)| if relative { r / (v * v) } else { r })
+        .collect();
+    let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+    let Some(fit) = wls(&refs, y, &w) else {
+        // Collinear over the points: fall back to the constant.
+        return search(&[], y, reps, spread, opts);
+    };
+    let n = y.len() as f64;
+    let scale = |i: usize| if relative { y[i] } else { 1.0 };
+    let cv = (fit
+        .loo
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e / scale(i)) * (e / scale(i)))
+        .sum::<f64>()
+        / n)
+        .sqrt();
+    let rss: f64 = fit.pred.iter().zip(y).map(|(p, a)| (p - a) * (p - a)).sum();
+    let mean = y.iter().sum::<f64>() / n;
+    let tss: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
+    let k = bases.len() as f64;
+    Search {
+        best: Fitted {
+            model: Model::from_coefficients(bases, &fit.coef),
+            quality: Quality {
+                rss,
+                smape: smape(y, &fit.pred),
+                adjusted_r2: if tss > 0.0 && n > k + 1.0 {
+                    1.0 - (rss / tss) * (n - 1.0) / (n - k - 1.0)
+                } else {
+                    f64::NAN
+                },
+                cv: Some(cv),
+            },
+        },
+        alternatives: Vec::new(),
+    }
+}
+
+/// Refits `c0 + Σ c_k·basis_k` to the measurements' means by weighted least squares
+/// (weights `reps/ȳ²` when `relative`, else `reps`): `(c0, [c_k])`, or `None` when the
+/// bases are collinear over the points.
+pub(crate) fn wls_refit(
+    ms: &[Measurement],
+    bases: &[Basis],
+    relative: bool,
+) -> Option<(f64, Vec<f64>)> {
+    let y: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+    let relative = relative && y.iter().all(|&v| v > 0.0);
+    let w: Vec<f64> = ms
+        .iter()
+        .zip(&y)
+        .map(|(m, &v)| {
+            let r = m.values.len() as f64;
+            if relative {
+                r / (v * v)
+            } else {
+                r
+            }
+        })
+        .collect();
+    let cols: Vec<Vec<f64>> = bases
+        .iter()
+        .map(|b| ms.iter().map(|m| b.eval(&m.point)).collect())
+        .collect();
+    let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+    let fit = wls(&refs, &y, &w)?;
+    Some((fit.coef[0], fit.coef[1..].to_vec()))
 }

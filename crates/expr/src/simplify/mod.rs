@@ -20,7 +20,7 @@ pub use arith::factor_for_display;
 use crate::assume::{Assumptions, VarInfo};
 use crate::node::{CmpOp, Cond, Expr, Fold, FoldOp, Name, Rational};
 use num_integer::Integer;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use prove::Prover;
 
 /// Simplifies `e` under assumptions `a`.
@@ -124,7 +124,9 @@ impl Simplifier {
             Expr::Mod(a, b) => self.is_integer(a) && self.is_integer(b),
             Expr::Fold(fd) => fd.op != FoldOp::Sum || self.is_integer(&fd.body),
             Expr::If(_, a, b) => self.is_integer(a) && self.is_integer(b),
-            Expr::Log(_) => false,
+            // An integer exponent makes a real power an integer power.
+            Expr::Power(b, x) => self.is_integer(b) && self.is_integer(x) && self.nonneg(x),
+            Expr::Log(_) | Expr::Log2(_) => false,
         }
     }
 
@@ -146,9 +148,11 @@ impl Simplifier {
             }
             Expr::Pow(b, k) => {
                 let b = self.simplify(b);
-                let dens = denominators(std::slice::from_ref(&b));
-                let r = arith::pow(b, *k);
-                self.keep_undefined(dens, r)
+                self.int_pow(b, *k)
+            }
+            Expr::Power(b, x) => {
+                let (b, x) = (self.simplify(b), self.simplify(x));
+                self.power(b, x)
             }
             Expr::Max(v) => {
                 let v = v.iter().map(|x| self.simplify(x)).collect();
@@ -182,12 +186,44 @@ impl Simplifier {
                     Expr::Log(Box::new(a))
                 }
             }
+            Expr::Log2(a) => {
+                let a = self.simplify(a);
+                match a.as_num().and_then(crate::exact::log2_exact) {
+                    Some(k) => Expr::int(k),
+                    None => Expr::Log2(Box::new(a)),
+                }
+            }
             Expr::Fold(fd) => self.fold(fd),
             Expr::If(c, a, b) => {
                 let c = self.cond(c);
                 self.ite(c, a, b)
             }
         }
+    }
+
+    /// `b^k` for a simplified base, kept undefined where `b` divided by zero.
+    fn int_pow(&self, b: Expr, k: i32) -> Expr {
+        let dens = denominators(std::slice::from_ref(&b));
+        let r = arith::pow(b, k);
+        self.keep_undefined(dens, r)
+    }
+
+    /// The real power `b^x` of simplified operands. An integer constant exponent makes it
+    /// the integer power `Pow` (the same value everywhere: `x^0` is 1, `x^1` is `x`); a
+    /// constant power with a rational value is folded (`4^(1/2)` is 2, `8^(2/3)` is 4);
+    /// anything else stays a real power of its simplified operands (products of real powers
+    /// of one base are not merged, nor powers of powers).
+    fn power(&self, b: Expr, x: Expr) -> Expr {
+        if let Some(e) = x.as_num() {
+            if e.is_integer() {
+                if let Some(k) = e.numer().to_i32() {
+                    return self.int_pow(b, k);
+                }
+            } else if let Some(v) = b.as_num().and_then(|v| constant_power(v, e)) {
+                return Expr::Num(v);
+            }
+        }
+        Expr::Power(Box::new(b), Box::new(x))
     }
 
     /// `r`, the simplified form of an expression whose operands divided by each of `dens`,
@@ -531,6 +567,22 @@ fn denominators(exprs: &[Expr]) -> Vec<Expr> {
         walk(e, 0, &mut out);
     }
     out
+}
+
+/// Largest exponent numerator [`constant_power`] multiplies out.
+const MAX_FOLDED_POWER: i64 = 64;
+
+/// `b^e` for constants with a non-integer `e`, when that is a rational number of moderate
+/// size; `None` when it is irrational, large or undefined (negative `b`, `0` to a negative
+/// power), so that the power is kept and its evaluation reports the error.
+fn constant_power(b: &Rational, e: &Rational) -> Option<Rational> {
+    if b.is_zero() {
+        return e.is_positive().then(Rational::zero);
+    }
+    let p = e.numer().to_i64().filter(|p| p.abs() <= MAX_FOLDED_POWER)?;
+    let q = e.denom().to_u32()?;
+    let root = crate::exact::rational_root(b, q)?;
+    Some(arith::pow_rational(&root, i32::try_from(p).ok()?))
 }
 
 /// A rational as `f64` (for tests).

@@ -108,6 +108,26 @@ impl Interval {
         out
     }
 
+    /// `b^e` for `b` in `self` (non-negative) and `e` in `exponent`. For a fixed exponent
+    /// `b^e` is monotone in `b >= 0`, and for a fixed base monotone in `e` (with `0^0 = 1`
+    /// and `0^e = 0` for `e > 0`), so the extremes lie at the corners; `powf` gives the
+    /// limits at infinite ends, and `+inf` for `0` to a negative power (undefined there).
+    fn power(self, exponent: Interval) -> Interval {
+        let c = [
+            self.lo.powf(exponent.lo),
+            self.lo.powf(exponent.hi),
+            self.hi.powf(exponent.lo),
+            self.hi.powf(exponent.hi),
+        ];
+        if c.iter().any(|v| v.is_nan()) {
+            return Interval::ALL;
+        }
+        Interval::new(
+            c.iter().copied().fold(f64::INFINITY, f64::min),
+            c.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        )
+    }
+
     /// Widened outward so that rounding in `f64` cannot make a proof unsound.
     fn widen(self) -> Interval {
         let w = |x: f64| x.abs() * 1e-12;
@@ -220,6 +240,22 @@ impl Prover<'_> {
                     Interval::new(f64::NEG_INFINITY, i.hi.max(0.0).ln())
                 }
             }
+            Expr::Log2(a) => {
+                let i = self.iv(a, depth);
+                if i.lo > 0.0 {
+                    Interval::new(i.lo.log2(), i.hi.log2())
+                } else {
+                    Interval::new(f64::NEG_INFINITY, i.hi.max(0.0).log2())
+                }
+            }
+            Expr::Power(b, x) => {
+                let ib = self.iv(b, depth);
+                if ib.lo >= 0.0 {
+                    ib.power(self.iv(x, depth))
+                } else {
+                    Interval::ALL
+                }
+            }
             Expr::Fold(fd) => {
                 let lo = self.iv(&fd.lo, depth);
                 let hi = self.iv(&fd.hi, depth);
@@ -272,7 +308,7 @@ impl Prover<'_> {
             Expr::Num(r) => r.to_f64().is_some_and(|x| x > 0.0),
             Expr::Var(v) => self.var_interval(v, depth).lo > 0.0,
             Expr::Mul(fs) => fs.iter().all(|f| self.strictly_positive(f, depth + 1)),
-            Expr::Pow(b, _) => self.strictly_positive(b, depth + 1),
+            Expr::Pow(b, _) | Expr::Power(b, _) => self.strictly_positive(b, depth + 1),
             Expr::Add(ts) => {
                 ts.iter().all(|t| self.iv(t, depth + 1).lo >= 0.0)
                     && ts.iter().any(|t| self.strictly_positive(t, depth + 1))

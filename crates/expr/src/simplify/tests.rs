@@ -50,6 +50,8 @@ fn ev(e: &Expr, env: &mut Vec<(String, f64)>) -> f64 {
             a as f64
         }
         Expr::Log(a) => ev(a, env).ln(),
+        Expr::Log2(a) => ev(a, env).log2(),
+        Expr::Power(b, x) => ev(b, env).powf(ev(x, env)),
         Expr::Fold(fd) => {
             let lo = (ev(&fd.lo, env) - 1e-9).ceil() as i64;
             let hi = (ev(&fd.hi, env) + 1e-9).floor() as i64;
@@ -398,4 +400,111 @@ fn ceiling_of_a_positive_ratio_is_at_least_one() {
     // Not for N >= 0: ceil(0/P) = 0.
     let a = Assumptions::new().int_at_least("N", 0).int_at_least("P", 1);
     assert!(matches!(simplify(&e, &a), Expr::Max(_)));
+}
+
+#[test]
+fn real_powers_fold_only_where_exact() {
+    let a = Assumptions::new();
+    let s = |e: Expr| simplify(&e, &a);
+    let pw = Expr::power;
+    // Integer exponents become integer powers, with x^1 = x and x^0 = 1.
+    assert_eq!(s(pw(v("x"), i(2))), Expr::pow(v("x"), 2));
+    assert_eq!(s(pw(v("x"), i(-1))), Expr::pow(v("x"), -1));
+    assert_eq!(s(pw(v("x"), i(1))), v("x"));
+    assert_eq!(s(pw(v("x"), i(0))), i(1));
+    assert_eq!(s(pw(v("x"), Expr::ratio(4, 2))), Expr::pow(v("x"), 2));
+    assert_eq!(s(pw(v("x"), i(1) + i(1))), Expr::pow(v("x"), 2));
+    // Constants with rational values fold; others stay.
+    assert_eq!(s(pw(i(4), Expr::ratio(1, 2))), i(2));
+    assert_eq!(s(pw(i(8), Expr::ratio(2, 3))), i(4));
+    assert_eq!(
+        s(pw(Expr::ratio(9, 4), Expr::ratio(1, 2))),
+        Expr::ratio(3, 2)
+    );
+    assert_eq!(
+        s(pw(Expr::ratio(27, 8), Expr::ratio(-2, 3))),
+        Expr::ratio(4, 9)
+    );
+    assert_eq!(s(pw(i(0), Expr::ratio(1, 2))), i(0));
+    assert_eq!(s(pw(i(2), i(10))), i(1024));
+    for kept in [
+        pw(i(2), Expr::ratio(1, 2)),
+        pw(i(-4), Expr::ratio(1, 2)),
+        pw(i(0), Expr::ratio(-1, 2)),
+        pw(i(4), Expr::ratio(1000, 2001)),
+        pw(v("x"), Expr::ratio(3, 2)),
+        pw(i(2), v("x")),
+    ] {
+        assert_eq!(s(kept.clone()), kept);
+    }
+    // Operands are simplified; products of real powers of one base are not merged.
+    assert_eq!(s(pw(v("x") + i(0), v("y") * i(1))), pw(v("x"), v("y")));
+    let h = pw(v("x"), Expr::ratio(1, 2));
+    let hh = s(h.clone() * pw(v("x"), Expr::ratio(1, 3)));
+    assert!(matches!(&hh, Expr::Mul(f) if f.len() == 2), "{hh:?}");
+    assert_eq!(s(h.clone() * h.clone()), Expr::pow(h, 2));
+}
+
+#[test]
+fn binary_logarithms_fold_for_powers_of_two() {
+    let a = Assumptions::new();
+    let s = |e: Expr| simplify(&e, &a);
+    assert_eq!(s(Expr::log2(i(8))), i(3));
+    assert_eq!(s(Expr::log2(i(1))), i(0));
+    assert_eq!(s(Expr::log2(Expr::ratio(1, 4))), i(-2));
+    assert_eq!(s(Expr::log2(i(4) * i(2))), i(3));
+    for kept in [
+        Expr::log2(i(3)),
+        Expr::log2(i(0)),
+        Expr::log2(i(-8)),
+        Expr::log2(v("x")),
+    ] {
+        assert_eq!(s(kept.clone()), kept);
+    }
+}
+
+#[test]
+fn the_prover_bounds_real_powers_and_binary_logarithms() {
+    let a = params().real_at_least("x", 0);
+    let s = Simplifier::new(a.clone());
+    let p = Expr::power;
+    // A non-negative base gives a non-negative power.
+    assert!(s.nonneg(&p(v("x"), v("y"))));
+    assert!(s.nonneg(&p(v("N"), Expr::ratio(5, 4))));
+    assert!(!s.nonneg(&p(v("y"), Expr::ratio(1, 2))), "y is unknown");
+    assert_eq!(
+        simplify(&Expr::max(vec![i(0), p(v("x"), v("y"))]), &a),
+        p(v("x"), v("y"))
+    );
+    // N >= 1: N^(5/4) >= N^1 is not for the prover, but N^(5/4) >= 1 and log2(N) >= 0 are.
+    assert!(s.le(&i(1), &p(v("N"), Expr::ratio(5, 4))));
+    assert!(s.nonneg(&Expr::log2(v("N"))));
+    assert!(!s.nonneg(&Expr::log2(v("x"))), "x may be below 1");
+    assert_eq!(
+        simplify(&Expr::max(vec![i(0), Expr::log2(v("P"))]), &a),
+        Expr::log2(v("P"))
+    );
+    // Monotone: for 1 <= j <= 8, log2(j) <= 3.
+    let b = a.clone().with(
+        "j",
+        VarInfo {
+            integer: true,
+            lower: Some(i(1)),
+            upper: Some(i(8)),
+            definition: None,
+        },
+    );
+    let sb = Simplifier::new(b);
+    assert!(sb.le(&Expr::log2(v("j")), &i(3)));
+    assert!(!sb.le(&Expr::log2(v("j")), &Expr::ratio(29, 10)));
+    assert!(sb.le(&p(v("j"), Expr::ratio(1, 3)), &i(2)));
+    assert!(s.is_integer(&p(i(2), v("N"))));
+    assert!(!s.is_integer(&p(i(2), v("x"))));
+    assert_eq!(
+        simplify(&Expr::Floor(Box::new(p(i(2), v("N")))), &a),
+        p(i(2), v("N"))
+    );
+    let pm = v("N") * p(v("P"), Expr::ratio(5, 4)) * Expr::log2(v("P"));
+    let pts = grid(&["N", "P"], &[&[1.0, 3.0], &[1.0, 2.0, 5.0]]);
+    check(&pm, &a, &pm, &pts);
 }

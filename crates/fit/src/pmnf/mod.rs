@@ -12,4 +12,5 @@ pub use blocks::{BlockOptions, DEFAULT_BLOCKS};
 pub(crate) use extrap::check as check_measurements;
 pub use extrap::{extrap_single, ExtrapOptions};
 pub use multi::extrap;
+pub(crate) use multi::{hypotheses, line};
 pub use term::{Exponent, Factor, Term};

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::extrap::{check, contribution, one_term, search_line, ExtrapOptions, MIN_CONTRIBUTION};
 use super::term::{Factor, Term};
-use crate::model::{smape, Basis, Fitted, Measurement, Model, ModelTerm, Quality};
+use crate::model::{smape, Basis, Fitted, Measurement, Model, Quality};
 use crate::{least_squares, Design, FitError};
 
 /// Parameters' values as hashable keys (bit patterns; `-0.0` as `0.0`).
@@ -114,17 +114,7 @@ fn refit(bases: &[Basis], ms: &[Measurement], means: &[f64]) -> Result<Model, Fi
         })
         .collect();
     let f = least_squares(&Design::from_rows(&rows)?, means)?;
-    Ok(Model {
-        constant: f.coefficients[0],
-        terms: bases
-            .iter()
-            .zip(&f.coefficients[1..])
-            .map(|(b, &c)| ModelTerm {
-                coefficient: c,
-                basis: b.clone(),
-            })
-            .collect(),
-    })
+    Ok(Model::from_coefficients(bases, &f.coefficients))
 }
 
 /// The model Extra-P's default modeler chooses for measurements of `dims` parameters. One
@@ -213,7 +203,7 @@ pub fn extrap(ms: &[Measurement], dims: usize, opts: &ExtrapOptions) -> Result<F
 }
 
 /// Extra-P's multi-parameter hypotheses over the kept parameters' factors, in its order.
-fn hypotheses(f: &[Factor]) -> Vec<Vec<Basis>> {
+pub(crate) fn hypotheses(f: &[Factor]) -> Vec<Vec<Basis>> {
     let prod = |idx: &[usize]| Basis::Pmnf(idx.iter().map(|&i| f[i]).collect());
     let all: Vec<usize> = (0..f.len()).collect();
     let mult = prod(&all);

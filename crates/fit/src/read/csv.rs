@@ -13,7 +13,8 @@ use super::{number, Builder, Experiment, ReadError, ReadErrorKind};
 /// Which columns are what.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CsvOptions {
-    /// The parameter columns (default: every column that is not a metric or the callpath).
+    /// The parameter columns (default: the columns left of the first metric column, but
+    /// the callpath).
     pub params: Vec<String>,
     /// The metric columns (default: the last column that is not a parameter or the
     /// callpath).
@@ -115,7 +116,8 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
         metrics.extend((0..header.len()).rev().find(|j| free(j, &params)));
     }
     if params.is_empty() {
-        params = (0..header.len()).filter(|j| free(j, &metrics)).collect();
+        let first = metrics.iter().copied().min().unwrap_or(header.len());
+        params = (0..first).filter(|j| free(j, &metrics)).collect();
     }
     if metrics.is_empty() || params.is_empty() {
         return Err(ReadError::at(

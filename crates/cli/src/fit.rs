@@ -1,0 +1,253 @@
+//! `vates fit`: empirical performance models from measurements (the `fit` engine); the
+//! manual is in `docs/cli.md`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use fit::read::{self, csv::CsvOptions, Experiment};
+use fit::report::{self, Entry};
+use fit::run::{model_experiment, Modeler, RunOptions};
+
+use crate::error::{CliError, Result};
+use crate::Format;
+
+/// Input formats of measurement files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FitFormat {
+    /// Extra-P's text format (PARAMETER / POINTS / REGION / METRIC / DATA).
+    Text,
+    /// Extra-P's JSON Lines (`{"params": {...}, "value": ...}` per line).
+    Jsonl,
+    /// CSV with a header, one row per run.
+    Csv,
+}
+
+/// The modelers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModelerArg {
+    /// Relative-error fits of up to two terms, chosen by cross-validation and a lack-of-fit
+    /// test against the repetitions (the default).
+    Vates,
+    /// Extra-P 4.2.5's default modelers, for parity.
+    Extrap,
+}
+
+/// Options of `vates fit`.
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// The measurements (.txt Extra-P text, .jsonl Extra-P JSON Lines, .csv one row per run).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Input format (default: from the extension, else from the content).
+    #[arg(long, value_enum, value_name = "FMT")]
+    from: Option<FitFormat>,
+    /// The model search.
+    #[arg(long, value_enum, default_value_t = ModelerArg::Vates)]
+    modeler: ModelerArg,
+    /// CSV: a parameter column (repeat for several; default: the columns left of the first
+    /// metric column, but `callpath`).
+    #[arg(long, value_name = "NAME")]
+    param: Vec<String>,
+    /// The metric to model (CSV: a metric column; repeat for several; default: the last
+    /// column). Other formats: only series of this metric.
+    #[arg(long, value_name = "NAME")]
+    metric: Vec<String>,
+    /// Only series of this callpath (region).
+    #[arg(long, value_name = "NAME")]
+    callpath: Option<String>,
+    /// Predict at a point, `p=1024` or `p=1024,n=1e6` (repeat for several points).
+    #[arg(long, value_name = "POINT")]
+    predict: Vec<String>,
+    /// Rank the callpaths by asymptotic growth, fastest first.
+    #[arg(long)]
+    rank: bool,
+    /// Model the metric times this parameter (strong scaling: time·p, the total work);
+    /// predictions are of the metric itself.
+    #[arg(long, value_name = "PARAM")]
+    times: Option<String>,
+    /// Also try Extra-P's negative exponents (decreasing terms, for strong scaling).
+    #[arg(long)]
+    negative_exponents: bool,
+    /// Bootstrap resamples of the repetitions for the prediction intervals (0: none).
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    bootstrap: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// The largest measurement file read (bytes).
+const MAX_INPUT: usize = 1 << 30;
+
+fn format_of(path: &Path, text: &str) -> FitFormat {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("txt") => FitFormat::Text,
+        Some("jsonl" | "ndjson") => FitFormat::Jsonl,
+        Some("csv") => FitFormat::Csv,
+        _ => {
+            let first = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with('#'))
+                .unwrap_or("");
+            if first.starts_with('{') {
+                FitFormat::Jsonl
+            } else if first.starts_with("PARAMETER") {
+                FitFormat::Text
+            } else {
+                FitFormat::Csv
+            }
+        }
+    }
+}
+
+/// Reads `--predict p=1024,n=10` into a point over `names`.
+fn parse_point(s: &str, names: &[String]) -> Result<Vec<f64>> {
+    let mut point = vec![f64::NAN; names.len()];
+    for part in s.split(',') {
+        let Some((k, v)) = part.split_once('=') else {
+            return Err(CliError::usage(format!(
+                "--predict `{s}`: expected NAME=VALUE pairs such as {}=1024",
+                names.first().map_or("p", String::as_str)
+            )));
+        };
+        let Some(i) = names.iter().position(|n| n == k.trim()) else {
+            let hint =
+                diag::did_you_mean(&diag::suggest(k.trim(), names.iter().map(String::as_str)))
+                    .unwrap_or_else(|| format!("the parameters are {}", names.join(", ")));
+            return Err(CliError::usage(format!(
+                "--predict `{s}`: no parameter `{}`; {hint}",
+                k.trim()
+            )));
+        };
+        point[i] = v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| {
+                CliError::usage(format!(
+                    "--predict `{s}`: `{}` is not a finite number",
+                    v.trim()
+                ))
+            })?;
+    }
+    if let Some(i) = point.iter().position(|x| x.is_nan()) {
+        return Err(CliError::usage(format!(
+            "--predict `{s}`: no value for `{}`; give every parameter",
+            names[i]
+        )));
+    }
+    Ok(point)
+}
+
+fn read_experiment(a: &FitArgs) -> Result<Experiment> {
+    let text = crate::input::read_text(&a.file, MAX_INPUT, "a measurement file")?;
+    let name = a.file.display().to_string();
+    let fmt = a.from.unwrap_or_else(|| format_of(&a.file, &text));
+    let e = match fmt {
+        FitFormat::Text => read::text::read(&name, &text),
+        FitFormat::Jsonl => read::jsonl::read(&name, &text),
+        FitFormat::Csv => read::csv::read(
+            &name,
+            &text,
+            &CsvOptions {
+                params: a.param.clone(),
+                metrics: a.metric.clone(),
+                callpath: None,
+            },
+        ),
+    }
+    .map_err(|e| CliError::Report(miette::Report::new(e)))?;
+    if fmt != FitFormat::Csv && !a.param.is_empty() {
+        return Err(CliError::usage(
+            "--param chooses CSV columns; Extra-P files name their parameters themselves",
+        ));
+    }
+    Ok(e)
+}
+
+/// Runs `vates fit`.
+pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
+    let mut e = read_experiment(&a)?;
+    let names = e.parameters.clone();
+    if FitFormat::Csv != a.from.unwrap_or_else(|| format_of(&a.file, "")) && !a.metric.is_empty() {
+        e.series.retain(|s| a.metric.contains(&s.metric));
+    }
+    if let Some(cp) = &a.callpath {
+        e.series.retain(|s| &s.callpath == cp);
+    }
+    if e.series.is_empty() {
+        return Err(CliError::with_help(
+            "no series left to model",
+            "check --callpath and --metric against the file's regions and metrics",
+        ));
+    }
+    let times_param = match &a.times {
+        None => None,
+        Some(t) => Some(names.iter().position(|n| n == t).ok_or_else(|| {
+            CliError::usage(format!(
+                "--times {t}: no such parameter; the parameters are {}",
+                names.join(", ")
+            ))
+        })?),
+    };
+    let points = a
+        .predict
+        .iter()
+        .map(|p| parse_point(p, &names))
+        .collect::<Result<Vec<_>>>()?;
+    let mut opts = RunOptions {
+        modeler: match a.modeler {
+            ModelerArg::Vates => Modeler::Vates,
+            ModelerArg::Extrap => Modeler::Extrap,
+        },
+        bootstrap: a.bootstrap,
+        seed: a.seed,
+        times_param,
+        ..RunOptions::default()
+    };
+    opts.vates.blocks.negative = a.negative_exponents;
+    opts.extrap.blocks.negative = a.negative_exponents;
+    let results = model_experiment(&e, &opts);
+    let mut models = Vec::new();
+    for (s, r) in e.series.iter().zip(results) {
+        models.push(r.map_err(|err| {
+            CliError::msg(format!(
+                "{}: {} / {}: {err}",
+                a.file.display(),
+                s.callpath,
+                s.metric
+            ))
+        })?);
+    }
+    let refs: Vec<&fit::run::SeriesModel> = if a.rank {
+        report::rank(&models.iter().collect::<Vec<_>>())
+    } else {
+        models.iter().collect()
+    };
+    let entries: Vec<Entry<'_>> = refs
+        .iter()
+        .map(|m| Entry {
+            model: m,
+            predictions: points.iter().map(|p| m.predict(&names, p)).collect(),
+        })
+        .collect();
+    let modeler = opts.modeler.name();
+    match a.format {
+        Format::Json => {
+            let v = report::json(modeler, &names, &entries);
+            writeln!(out, "{}", crate::error::json_text(&v)?).map_err(CliError::Stdout)?;
+        }
+        Format::Text if a.rank => {
+            write!(out, "{}", report::rank_text(&names, &refs)).map_err(CliError::Stdout)?;
+        }
+        Format::Text => {
+            write!(out, "{}", report::text(modeler, &names, &entries)).map_err(CliError::Stdout)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! End-to-end tests of `vates fit` on the examples in `examples/fit/` and on malformed files.
+
+use std::path::Path;
+
+mod common;
+use common::{fails, json, stdout, tempdir};
+
+fn example(name: &str) -> String {
+    common::example_in("fit", name)
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p.display().to_string()
+}
+
+/// `examples/fit/solver.txt` holds 3 + 0.8·p·log2(p) + 0.004·p² (3% noise, p ≤ 64): the
+/// solve region's model grows as p·log2(p) (the p² term is within the noise at p ≤ 64), its
+/// prediction at p = 1024 is within 10% of that term's 8,195 (the truth with p² is 12,389),
+/// with an interval around it, and the report warns that 1024 is 16× the largest p.
+#[test]
+fn solver_example_models_and_predicts() {
+    let v = json(&[
+        "fit",
+        &example("solver.txt"),
+        "--predict",
+        "p=1024",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["modeler"], "vates");
+    let models = v["models"].as_array().unwrap();
+    assert_eq!(models.len(), 3);
+    let solve = &models[0];
+    assert_eq!(solve["callpath"], "solve");
+    let factors = &solve["model"]["terms"][0]["factors"][0];
+    assert_eq!(
+        (factors["poly"].as_str(), factors["log"].as_str()),
+        (Some("1"), Some("1"))
+    );
+    let pred = &solve["predictions"][0];
+    let value = pred["value"].as_f64().unwrap();
+    assert!((value - 8195.0).abs() < 0.1 * 8195.0, "{value}");
+    let (lo, hi) = (
+        pred["interval"][0].as_f64().unwrap(),
+        pred["interval"][1].as_f64().unwrap(),
+    );
+    assert!(lo < value && value < hi, "{lo} {value} {hi}");
+    assert!(pred["warnings"][0].as_str().unwrap().contains("16×"));
+    // allreduce is 1.2·log2(p): growth log2(p), coefficient near 1.2.
+    let allreduce = &models[2];
+    let c = allreduce["model"]["terms"][0]["coefficient"]
+        .as_f64()
+        .unwrap();
+    assert!((c - 1.2).abs() < 0.05, "{c}");
+    // The expr text parses back to the model.
+    assert!(solve["model"]["expr"]
+        .as_str()
+        .unwrap()
+        .contains("*p^(1)*log2(p)^(1)"));
+}
+
+#[test]
+fn rank_lists_the_fastest_growing_callpath_first() {
+    let out = stdout(&["fit", &example("solver.txt"), "--rank"]);
+    let pos: Vec<usize> = ["solve", "exchange", "allreduce"]
+        .iter()
+        .map(|c| out.find(c).unwrap())
+        .collect();
+    assert!(pos[0] < pos[1] && pos[1] < pos[2], "{out}");
+}
+
+/// The CSV example (0.2 + 3e-5·n·log2(n) + 0.1·log2(p), 2% noise): both modelers find the
+/// sum of the two terms; the prediction at p = 128, n = 64000 is within 3% of the truth
+/// (31.554).
+#[test]
+fn csv_example_two_parameters_both_modelers() {
+    for modeler in ["vates", "extrap"] {
+        let v = json(&[
+            "fit",
+            &example("runs.csv"),
+            "--metric",
+            "time",
+            "--modeler",
+            modeler,
+            "--predict",
+            "p=128,n=64000",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(v["parameters"], serde_json::json!(["p", "n"]));
+        let m = &v["models"][0];
+        assert_eq!(
+            m["model"]["terms"].as_array().unwrap().len(),
+            2,
+            "{modeler}"
+        );
+        let value = m["predictions"][0]["value"].as_f64().unwrap();
+        assert!((value - 31.554).abs() < 0.03 * 31.554, "{modeler}: {value}");
+    }
+}
+
+#[test]
+fn bad_inputs_name_line_and_column() {
+    let d = tempdir("fit-bad");
+    // Unknown field, with the closest one suggested.
+    let f = write(&d, "a.txt", "PARAMETER p\nPOINTS 1 2 3\nREGON main\n");
+    let err = fails(&["fit", &f], 1);
+    assert!(err.contains("a.txt:3:1") && err.contains("REGION"), "{err}");
+    // A value that is not a number, at its column.
+    let f = write(
+        &d,
+        "b.txt",
+        "PARAMETER p\nPOINTS 1 2\nDATA 1.0 x2\nDATA 2\n",
+    );
+    let err = fails(&["fit", &f], 1);
+    assert!(
+        err.contains("b.txt:3:10") && err.contains("not a number"),
+        "{err}"
+    );
+    // More DATA lines than POINTS.
+    let f = write(
+        &d,
+        "c.txt",
+        "PARAMETER p\nPOINTS 1 2\nDATA 1\nDATA 2\nDATA 3\n",
+    );
+    let err = fails(&["fit", &f], 1);
+    assert!(
+        err.contains("c.txt:5:1") && err.contains("only 2 POINTS"),
+        "{err}"
+    );
+    // A CSV column that does not exist.
+    let err = fails(&["fit", &example("runs.csv"), "--metric", "tme"], 1);
+    assert!(
+        err.contains("no column `tme`") && err.contains("time"),
+        "{err}"
+    );
+    // NaN in CSV.
+    let f = write(&d, "d.csv", "p,t\n1,2\n2,NaN\n");
+    let err = fails(&["fit", &f], 1);
+    assert!(
+        err.contains("d.csv:3:3") && err.contains("not a finite number"),
+        "{err}"
+    );
+    // JSON Lines with a syntax error.
+    let f = write(
+        &d,
+        "e.jsonl",
+        "{\"params\": {\"p\": 1}, \"value\": 2}\n{\"params\": \n",
+    );
+    let err = fails(&["fit", &f], 1);
+    assert!(
+        err.contains("e.jsonl:2:") && err.contains("invalid JSON"),
+        "{err}"
+    );
+    // A prediction at a parameter the file does not have is a usage error.
+    let err = fails(&["fit", &example("solver.txt"), "--predict", "q=4"], 2);
+    assert!(err.contains("no parameter `q`"), "{err}");
+}

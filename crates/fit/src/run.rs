@@ -1,0 +1,301 @@
+//! Modelling a whole experiment: every callpath and metric with the chosen modeler, the
+//! models' domains, bootstrap intervals for predictions, and the warnings a user needs
+//! (too few points, noise as large as the trend, predictions beyond the measured range).
+
+use crate::model::{Fitted, Measurement, Model, ModelTerm};
+use crate::pmnf::{extrap, ExtrapOptions};
+use crate::read::{Experiment, Series};
+use crate::vates::{vates, wls_refit, VatesOptions};
+use crate::FitError;
+
+/// Which search chooses the models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Modeler {
+    /// The `vates` modeler (relative errors, up to two terms, lack-of-fit test).
+    #[default]
+    Vates,
+    /// Extra-P 4.2.5's default modelers, for parity.
+    Extrap,
+}
+
+impl Modeler {
+    /// The modeler's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Modeler::Vates => "vates",
+            Modeler::Extrap => "extrap",
+        }
+    }
+}
+
+/// Options of [`model_experiment`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOptions {
+    /// The search.
+    pub modeler: Modeler,
+    /// Options of the `vates` modeler.
+    pub vates: VatesOptions,
+    /// Options of the `extrap` modeler.
+    pub extrap: ExtrapOptions,
+    /// Bootstrap resamples of the repetitions for prediction intervals (0: none).
+    pub bootstrap: usize,
+    /// The bootstrap's seed.
+    pub seed: u64,
+    /// Model the metric times this parameter (strong scaling: time·p, the total work, is
+    /// what PMNF describes well); predictions are divided back.
+    pub times_param: Option<usize>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            modeler: Modeler::Vates,
+            vates: VatesOptions::default(),
+            extrap: ExtrapOptions::default(),
+            bootstrap: 200,
+            seed: 1,
+            times_param: None,
+        }
+    }
+}
+
+/// The model of one callpath and metric.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeriesModel {
+    /// The callpath.
+    pub callpath: String,
+    /// The metric.
+    pub metric: String,
+    /// The chosen model (of the metric, or of metric·param with `times_param`).
+    pub best: Fitted,
+    /// Runner-up hypotheses, best first.
+    pub alternatives: Vec<Fitted>,
+    /// Per parameter, the smallest and largest measured value.
+    pub domain: Vec<(f64, f64)>,
+    /// Measured points and repetitions.
+    pub points: usize,
+    /// Total repetitions.
+    pub repetitions: usize,
+    /// The parameter the metric was multiplied by, if any.
+    pub times_param: Option<usize>,
+    /// Warnings about the data.
+    pub warnings: Vec<String>,
+    /// Bootstrap refits of the chosen hypothesis.
+    boot: Vec<Model>,
+}
+
+/// A prediction at one point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    /// The point.
+    pub point: Vec<f64>,
+    /// The predicted value.
+    pub value: f64,
+    /// The bootstrap's central 95% interval, if there was a bootstrap.
+    pub interval: Option<(f64, f64)>,
+    /// Warnings (beyond the measured domain).
+    pub warnings: Vec<String>,
+}
+
+impl SeriesModel {
+    fn scale(&self, point: &[f64]) -> f64 {
+        self.times_param.map_or(1.0, |p| point[p])
+    }
+
+    /// The model's prediction at `point` (one value per parameter), with its interval and
+    /// a warning per parameter beyond the measured range.
+    pub fn predict(&self, names: &[String], point: &[f64]) -> Prediction {
+        let s = self.scale(point);
+        let value = self.best.model.eval(point) / s;
+        let interval = (!self.boot.is_empty()).then(|| {
+            let mut v: Vec<f64> = self.boot.iter().map(|m| m.eval(point) / s).collect();
+            v.sort_by(f64::total_cmp);
+            let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+            (at(0.025), at(0.975))
+        });
+        let mut warnings = Vec::new();
+        for (i, (&x, &(lo, hi))) in point.iter().zip(&self.domain).enumerate() {
+            let name = names.get(i).map_or("?", String::as_str);
+            if x > hi && hi > 0.0 {
+                warnings.push(format!(
+                    "{name} = {} is {}× the largest measured {name} ({})",
+                    trace::text::num(x),
+                    trace::text::num((x / hi * 1000.0).round() / 1000.0),
+                    trace::text::num(hi)
+                ));
+            } else if x < lo {
+                warnings.push(format!(
+                    "{name} = {} is below the smallest measured {name} ({})",
+                    trace::text::num(x),
+                    trace::text::num(lo)
+                ));
+            }
+        }
+        Prediction {
+            point: point.to_vec(),
+            value,
+            interval,
+            warnings,
+        }
+    }
+}
+
+/// SplitMix64, for seeded resampling.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// Refits the chosen hypothesis on `samples` resamplings of every point's repetitions.
+fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: bool) -> Vec<Model> {
+    if model.terms.is_empty() && ms.iter().all(|m| m.values.len() < 2) {
+        return Vec::new();
+    }
+    let mut rng = Rng(opts.seed);
+    let bases: Vec<_> = model.terms.iter().map(|t| t.basis.clone()).collect();
+    let mut out = Vec::with_capacity(opts.bootstrap);
+    let mut sample: Vec<Measurement> = ms.to_vec();
+    for _ in 0..opts.bootstrap {
+        for (s, m) in sample.iter_mut().zip(ms) {
+            for v in s.values.iter_mut() {
+                *v = m.values[rng.below(m.values.len())];
+            }
+        }
+        if let Some((c0, cs)) = wls_refit(&sample, &bases, relative) {
+            out.push(Model {
+                constant: c0,
+                terms: bases
+                    .iter()
+                    .zip(cs)
+                    .map(|(b, c)| ModelTerm {
+                        coefficient: c,
+                        basis: b.clone(),
+                    })
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
+/// What is wrong with the data of a series, for a person to read.
+fn data_warnings(ms: &[Measurement], names: &[String]) -> Vec<String> {
+    let mut w = Vec::new();
+    for (p, name) in names.iter().enumerate() {
+        let mut xs: Vec<f64> = ms.iter().map(|m| m.point[p]).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        if xs.len() < 5 {
+            w.push(format!(
+                "only {} values of {name} were measured; 5 or more make a model trustworthy",
+                xs.len()
+            ));
+        }
+    }
+    // Noise against trend: the repetitions' typical relative spread against the means'
+    // relative range.
+    let means: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+    let (lo, hi) = means
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    let mid = (hi.abs() + lo.abs()) / 2.0;
+    let spread: Vec<f64> = ms
+        .iter()
+        .zip(&means)
+        .filter(|(m, _)| m.values.len() > 1)
+        .map(|(m, &mean)| {
+            let var = m
+                .values
+                .iter()
+                .map(|v| (v - mean) * (v - mean))
+                .sum::<f64>()
+                / (m.values.len() - 1) as f64;
+            var.sqrt()
+        })
+        .collect();
+    if !spread.is_empty() && mid > 0.0 {
+        let typical = spread.iter().sum::<f64>() / spread.len() as f64;
+        if typical >= (hi - lo) {
+            w.push(format!(
+                "the repetitions scatter by {:.3} (standard deviation), as much as the means \
+                 change over the whole range ({:.3}): the trend cannot be told from noise",
+                typical,
+                hi - lo
+            ));
+        }
+    }
+    w
+}
+
+/// Models one series.
+///
+/// # Errors
+/// As the modeler: a series without measurements or with non-finite values.
+pub fn model_series(
+    series: &Series,
+    names: &[String],
+    opts: &RunOptions,
+) -> Result<SeriesModel, FitError> {
+    let dims = names.len();
+    let ms: Vec<Measurement> = match opts.times_param {
+        Some(p) => series
+            .measurements
+            .iter()
+            .map(|m| Measurement {
+                point: m.point.clone(),
+                values: m.values.iter().map(|v| v * m.point[p]).collect(),
+            })
+            .collect(),
+        None => series.measurements.clone(),
+    };
+    let (best, alternatives, relative) = match opts.modeler {
+        Modeler::Vates => {
+            let s = vates(&ms, dims, &opts.vates)?;
+            let relative = opts.vates.relative && ms.iter().all(|m| m.mean() > 0.0);
+            (s.best, s.alternatives, relative)
+        }
+        Modeler::Extrap => (extrap(&ms, dims, &opts.extrap)?, Vec::new(), false),
+    };
+    let domain = (0..dims)
+        .map(|p| {
+            ms.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), m| {
+                    (a.min(m.point[p]), b.max(m.point[p]))
+                })
+        })
+        .collect();
+    let boot = if opts.bootstrap > 0 {
+        bootstrap(&ms, &best.model, opts, relative)
+    } else {
+        Vec::new()
+    };
+    Ok(SeriesModel {
+        callpath: series.callpath.clone(),
+        metric: series.metric.clone(),
+        best,
+        alternatives,
+        domain,
+        points: ms.len(),
+        repetitions: ms.iter().map(|m| m.values.len()).sum(),
+        times_param: opts.times_param,
+        warnings: data_warnings(&ms, names),
+        boot,
+    })
+}
+
+/// Models every series of an experiment (a failing series gives its error in its place).
+pub fn model_experiment(e: &Experiment, opts: &RunOptions) -> Vec<Result<SeriesModel, FitError>> {
+    e.series
+        .iter()
+        .map(|s| model_series(s, &e.parameters, opts))
+        .collect()
+}

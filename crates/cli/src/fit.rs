@@ -9,7 +9,6 @@ use fit::report::{self, Entry};
 use fit::run::{model_experiment, Modeler, RunOptions};
 
 use crate::error::{CliError, Result};
-use crate::Format;
 
 /// Input formats of measurement files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -30,6 +29,17 @@ pub enum ModelerArg {
     Vates,
     /// Extra-P 4.2.5's default modelers, for parity.
     Extrap,
+}
+
+/// Output formats of `vates fit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FitOutput {
+    /// Aligned text for people.
+    Text,
+    /// One JSON object (documented schema).
+    Json,
+    /// LaTeX equations, one per series.
+    Latex,
 }
 
 /// Options of `vates fit`.
@@ -74,9 +84,14 @@ pub struct FitArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Draw the model of a one-parameter series as SVG: the measurements, the model over
+    /// the measured range and, to the largest `--predict` point, its extrapolation (dashed).
+    /// With several series, give `--callpath` (and `--metric`) to choose one.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = FitOutput::Text)]
+    format: FitOutput,
 }
 
 /// The largest measurement file read (bytes).
@@ -172,6 +187,9 @@ fn read_experiment(a: &FitArgs) -> Result<Experiment> {
 
 /// Runs `vates fit`.
 pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(path) = &a.plot {
+        crate::error::check_output(path)?;
+    }
     let mut e = read_experiment(&a)?;
     let names = e.parameters.clone();
     if FitFormat::Csv != a.from.unwrap_or_else(|| format_of(&a.file, "")) && !a.metric.is_empty() {
@@ -236,16 +254,38 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
             predictions: points.iter().map(|p| m.predict(&names, p)).collect(),
         })
         .collect();
+    if let Some(path) = &a.plot {
+        if models.len() != 1 {
+            return Err(CliError::usage(format!(
+                "--plot draws one series but {} were modelled; choose one with --callpath and --metric",
+                models.len()
+            )));
+        }
+        let to = points.iter().map(|p| p[0]).fold(f64::NAN, f64::max);
+        let svg = report::plot(
+            &models[0],
+            &e.series[0],
+            &names,
+            Some(to).filter(|t| t.is_finite()),
+        )
+        .map_err(|err| {
+            CliError::with_help(err.to_string(), "plot a one-parameter file, or omit --plot")
+        })?;
+        crate::error::write_file(path, svg.as_bytes())?;
+    }
     let modeler = opts.modeler.name();
     match a.format {
-        Format::Json => {
+        FitOutput::Latex => {
+            write!(out, "{}", report::latex(&names, &entries)).map_err(CliError::Stdout)?;
+        }
+        FitOutput::Json => {
             let v = report::json(modeler, &names, &entries);
             writeln!(out, "{}", crate::error::json_text(&v)?).map_err(CliError::Stdout)?;
         }
-        Format::Text if a.rank => {
+        FitOutput::Text if a.rank => {
             write!(out, "{}", report::rank_text(&names, &refs)).map_err(CliError::Stdout)?;
         }
-        Format::Text => {
+        FitOutput::Text => {
             write!(out, "{}", report::text(modeler, &names, &entries)).map_err(CliError::Stdout)?;
         }
     }

@@ -158,3 +158,30 @@ fn bad_inputs_name_line_and_column() {
     let err = fails(&["fit", &example("solver.txt"), "--predict", "q=4"], 2);
     assert!(err.contains("no parameter `q`"), "{err}");
 }
+
+#[test]
+fn plot_and_latex() {
+    let d = tempdir("fit-plot");
+    let svg = d.join("solve.svg").display().to_string();
+    stdout(&[
+        "fit",
+        &example("solver.txt"),
+        "--callpath",
+        "solve",
+        "--predict",
+        "p=1024",
+        "--plot",
+        &svg,
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("extrapolated") && text.contains("measured"));
+    // Several series cannot share one plot.
+    let err = fails(&["fit", &example("solver.txt"), "--plot", &svg], 2);
+    assert!(err.contains("--callpath"), "{err}");
+    let tex = stdout(&["fit", &example("solver.txt"), "--format", "latex"]);
+    assert!(tex.starts_with("\\begin{align*}"), "{tex}");
+    assert!(
+        tex.contains("\\text{solve / time}") && tex.contains("\\,p\\,\\log_2 p"),
+        "{tex}"
+    );
+}

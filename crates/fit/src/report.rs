@@ -320,3 +320,163 @@ pub fn rank_text(names: &[String], ranked: &[&SeriesModel]) -> String {
     }
     t.render("")
 }
+
+/// Why a model cannot be drawn.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum PlotError {
+    /// The plot draws models of one parameter.
+    #[error("the plot draws models of one parameter; this one has {0}")]
+    NotOneParameter(usize),
+    /// The SVG could not be rendered.
+    #[error("the plot could not be drawn: {0}")]
+    Render(String),
+}
+
+/// The plot of a one-parameter model: every measured repetition, the model over the measured
+/// range (solid), and its extrapolation to `to` (dashed) when `to` lies beyond it. Axes are
+/// logarithmic where the values span a factor of 8 or more.
+///
+/// # Errors
+/// [`PlotError::NotOneParameter`] for models of several parameters; [`PlotError::Render`].
+pub fn plot(
+    m: &SeriesModel,
+    series: &crate::read::Series,
+    names: &[String],
+    to: Option<f64>,
+) -> Result<String, PlotError> {
+    use trace::plot::{LinePlot, Series, Stroke};
+    if names.len() != 1 {
+        return Err(PlotError::NotOneParameter(names.len()));
+    }
+    let (lo, hi) = m.domain[0];
+    let end = to.filter(|&t| t > hi).unwrap_or(hi);
+    let log_x = lo > 0.0 && hi / lo >= 8.0;
+    let sample = |a: f64, b: f64| -> Vec<(f64, f64)> {
+        (0..=100)
+            .map(|k| {
+                let t = f64::from(k) / 100.0;
+                let x = if log_x {
+                    (a.ln() + t * (b.ln() - a.ln())).exp()
+                } else {
+                    a + t * (b - a)
+                };
+                (x, m.predict(names, &[x]).value)
+            })
+            .collect()
+    };
+    let measured: Vec<(f64, f64)> = series
+        .measurements
+        .iter()
+        .flat_map(|ms| ms.values.iter().map(move |&v| (ms.point[0], v)))
+        .collect();
+    let mut lines = vec![
+        Series::new("measured", measured).with_stroke(Stroke::Points),
+        Series::new(model_text(&m.best.model, names), sample(lo, hi)).with_stroke(Stroke::Line),
+    ];
+    if end > hi {
+        lines.push(Series::new("extrapolated", sample(hi, end)).with_stroke(Stroke::Dashed));
+    }
+    let all_y: Vec<f64> = lines
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .collect();
+    let (ymin, ymax) = all_y
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    let title = match (m.callpath.is_empty(), m.metric.is_empty()) {
+        (false, false) => format!("{} / {}", m.callpath, m.metric),
+        (false, true) => m.callpath.clone(),
+        _ => m.metric.clone(),
+    };
+    LinePlot {
+        title,
+        x_label: names[0].clone(),
+        y_label: if m.metric.is_empty() {
+            "value".into()
+        } else {
+            m.metric.clone()
+        },
+        series: lines,
+        log_x,
+        log_y: ymin > 0.0 && ymax / ymin >= 8.0,
+    }
+    .render_svg(800, 500)
+    .map_err(|e| PlotError::Render(e.to_string()))
+}
+
+/// A model as LaTeX math: `2.842 + 0.8165\,p^{3/2} \log_2^{2} p`.
+pub fn model_latex(m: &Model, names: &[String]) -> String {
+    let mut s = num(m.constant);
+    for t in &m.terms {
+        let Basis::Pmnf(factors) = &t.basis;
+        s.push_str(if t.coefficient < 0.0 { " - " } else { " + " });
+        s.push_str(&num(t.coefficient.abs()));
+        for f in factors {
+            let x = names.get(f.param).map_or("?", String::as_str);
+            let x = if x.len() == 1 {
+                x.to_string()
+            } else {
+                format!("\\mathit{{{x}}}")
+            };
+            let (p, l) = (f.term.poly, f.term.log);
+            if !p.is_zero() {
+                s.push_str("\\,");
+                s.push_str(&x);
+                if p != crate::pmnf::Exponent::int(1) {
+                    s.push_str(&format!("^{{{p}}}"));
+                }
+            }
+            if !l.is_zero() {
+                s.push_str("\\,\\log_2");
+                if l != crate::pmnf::Exponent::int(1) {
+                    s.push_str(&format!("^{{{l}}}"));
+                }
+                s.push(' ');
+                s.push_str(&x);
+            }
+        }
+    }
+    s
+}
+
+/// The LaTeX report: one `align*` line per series, `\text{callpath / metric}: f(p) = …`.
+pub fn latex(names: &[String], entries: &[Entry<'_>]) -> String {
+    let args = names.join(", ");
+    let mut s = String::from("\\begin{align*}\n");
+    for (i, e) in entries.iter().enumerate() {
+        let m = e.model;
+        let label = [m.callpath.as_str(), m.metric.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" / ");
+        let label = escape_tex(&label);
+        s.push_str(&format!(
+            "  \\text{{{label}}}\\colon\\ f({args}) &= {}{}\n",
+            model_latex(&m.best.model, names),
+            if i + 1 < entries.len() { " \\\\" } else { "" }
+        ));
+    }
+    s.push_str("\\end{align*}\n");
+    s
+}
+
+fn escape_tex(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '_' | '&' | '%' | '$' | '#' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\\' => out.push_str("\\textbackslash{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}

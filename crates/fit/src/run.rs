@@ -2,10 +2,10 @@
 //! models' domains, bootstrap intervals for predictions, and the warnings a user needs
 //! (too few points, noise as large as the trend, predictions beyond the measured range).
 
-use crate::model::{Fitted, Measurement, Model, ModelTerm};
+use crate::model::{Fitted, Measurement, Model};
 use crate::pmnf::{extrap, ExtrapOptions};
 use crate::read::{Experiment, Series};
-use crate::vates::{vates, wls_refit, VatesOptions};
+use crate::vates::{moments, refit, vates, VatesOptions};
 use crate::FitError;
 
 /// Which search chooses the models.
@@ -144,12 +144,27 @@ impl SeriesModel {
 struct Rng(u64);
 
 impl Rng {
-    fn below(&mut self, n: usize) -> usize {
+    fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn uniform(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A standard normal draw (Box–Muller).
+    fn gauss(&mut self) -> f64 {
+        let u = self.uniform().max(f64::MIN_POSITIVE);
+        let v = self.uniform();
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
     }
 }
 
@@ -160,30 +175,46 @@ fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: boo
     }
     let mut rng = Rng(opts.seed);
     let bases: Vec<_> = model.terms.iter().map(|t| t.basis.clone()).collect();
-    let mut out = Vec::with_capacity(opts.bootstrap);
-    let mut sample: Vec<Measurement> = ms.to_vec();
-    for _ in 0..opts.bootstrap {
-        for (s, m) in sample.iter_mut().zip(ms) {
-            for v in s.values.iter_mut() {
-                *v = m.values[rng.below(m.values.len())];
+    let cols: Vec<Vec<f64>> = bases
+        .iter()
+        .map(|b| ms.iter().map(|m| b.eval(&m.point)).collect())
+        .collect();
+    let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+    let (y, reps, spread) = moments(ms);
+    // The standard error of each mean, for points with many repetitions.
+    let se: Vec<f64> = reps
+        .iter()
+        .zip(&spread)
+        .map(|(&r, &s)| {
+            if r > 1.0 {
+                (s / (r - 1.0) / r).sqrt()
+            } else {
+                0.0
             }
+        })
+        .collect();
+    let mut out = Vec::with_capacity(opts.bootstrap);
+    let mut means = vec![0.0; ms.len()];
+    for _ in 0..opts.bootstrap {
+        for (i, m) in ms.iter().enumerate() {
+            let r = m.values.len();
+            means[i] = if r > MANY_REPETITIONS {
+                // The resampled mean of many repetitions is normal about the mean.
+                y[i] + se[i] * rng.gauss()
+            } else {
+                (0..r).map(|_| m.values[rng.below(r)]).sum::<f64>() / r as f64
+            };
         }
-        if let Some((c0, cs)) = wls_refit(&sample, &bases, relative) {
-            out.push(Model {
-                constant: c0,
-                terms: bases
-                    .iter()
-                    .zip(cs)
-                    .map(|(b, c)| ModelTerm {
-                        coefficient: c,
-                        basis: b.clone(),
-                    })
-                    .collect(),
-            });
+        if let Some(c) = refit(&refs, &means, &reps, relative) {
+            out.push(Model::from_coefficients(&bases, &c));
         }
     }
     out
 }
+
+/// Above this many repetitions a point's resampled mean is drawn from its normal limit
+/// instead of by resampling (the same distribution, at a cost independent of the count).
+const MANY_REPETITIONS: usize = 64;
 
 /// What is wrong with the data of a series, for a person to read.
 fn data_warnings(ms: &[Measurement], names: &[String]) -> Vec<String> {
@@ -292,10 +323,12 @@ pub fn model_series(
     })
 }
 
-/// Models every series of an experiment (a failing series gives its error in its place).
+/// Models every series of an experiment, in parallel (a failing series gives its error in
+/// its place; the order is the experiment's).
 pub fn model_experiment(e: &Experiment, opts: &RunOptions) -> Vec<Result<SeriesModel, FitError>> {
+    use rayon::prelude::*;
     e.series
-        .iter()
+        .par_iter()
         .map(|s| model_series(s, &e.parameters, opts))
         .collect()
 }

@@ -162,10 +162,7 @@ fn main() {
         title: format!("T^l/T for {} random models (Fig. 3)", points.len()),
         x_label: "theta = ln(omega/phi)".into(),
         y_label: "alpha = T^l / T".into(),
-        series: vec![trace::plot::Series {
-            name: "random models".into(),
-            points,
-        }],
+        series: vec![trace::plot::Series::new("random models", points)],
         hlines: vec![(1.0, "T^l = T".into()), (0.5, "T^l = T/2".into())],
     };
     match plot.render_svg(900, 600) {

@@ -32,6 +32,20 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::num::label as num_label;
 use crate::TraceError;
 
+/// How a [`LinePlot`] draws a series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Stroke {
+    /// A solid line with point markers.
+    #[default]
+    Solid,
+    /// A solid line without markers (a model sampled densely).
+    Line,
+    /// A dashed line without markers (an extrapolation, a bound).
+    Dashed,
+    /// Markers only, not joined (measurements).
+    Points,
+}
+
 /// A named sequence of `(x, y)` points.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Series {
@@ -39,15 +53,24 @@ pub struct Series {
     pub name: String,
     /// The points, joined in this order by a [`LinePlot`].
     pub points: Vec<(f64, f64)>,
+    /// How a [`LinePlot`] draws them (a [`ScatterPlot`] draws markers).
+    pub stroke: Stroke,
 }
 
 impl Series {
-    /// A series with this name and these points.
+    /// A series with this name and these points, drawn solid.
     pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
         Series {
             name: name.into(),
             points,
+            stroke: Stroke::Solid,
         }
+    }
+
+    /// The series drawn with `stroke`.
+    pub fn with_stroke(mut self, stroke: Stroke) -> Self {
+        self.stroke = stroke;
+        self
     }
 }
 
@@ -448,6 +471,30 @@ where
             let name = clean(&series.name);
             any_legend |= !name.is_empty();
             match content {
+                Content::Lines(_) if series.stroke == Stroke::Points => {
+                    let anno = chart
+                        .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+                        .map_err(render_err)?;
+                    if !name.is_empty() {
+                        anno.label(name.as_str())
+                            .legend(move |(x, y)| Circle::new((x + 10, y), 3, colour.filled()));
+                    }
+                }
+                Content::Lines(_) if series.stroke == Stroke::Dashed => {
+                    let anno = chart
+                        .draw_series(DashedLineSeries::new(
+                            points.iter().copied(),
+                            8,
+                            5,
+                            colour.stroke_width(2),
+                        ))
+                        .map_err(render_err)?;
+                    if !name.is_empty() {
+                        anno.label(name.as_str()).legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 8, y)], colour.stroke_width(2))
+                        });
+                    }
+                }
                 Content::Lines(_) => {
                     let anno = chart
                         .draw_series(LineSeries::new(
@@ -460,9 +507,11 @@ where
                             PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
                         });
                     }
-                    chart
-                        .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
-                        .map_err(render_err)?;
+                    if series.stroke == Stroke::Solid {
+                        chart
+                            .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+                            .map_err(render_err)?;
+                    }
                 }
                 Content::Scatter(_) => {
                     let anno = chart
@@ -566,10 +615,7 @@ mod tests {
             title: String::new(),
             x_label: String::new(),
             y_label: String::new(),
-            series: vec![Series {
-                name: "s".into(),
-                points: pts,
-            }],
+            series: vec![Series::new("s", pts)],
             hlines: vec![],
         };
         let c = Content::Scatter(&plot);
@@ -582,10 +628,7 @@ mod tests {
         // A line climbs from the left edge through the upper-left corner to the top edge;
         // each corner holds one end point (the lower left two), so counting end points
         // alone would tie and choose the upper left, under the line.
-        let line = |pts: Vec<(f64, f64)>| Series {
-            name: "l".into(),
-            points: pts,
-        };
+        let line = |pts: Vec<(f64, f64)>| Series::new("l", pts);
         let plot = LinePlot {
             title: String::new(),
             x_label: String::new(),

@@ -132,7 +132,7 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
         .help("the header needs at least a parameter column and a metric column"));
     }
     let mut b = Builder::new(params.iter().map(|&j| header[j].clone()).collect());
-    let series: Vec<(usize, usize)> = metrics.iter().map(|&m| (m, 0)).collect();
+    let mut series: Vec<(usize, Option<usize>)> = metrics.iter().map(|&m| (m, None)).collect();
     let mut point = vec![0.0; params.len()];
     let mut rows = 0usize;
     let mut record = csv::StringRecord::new();
@@ -176,10 +176,15 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
         for (slot, &j) in point.iter_mut().zip(&params) {
             *slot = value(j)?;
         }
-        let cp = callpath.map_or("", |c| &record[c]).to_string();
-        for &(m, _) in &series {
-            let v = value(m)?;
-            let s = b.series(&cp, &header[m]);
+        let cp = callpath.map_or("", |c| &record[c]);
+        for (m, sid) in series.iter_mut() {
+            let v = value(*m)?;
+            // Without a callpath column each metric is one series, looked up once.
+            let s = match sid {
+                Some(s) if callpath.is_none() => *s,
+                _ => b.series(cp, &header[*m]),
+            };
+            *sid = Some(s);
             b.add(s, &point, &[v]);
         }
         rows += 1;

@@ -41,6 +41,10 @@ pub(crate) struct Builder {
     series: Vec<Series>,
     by_name: HashMap<(String, String), usize>,
     points: Vec<HashMap<Vec<u64>, usize>>,
+    /// The last series looked up (rows of one series usually follow each other).
+    last: Option<usize>,
+    /// A reusable key buffer.
+    key: Vec<u64>,
 }
 
 impl Builder {
@@ -53,6 +57,19 @@ impl Builder {
 
     /// The series of `callpath` and `metric`, created on first use.
     pub(crate) fn series(&mut self, callpath: &str, metric: &str) -> usize {
+        if let Some(k) = self.last {
+            let s = &self.series[k];
+            if s.callpath == callpath && s.metric == metric {
+                return k;
+            }
+        }
+        if let Some(&k) = self
+            .by_name
+            .get(&(callpath.to_string(), metric.to_string()))
+        {
+            self.last = Some(k);
+            return k;
+        }
         let next = self.series.len();
         let k = *self
             .by_name
@@ -66,23 +83,37 @@ impl Builder {
             });
             self.points.push(HashMap::new());
         }
+        self.last = Some(k);
         k
     }
 
     /// Adds `values` at `point` to series `s`.
     pub(crate) fn add(&mut self, s: usize, point: &[f64], values: &[f64]) {
-        let key: Vec<u64> = point
-            .iter()
-            .map(|v| if *v == 0.0 { 0 } else { v.to_bits() })
-            .collect();
         let ms = &mut self.series[s].measurements;
-        let at = *self.points[s].entry(key).or_insert(ms.len());
-        if at == ms.len() {
-            ms.push(Measurement {
-                point: point.to_vec(),
-                values: Vec::new(),
-            });
+        // Repetitions usually follow each other: the last point first.
+        if let Some(m) = ms.last_mut() {
+            if m.point == point {
+                m.values.extend_from_slice(values);
+                return;
+            }
         }
+        self.key.clear();
+        self.key.extend(
+            point
+                .iter()
+                .map(|v| if *v == 0.0 { 0 } else { v.to_bits() }),
+        );
+        let at = match self.points[s].get(self.key.as_slice()) {
+            Some(&at) => at,
+            None => {
+                self.points[s].insert(self.key.clone(), ms.len());
+                ms.push(Measurement {
+                    point: point.to_vec(),
+                    values: Vec::new(),
+                });
+                ms.len() - 1
+            }
+        };
         ms[at].values.extend_from_slice(values);
     }
 

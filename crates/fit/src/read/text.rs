@@ -268,7 +268,11 @@ fn parse_points(
                             ReadErrorKind::Mismatch,
                             src,
                             open..here + 1,
-                            format!("a point with {} values for {dims} parameters", vals.len()),
+                            format!(
+                                "a point with {} value{} for {dims} parameters",
+                                vals.len(),
+                                if vals.len() == 1 { "" } else { "s" }
+                            ),
                         )
                         .help("give each point one value per PARAMETER, in their order"));
                     }

@@ -1,0 +1,106 @@
+//! Speed of model search (issue 18 acceptance 4): 10^6 rows of one parameter read from CSV,
+//! merged into repetitions, fitted and selected; 1000 callpaths of a one-parameter
+//! experiment (six points, five repetitions each) modelled with bootstrap intervals.
+//! `cargo bench -p fit --bench modelers`.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use fit::read::csv::{read, CsvOptions};
+use fit::read::{Experiment, Series};
+use fit::run::{model_experiment, Modeler, RunOptions};
+use fit::Measurement;
+
+/// A deterministic pseudo-random factor around 1 (±5%).
+fn jitter(i: u64) -> f64 {
+    let mut z = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^= z >> 31;
+    1.0 + 0.1 * ((z >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
+}
+
+/// 10^6 rows `p,time`: p = 2, 4, …, 2^20, 50,000 runs each, time = 3 + 0.5·p·log2(p).
+fn csv_rows() -> String {
+    let mut s = String::from("p,time\n");
+    for i in 0..1_000_000u64 {
+        let p = 2f64.powi((i % 20) as i32 + 1);
+        let t = (3.0 + 0.5 * p * p.log2()) * jitter(i);
+        s.push_str(&format!("{p},{t}\n"));
+    }
+    s
+}
+
+/// 1000 callpaths, each measured at p = 2..64 with five repetitions, each a different
+/// one-term model.
+fn callpaths() -> Experiment {
+    let series = (0..1000u64)
+        .map(|c| {
+            let e = 0.25 * (1 + c % 12) as f64;
+            let measurements = (1..=6)
+                .map(|k| {
+                    let p = 2f64.powi(k);
+                    let values = (0..5)
+                        .map(|r| (10.0 + 2.0 * p.powf(e)) * jitter(c * 100 + k as u64 * 10 + r))
+                        .collect();
+                    Measurement::one(p, values)
+                })
+                .collect();
+            Series {
+                callpath: format!("main->f{c}"),
+                metric: "time".into(),
+                measurements,
+            }
+        })
+        .collect();
+    Experiment {
+        parameters: vec!["p".into()],
+        series,
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    let text = csv_rows();
+    let mut g = c.benchmark_group("fit");
+    g.sample_size(10);
+    for modeler in [Modeler::Vates, Modeler::Extrap] {
+        let opts = RunOptions {
+            modeler,
+            ..RunOptions::default()
+        };
+        g.bench_function(format!("csv_1e6_rows_{}", modeler.name()), |b| {
+            b.iter(|| {
+                let e = read("rows.csv", &text, &CsvOptions::default()).unwrap();
+                let m = model_experiment(&e, &opts);
+                assert!(m[0].is_ok());
+            })
+        });
+    }
+    let e = callpaths();
+    for modeler in [Modeler::Vates, Modeler::Extrap] {
+        let opts = RunOptions {
+            modeler,
+            ..RunOptions::default()
+        };
+        g.bench_function(format!("callpaths_1000_{}", modeler.name()), |b| {
+            b.iter(|| {
+                let m = model_experiment(&e, &opts);
+                assert_eq!(m.len(), 1000);
+            })
+        });
+        let bare = RunOptions {
+            bootstrap: 0,
+            ..opts.clone()
+        };
+        g.bench_function(
+            format!("callpaths_1000_{}_no_intervals", modeler.name()),
+            |b| {
+                b.iter(|| {
+                    let m = model_experiment(&e, &bare);
+                    assert_eq!(m.len(), 1000);
+                })
+            },
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(modelers, benches);
+criterion_main!(modelers);

@@ -1,0 +1,244 @@
+//! The `vates` modeler: a PMNF search made to extrapolate.
+//!
+//! Extra-P fits one term to the means by unweighted least squares and picks it by
+//! leave-one-out SMAPE. Two things then go wrong beyond the measured range: a second term
+//! that is small where the program was measured but dominates at scale is lost, and the
+//! largest measurements decide the fit, so the shape at the small sizes, which the growth
+//! rate is read from, is fitted worst. The `vates` modeler
+//!
+//! * fits **relative errors**: weighted least squares on the means with weights
+//!   `reps/ȳ²` (each point counts by its repetitions, and a 5% miss is a 5% miss at
+//!   every size);
+//! * tries hypotheses of **up to two terms** `c0 + c1·b1 + c2·b2` over the building blocks
+//!   (and user bases), the two terms of the same sign, each contributing at least 0.5%
+//!   somewhere, the pair not collinear over the data;
+//! * scores each by its **leave-one-out relative error** (exact, from the hat matrix of the
+//!   weighted fit), and charges each extra term a **complexity penalty**: a hypothesis with
+//!   more terms wins only if its error is lower by more than the penalty.
+
+mod search;
+mod wls;
+
+use crate::model::{smape, Basis, Fitted, Measurement, Model, Quality};
+use crate::pmnf::{BlockOptions, Factor, Term};
+use crate::FitError;
+use search::{search, weights};
+use wls::{solve, Problem};
+
+/// Options of the `vates` modeler.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VatesOptions {
+    /// The building blocks.
+    pub blocks: BlockOptions,
+    /// At most this many terms besides the constant (1 or 2; default 2).
+    pub max_terms: usize,
+    /// Each extra term must lower the leave-one-out error by this fraction (default 0.1).
+    pub penalty: f64,
+    /// A bigger hypothesis is considered only when the smaller one's lack of fit against
+    /// the repetitions' noise has a p-value below this (default 0.01).
+    pub significance: f64,
+    /// Fit relative errors (weights `reps/ȳ²`; default) or absolute ones (weights `reps`).
+    pub relative: bool,
+    /// How many runner-up hypotheses to keep (default 4).
+    pub alternatives: usize,
+}
+
+impl Default for VatesOptions {
+    fn default() -> Self {
+        VatesOptions {
+            blocks: BlockOptions::default(),
+            max_terms: 2,
+            penalty: 0.1,
+            significance: 0.01,
+            relative: true,
+            alternatives: 4,
+        }
+    }
+}
+
+/// A chosen model and the best hypotheses it was chosen over.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    /// The chosen model.
+    pub best: Fitted,
+    /// The runner-up hypotheses, best first (by the penalised error).
+    pub alternatives: Vec<Fitted>,
+}
+
+/// Per measurement: the mean, the number of repetitions, and the repetitions' sum of
+/// squared deviations from the mean.
+pub(crate) fn moments(ms: &[Measurement]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let y: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+    let reps: Vec<f64> = ms.iter().map(|m| m.values.len() as f64).collect();
+    let spread: Vec<f64> = ms
+        .iter()
+        .zip(&y)
+        .map(|(m, &mean)| m.values.iter().map(|v| (v - mean) * (v - mean)).sum())
+        .collect();
+    (y, reps, spread)
+}
+
+/// The `vates` model of measurements of one parameter.
+///
+/// # Errors
+/// [`FitError::Empty`] without measurements; [`FitError::NoValues`],
+/// [`FitError::Dimensions`] or [`FitError::NotFinite`] for a bad measurement.
+pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, FitError> {
+    crate::pmnf::check_measurements(ms, 1)?;
+    let x: Vec<f64> = ms.iter().map(|m| m.point[0]).collect();
+    let (y, reps, spread) = moments(ms);
+    let blocks: Vec<Term> = {
+        let logs = opts.blocks.logs_usable(x.iter().copied());
+        opts.blocks
+            .blocks()
+            .into_iter()
+            .filter(|t| logs || !t.has_log())
+            .collect()
+    };
+    let columns: Vec<(Basis, Vec<f64>)> = blocks
+        .iter()
+        .map(|&term| {
+            let b = Basis::Pmnf(vec![Factor { param: 0, term }]);
+            let v: Vec<f64> = x.iter().map(|&xi| term.eval(xi)).collect();
+            (b, v)
+        })
+        .filter(|(_, v)| v.iter().all(|c| c.is_finite()))
+        .collect();
+    Ok(search(&columns, &y, &reps, &spread, opts))
+}
+
+/// The `vates` model of measurements of `dims` parameters. One parameter is
+/// [`vates_single`]. Otherwise, as Extra-P's multi-parameter search: each parameter gets a
+/// `vates` model on its line of points; the parameters whose model is not constant are kept
+/// with their fastest-growing term; the hypotheses are their product, their sum and the mixed
+/// forms, each fitted on every point by relative-error weighted least squares and chosen by
+/// leave-one-out relative error.
+///
+/// # Errors
+/// As [`vates_single`].
+pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Search, FitError> {
+    crate::pmnf::check_measurements(ms, dims)?;
+    if dims == 1 {
+        return vates_single(ms, opts);
+    }
+    let means: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+    let mut kept: Vec<Factor> = Vec::new();
+    for p in 0..dims {
+        let line: Vec<Measurement> = crate::pmnf::line(ms, &means, p)
+            .into_iter()
+            .map(|(x, v)| Measurement::one(x, vec![v]))
+            .collect();
+        let single = vates_single(&line, opts)?;
+        let fastest = single.best.model.terms.iter().max_by(|a, b| {
+            a.basis
+                .growth()
+                .partial_cmp(&b.basis.growth())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        if let Some(Basis::Pmnf(f)) = fastest.map(|t| &t.basis) {
+            kept.push(Factor {
+                param: p,
+                term: f[0].term,
+            });
+        }
+    }
+    let (_, reps, spread) = moments(ms);
+    let hyps: Vec<Vec<Basis>> = if kept.len() == 1 {
+        vec![vec![Basis::Pmnf(kept.clone())]]
+    } else if kept.is_empty() {
+        Vec::new()
+    } else {
+        crate::pmnf::hypotheses(&kept)
+    };
+    // Each hypothesis is one candidate "column set"; reuse the search on precomputed columns
+    // by scoring every hypothesis as a whole.
+    let mut all: Vec<Fitted> = hyps
+        .iter()
+        .filter_map(|h| {
+            let cols: Vec<Vec<f64>> = h
+                .iter()
+                .map(|b| ms.iter().map(|m| b.eval(&m.point)).collect())
+                .collect();
+            score_fixed(h, &cols, &means, &reps, opts)
+        })
+        .collect();
+    if all.is_empty() {
+        return Ok(search(&[], &means, &reps, &spread, opts));
+    }
+    all.sort_by(|a, b| {
+        let cv = |f: &Fitted| f.quality.cv.unwrap_or(f64::INFINITY);
+        cv(a).total_cmp(&cv(b))
+    });
+    let best = all.remove(0);
+    all.truncate(opts.alternatives);
+    Ok(Search {
+        best,
+        alternatives: all,
+    })
+}
+
+/// Scores one fixed hypothesis (all of `bases` together, their values at the points in
+/// `cols`) by its leave-one-out relative error; `None` when the bases are collinear over the
+/// points.
+fn score_fixed(
+    bases: &[Basis],
+    cols: &[Vec<f64>],
+    y: &[f64],
+    reps: &[f64],
+    opts: &VatesOptions,
+) -> Option<Fitted> {
+    let (w, scale) = weights(y, reps, opts.relative);
+    let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+    let fit = solve(
+        &refs,
+        &Problem {
+            y,
+            w: &w,
+            scale: &scale,
+        },
+    )?;
+    let c = fit.coef();
+    let pred: Vec<f64> = (0..y.len())
+        .map(|i| {
+            c[0] + cols
+                .iter()
+                .zip(&c[1..])
+                .map(|(v, ck)| ck * v[i])
+                .sum::<f64>()
+        })
+        .collect();
+    let n = y.len() as f64;
+    let rss: f64 = pred.iter().zip(y).map(|(p, a)| (p - a) * (p - a)).sum();
+    let mean = y.iter().sum::<f64>() / n;
+    let tss: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
+    let k = bases.len() as f64;
+    Some(Fitted {
+        model: Model::from_coefficients(bases, c),
+        quality: Quality {
+            rss,
+            smape: smape(y, &pred),
+            adjusted_r2: if tss > 0.0 && n > k + 1.0 {
+                1.0 - (rss / tss) * (n - 1.0) / (n - k - 1.0)
+            } else {
+                f64::NAN
+            },
+            cv: Some(fit.cv),
+        },
+    })
+}
+
+/// Refits `c0 + Σ c_k·col_k` to the means `y` (with `reps` repetitions each) by weighted
+/// least squares (weights `reps/ȳ²` when `relative`, else `reps`): `[c0, c_1, …]`, or `None`
+/// when the columns are collinear over the points.
+pub(crate) fn refit(cols: &[&[f64]], y: &[f64], reps: &[f64], relative: bool) -> Option<Vec<f64>> {
+    let (w, scale) = weights(y, reps, relative);
+    let fit = solve(
+        cols,
+        &Problem {
+            y,
+            w: &w,
+            scale: &scale,
+        },
+    )?;
+    Some(fit.coef().to_vec())
+}

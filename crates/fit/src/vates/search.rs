@@ -1,0 +1,198 @@
+//! The one-parameter `vates` search: the constant, every block, every pair of blocks; the
+//! choice by leave-one-out error, lack of fit and the complexity penalty.
+
+use super::wls::{solve, Problem};
+use super::{Search, VatesOptions};
+use crate::model::{smape, Basis, Fitted, Model, Quality};
+
+/// A term must explain at least this fraction of some measurement.
+const MIN_SHARE: f64 = 0.005;
+
+/// Weights of the means (`reps/ȳ²` for relative errors, else `reps`) and the scale their
+/// leave-one-out errors are measured against.
+pub(crate) fn weights(y: &[f64], reps: &[f64], relative: bool) -> (Vec<f64>, Vec<f64>) {
+    let relative = relative && y.iter().all(|&v| v > 0.0);
+    let w = y
+        .iter()
+        .zip(reps)
+        .map(|(&v, &r)| if relative { r / (v * v) } else { r })
+        .collect();
+    let scale = y.iter().map(|&v| if relative { v } else { 1.0 }).collect();
+    (w, scale)
+}
+
+/// One scored hypothesis: the constant (no columns), one column, or two.
+struct Scored {
+    cols: [usize; 2],
+    terms: usize,
+    coef: [f64; 3],
+    /// Root mean square relative leave-one-out error.
+    cv: f64,
+    /// Weighted residual sum of squares.
+    wss: f64,
+}
+
+/// The search over hypotheses built from `columns` (basis functions with their values at
+/// the points) for the means `y` with `reps` repetitions each and the repetitions' sums of
+/// squared deviations `spread`.
+pub(crate) fn search(
+    columns: &[(Basis, Vec<f64>)],
+    y: &[f64],
+    reps: &[f64],
+    spread: &[f64],
+    opts: &VatesOptions,
+) -> Search {
+    let n = y.len();
+    let (w, scale) = weights(y, reps, opts.relative);
+    let problem = Problem {
+        y,
+        w: &w,
+        scale: &scale,
+    };
+    // The pure error: the repetitions' squared deviations from their means, weighted as the
+    // means are (per repetition), with its degrees of freedom.
+    let dof_pe: f64 = reps.iter().map(|r| r - 1.0).sum();
+    let pure_error = (dof_pe > 0.0).then(|| {
+        let ss: f64 = (0..n).map(|i| w[i] / reps[i] * spread[i]).sum();
+        (ss, dof_pe)
+    });
+    let wsum: f64 = w.iter().sum();
+    let mean = y.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() / wsum;
+    let tss: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
+    // The constant's leave-one-out errors: y_i − the weighted mean of the others.
+    let c_cv = if n > 1 {
+        let s: f64 = (0..n)
+            .map(|i| {
+                let m = (wsum * mean - w[i] * y[i]) / (wsum - w[i]);
+                let e = (y[i] - m) / scale[i];
+                e * e
+            })
+            .sum();
+        (s / n as f64).sqrt()
+    } else {
+        0.0
+    };
+    let mut scored = vec![Scored {
+        cols: [0, 0],
+        terms: 0,
+        coef: [mean, 0.0, 0.0],
+        cv: c_cv,
+        wss: (0..n).map(|i| w[i] * (y[i] - mean) * (y[i] - mean)).sum(),
+    }];
+    let contributes = |c: f64, v: &[f64]| {
+        v.iter()
+            .zip(y)
+            .any(|(&vi, &yi)| (c * vi / yi).abs() >= MIN_SHARE)
+    };
+    if tss > 0.0 {
+        for (a, (_, va)) in columns.iter().enumerate() {
+            if let Some(s) = solve(&[va], &problem) {
+                let c = s.coef();
+                if c[1] != 0.0 && contributes(c[1], va) {
+                    scored.push(Scored {
+                        cols: [a, 0],
+                        terms: 1,
+                        coef: [c[0], c[1], 0.0],
+                        cv: s.cv,
+                        wss: s.wss,
+                    });
+                }
+            }
+            if opts.max_terms < 2 {
+                continue;
+            }
+            for (b, (_, vb)) in columns.iter().enumerate().skip(a + 1) {
+                let Some(s) = solve(&[va, vb], &problem) else {
+                    continue;
+                };
+                let c = s.coef();
+                if c[1] * c[2] <= 0.0 || !contributes(c[1], va) || !contributes(c[2], vb) {
+                    continue;
+                }
+                scored.push(Scored {
+                    cols: [a, b],
+                    terms: 2,
+                    coef: [c[0], c[1], c[2]],
+                    cv: s.cv,
+                    wss: s.wss,
+                });
+            }
+        }
+    }
+    scored.retain(|s| s.cv.is_finite());
+    // The lack-of-fit test against the repetitions' pure error: the p-value of "the
+    // hypothesis misses the means by no more than the noise explains".
+    let misfit = |s: &Scored| -> f64 {
+        let Some((ss_pe, dof_pe)) = pure_error else {
+            return 0.0;
+        };
+        let dof = n as f64 - s.terms as f64 - 1.0;
+        if ss_pe <= 0.0 {
+            return 0.0;
+        }
+        if dof <= 0.0 {
+            return 1.0;
+        }
+        crate::stats::f_sf((s.wss / dof) / (ss_pe / dof_pe), dof, dof_pe)
+    };
+    // The best hypothesis of each size; a bigger one is taken only when the smaller one
+    // misses the data by more than the noise (when repetitions tell) and the bigger one's
+    // leave-one-out error is lower by more than the penalty.
+    let best_of = |k: usize| {
+        scored
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.terms == k)
+            .min_by(|a, b| a.1.cv.total_cmp(&b.1.cv))
+            .map(|(i, _)| i)
+    };
+    let mut chosen = 0;
+    for k in 1..=opts.max_terms {
+        let Some(i) = best_of(k) else { continue };
+        let lack = misfit(&scored[chosen]) < opts.significance;
+        if lack && scored[i].cv * (1.0 + opts.penalty) < scored[chosen].cv {
+            chosen = i;
+        }
+    }
+    let chosen = scored.swap_remove(chosen);
+    let keep = opts.alternatives.min(scored.len());
+    if keep > 0 {
+        scored.select_nth_unstable_by(keep - 1, |a, b| a.cv.total_cmp(&b.cv));
+    }
+    scored.truncate(keep);
+    scored.sort_by(|a, b| a.cv.total_cmp(&b.cv));
+    let to_fitted = |s: &Scored| {
+        let bases: Vec<Basis> = s.cols[..s.terms]
+            .iter()
+            .map(|&j| columns[j].0.clone())
+            .collect();
+        let model = Model::from_coefficients(&bases, &s.coef[..=s.terms]);
+        let pred: Vec<f64> = (0..n)
+            .map(|i| {
+                s.coef[0]
+                    + (0..s.terms)
+                        .map(|t| s.coef[t + 1] * columns[s.cols[t]].1[i])
+                        .sum::<f64>()
+            })
+            .collect();
+        let rss: f64 = pred.iter().zip(y).map(|(p, a)| (p - a) * (p - a)).sum();
+        let k = s.terms as f64;
+        Fitted {
+            model,
+            quality: Quality {
+                rss,
+                smape: smape(y, &pred),
+                adjusted_r2: if tss > 0.0 && n as f64 > k + 1.0 {
+                    1.0 - (rss / tss) * (n as f64 - 1.0) / (n as f64 - k - 1.0)
+                } else {
+                    f64::NAN
+                },
+                cv: Some(s.cv),
+            },
+        }
+    };
+    Search {
+        best: to_fitted(&chosen),
+        alternatives: scored.iter().map(to_fitted).collect(),
+    }
+}

@@ -1,0 +1,154 @@
+//! The measurement readers on malformed input: every error class is named with its line and
+//! column, and no input (random bytes, any truncation of a valid file) makes a reader panic.
+
+use fit::read::csv::CsvOptions;
+use fit::read::{csv, jsonl, text, ReadErrorKind};
+use proptest::prelude::*;
+
+const TEXT: &str = "# comment\nPARAMETER p n\nPOINTS (1 2) (2 2) ( 4 2 )\nREGION main\nMETRIC time\nDATA 1 1.1\nDATA 2 2.2\nDATA 4.5\n";
+const JSONL: &str = "{\"params\": {\"p\": 1}, \"value\": [1, 1.1], \"callpath\": \"a\"}\n{\"params\": {\"p\": 2}, \"value\": 2}\n";
+const CSV: &str = "p,n,time\n1,10,1.5\n1,10,1.6\n2,10,2.9\n";
+
+fn kind_of(r: Result<fit::read::Experiment, fit::read::ReadError>) -> (ReadErrorKind, String) {
+    let e = r.expect_err("an error");
+    (e.kind, e.message)
+}
+
+#[test]
+fn valid_files_read() {
+    let e = text::read("t.txt", TEXT).unwrap();
+    assert_eq!(e.parameters, ["p", "n"]);
+    assert_eq!(e.series[0].measurements.len(), 3);
+    assert_eq!(e.series[0].measurements[0].values, [1.0, 1.1]);
+    assert_eq!(e.series[0].measurements[2].point, [4.0, 2.0]);
+    let e = jsonl::read("t.jsonl", JSONL).unwrap();
+    assert_eq!(e.series[0].callpath, "a");
+    assert_eq!(e.series[1].callpath, "<root>");
+    let e = csv::read("t.csv", CSV, &CsvOptions::default()).unwrap();
+    assert_eq!(e.parameters, ["p", "n"]);
+    assert_eq!(e.series[0].metric, "time");
+    assert_eq!(
+        e.series[0].measurements[0].values,
+        [1.5, 1.6],
+        "repetitions merge"
+    );
+}
+
+#[test]
+fn every_error_class_is_located() {
+    let cases: [(&str, ReadErrorKind, &str); 9] = [
+        (
+            "PARAMETER p\nPOINTS 1 2\nDATA 1\nDATA x\n",
+            ReadErrorKind::NotANumber,
+            "t:4:6",
+        ),
+        (
+            "PARAMETER p\nPOINTS 1 2\nDATA 1\nDATA inf\n",
+            ReadErrorKind::NotFinite,
+            "t:4:6",
+        ),
+        (
+            "PARAMETER p\nPOINTS 1 2\nDATA 1\n",
+            ReadErrorKind::Mismatch,
+            "t:3:1",
+        ),
+        (
+            "PARAMETER p q\nPOINTS (1 2) (3)\nDATA 1\n",
+            ReadErrorKind::Mismatch,
+            "t:2:14",
+        ),
+        (
+            "PARAMETER p q\nPOINTS 1 2\n",
+            ReadErrorKind::Mismatch,
+            "t:2:1",
+        ),
+        ("PARAMETER p\nPOINTS 1 (2\n", ReadErrorKind::Syntax, "t:2:8"),
+        ("POINTS 1 2\n", ReadErrorKind::Syntax, "t:1:1"),
+        ("PARAMETR p\n", ReadErrorKind::Syntax, "t:1:1"),
+        ("# nothing\n", ReadErrorKind::Empty, "t:"),
+    ];
+    for (src, kind, at) in cases {
+        let (k, msg) = kind_of(text::read("t", src));
+        assert_eq!(k, kind, "{src:?}: {msg}");
+        assert!(msg.starts_with(at), "{src:?}: {msg}");
+    }
+    let (k, msg) = kind_of(jsonl::read("j", "{\"params\": {\"p\": 1}}\n"));
+    assert!(
+        k == ReadErrorKind::Syntax && msg.contains("j:1:1") && msg.contains("value"),
+        "{msg}"
+    );
+    let (k, msg) = kind_of(jsonl::read(
+        "j",
+        "{\"params\": {\"p\": 1}, \"value\": 1}\n{\"params\": {\"q\": 1}, \"value\": 1}\n",
+    ));
+    assert!(
+        k == ReadErrorKind::Mismatch && msg.contains("j:2:1"),
+        "{msg}"
+    );
+    let (k, msg) = kind_of(jsonl::read(
+        "j",
+        "{\"params\": {\"p\": \"x\"}, \"value\": 1}\n",
+    ));
+    assert!(k == ReadErrorKind::NotANumber, "{msg}");
+    let (k, msg) = kind_of(csv::read("c", "p,t\n1,2,3\n", &CsvOptions::default()));
+    assert!(
+        k == ReadErrorKind::Mismatch && msg.contains("c:2:1"),
+        "{msg}"
+    );
+    let (k, msg) = kind_of(csv::read("c", "p,t\n1,x\n", &CsvOptions::default()));
+    assert!(
+        k == ReadErrorKind::NotANumber && msg.contains("c:2:3"),
+        "{msg}"
+    );
+    let opts = CsvOptions {
+        params: vec!["q".into()],
+        ..CsvOptions::default()
+    };
+    let (k, msg) = kind_of(csv::read("c", "p,t\n1,2\n", &opts));
+    assert!(
+        k == ReadErrorKind::UnknownName && msg.contains("`q`"),
+        "{msg}"
+    );
+    let (k, _) = kind_of(csv::read("c", "p,t\n", &CsvOptions::default()));
+    assert_eq!(k, ReadErrorKind::Empty);
+    let (k, _) = kind_of(csv::read("c", "t\n1\n", &CsvOptions::default()));
+    assert_eq!(k, ReadErrorKind::Mismatch, "one column: no parameter");
+}
+
+fn read_all(bytes: &[u8]) {
+    let s = String::from_utf8_lossy(bytes);
+    let _ = text::read("f", &s);
+    let _ = jsonl::read("f", &s);
+    let _ = csv::read("f", &s, &CsvOptions::default());
+}
+
+#[test]
+fn every_truncation_of_a_valid_file_reads_or_errs() {
+    for src in [TEXT, JSONL, CSV] {
+        for (i, _) in src.char_indices() {
+            read_all(&src.as_bytes()[..i]);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        read_all(&bytes);
+    }
+
+    #[test]
+    fn random_edits_of_valid_files_never_panic(
+        which in 0usize..3,
+        at in 0usize..200,
+        insert in "[ ()\n,{}\":0-9a-zA-Z.eE+-]{0,12}",
+    ) {
+        let src = [TEXT, JSONL, CSV][which];
+        let cut = at.min(src.len());
+        let cut = (0..=cut).rev().find(|&i| src.is_char_boundary(i)).unwrap_or(0);
+        let edited = format!("{}{}{}", &src[..cut], insert, &src[cut..]);
+        read_all(edited.as_bytes());
+    }
+}

@@ -42,6 +42,17 @@ pub enum FitOutput {
     Latex,
 }
 
+/// The regression of `--basis`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodArg {
+    /// Least squares (collinear bases are named).
+    Ols,
+    /// Non-negative least squares.
+    Nnls,
+    /// The Lasso by LARS, alpha by K-fold cross-validation (scikit-learn's LassoLarsCV).
+    LassoLarsCv,
+}
+
 /// Options of `vates fit`.
 #[derive(clap::Args, Debug)]
 pub struct FitArgs {
@@ -75,6 +86,10 @@ pub struct FitArgs {
     /// predictions are of the metric itself.
     #[arg(long, value_name = "PARAM")]
     times: Option<String>,
+    /// A basis function of the parameters for the vates modeler to try beside the PMNF
+    /// blocks, e.g. "2^p" or "n^log2(7)" (repeat for several).
+    #[arg(long, value_name = "EXPR")]
+    term: Vec<String>,
     /// Also try Extra-P's negative exponents (decreasing terms, for strong scaling).
     #[arg(long)]
     negative_exponents: bool,
@@ -92,6 +107,29 @@ pub struct FitArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FitOutput::Text)]
     format: FitOutput,
+    /// Basis mode: a plain regression of the CSV column `--y` on these basis functions of
+    /// the columns, separated by `;` (e.g. "n; n*log(n); n^2").
+    #[arg(long, value_name = "EXPRS", requires = "y")]
+    basis: Option<String>,
+    /// Basis mode: the column to explain.
+    #[arg(long, value_name = "COL", requires = "basis")]
+    y: Option<String>,
+    /// Basis mode: the regression.
+    #[arg(long, value_enum, default_value_t = MethodArg::Ols, requires = "basis")]
+    method: MethodArg,
+    /// Basis mode, lasso-lars-cv: keep every coefficient ≥ 0.
+    #[arg(long, requires = "basis")]
+    positive: bool,
+    /// Basis mode: no intercept.
+    #[arg(long, requires = "basis")]
+    no_intercept: bool,
+    /// Basis mode, lasso-lars-cv: K contiguous folds, as scikit-learn's KFold(K).
+    #[arg(long, default_value_t = 5, value_name = "K", requires = "basis")]
+    cv: usize,
+    /// Basis mode, lasso-lars-cv: shuffle the rows with this seed before making the folds
+    /// (needed when rows are ordered by size, or every fold extrapolates).
+    #[arg(long, value_name = "SEED", requires = "basis")]
+    shuffle: Option<u64>,
 }
 
 /// The largest measurement file read (bytes).
@@ -185,8 +223,60 @@ fn read_experiment(a: &FitArgs) -> Result<Experiment> {
     Ok(e)
 }
 
+/// `vates fit FILE --basis ... --y COL`: a regression on user basis functions.
+fn run_basis(a: &FitArgs, spec: &str, y: &str, out: &mut dyn Write) -> Result<()> {
+    use fit::basis::{fit_bases, parse_bases, variables, BasisError, BasisOptions, Method};
+    let bases = parse_bases(spec).map_err(|e| match &e {
+        BasisError::Parse { error, text, .. } => CliError::usage(format!(
+            "--basis: {e}\n  {text}\n  {}^",
+            " ".repeat(text[..error.start.min(text.len())].chars().count())
+        )),
+        _ => CliError::usage(format!(
+            "--basis: {e}; give functions such as \"n; n*log(n)\""
+        )),
+    })?;
+    let mut names = variables(&bases);
+    names.push(y.to_string());
+    let text = crate::input::read_text(&a.file, MAX_INPUT, "a CSV file")?;
+    let cols = read::csv::columns(&a.file.display().to_string(), &text, &names)
+        .map_err(|e| CliError::Report(miette::Report::new(e)))?;
+    let (ys, xs) = cols.split_last().expect("the y column");
+    let columns: Vec<(&str, &[f64])> = names
+        .iter()
+        .zip(xs)
+        .map(|(n, c)| (n.as_str(), c.as_slice()))
+        .collect();
+    let opts = BasisOptions {
+        method: match a.method {
+            MethodArg::Ols => Method::Ols,
+            MethodArg::Nnls => Method::Nnls,
+            MethodArg::LassoLarsCv => Method::LassoLarsCv,
+        },
+        intercept: !a.no_intercept,
+        positive: a.positive,
+        cv: a.cv,
+        shuffle: a.shuffle,
+    };
+    let f = fit_bases(&bases, &columns, ys, &opts).map_err(|e| {
+        CliError::with_help(
+            format!("{}: {e}", a.file.display()),
+            "check the basis functions against the data (a log of 0, too few rows)",
+        )
+    })?;
+    let method = clap::ValueEnum::to_possible_value(&a.method)
+        .map_or_else(|| "ols".to_string(), |v| v.get_name().to_string());
+    let shown = match a.format {
+        FitOutput::Json => crate::error::json_text(&report::regression_json(&f))? + "\n",
+        _ => report::regression_text(&f, &method),
+    };
+    write!(out, "{shown}").map_err(CliError::Stdout)
+}
+
 /// Runs `vates fit`.
 pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
+    if let (Some(spec), Some(y)) = (&a.basis, &a.y) {
+        return run_basis(&a, spec, y, out);
+    }
     if let Some(path) = &a.plot {
         crate::error::check_output(path)?;
     }
@@ -229,6 +319,16 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         ..RunOptions::default()
     };
     opts.vates.blocks.negative = a.negative_exponents;
+    if !a.term.is_empty() && a.modeler == ModelerArg::Extrap {
+        return Err(CliError::usage(
+            "--term adds basis functions to the vates modeler; drop --modeler extrap",
+        ));
+    }
+    for t in &a.term {
+        opts.vates.user.push(
+            fit::UserBasis::new(t, &names).map_err(|e| CliError::usage(format!("--term {e}")))?,
+        );
+    }
     opts.extrap.blocks.negative = a.negative_exponents;
     let results = model_experiment(&e, &opts);
     let mut models = Vec::new();

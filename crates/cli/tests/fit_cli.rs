@@ -185,3 +185,61 @@ fn plot_and_latex() {
         "{tex}"
     );
 }
+
+/// Basis mode on the CSV example (0.2 + 3e-5·n·log2(n) + 0.1·log2(p)): least squares recovers
+/// the coefficients; the Lasso with positive coefficients and shuffled folds reports an α;
+/// collinear bases are named; a basis that does not parse is a usage error with a caret.
+#[test]
+fn basis_regression_mode() {
+    let csv = example("runs.csv");
+    let regress = |basis: &str, extra: &[&str]| {
+        let mut args = vec![
+            "fit", &csv, "--y", "time", "--basis", basis, "--format", "json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let v = regress("n*log2(n); log2(p)", &[]);
+    let c = &v["coefficients"];
+    assert!(
+        (c["n*log2(n)"].as_f64().unwrap() - 3e-5).abs() < 1e-6,
+        "{v}"
+    );
+    assert!((c["log2(p)"].as_f64().unwrap() - 0.1).abs() < 0.01, "{v}");
+    assert!((v["intercept"].as_f64().unwrap() - 0.2).abs() < 0.05, "{v}");
+    assert_eq!(v["rank"], 3);
+    let v = regress(
+        "n*log2(n); log2(p); n",
+        &["--method", "lasso-lars-cv", "--positive", "--shuffle", "1"],
+    );
+    assert!(v["alpha"].as_f64().is_some(), "{v}");
+    let cs = v["coefficients"].as_object().unwrap();
+    assert!(cs.values().all(|c| c.as_f64().unwrap() >= 0.0), "{v}");
+    let out = stdout(&["fit", &csv, "--y", "time", "--basis", "n; 2*n"]);
+    assert!(out.contains("cannot tell them apart"), "{out}");
+    let err = fails(&["fit", &csv, "--y", "time", "--basis", "n*log2(n"], 2);
+    assert!(err.contains("expected `)`") && err.contains('^'), "{err}");
+    let err = fails(&["fit", &csv, "--y", "tme", "--basis", "n"], 1);
+    assert!(err.contains("no column `tme`"), "{err}");
+}
+
+#[test]
+fn user_terms_join_the_vates_search() {
+    let err = fails(&["fit", &example("solver.txt"), "--term", "q^2"], 2);
+    assert!(
+        err.contains("`q`") && err.contains("not a parameter"),
+        "{err}"
+    );
+    let err = fails(
+        &[
+            "fit",
+            &example("solver.txt"),
+            "--term",
+            "p^2",
+            "--modeler",
+            "extrap",
+        ],
+        2,
+    );
+    assert!(err.contains("--term"), "{err}");
+}

@@ -2,6 +2,7 @@
 //! merged into repetitions, fitted and selected; 1000 callpaths of a one-parameter
 //! experiment (six points, five repetitions each) modelled with bootstrap intervals.
 //! `cargo bench -p fit --bench modelers`.
+#![allow(missing_docs)] // criterion's macros define undocumented items
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use fit::read::csv::{read, CsvOptions};

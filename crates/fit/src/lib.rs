@@ -23,6 +23,7 @@
 #![doc = include_str!("../tests/example.rs")]
 //! ```
 
+pub mod basis;
 pub mod cv;
 mod error;
 mod lars;
@@ -42,6 +43,6 @@ pub use lars::{
     lasso_lars_cv, lasso_lars_path, LarsOptions, LarsPath, LassoLarsCv, LassoLarsCvOptions,
 };
 pub use matrix::Design;
-pub use model::{Basis, Fitted, Measurement, Model, ModelTerm, Quality};
+pub use model::{Basis, Fitted, Measurement, Model, ModelTerm, Quality, UserBasis};
 pub use nnls::{nnls, Nnls, NnlsOptions};
 pub use ols::{least_squares, Collinear, LeastSquares};

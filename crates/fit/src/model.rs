@@ -34,6 +34,78 @@ impl Measurement {
 pub enum Basis {
     /// A product of PMNF factors, one per parameter it involves.
     Pmnf(Vec<Factor>),
+    /// A function a user wrote (`2^x`, `x^log2(7)`).
+    User(UserBasis),
+}
+
+/// A basis function a user wrote: any expression of the parameters, compiled.
+#[derive(Clone, Debug)]
+pub struct UserBasis {
+    /// As written.
+    pub text: String,
+    /// The expression.
+    pub expr: expr::Expr,
+    compiled: std::sync::Arc<expr::compile::Compiled>,
+    params: Vec<usize>,
+}
+
+impl PartialEq for UserBasis {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text && self.expr == other.expr
+    }
+}
+
+impl UserBasis {
+    /// Reads `text`, an expression of the parameters `names`.
+    ///
+    /// # Errors
+    /// A message (for a person) when the text does not parse or uses a name that is not a
+    /// parameter.
+    pub fn new(text: &str, names: &[String]) -> Result<UserBasis, String> {
+        let text = text.trim();
+        let e = expr::parse(text).map_err(|e| format!("`{text}`: {e}"))?;
+        let mut params = Vec::new();
+        for v in e.free_vars() {
+            match names.iter().position(|n| **n == *v) {
+                Some(i) => params.push(i),
+                None => {
+                    let hint =
+                        diag::did_you_mean(&diag::suggest(&v, names.iter().map(String::as_str)))
+                            .unwrap_or_else(|| format!("the parameters are {}", names.join(", ")));
+                    return Err(format!(
+                        "`{text}` uses `{v}`, which is not a parameter; {hint}"
+                    ));
+                }
+            }
+        }
+        let slots: Vec<expr::Name> = names.iter().map(|n| expr::Name::from(n.as_str())).collect();
+        let compiled =
+            expr::compile::Compiled::new(&e, &slots).map_err(|err| format!("`{text}`: {err}"))?;
+        Ok(UserBasis {
+            text: text.to_string(),
+            expr: e,
+            compiled: std::sync::Arc::new(compiled),
+            params,
+        })
+    }
+
+    /// The value at `point` (NaN where the expression is undefined).
+    pub fn eval(&self, point: &[f64]) -> f64 {
+        self.compiled.eval(point).unwrap_or(f64::NAN)
+    }
+
+    /// The local growth exponent at large values (every parameter 2^20 → 2^21), as a
+    /// polynomial order for ranking.
+    fn growth(&self, dims: usize) -> (f64, f64) {
+        let at = |x: f64| self.eval(&vec![x; dims]);
+        let (a, b) = (at(1_048_576.0), at(2_097_152.0));
+        let g = (b / a).ln() / std::f64::consts::LN_2;
+        if g.is_finite() {
+            (g, 0.0)
+        } else {
+            (0.0, 0.0)
+        }
+    }
 }
 
 impl Basis {
@@ -41,6 +113,7 @@ impl Basis {
     pub fn eval(&self, point: &[f64]) -> f64 {
         match self {
             Basis::Pmnf(factors) => factors.iter().map(|f| f.eval(point)).product(),
+            Basis::User(u) => u.eval(point),
         }
     }
 
@@ -48,6 +121,7 @@ impl Basis {
     pub fn params(&self) -> Vec<usize> {
         match self {
             Basis::Pmnf(factors) => factors.iter().map(|f| f.param).collect(),
+            Basis::User(u) => u.params.clone(),
         }
     }
 
@@ -58,6 +132,7 @@ impl Basis {
             Basis::Pmnf(factors) => factors.iter().fold((0.0, 0.0), |(p, l), f| {
                 (p + f.term.poly.value(), l + f.term.log.value())
             }),
+            Basis::User(u) => u.growth(u.compiled.slots().len()),
         }
     }
 
@@ -85,6 +160,7 @@ impl fmt::Display for BasisDisplay<'_> {
                 }
                 Ok(())
             }
+            Basis::User(u) => write!(f, "({})", u.text),
         }
     }
 }
@@ -159,7 +235,13 @@ impl Model {
         let num = |v: f64| Rational::from_float(v).map_or_else(Expr::zero, Expr::Num);
         let mut sum = vec![num(self.constant)];
         for t in &self.terms {
-            let Basis::Pmnf(factors) = &t.basis;
+            let factors = match &t.basis {
+                Basis::Pmnf(f) => f,
+                Basis::User(u) => {
+                    sum.push(Expr::Mul(vec![num(t.coefficient), u.expr.clone()]));
+                    continue;
+                }
+            };
             let mut prod = vec![num(t.coefficient)];
             for f in factors {
                 let x = Expr::var(names.get(f.param).map_or("?", String::as_str));

@@ -25,8 +25,14 @@ pub fn model_text(m: &Model, names: &[String]) -> String {
 pub fn model_expr(m: &Model, names: &[String]) -> String {
     let mut s = format!("{:?}", m.constant);
     for t in &m.terms {
-        let Basis::Pmnf(factors) = &t.basis;
         s.push_str(&format!(" + {:?}", t.coefficient));
+        let factors = match &t.basis {
+            Basis::Pmnf(f) => f,
+            Basis::User(u) => {
+                s.push_str(&format!("*({})", u.text));
+                continue;
+            }
+        };
         for f in factors {
             let x = names.get(f.param).map_or("?", String::as_str);
             if !f.term.poly.is_zero() {
@@ -42,7 +48,10 @@ pub fn model_expr(m: &Model, names: &[String]) -> String {
 
 /// A basis function in compact text: `p^(5/4)·log2(p)`, `log2(n)^2`.
 pub fn basis_text(b: &Basis, names: &[String]) -> String {
-    let Basis::Pmnf(factors) = b;
+    let factors = match b {
+        Basis::Pmnf(f) => f,
+        Basis::User(u) => return format!("({})", u.text),
+    };
     let parts: Vec<String> = factors
         .iter()
         .map(|f| {
@@ -75,7 +84,12 @@ fn model_json(m: &Model, names: &[String]) -> Value {
         .terms
         .iter()
         .map(|t| {
-            let Basis::Pmnf(factors) = &t.basis;
+            let factors = match &t.basis {
+                Basis::Pmnf(f) => f,
+                Basis::User(u) => {
+                    return json!({"coefficient": t.coefficient, "expr": u.text});
+                }
+            };
             json!({
                 "coefficient": t.coefficient,
                 "factors": factors.iter().map(|f| json!({
@@ -410,9 +424,18 @@ pub fn plot(
 pub fn model_latex(m: &Model, names: &[String]) -> String {
     let mut s = num(m.constant);
     for t in &m.terms {
-        let Basis::Pmnf(factors) = &t.basis;
         s.push_str(if t.coefficient < 0.0 { " - " } else { " + " });
         s.push_str(&num(t.coefficient.abs()));
+        let factors = match &t.basis {
+            Basis::Pmnf(f) => f,
+            Basis::User(u) => {
+                s.push_str(&format!(
+                    "\\,\\left({}\\right)",
+                    expr::print::to_latex(&u.expr)
+                ));
+                continue;
+            }
+        };
         for f in factors {
             let x = names.get(f.param).map_or("?", String::as_str);
             let x = if x.len() == 1 {
@@ -479,4 +502,64 @@ fn escape_tex(s: &str) -> String {
         }
     }
     out
+}
+
+/// A basis regression as text: one line per coefficient, then its quality.
+pub fn regression_text(f: &crate::basis::BasisFit, method: &str) -> String {
+    let mut t = trace::text::TextTable::new([
+        ("term".to_string(), trace::text::Align::Left),
+        ("coefficient".to_string(), trace::text::Align::Right),
+    ]);
+    t.push(vec!["(intercept)".into(), num(f.intercept)]);
+    for (term, c) in f.terms.iter().zip(&f.coefficients) {
+        t.push(vec![term.clone(), num(*c)]);
+    }
+    let mut s = format!("{method} regression\n{}", t.render("  "));
+    let mut q = format!("  RSS {}  R² {}", num(f.rss), trace::text::fixed(f.r2, 4));
+    if let Some(a) = f.alpha {
+        q.push_str(&format!("  alpha {}", num(a)));
+    }
+    if let Some(r) = f.rank {
+        q.push_str(&format!("  rank {r}"));
+    }
+    s.push_str(&q);
+    s.push('\n');
+    for (term, combo) in &f.collinear {
+        let parts: Vec<String> = combo
+            .iter()
+            .map(|(n, v)| format!("{}·{n}", num(*v)))
+            .collect();
+        s.push_str(&format!(
+            "  warning   `{term}` equals {} over these rows: the data cannot tell them apart\n",
+            if parts.is_empty() {
+                "0".to_string()
+            } else {
+                parts.join(" + ")
+            }
+        ));
+    }
+    s
+}
+
+/// A basis regression as JSON: `{"coefficients": {term: c}, "intercept", "alpha", "rss",
+/// "r2", "rank", "collinear": [{"term", "combination": {term: factor}}]}`.
+pub fn regression_json(f: &crate::basis::BasisFit) -> Value {
+    let coefficients: serde_json::Map<String, Value> = f
+        .terms
+        .iter()
+        .zip(&f.coefficients)
+        .map(|(t, &c)| (t.clone(), finite(c)))
+        .collect();
+    json!({
+        "coefficients": coefficients,
+        "intercept": finite(f.intercept),
+        "alpha": f.alpha.map_or(Value::Null, finite),
+        "rss": finite(f.rss),
+        "r2": finite(f.r2),
+        "rank": f.rank,
+        "collinear": f.collinear.iter().map(|(t, combo)| json!({
+            "term": t,
+            "combination": combo.iter().map(|(n, v)| (n.clone(), finite(*v))).collect::<serde_json::Map<String, Value>>(),
+        })).collect::<Vec<_>>(),
+    })
 }

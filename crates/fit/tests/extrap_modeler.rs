@@ -16,7 +16,9 @@ fn points(x: &[f64], data: &[&[f64]]) -> Vec<Measurement> {
 /// The one term of a model: its coefficient and block.
 fn single_term(m: &Fitted) -> Option<(f64, Term)> {
     let t = m.model.terms.first()?;
-    let Basis::Pmnf(f) = &t.basis;
+    let Basis::Pmnf(f) = &t.basis else {
+        return None;
+    };
     Some((t.coefficient, f[0].term))
 }
 

@@ -20,7 +20,9 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
 
 /// A term as comparable text: `x^(3/2)*log2(x)^(2)` per factor, in parameter order.
 fn term_key(params: &[String], b: &Basis) -> String {
-    let Basis::Pmnf(f) = b;
+    let Basis::Pmnf(f) = b else {
+        panic!("a user basis")
+    };
     let mut parts: Vec<(usize, String)> = f
         .iter()
         .map(|f| {

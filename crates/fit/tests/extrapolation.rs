@@ -12,7 +12,9 @@ use suite::{cases, median, Kind, TARGET};
 fn block(m: &Fitted) -> Option<fit::pmnf::Term> {
     match m.model.terms.as_slice() {
         [t] => {
-            let Basis::Pmnf(f) = &t.basis;
+            let Basis::Pmnf(f) = &t.basis else {
+                return None;
+            };
             Some(f[0].term)
         }
         _ => None,

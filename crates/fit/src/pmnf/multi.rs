@@ -142,8 +142,9 @@ pub fn extrap(ms: &[Measurement], dims: usize, opts: &ExtrapOptions) -> Result<F
         let (x, y): (Vec<f64>, Vec<f64>) = line(ms, &means, p).into_iter().unzip();
         let single = search_line(&x, &y, opts);
         if let Some(t) = single.model.terms.first() {
-            let Basis::Pmnf(f) = &t.basis;
-            kept.push((p, single.model.constant, t.coefficient, f[0].term));
+            if let Basis::Pmnf(f) = &t.basis {
+                kept.push((p, single.model.constant, t.coefficient, f[0].term));
+            }
         }
     }
     let factor = |&(param, _, _, term): &(usize, f64, f64, Term)| Factor { param, term };

@@ -50,6 +50,122 @@ fn field_range(text: &str, start: usize, index: usize) -> std::ops::Range<usize>
     }
 }
 
+/// A CSV text being read: its name and text (for located errors), the reader and the header.
+struct Table<'a> {
+    src: (&'a str, &'a str),
+    rdr: csv::Reader<&'a [u8]>,
+    header: Vec<String>,
+}
+
+impl<'a> Table<'a> {
+    fn open(name: &'a str, text: &'a str) -> Result<Table<'a>, ReadError> {
+        let mut rdr = csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let src = (name, text);
+        let header = rdr
+            .headers()
+            .map_err(|e| bad_csv(src, e))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        Ok(Table { src, rdr, header })
+    }
+
+    /// The byte range of the header line.
+    fn head_line(&self) -> std::ops::Range<usize> {
+        0..self.src.1.find('\n').unwrap_or(self.src.1.len())
+    }
+
+    /// The index of column `n`, or an error at the header with the closest name.
+    fn column(&self, n: &str) -> Result<usize, ReadError> {
+        self.header.iter().position(|h| h == n).ok_or_else(|| {
+            let names = self.header.iter().map(String::as_str);
+            let hint = diag::did_you_mean(&diag::suggest(n, names))
+                .unwrap_or_else(|| format!("the columns are {}", self.header.join(", ")));
+            ReadError::at(
+                ReadErrorKind::UnknownName,
+                self.src,
+                self.head_line(),
+                format!("no column `{n}`"),
+            )
+            .help(hint)
+        })
+    }
+
+    /// The next non-empty row with as many fields as the header, and its byte offset.
+    fn next_row(&mut self, record: &mut csv::StringRecord) -> Result<Option<usize>, ReadError> {
+        loop {
+            if !self
+                .rdr
+                .read_record(record)
+                .map_err(|e| bad_csv(self.src, e))?
+            {
+                return Ok(None);
+            }
+            let start = record.position().map_or(0, |p| p.byte() as usize);
+            if record.len() == 1 && record[0].is_empty() {
+                continue;
+            }
+            if record.len() != self.header.len() {
+                return Err(ReadError::at(
+                    ReadErrorKind::Mismatch,
+                    self.src,
+                    field_range(self.src.1, start, usize::MAX),
+                    format!(
+                        "{} fields in a row under a header of {} columns",
+                        record.len(),
+                        self.header.len()
+                    ),
+                )
+                .help("give every row one field per column"));
+            }
+            return Ok(Some(start));
+        }
+    }
+
+    /// Field `j` of the row at `start` as a finite number.
+    fn number(&self, record: &csv::StringRecord, start: usize, j: usize) -> Result<f64, ReadError> {
+        number(&record[j]).ok_or_else(|| {
+            let finite = record[j].parse::<f64>().is_ok();
+            ReadError::at(
+                if finite {
+                    ReadErrorKind::NotFinite
+                } else {
+                    ReadErrorKind::NotANumber
+                },
+                self.src,
+                field_range(self.src.1, start, j),
+                format!(
+                    "`{}` in column `{}` is not a finite number",
+                    &record[j], self.header[j]
+                ),
+            )
+            .help("parameter and metric columns hold decimal numbers")
+        })
+    }
+
+    fn no_rows(&self) -> ReadError {
+        ReadError::whole(ReadErrorKind::Empty, self.src.0, "no rows under the header")
+            .help("each line after the header is one run")
+    }
+}
+
+fn bad_csv(src: (&str, &str), e: csv::Error) -> ReadError {
+    let at = e
+        .position()
+        .map_or(0, |p| p.byte() as usize)
+        .min(src.1.len());
+    ReadError::at(
+        ReadErrorKind::Syntax,
+        src,
+        at..at,
+        format!("invalid CSV: {e}"),
+    )
+    .help("the first line names the columns; each further line is one run")
+}
+
 /// Reads CSV from `text` (named `name` in messages).
 ///
 /// # Errors
@@ -57,132 +173,58 @@ fn field_range(text: &str, start: usize, index: usize) -> std::ops::Range<usize>
 /// does not have (with the closest name), a row with another number of fields, a parameter
 /// or metric value that is not a finite number (at its line and column), no rows.
 pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, ReadError> {
-    let src = (name, text);
-    let mut rdr = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let bad_csv = |e: csv::Error| {
-        let at = e
-            .position()
-            .map_or(0, |p| p.byte() as usize)
-            .min(text.len());
-        ReadError::at(
-            ReadErrorKind::Syntax,
-            src,
-            at..at,
-            format!("invalid CSV: {e}"),
-        )
-        .help("the first line names the columns; each further line is one run")
-    };
-    let header: Vec<String> = rdr
-        .headers()
-        .map_err(bad_csv)?
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let head_line = 0..text.find('\n').unwrap_or(text.len());
-    let column = |n: &str| -> Result<usize, ReadError> {
-        header.iter().position(|h| h == n).ok_or_else(|| {
-            let hint = diag::did_you_mean(&diag::suggest(n, header.iter().map(String::as_str)))
-                .unwrap_or_else(|| format!("the columns are {}", header.join(", ")));
-            ReadError::at(
-                ReadErrorKind::UnknownName,
-                src,
-                head_line.clone(),
-                format!("no column `{n}`"),
-            )
-            .help(hint)
-        })
-    };
+    let mut t = Table::open(name, text)?;
     let callpath = match &opts.callpath {
-        Some(c) => Some(column(c)?),
-        None => header
+        Some(c) => Some(t.column(c)?),
+        None => t
+            .header
             .iter()
             .position(|h| h.eq_ignore_ascii_case("callpath")),
     };
     let mut params = opts
         .params
         .iter()
-        .map(|p| column(p))
+        .map(|p| t.column(p))
         .collect::<Result<Vec<_>, _>>()?;
     let mut metrics = opts
         .metrics
         .iter()
-        .map(|m| column(m))
+        .map(|m| t.column(m))
         .collect::<Result<Vec<_>, _>>()?;
+    let width = t.header.len();
     let free = |j: &usize, taken: &[usize]| Some(*j) != callpath && !taken.contains(j);
     if metrics.is_empty() {
-        metrics.extend((0..header.len()).rev().find(|j| free(j, &params)));
+        metrics.extend((0..width).rev().find(|j| free(j, &params)));
     }
     if params.is_empty() {
-        let first = metrics.iter().copied().min().unwrap_or(header.len());
+        let first = metrics.iter().copied().min().unwrap_or(width);
         params = (0..first).filter(|j| free(j, &metrics)).collect();
     }
     if metrics.is_empty() || params.is_empty() {
         return Err(ReadError::at(
             ReadErrorKind::Mismatch,
-            src,
-            head_line,
-            format!(
-                "{} columns: not enough for a parameter and a metric",
-                header.len()
-            ),
+            t.src,
+            t.head_line(),
+            format!("{width} columns: not enough for a parameter and a metric"),
         )
         .help("the header needs at least a parameter column and a metric column"));
     }
-    let mut b = Builder::new(params.iter().map(|&j| header[j].clone()).collect());
+    let mut b = Builder::new(params.iter().map(|&j| t.header[j].clone()).collect());
     let mut series: Vec<(usize, Option<usize>)> = metrics.iter().map(|&m| (m, None)).collect();
     let mut point = vec![0.0; params.len()];
     let mut rows = 0usize;
     let mut record = csv::StringRecord::new();
-    while rdr.read_record(&mut record).map_err(bad_csv)? {
-        let start = record.position().map_or(0, |p| p.byte() as usize);
-        if record.len() == 1 && record[0].is_empty() {
-            continue;
-        }
-        if record.len() != header.len() {
-            return Err(ReadError::at(
-                ReadErrorKind::Mismatch,
-                src,
-                field_range(text, start, usize::MAX),
-                format!(
-                    "{} fields in a row under a header of {} columns",
-                    record.len(),
-                    header.len()
-                ),
-            )
-            .help("give every row one field per column"));
-        }
-        let value = |j: usize| {
-            number(&record[j]).ok_or_else(|| {
-                let finite = record[j].parse::<f64>().is_ok();
-                ReadError::at(
-                    if finite {
-                        ReadErrorKind::NotFinite
-                    } else {
-                        ReadErrorKind::NotANumber
-                    },
-                    src,
-                    field_range(text, start, j),
-                    format!(
-                        "`{}` in column `{}` is not a finite number",
-                        &record[j], header[j]
-                    ),
-                )
-                .help("parameter and metric columns hold decimal numbers")
-            })
-        };
+    while let Some(start) = t.next_row(&mut record)? {
         for (slot, &j) in point.iter_mut().zip(&params) {
-            *slot = value(j)?;
+            *slot = t.number(&record, start, j)?;
         }
         let cp = callpath.map_or("", |c| &record[c]);
         for (m, sid) in series.iter_mut() {
-            let v = value(*m)?;
+            let v = t.number(&record, start, *m)?;
             // Without a callpath column each metric is one series, looked up once.
             let s = match sid {
                 Some(s) if callpath.is_none() => *s,
-                _ => b.series(cp, &header[*m]),
+                _ => b.series(cp, &t.header[*m]),
             };
             *sid = Some(s);
             b.add(s, &point, &[v]);
@@ -190,10 +232,34 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
         rows += 1;
     }
     if rows == 0 {
-        return Err(
-            ReadError::whole(ReadErrorKind::Empty, name, "no rows under the header")
-                .help("each line after the header is one run"),
-        );
+        return Err(t.no_rows());
     }
     Ok(b.finish())
+}
+
+/// The named columns of a CSV file, as numbers, one entry per row: for a regression on
+/// columns (every row must hold a finite number in each).
+///
+/// # Errors
+/// As [`read`]: malformed CSV, an unknown column (with the closest name), a row with another
+/// number of fields, a value that is not a finite number (at its line and column), no rows.
+pub fn columns(name: &str, text: &str, wanted: &[String]) -> Result<Vec<Vec<f64>>, ReadError> {
+    let mut t = Table::open(name, text)?;
+    let idx = wanted
+        .iter()
+        .map(|n| t.column(n))
+        .collect::<Result<Vec<usize>, _>>()?;
+    let mut out = vec![Vec::new(); wanted.len()];
+    let mut record = csv::StringRecord::new();
+    let mut rows = 0usize;
+    while let Some(start) = t.next_row(&mut record)? {
+        for (col, &j) in out.iter_mut().zip(&idx) {
+            col.push(t.number(&record, start, j)?);
+        }
+        rows += 1;
+    }
+    if rows == 0 {
+        return Err(t.no_rows());
+    }
+    Ok(out)
 }

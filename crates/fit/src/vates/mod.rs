@@ -41,6 +41,9 @@ pub struct VatesOptions {
     pub relative: bool,
     /// How many runner-up hypotheses to keep (default 4).
     pub alternatives: usize,
+    /// Basis functions a user wrote, tried beside the blocks (one parameter: alone and in
+    /// pairs with blocks; several: alone).
+    pub user: Vec<crate::UserBasis>,
 }
 
 impl Default for VatesOptions {
@@ -52,6 +55,7 @@ impl Default for VatesOptions {
             significance: 0.01,
             relative: true,
             alternatives: 4,
+            user: Vec::new(),
         }
     }
 }
@@ -102,6 +106,10 @@ pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, F
             let v: Vec<f64> = x.iter().map(|&xi| term.eval(xi)).collect();
             (b, v)
         })
+        .chain(opts.user.iter().map(|u| {
+            let v: Vec<f64> = ms.iter().map(|m| u.eval(&m.point)).collect();
+            (Basis::User(u.clone()), v)
+        }))
         .filter(|(_, v)| v.iter().all(|c| c.is_finite()))
         .collect();
     Ok(search(&columns, &y, &reps, &spread, opts))
@@ -128,7 +136,11 @@ pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Sea
             .into_iter()
             .map(|(x, v)| Measurement::one(x, vec![v]))
             .collect();
-        let single = vates_single(&line, opts)?;
+        let per_line = VatesOptions {
+            user: Vec::new(),
+            ..opts.clone()
+        };
+        let single = vates_single(&line, &per_line)?;
         let fastest = single.best.model.terms.iter().max_by(|a, b| {
             a.basis
                 .growth()
@@ -143,13 +155,14 @@ pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Sea
         }
     }
     let (_, reps, spread) = moments(ms);
-    let hyps: Vec<Vec<Basis>> = if kept.len() == 1 {
+    let mut hyps: Vec<Vec<Basis>> = if kept.len() == 1 {
         vec![vec![Basis::Pmnf(kept.clone())]]
     } else if kept.is_empty() {
         Vec::new()
     } else {
         crate::pmnf::hypotheses(&kept)
     };
+    hyps.extend(opts.user.iter().map(|u| vec![Basis::User(u.clone())]));
     // Each hypothesis is one candidate "column set"; reuse the search on precomputed columns
     // by scoring every hypothesis as a whole.
     let mut all: Vec<Fitted> = hyps

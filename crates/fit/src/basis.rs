@@ -1,0 +1,276 @@
+//! A plain regression on user basis functions, for any table of numbers:
+//! `y ≈ c0 + Σ c_k·b_k(columns)`, each `b_k` an expression of the columns (`n*log(n)`,
+//! `2^x`, `x^log2(7)`), fitted by least squares, non-negative least squares, or the Lasso by
+//! LARS with α chosen by cross-validation.
+
+use expr::compile::Compiled;
+use expr::{Expr, Name};
+
+use crate::{
+    lasso_lars_cv, least_squares, nnls, Design, FitError, LassoLarsCvOptions, NnlsOptions,
+};
+
+/// The regression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Least squares (SVD; collinear bases are named).
+    #[default]
+    Ols,
+    /// Non-negative least squares (every coefficient, the intercept included, ≥ 0).
+    Nnls,
+    /// The Lasso by LARS, α by K-fold cross-validation (scikit-learn's `LassoLarsCV`).
+    LassoLarsCv,
+}
+
+/// Options of [`fit_bases`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BasisOptions {
+    /// The regression.
+    pub method: Method,
+    /// Fit an intercept `c0` (default true).
+    pub intercept: bool,
+    /// Lasso: keep every coefficient ≥ 0.
+    pub positive: bool,
+    /// Lasso: the number of contiguous folds (default 5).
+    pub cv: usize,
+    /// Lasso: shuffle the rows with this seed before making the folds.
+    pub shuffle: Option<u64>,
+}
+
+impl Default for BasisOptions {
+    fn default() -> Self {
+        BasisOptions {
+            method: Method::Ols,
+            intercept: true,
+            positive: false,
+            cv: 5,
+            shuffle: None,
+        }
+    }
+}
+
+/// One basis function: its text and its expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BasisTerm {
+    /// As the user wrote it (trimmed).
+    pub text: String,
+    /// The parsed expression.
+    pub expr: Expr,
+}
+
+/// Why bases cannot be read or fitted.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum BasisError {
+    /// A basis function is not a valid expression.
+    #[error("basis function {index} (`{text}`): {error}")]
+    Parse {
+        /// 1-based position in the list.
+        index: usize,
+        /// Its text.
+        text: String,
+        /// The parser's error (offsets within `text`).
+        error: expr::ParseError,
+    },
+    /// No basis functions were given.
+    #[error("no basis functions")]
+    Empty,
+    /// A basis function cannot be evaluated at a row (a logarithm of 0, a division by zero).
+    #[error("basis function `{text}` at row {row}: {message}")]
+    Eval {
+        /// The basis function.
+        text: String,
+        /// The row (1-based, as a person counts data rows).
+        row: usize,
+        /// What went wrong.
+        message: String,
+    },
+    /// The regression failed.
+    #[error(transparent)]
+    Fit(#[from] FitError),
+}
+
+/// Reads `spec`, basis functions separated by `;`.
+///
+/// # Errors
+/// [`BasisError::Empty`] without any; [`BasisError::Parse`] for one that does not parse.
+pub fn parse_bases(spec: &str) -> Result<Vec<BasisTerm>, BasisError> {
+    let mut out = Vec::new();
+    for (i, part) in spec.split(';').enumerate() {
+        let text = part.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let expr = expr::parse(text).map_err(|error| BasisError::Parse {
+            index: i + 1,
+            text: text.to_string(),
+            error,
+        })?;
+        out.push(BasisTerm {
+            text: text.to_string(),
+            expr,
+        });
+    }
+    if out.is_empty() {
+        return Err(BasisError::Empty);
+    }
+    Ok(out)
+}
+
+/// The variables the bases use, in order of first use: the columns a table must have.
+pub fn variables(bases: &[BasisTerm]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for b in bases {
+        for v in b.expr.free_vars() {
+            if !out.iter().any(|o| **o == *v) {
+                out.push(v.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The fitted regression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BasisFit {
+    /// The basis functions' texts.
+    pub terms: Vec<String>,
+    /// One coefficient per basis function.
+    pub coefficients: Vec<f64>,
+    /// The intercept (0 without one).
+    pub intercept: f64,
+    /// The Lasso's α, chosen by cross-validation.
+    pub alpha: Option<f64>,
+    /// Residual sum of squares.
+    pub rss: f64,
+    /// R² (1 − RSS/TSS).
+    pub r2: f64,
+    /// Least squares: the rank of the design (with the intercept column).
+    pub rank: Option<usize>,
+    /// Least squares: each basis function that is a combination of others over the rows,
+    /// with that combination (`(basis text or "1", factor)`).
+    pub collinear: Vec<(String, Vec<(String, f64)>)>,
+}
+
+/// Fits `y ≈ c0 + Σ c_k·b_k` where the variables of the bases are the `columns`
+/// (`(name, values)`, every column as long as `y`).
+///
+/// # Errors
+/// [`BasisError::Eval`] where a basis cannot be evaluated or is not finite at a row;
+/// [`BasisError::Fit`] from the regression (too few rows, no convergence).
+pub fn fit_bases(
+    bases: &[BasisTerm],
+    columns: &[(&str, &[f64])],
+    y: &[f64],
+    opts: &BasisOptions,
+) -> Result<BasisFit, BasisError> {
+    let slots: Vec<Name> = columns.iter().map(|(n, _)| Name::from(*n)).collect();
+    let n = y.len();
+    let mut design: Vec<Vec<f64>> = vec![Vec::with_capacity(bases.len() + 1); n];
+    let mut point = vec![0.0; columns.len()];
+    for b in bases {
+        let c = Compiled::new(&b.expr, &slots).map_err(|e| BasisError::Eval {
+            text: b.text.clone(),
+            row: 0,
+            message: e.to_string(),
+        })?;
+        for (i, row) in design.iter_mut().enumerate() {
+            for (slot, (_, col)) in point.iter_mut().zip(columns) {
+                *slot = col[i];
+            }
+            let v = c.eval(&point).map_err(|e| BasisError::Eval {
+                text: b.text.clone(),
+                row: i + 1,
+                message: e.to_string(),
+            })?;
+            row.push(v);
+        }
+    }
+    let mean = y.iter().sum::<f64>() / n.max(1) as f64;
+    let tss: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
+    let with_ones = || -> Vec<Vec<f64>> {
+        design
+            .iter()
+            .map(|r| {
+                let mut row = Vec::with_capacity(r.len() + 1);
+                if opts.intercept {
+                    row.push(1.0);
+                }
+                row.extend_from_slice(r);
+                row
+            })
+            .collect()
+    };
+    let skip = usize::from(opts.intercept);
+    let split = |c: &[f64]| -> (f64, Vec<f64>) {
+        if opts.intercept {
+            (c[0], c[1..].to_vec())
+        } else {
+            (0.0, c.to_vec())
+        }
+    };
+    let name = |j: usize| -> String {
+        if opts.intercept && j == 0 {
+            "1".to_string()
+        } else {
+            bases[j - skip].text.clone()
+        }
+    };
+    let (intercept, coefficients, alpha, rank, collinear) = match opts.method {
+        Method::Ols => {
+            let f = least_squares(&Design::from_rows(&with_ones())?, y)?;
+            let (c0, cs) = split(&f.coefficients);
+            let collinear = f
+                .collinear
+                .iter()
+                .map(|c| {
+                    (
+                        name(c.column),
+                        c.combination.iter().map(|&(j, v)| (name(j), v)).collect(),
+                    )
+                })
+                .collect();
+            (c0, cs, None, Some(f.rank), collinear)
+        }
+        Method::Nnls => {
+            let f = nnls(
+                &Design::from_rows(&with_ones())?,
+                y,
+                &NnlsOptions::default(),
+            )?;
+            let (c0, cs) = split(&f.x);
+            (c0, cs, None, None, Vec::new())
+        }
+        Method::LassoLarsCv => {
+            let f = lasso_lars_cv(
+                &Design::from_rows(&design)?,
+                y,
+                &LassoLarsCvOptions {
+                    cv: opts.cv,
+                    shuffle: opts.shuffle,
+                    positive: opts.positive,
+                    fit_intercept: opts.intercept,
+                    ..LassoLarsCvOptions::default()
+                },
+            )?;
+            (f.intercept, f.coefficients, Some(f.alpha), None, Vec::new())
+        }
+    };
+    let rss: f64 = design
+        .iter()
+        .zip(y)
+        .map(|(r, &yi)| {
+            let p = intercept + r.iter().zip(&coefficients).map(|(a, b)| a * b).sum::<f64>();
+            (yi - p) * (yi - p)
+        })
+        .sum();
+    Ok(BasisFit {
+        terms: bases.iter().map(|b| b.text.clone()).collect(),
+        coefficients,
+        intercept,
+        alpha,
+        rss,
+        r2: if tss > 0.0 { 1.0 - rss / tss } else { f64::NAN },
+        rank,
+        collinear,
+    })
+}

@@ -104,54 +104,47 @@ fn csv_example_two_parameters_both_modelers() {
 #[test]
 fn bad_inputs_name_line_and_column() {
     let d = tempdir("fit-bad");
-    // Unknown field, with the closest one suggested.
-    let f = write(&d, "a.txt", "PARAMETER p\nPOINTS 1 2 3\nREGON main\n");
-    let err = fails(&["fit", &f], 1);
-    assert!(err.contains("a.txt:3:1") && err.contains("REGION"), "{err}");
-    // A value that is not a number, at its column.
-    let f = write(
-        &d,
-        "b.txt",
-        "PARAMETER p\nPOINTS 1 2\nDATA 1.0 x2\nDATA 2\n",
-    );
-    let err = fails(&["fit", &f], 1);
-    assert!(
-        err.contains("b.txt:3:10") && err.contains("not a number"),
-        "{err}"
-    );
-    // More DATA lines than POINTS.
-    let f = write(
-        &d,
-        "c.txt",
-        "PARAMETER p\nPOINTS 1 2\nDATA 1\nDATA 2\nDATA 3\n",
-    );
-    let err = fails(&["fit", &f], 1);
-    assert!(
-        err.contains("c.txt:5:1") && err.contains("only 2 POINTS"),
-        "{err}"
-    );
+    // (file, its text, what the error must say: the location and the class).
+    let cases: [(&str, &str, [&str; 2]); 5] = [
+        // An unknown field, with the closest one suggested.
+        (
+            "a.txt",
+            "PARAMETER p\nPOINTS 1 2 3\nREGON main\n",
+            ["a.txt:3:1", "REGION"],
+        ),
+        // A value that is not a number, at its column.
+        (
+            "b.txt",
+            "PARAMETER p\nPOINTS 1 2\nDATA 1.0 x2\nDATA 2\n",
+            ["b.txt:3:10", "not a number"],
+        ),
+        // More DATA lines than POINTS.
+        (
+            "c.txt",
+            "PARAMETER p\nPOINTS 1 2\nDATA 1\nDATA 2\nDATA 3\n",
+            ["c.txt:5:1", "only 2 POINTS"],
+        ),
+        // NaN in CSV.
+        (
+            "d.csv",
+            "p,t\n1,2\n2,NaN\n",
+            ["d.csv:3:3", "not a finite number"],
+        ),
+        // JSON Lines with a syntax error.
+        (
+            "e.jsonl",
+            "{\"params\": {\"p\": 1}, \"value\": 2}\n{\"params\": \n",
+            ["e.jsonl:2:", "invalid JSON"],
+        ),
+    ];
+    for (name, text, wants) in cases {
+        let err = fails(&["fit", &write(&d, name, text)], 1);
+        assert!(wants.iter().all(|w| err.contains(w)), "{name}: {err}");
+    }
     // A CSV column that does not exist.
     let err = fails(&["fit", &example("runs.csv"), "--metric", "tme"], 1);
     assert!(
         err.contains("no column `tme`") && err.contains("time"),
-        "{err}"
-    );
-    // NaN in CSV.
-    let f = write(&d, "d.csv", "p,t\n1,2\n2,NaN\n");
-    let err = fails(&["fit", &f], 1);
-    assert!(
-        err.contains("d.csv:3:3") && err.contains("not a finite number"),
-        "{err}"
-    );
-    // JSON Lines with a syntax error.
-    let f = write(
-        &d,
-        "e.jsonl",
-        "{\"params\": {\"p\": 1}, \"value\": 2}\n{\"params\": \n",
-    );
-    let err = fails(&["fit", &f], 1);
-    assert!(
-        err.contains("e.jsonl:2:") && err.contains("invalid JSON"),
         "{err}"
     );
     // A prediction at a parameter the file does not have is a usage error.

@@ -289,6 +289,27 @@ thread_local! {
     static SCRATCH: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Pushes `$v` onto the stack `$mem[..$s]`.
+macro_rules! push {
+    ($mem:ident, $s:ident, $v:expr) => {{
+        $mem[$s] = $v;
+        $s += 1;
+    }};
+}
+
+/// Pops the top `b` of the stack `$mem[..$s]` and replaces the value below it, `a`, by
+/// `$f(a, b)`, unwrapped by `$check!` where given.
+macro_rules! pop_apply {
+    ($mem:ident, $s:ident, $check:ident!($f:path)) => {{
+        $s -= 1;
+        $mem[$s - 1] = $check!($f($mem[$s - 1], $mem[$s]));
+    }};
+    ($mem:ident, $s:ident, $f:path) => {{
+        $s -= 1;
+        $mem[$s - 1] = $f($mem[$s - 1], $mem[$s]);
+    }};
+}
+
 /// Expands to a `match` on `$op` executing the stack-only instructions (everything but
 /// jumps, `prob` and folds) with error checks, followed by the caller's arms for the control
 /// instructions: one dispatch per instruction. `$mem` holds the registers and then the
@@ -296,50 +317,26 @@ thread_local! {
 macro_rules! checked_dispatch {
     ($op:expr, $mem:ident, $s:ident, $vals:ident, $check:ident, { $($control:tt)* }) => {
         match $op {
-            Op::Const(c) => {
-                $mem[$s] = c;
-                $s += 1;
-            }
-            Op::Slot(i) => {
-                $mem[$s] = $vals[i as usize];
-                $s += 1;
-            }
-            Op::Reg(i) => {
-                $mem[$s] = $mem[i as usize];
-                $s += 1;
-            }
-            Op::Add => {
-                $s -= 1;
-                $mem[$s - 1] = $check!(fops::add($mem[$s - 1], $mem[$s]));
-            }
+            Op::Const(c) => push!($mem, $s, c),
+            Op::Slot(i) => push!($mem, $s, $vals[i as usize]),
+            Op::Reg(i) => push!($mem, $s, $mem[i as usize]),
+            Op::Add => pop_apply!($mem, $s, $check!(fops::add)),
             Op::AddC(c) => $mem[$s - 1] = $check!(fops::add($mem[$s - 1], c)),
             Op::AddS(i) => $mem[$s - 1] = $check!(fops::add($mem[$s - 1], $vals[i as usize])),
             Op::AddR(i) => $mem[$s - 1] = $check!(fops::add($mem[$s - 1], $mem[i as usize])),
-            Op::Mul => {
-                $s -= 1;
-                $mem[$s - 1] = $check!(fops::mul($mem[$s - 1], $mem[$s]));
-            }
+            Op::Mul => pop_apply!($mem, $s, $check!(fops::mul)),
             Op::MulC(c) => $mem[$s - 1] = $check!(fops::mul($mem[$s - 1], c)),
             Op::MulS(i) => $mem[$s - 1] = $check!(fops::mul($mem[$s - 1], $vals[i as usize])),
             Op::MulR(i) => $mem[$s - 1] = $check!(fops::mul($mem[$s - 1], $mem[i as usize])),
-            Op::Div => {
-                $s -= 1;
-                $mem[$s - 1] = $check!(fops::div($mem[$s - 1], $mem[$s]));
-            }
+            Op::Div => pop_apply!($mem, $s, $check!(fops::div)),
             Op::DivC(c) => $mem[$s - 1] = $check!(fops::div($mem[$s - 1], c)),
             Op::DivS(i) => $mem[$s - 1] = $check!(fops::div($mem[$s - 1], $vals[i as usize])),
             Op::DivR(i) => $mem[$s - 1] = $check!(fops::div($mem[$s - 1], $mem[i as usize])),
-            Op::Min => {
-                $s -= 1;
-                $mem[$s - 1] = fops::min($mem[$s - 1], $mem[$s]);
-            }
+            Op::Min => pop_apply!($mem, $s, fops::min),
             Op::MinC(c) => $mem[$s - 1] = fops::min($mem[$s - 1], c),
             Op::MinS(i) => $mem[$s - 1] = fops::min($mem[$s - 1], $vals[i as usize]),
             Op::MinR(i) => $mem[$s - 1] = fops::min($mem[$s - 1], $mem[i as usize]),
-            Op::Max => {
-                $s -= 1;
-                $mem[$s - 1] = fops::max($mem[$s - 1], $mem[$s]);
-            }
+            Op::Max => pop_apply!($mem, $s, fops::max),
             Op::MaxC(c) => $mem[$s - 1] = fops::max($mem[$s - 1], c),
             Op::MaxS(i) => $mem[$s - 1] = fops::max($mem[$s - 1], $vals[i as usize]),
             Op::MaxR(i) => $mem[$s - 1] = fops::max($mem[$s - 1], $mem[i as usize]),
@@ -352,18 +349,9 @@ macro_rules! checked_dispatch {
             Op::Ceil => $mem[$s - 1] = $mem[$s - 1].ceil(),
             Op::Log => $mem[$s - 1] = $check!(fops::log($mem[$s - 1])),
             Op::Log2 => $mem[$s - 1] = $check!(fops::log2($mem[$s - 1])),
-            Op::Power => {
-                $s -= 1;
-                $mem[$s - 1] = $check!(fops::power($mem[$s - 1], $mem[$s]));
-            }
-            Op::Mod => {
-                $s -= 1;
-                $mem[$s - 1] = $check!(fops::modulo($mem[$s - 1], $mem[$s]));
-            }
-            Op::Gcd => {
-                $s -= 1;
-                $mem[$s - 1] = $check!(fops::gcd($mem[$s - 1], $mem[$s]));
-            }
+            Op::Power => pop_apply!($mem, $s, $check!(fops::power)),
+            Op::Mod => pop_apply!($mem, $s, $check!(fops::modulo)),
+            Op::Gcd => pop_apply!($mem, $s, $check!(fops::gcd)),
             Op::Cmp(cmp) => {
                 $s -= 1;
                 $mem[$s - 1] = if cmp.holds(&$mem[$s - 1], &$mem[$s]) {
@@ -408,6 +396,17 @@ struct Program {
 }
 
 impl Program {
+    /// Compiles over `slots` what `emit` writes; `emit` returns the source it compiled.
+    fn compile(
+        slots: &[Name],
+        limits: EvalLimits,
+        emit: impl FnOnce(&mut Compiler<'_>) -> Result<Root, EvalError>,
+    ) -> Result<Program, EvalError> {
+        let mut c = Compiler::new(slots);
+        let root = emit(&mut c)?;
+        Ok(c.finish(root, limits))
+    }
+
     fn mem_len(&self) -> usize {
         self.nregs + self.max_stack
     }
@@ -1131,11 +1130,11 @@ impl Compiled {
         slots: &[Name],
         limits: EvalLimits,
     ) -> Result<Compiled, EvalError> {
-        let mut c = Compiler::new(slots);
-        c.expr(e)?;
-        Ok(Compiled {
-            prog: c.finish(Root::E(e.clone()), limits),
-        })
+        let prog = Program::compile(slots, limits, |c| {
+            c.expr(e)?;
+            Ok(Root::E(e.clone()))
+        })?;
+        Ok(Compiled { prog })
     }
 
     /// Evaluates with `vals[i]` the value of `slots[i]`; the same result and errors as
@@ -1190,11 +1189,11 @@ impl CompiledCond {
         slots: &[Name],
         limits: EvalLimits,
     ) -> Result<CompiledCond, EvalError> {
-        let mut comp = Compiler::new(slots);
-        comp.cond(c, true)?;
-        Ok(CompiledCond {
-            prog: comp.finish(Root::C(c.clone()), limits),
-        })
+        let prog = Program::compile(slots, limits, |comp| {
+            comp.cond(c, true)?;
+            Ok(Root::C(c.clone()))
+        })?;
+        Ok(CompiledCond { prog })
     }
 
     /// The probability that the condition holds (as

@@ -36,73 +36,59 @@ use num_traits::{One, Pow, Signed, ToPrimitive, Zero};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::{self, Display};
 use std::hash::BuildHasher;
+use std::ops::{MulAssign, Sub};
 use thiserror::Error;
 
-/// Values of free variables for exact evaluation.
+/// Values of free variables for exact evaluation. Implemented for maps from names and for lists
+/// of bindings such as one point of a [`crate::grid::Grid`] (the first match wins).
 pub trait Env {
     /// The value of `name`, or `None` if it is unbound.
     fn lookup(&self, name: &str) -> Option<Rational>;
 }
 
-/// Values of free variables for `f64` evaluation.
+/// Values of free variables for `f64` evaluation. Implemented for maps from names and for lists
+/// of bindings (the first match wins).
 pub trait EnvF64 {
     /// The value of `name`, or `None` if it is unbound.
     fn lookup(&self, name: &str) -> Option<f64>;
 }
 
-impl Env for BTreeMap<Name, Rational> {
-    fn lookup(&self, name: &str) -> Option<Rational> {
-        self.get(name).cloned()
-    }
+/// Implements an environment trait `$env` over values `$v` for maps from names and for lists
+/// of bindings.
+macro_rules! env_impls {
+    ($env:ident, $v:ty) => {
+        impl $env for BTreeMap<Name, $v> {
+            fn lookup(&self, name: &str) -> Option<$v> {
+                self.get(name).cloned()
+            }
+        }
+
+        impl<S: BuildHasher> $env for HashMap<Name, $v, S> {
+            fn lookup(&self, name: &str) -> Option<$v> {
+                self.get(name).cloned()
+            }
+        }
+
+        /// A list of bindings; the first match wins.
+        impl $env for [(Name, $v)] {
+            fn lookup(&self, name: &str) -> Option<$v> {
+                self.iter()
+                    .find(|(n, _)| &**n == name)
+                    .map(|(_, v)| v.clone())
+            }
+        }
+
+        /// A list of bindings; the first match wins.
+        impl $env for Vec<(Name, $v)> {
+            fn lookup(&self, name: &str) -> Option<$v> {
+                self.as_slice().lookup(name)
+            }
+        }
+    };
 }
 
-impl<S: BuildHasher> Env for HashMap<Name, Rational, S> {
-    fn lookup(&self, name: &str) -> Option<Rational> {
-        self.get(name).cloned()
-    }
-}
-
-/// A list of bindings, e.g. one point of a [`crate::grid::Grid`]; the first match wins.
-impl Env for [(Name, Rational)] {
-    fn lookup(&self, name: &str) -> Option<Rational> {
-        self.iter()
-            .find(|(n, _)| &**n == name)
-            .map(|(_, v)| v.clone())
-    }
-}
-
-/// A list of bindings, as [`crate::grid::Grid::iter`] yields them; the first match wins.
-impl Env for Vec<(Name, Rational)> {
-    fn lookup(&self, name: &str) -> Option<Rational> {
-        self.as_slice().lookup(name)
-    }
-}
-
-impl EnvF64 for BTreeMap<Name, f64> {
-    fn lookup(&self, name: &str) -> Option<f64> {
-        self.get(name).copied()
-    }
-}
-
-impl<S: BuildHasher> EnvF64 for HashMap<Name, f64, S> {
-    fn lookup(&self, name: &str) -> Option<f64> {
-        self.get(name).copied()
-    }
-}
-
-/// A list of bindings; the first match wins.
-impl EnvF64 for [(Name, f64)] {
-    fn lookup(&self, name: &str) -> Option<f64> {
-        self.iter().find(|(n, _)| &**n == name).map(|(_, v)| *v)
-    }
-}
-
-/// A list of bindings; the first match wins.
-impl EnvF64 for Vec<(Name, f64)> {
-    fn lookup(&self, name: &str) -> Option<f64> {
-        self.as_slice().lookup(name)
-    }
-}
+env_impls!(Env, Rational);
+env_impls!(EnvF64, f64);
 
 /// Bounds on the work one evaluation may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -385,6 +371,12 @@ pub(crate) mod fops {
             };
             return r as f64;
         }
+        modulo_float(a, b)
+    }
+
+    /// [`modulo_raw`] by the floating-point remainder, for any `a` and `b`.
+    #[inline]
+    pub(crate) fn modulo_float(a: f64, b: f64) -> f64 {
         let r = a % b;
         if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
             r + b
@@ -517,11 +509,19 @@ pub(crate) mod fops {
         }
         // Saturating float-to-int conversion: absurd counts become u64::MAX.
         let count = (last - first + 1.0) as u64;
+        charge(count, used, limit)?;
+        Ok(Some((first, count)))
+    }
+
+    /// Charges `count` fold iterations to `*used`; fails, charging nothing, when that would
+    /// exceed `limit`.
+    #[inline]
+    pub(crate) fn charge(count: u64, used: &mut u64, limit: u64) -> Result<(), Fault> {
         if count > limit.saturating_sub(*used) {
             return Err(Fault::Limit(limit));
         }
         *used += count;
-        Ok(Some((first, count)))
+        Ok(())
     }
 
     /// The fold's starting accumulator.
@@ -571,17 +571,7 @@ pub fn cond_probability_exact(
 /// # Errors
 /// [`EvalError::Stochastic`] when `c` holds with a probability strictly between 0 and 1.
 pub fn eval_cond_exact(c: &Cond, env: &dyn Env, limits: &EvalLimits) -> Result<bool, EvalError> {
-    let p = cond_probability_exact(c, env, limits)?;
-    if p.is_zero() {
-        Ok(false)
-    } else if p.is_one() {
-        Ok(true)
-    } else {
-        Err(EvalError::Stochastic {
-            probability: format_rational(&p),
-            expr: snippet(c),
-        })
-    }
+    Exact::new(env, limits).truth(c)
 }
 
 /// Evaluates `e` in `f64`. Every intermediate value must be finite.
@@ -603,35 +593,27 @@ pub fn cond_probability_f64(
 /// # Errors
 /// [`EvalError::Stochastic`] when `c` holds with a probability strictly between 0 and 1.
 pub fn eval_cond_f64(c: &Cond, env: &dyn EnvF64, limits: &EvalLimits) -> Result<bool, EvalError> {
-    let p = cond_probability_f64(c, env, limits)?;
-    if p == 0.0 {
-        Ok(false)
-    } else if p == 1.0 {
-        Ok(true)
-    } else {
-        Err(EvalError::Stochastic {
-            probability: p.to_string(),
-            expr: snippet(c),
-        })
-    }
+    Float::new(env, limits).truth(c)
 }
 
-/// Exact evaluator state.
-struct Exact<'a> {
-    env: &'a dyn Env,
+/// Evaluator state over values `V` and an environment `E`.
+struct State<'a, E: ?Sized, V> {
+    env: &'a E,
     limits: &'a EvalLimits,
     iterations: u64,
     /// Bound fold variables, innermost last.
-    scope: Vec<(Name, Rational)>,
+    scope: Vec<(Name, V)>,
 }
 
-fn bits(r: &Rational) -> u64 {
-    r.numer().bits() + r.denom().bits()
-}
+/// Exact evaluator state.
+type Exact<'a> = State<'a, dyn Env + 'a, Rational>;
 
-impl<'a> Exact<'a> {
-    fn new(env: &'a dyn Env, limits: &'a EvalLimits) -> Self {
-        Exact {
+/// `f64` evaluator state.
+type Float<'a> = State<'a, dyn EnvF64 + 'a, f64>;
+
+impl<'a, E: ?Sized, V: Clone> State<'a, E, V> {
+    fn new(env: &'a E, limits: &'a EvalLimits) -> Self {
+        State {
             env,
             limits,
             iterations: 0,
@@ -639,6 +621,139 @@ impl<'a> Exact<'a> {
         }
     }
 
+    /// The value of the innermost bound fold variable called `name`, if any.
+    fn bound(&self, name: &Name) -> Option<V> {
+        let (_, v) = self.scope.iter().rev().find(|(n, _)| n == name)?;
+        Some(v.clone())
+    }
+
+    /// Runs `body` with the fold variable `var` bound to `first` (moved on by
+    /// [`Self::rebind`]) and unbinds it after.
+    fn with_bound<R>(&mut self, var: &Name, first: V, body: impl FnOnce(&mut Self) -> R) -> R {
+        self.scope.push((var.clone(), first));
+        let r = body(self);
+        self.scope.pop();
+        r
+    }
+
+    /// Sets the innermost bound fold variable to `v`.
+    fn rebind(&mut self, v: V) {
+        if let Some(slot) = self.scope.last_mut() {
+            slot.1 = v;
+        }
+    }
+}
+
+/// How both evaluators read a condition: as the probability that it holds, in their value
+/// type `P` (see [`cond_probability_exact`]).
+trait Probability {
+    type P: Clone + PartialOrd + Zero + One + MulAssign + Sub<Output = Self::P>;
+
+    /// The value of `e`.
+    fn value(&mut self, e: &Expr) -> Result<Self::P, EvalError>;
+
+    /// The value of `p` in `c = prob(p)`, checked to lie in `[0, 1]`.
+    fn prob_arg(&mut self, p: &Expr, c: &Cond) -> Result<Self::P, EvalError>;
+
+    /// `p` as text, for error messages.
+    fn show(p: &Self::P) -> String;
+
+    /// The truth value of `c`: [`EvalError::Stochastic`] when it holds with a probability
+    /// strictly between 0 and 1.
+    fn truth(&mut self, c: &Cond) -> Result<bool, EvalError> {
+        let p = self.prob(c)?;
+        if p.is_zero() {
+            Ok(false)
+        } else if p.is_one() {
+            Ok(true)
+        } else {
+            Err(EvalError::Stochastic {
+                probability: Self::show(&p),
+                expr: snippet(c),
+            })
+        }
+    }
+
+    /// The probability that `c` holds; `and`/`or` stop at the first operand that decides them.
+    fn prob(&mut self, c: &Cond) -> Result<Self::P, EvalError> {
+        let bool_p = |b: bool| if b { Self::P::one() } else { Self::P::zero() };
+        Ok(match c {
+            Cond::Const(b) => bool_p(*b),
+            Cond::Cmp(op, a, b) => {
+                let a = self.value(a)?;
+                let b = self.value(b)?;
+                bool_p(op.holds(&a, &b))
+            }
+            Cond::And(v) => {
+                let mut acc = Self::P::one();
+                for x in v {
+                    acc *= self.prob(x)?;
+                    if acc.is_zero() {
+                        break;
+                    }
+                }
+                acc
+            }
+            Cond::Or(v) => {
+                let mut none = Self::P::one();
+                for x in v {
+                    none *= Self::P::one() - self.prob(x)?;
+                    if none.is_zero() {
+                        break;
+                    }
+                }
+                Self::P::one() - none
+            }
+            Cond::Not(x) => Self::P::one() - self.prob(x)?,
+            Cond::Prob(p) => self.prob_arg(p, c)?,
+        })
+    }
+}
+
+impl Probability for Exact<'_> {
+    type P = Rational;
+
+    fn value(&mut self, e: &Expr) -> Result<Rational, EvalError> {
+        self.eval(e)
+    }
+
+    fn prob_arg(&mut self, p: &Expr, c: &Cond) -> Result<Rational, EvalError> {
+        let v = self.eval(p)?;
+        if v.is_negative() || v > Rational::one() {
+            return Err(EvalError::ProbabilityOutOfRange {
+                value: format_rational(&v),
+                expr: snippet(c),
+            });
+        }
+        Ok(v)
+    }
+
+    fn show(p: &Rational) -> String {
+        format_rational(p)
+    }
+}
+
+impl Probability for Float<'_> {
+    type P = f64;
+
+    fn value(&mut self, e: &Expr) -> Result<f64, EvalError> {
+        self.eval(e)
+    }
+
+    fn prob_arg(&mut self, p: &Expr, c: &Cond) -> Result<f64, EvalError> {
+        fops::prob(self.eval(p)?).map_err(|f| f.at(c))
+    }
+
+    fn show(p: &f64) -> String {
+        p.to_string()
+    }
+}
+
+fn bits(r: &Rational) -> u64 {
+    r.numer().bits() + r.denom().bits()
+}
+
+impl Exact<'_> {
     fn too_big(&self, at: &dyn Display) -> EvalError {
         EvalError::Limit {
             kind: LimitKind::ExactBits,
@@ -648,11 +763,8 @@ impl<'a> Exact<'a> {
     }
 
     fn lookup(&self, name: &Name) -> Result<Rational, EvalError> {
-        if let Some((_, v)) = self.scope.iter().rev().find(|(n, _)| n == name) {
-            return Ok(v.clone());
-        }
-        self.env
-            .lookup(name)
+        self.bound(name)
+            .or_else(|| self.env.lookup(name))
             .ok_or_else(|| EvalError::UnboundVariable { name: name.clone() })
     }
 
@@ -744,8 +856,8 @@ impl<'a> Exact<'a> {
             Expr::Ceil(a) => self.eval(a)?.ceil(),
             Expr::Mod(a, b) => self.modulo(a, b, e)?,
             Expr::Gcd(a, b) => self.gcd(a, b, e)?,
-            Expr::Log(a) => self.log(a, e)?,
-            Expr::Log2(a) => self.log2(a, e)?,
+            Expr::Log(a) => self.log(a, e, |x| x.is_one().then_some(0))?,
+            Expr::Log2(a) => self.log(a, e, crate::exact::log2_exact)?,
             Expr::Power(b, x) => self.power(b, x, e)?,
             Expr::Fold(fd) => self.fold(fd, e)?,
             Expr::If(c, a, b) => self.ite(c, a, b)?,
@@ -817,8 +929,15 @@ impl<'a> Exact<'a> {
         Ok(Rational::from_integer(a.numer().gcd(b.numer())))
     }
 
+    /// A logarithm of `a`, whose value at `x > 0` is `exact(x)` where that is an integer (the
+    /// natural logarithm at 1, the binary one at powers of two) and not exact elsewhere.
     #[inline(never)]
-    fn log(&mut self, a: &Expr, e: &Expr) -> Result<Rational, EvalError> {
+    fn log(
+        &mut self,
+        a: &Expr,
+        e: &Expr,
+        exact: fn(&Rational) -> Option<i64>,
+    ) -> Result<Rational, EvalError> {
         let x = self.eval(a)?;
         if !x.is_positive() {
             return Err(EvalError::LogOfNonPositive {
@@ -826,23 +945,7 @@ impl<'a> Exact<'a> {
                 expr: snippet(e),
             });
         }
-        if !x.is_one() {
-            return Err(EvalError::NotExact { expr: snippet(e) });
-        }
-        Ok(Rational::zero())
-    }
-
-    /// The binary logarithm: exact for powers of two only.
-    #[inline(never)]
-    fn log2(&mut self, a: &Expr, e: &Expr) -> Result<Rational, EvalError> {
-        let x = self.eval(a)?;
-        if !x.is_positive() {
-            return Err(EvalError::LogOfNonPositive {
-                value: format_rational(&x),
-                expr: snippet(e),
-            });
-        }
-        crate::exact::log2_exact(&x)
+        exact(&x)
             .map(|k| Rational::from_integer(k.into()))
             .ok_or_else(|| EvalError::NotExact { expr: snippet(e) })
     }
@@ -868,24 +971,16 @@ impl<'a> Exact<'a> {
             return Ok(Rational::zero());
         }
         let count = (&last - &first + 1u32).to_u64().unwrap_or(u64::MAX);
-        let limit = self.limits.max_fold_iterations;
-        if count > limit.saturating_sub(self.iterations) {
-            return Err(Fault::Limit(limit).at(e));
-        }
-        self.iterations += count;
-        self.scope
-            .push((fd.var.clone(), Rational::from_integer(first.clone())));
-        let result = self.fold_body(fd, first, count);
-        self.scope.pop();
-        result
+        fops::charge(count, &mut self.iterations, self.limits.max_fold_iterations)
+            .map_err(|f| f.at(e))?;
+        let start = Rational::from_integer(first.clone());
+        self.with_bound(&fd.var, start, |s| s.fold_body(fd, first, count))
     }
 
     fn fold_body(&mut self, fd: &Fold, first: BigInt, count: u64) -> Result<Rational, EvalError> {
         let mut acc: Option<Rational> = None;
         for k in 0..count {
-            if let Some(slot) = self.scope.last_mut() {
-                slot.1 = Rational::from_integer(&first + k);
-            }
+            self.rebind(Rational::from_integer(&first + k));
             let v = self.eval(&fd.body)?;
             acc = Some(match acc {
                 None => v,
@@ -898,78 +993,12 @@ impl<'a> Exact<'a> {
         }
         Ok(acc.unwrap_or_else(Rational::zero))
     }
-
-    fn prob(&mut self, c: &Cond) -> Result<Rational, EvalError> {
-        let bool_r = |b: bool| {
-            if b {
-                Rational::one()
-            } else {
-                Rational::zero()
-            }
-        };
-        Ok(match c {
-            Cond::Const(b) => bool_r(*b),
-            Cond::Cmp(op, a, b) => {
-                let a = self.eval(a)?;
-                let b = self.eval(b)?;
-                bool_r(op.holds(&a, &b))
-            }
-            Cond::And(v) => {
-                let mut acc = Rational::one();
-                for x in v {
-                    acc *= self.prob(x)?;
-                    if acc.is_zero() {
-                        break;
-                    }
-                }
-                acc
-            }
-            Cond::Or(v) => {
-                let mut none = Rational::one();
-                for x in v {
-                    none *= Rational::one() - self.prob(x)?;
-                    if none.is_zero() {
-                        break;
-                    }
-                }
-                Rational::one() - none
-            }
-            Cond::Not(x) => Rational::one() - self.prob(x)?,
-            Cond::Prob(p) => {
-                let v = self.eval(p)?;
-                if v.is_negative() || v > Rational::one() {
-                    return Err(EvalError::ProbabilityOutOfRange {
-                        value: format_rational(&v),
-                        expr: snippet(c),
-                    });
-                }
-                v
-            }
-        })
-    }
 }
 
-/// `f64` evaluator state.
-struct Float<'a> {
-    env: &'a dyn EnvF64,
-    limits: &'a EvalLimits,
-    iterations: u64,
-    scope: Vec<(Name, f64)>,
-}
-
-impl<'a> Float<'a> {
-    fn new(env: &'a dyn EnvF64, limits: &'a EvalLimits) -> Self {
-        Float {
-            env,
-            limits,
-            iterations: 0,
-            scope: Vec::new(),
-        }
-    }
-
+impl Float<'_> {
     fn lookup(&self, name: &Name) -> Result<f64, EvalError> {
-        if let Some((_, v)) = self.scope.iter().rev().find(|(n, _)| n == name) {
-            return Ok(*v);
+        if let Some(v) = self.bound(name) {
+            return Ok(v);
         }
         let v = self
             .env
@@ -1110,10 +1139,7 @@ impl<'a> Float<'a> {
         let Some((first, count)) = range else {
             return Ok(0.0);
         };
-        self.scope.push((fd.var.clone(), first));
-        let r = self.fold_body(fd, first, count, e);
-        self.scope.pop();
-        r
+        self.with_bound(&fd.var, first, |s| s.fold_body(fd, first, count, e))
     }
 
     #[inline(never)]
@@ -1133,57 +1159,18 @@ impl<'a> Float<'a> {
     fn fold_body(&mut self, fd: &Fold, first: f64, count: u64, e: &Expr) -> Result<f64, EvalError> {
         let mut acc = fops::fold_init(fd.op);
         for k in 0..count {
-            if let Some(slot) = self.scope.last_mut() {
-                slot.1 = first + k as f64;
-            }
+            self.rebind(first + k as f64);
             let v = self.eval(&fd.body)?;
             acc = fops::fold_step(fd.op, acc, v).map_err(|f| f.at(e))?;
         }
         Ok(acc)
-    }
-
-    fn prob(&mut self, c: &Cond) -> Result<f64, EvalError> {
-        let b = |x: bool| if x { 1.0 } else { 0.0 };
-        Ok(match c {
-            Cond::Const(x) => b(*x),
-            Cond::Cmp(op, l, r) => {
-                let l = self.eval(l)?;
-                let r = self.eval(r)?;
-                b(op.holds(&l, &r))
-            }
-            Cond::And(v) => {
-                let mut acc = 1.0;
-                for x in v {
-                    acc *= self.prob(x)?;
-                    if acc == 0.0 {
-                        break;
-                    }
-                }
-                acc
-            }
-            Cond::Or(v) => {
-                let mut none = 1.0;
-                for x in v {
-                    none *= 1.0 - self.prob(x)?;
-                    if none == 0.0 {
-                        break;
-                    }
-                }
-                1.0 - none
-            }
-            Cond::Not(x) => 1.0 - self.prob(x)?,
-            Cond::Prob(p) => fops::prob(self.eval(p)?).map_err(|f| f.at(c))?,
-        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn q(n: i64, d: i64) -> Rational {
-        Rational::new(n.into(), d.into())
-    }
+    use crate::testing::q;
 
     #[test]
     fn exact_basics() {
@@ -1214,16 +1201,6 @@ mod tests {
 
     #[test]
     fn integer_mod_fast_path_matches_the_remainder() {
-        let reference = |a: f64, b: f64| {
-            let r = a % b;
-            if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
-                r + b
-            } else if r == 0.0 {
-                0.0
-            } else {
-                r
-            }
-        };
         let big = 9_007_199_254_740_990.0;
         for a in [
             -17.0,
@@ -1239,7 +1216,7 @@ mod tests {
         ] {
             for b in [-7.0, -3.0, -1.0, 1.0, 2.0, 3.0, 64.0, 1e12 + 1.0, big] {
                 let r = fops::modulo_raw(a, b);
-                assert_eq!(r, reference(a, b), "{a} mod {b}");
+                assert_eq!(r, fops::modulo_float(a, b), "{a} mod {b}");
                 assert!(r.is_sign_positive() || r != 0.0, "no -0 for {a} mod {b}");
             }
         }

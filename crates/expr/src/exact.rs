@@ -47,10 +47,7 @@ pub(crate) fn log2_exact(x: &Rational) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn q(n: i64, d: i64) -> Rational {
-        Rational::new(n.into(), d.into())
-    }
+    use crate::testing::q;
 
     #[test]
     fn roots_that_are_rational() {

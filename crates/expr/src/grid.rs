@@ -402,10 +402,7 @@ impl ExactSizeIterator for GridIter<'_> {}
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn q(n: i64, d: i64) -> Rational {
-        Rational::new(n.into(), d.into())
-    }
+    use crate::testing::q;
 
     #[test]
     fn binding_forms() {
@@ -439,44 +436,39 @@ mod tests {
             e.to_string(),
             "`N1000`: expected NAME=VALUE, NAME=LO..HI, NAME=LO..HI:STEP or NAME=V1,V2,…"
         );
-        assert!(matches!(
-            parse_binding("=5"),
-            Err(GridError::BadName { .. })
-        ));
-        assert!(matches!(
-            parse_binding("1x=5"),
-            Err(GridError::BadName { .. })
-        ));
-        assert!(matches!(parse_binding("N="), Err(GridError::Syntax { .. })));
-        assert!(matches!(
-            parse_binding("N=1,,2"),
-            Err(GridError::Syntax { .. })
-        ));
-        assert!(matches!(
-            parse_binding("N=..5"),
-            Err(GridError::Syntax { .. })
-        ));
+        for (input, kind) in [
+            ("=5", "name"),
+            ("1x=5", "name"),
+            ("N=", "syntax"),
+            ("N=1,,2", "syntax"),
+            ("N=..5", "syntax"),
+            ("N=abc", "number"),
+            ("P=1..8:0", "step"),
+            ("P=1..8:-1", "step"),
+            ("P=8..1", "empty"),
+            ("P=1e5000..2", "number"),
+        ] {
+            assert_eq!(binding_error_kind(input), kind, "`{input}`");
+        }
         let e = parse_binding("N=abc").unwrap_err();
-        assert!(matches!(e, GridError::BadNumber { .. }));
         assert!(
             e.to_string().starts_with("`N=abc`: `abc` is not a number"),
             "{e}"
         );
-        assert!(matches!(
-            parse_binding("P=1..8:0"),
-            Err(GridError::BadStep { .. })
-        ));
-        assert!(matches!(
-            parse_binding("P=1..8:-1"),
-            Err(GridError::BadStep { .. })
-        ));
         let e = parse_binding("P=8..1").unwrap_err();
-        assert!(matches!(e, GridError::EmptyRange { .. }));
         assert!(e.to_string().contains("`P=8..1`"));
-        assert!(matches!(
-            parse_binding("P=1e5000..2"),
-            Err(GridError::BadNumber { .. })
-        ));
+    }
+
+    /// The kind of error `parse_binding(input)` fails with.
+    fn binding_error_kind(input: &str) -> &'static str {
+        match parse_binding(input).unwrap_err() {
+            GridError::Syntax { .. } => "syntax",
+            GridError::BadName { .. } => "name",
+            GridError::BadNumber { .. } => "number",
+            GridError::BadStep { .. } => "step",
+            GridError::EmptyRange { .. } => "empty",
+            GridError::DuplicateName { .. } | GridError::TooManyPoints { .. } => "grid",
+        }
     }
 
     #[test]

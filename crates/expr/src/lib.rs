@@ -20,6 +20,8 @@ pub mod number;
 pub mod parse;
 pub mod print;
 pub mod simplify;
+#[cfg(test)]
+mod testing;
 
 pub use assume::{Assumptions, VarInfo};
 pub use node::{CmpOp, Cond, Expr, Fold, FoldOp, Name, Rational};

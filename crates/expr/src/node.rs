@@ -625,29 +625,20 @@ impl fmt::Display for FoldOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{i, v};
 
     #[test]
     fn substitution_avoids_capture() {
         // sum_{i=1}^{N} (i + j)  with j := i  must not capture.
-        let e = Expr::sum_over(
-            "i",
-            Expr::int(1),
-            Expr::var("N"),
-            Expr::var("i") + Expr::var("j"),
-        );
-        let s = e.substitute("j", &Expr::var("i"));
+        let e = Expr::sum_over("i", i(1), v("N"), v("i") + v("j"));
+        let s = e.substitute("j", &v("i"));
         assert!(s.depends_on("i"), "the substituted i stays free");
         assert_eq!(s.free_vars().len(), 2);
     }
 
     #[test]
     fn bound_variables_are_not_free() {
-        let e = Expr::max_over(
-            "p",
-            Expr::int(1),
-            Expr::var("P"),
-            Expr::var("p") * Expr::var("t"),
-        );
+        let e = Expr::max_over("p", i(1), v("P"), v("p") * v("t"));
         let fv: Vec<_> = e.free_vars().into_iter().collect();
         assert_eq!(fv, vec![Name::from("P"), Name::from("t")]);
         assert!(!e.depends_on("p"));

@@ -234,10 +234,7 @@ pub fn format_rational(r: &Rational) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn q(n: i64, d: i64) -> Rational {
-        Rational::new(BigInt::from(n), BigInt::from(d))
-    }
+    use crate::testing::q;
 
     #[test]
     fn parses_every_notation() {

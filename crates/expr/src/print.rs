@@ -156,6 +156,19 @@ fn cmp_prec(c: &Cond) -> u8 {
     }
 }
 
+/// The condition printed for `c` (an `and`/`or` of one operand prints as that operand) and
+/// whether it needs parentheses in context `ctx`: 0 (anywhere), 1 (operand of `or`), 2
+/// (operand of `and`), 3 (operand of `not`).
+fn cond_in_context(mut c: &Cond, ctx: u8) -> (&Cond, bool) {
+    while let Cond::And(v) | Cond::Or(v) = c {
+        let [only] = v.as_slice() else { break };
+        c = only;
+    }
+    let p = cmp_prec(c);
+    // Operands of a nested and/or of the same kind are parenthesized to keep the tree.
+    (c, p < ctx || (p == ctx && p < 3))
+}
+
 /// Text renderer.
 struct Text<'w, W: Write> {
     out: &'w mut W,
@@ -172,8 +185,8 @@ impl<W: Write> Text<'_, W> {
         }
     }
 
-    fn list(&mut self, v: &[Expr]) -> fmt::Result {
-        for (i, x) in v.iter().enumerate() {
+    fn list<'e>(&mut self, v: impl IntoIterator<Item = &'e Expr>) -> fmt::Result {
+        for (i, x) in v.into_iter().enumerate() {
             if i > 0 {
                 self.out.write_str(", ")?;
             }
@@ -216,20 +229,12 @@ impl<W: Write> Text<'_, W> {
                 self.power(b, k.checked_neg().unwrap_or(i32::MAX), Prec::Power)
             }
             Expr::Pow(b, k) => self.power(b, *k, Prec::Atom),
-            Expr::Min(v) => {
-                self.out.write_str("min(")?;
-                self.list(v)?;
-                self.out.write_char(')')
-            }
-            Expr::Max(v) => {
-                self.out.write_str("max(")?;
-                self.list(v)?;
-                self.out.write_char(')')
-            }
-            Expr::Floor(a) => self.call("floor", &[a]),
-            Expr::Ceil(a) => self.call("ceil", &[a]),
-            Expr::Log(a) => self.call("log", &[a]),
-            Expr::Log2(a) => self.call("log2", &[a]),
+            Expr::Min(v) => self.call("min", v),
+            Expr::Max(v) => self.call("max", v),
+            Expr::Floor(a) => self.call("floor", [&**a]),
+            Expr::Ceil(a) => self.call("ceil", [&**a]),
+            Expr::Log(a) => self.call("log", [&**a]),
+            Expr::Log2(a) => self.call("log2", [&**a]),
             Expr::Power(b, x) => {
                 self.expr(b, false, Prec::Atom)?;
                 self.out.write_char('^')?;
@@ -238,7 +243,7 @@ impl<W: Write> Text<'_, W> {
                     None => self.expr(x, false, Prec::Atom),
                 }
             }
-            Expr::Gcd(a, b) => self.call("gcd", &[a, b]),
+            Expr::Gcd(a, b) => self.call("gcd", [&**a, &**b]),
             Expr::Mod(a, b) => {
                 self.expr(a, false, Prec::Power)?;
                 self.out.write_str(" mod ")?;
@@ -274,15 +279,11 @@ impl<W: Write> Text<'_, W> {
         write!(self.out, "^{k}")
     }
 
-    fn call(&mut self, name: &str, args: &[&Expr]) -> fmt::Result {
+    /// `name(args)`, the arguments at top precedence.
+    fn call<'e>(&mut self, name: &str, args: impl IntoIterator<Item = &'e Expr>) -> fmt::Result {
         self.out.write_str(name)?;
         self.out.write_char('(')?;
-        for (i, a) in args.iter().enumerate() {
-            if i > 0 {
-                self.out.write_str(", ")?;
-            }
-            self.expr(a, false, Prec::Top)?;
-        }
+        self.list(args)?;
         self.out.write_char(')')
     }
 
@@ -334,14 +335,7 @@ impl<W: Write> Text<'_, W> {
 
     /// Writes a condition; `ctx` is 0 (anywhere), 1 (operand of `or`), 2 (operand of `and`).
     fn cond(&mut self, c: &Cond, ctx: u8) -> fmt::Result {
-        if let Cond::And(v) | Cond::Or(v) = c {
-            if v.len() == 1 {
-                return self.cond(&v[0], ctx);
-            }
-        }
-        let p = cmp_prec(c);
-        // Operands of a nested and/or of the same kind are parenthesized to keep the tree.
-        let paren = p < ctx || (p == ctx && p < 3);
+        let (c, paren) = cond_in_context(c, ctx);
         if paren {
             self.out.write_char('(')?;
         }
@@ -367,7 +361,7 @@ impl<W: Write> Text<'_, W> {
                     }
                 }
             }
-            Cond::Prob(p) => self.call("prob", &[p])?,
+            Cond::Prob(p) => self.call("prob", [p])?,
         }
         if paren {
             self.out.write_char(')')?;
@@ -525,13 +519,28 @@ impl Latex {
         }
     }
 
-    fn list(&mut self, v: &[Expr]) {
-        for (i, x) in v.iter().enumerate() {
+    fn list<'e>(&mut self, v: impl IntoIterator<Item = &'e Expr>) {
+        for (i, x) in v.into_iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
             self.expr(x, false, Prec::Top);
         }
+    }
+
+    /// `name\left(args\right)`, the arguments at top precedence.
+    fn call<'e>(&mut self, name: &str, args: impl IntoIterator<Item = &'e Expr>) {
+        self.out.push_str(name);
+        self.out.push_str("\\left(");
+        self.list(args);
+        self.out.push_str("\\right)");
+    }
+
+    /// `a` at top precedence between `open` and `close`.
+    fn enclose(&mut self, open: &str, a: &Expr, close: &str) {
+        self.out.push_str(open);
+        self.expr(a, false, Prec::Top);
+        self.out.push_str(close);
     }
 
     fn inner(&mut self, e: &Expr, neg: bool) {
@@ -568,36 +577,12 @@ impl Latex {
                 self.out.push('}');
             }
             Expr::Pow(b, k) => self.power(b, *k),
-            Expr::Min(v) => {
-                self.out.push_str("\\min\\left(");
-                self.list(v);
-                self.out.push_str("\\right)");
-            }
-            Expr::Max(v) => {
-                self.out.push_str("\\max\\left(");
-                self.list(v);
-                self.out.push_str("\\right)");
-            }
-            Expr::Floor(a) => {
-                self.out.push_str("\\left\\lfloor ");
-                self.expr(a, false, Prec::Top);
-                self.out.push_str(" \\right\\rfloor");
-            }
-            Expr::Ceil(a) => {
-                self.out.push_str("\\left\\lceil ");
-                self.expr(a, false, Prec::Top);
-                self.out.push_str(" \\right\\rceil");
-            }
-            Expr::Log(a) => {
-                self.out.push_str("\\ln\\left(");
-                self.expr(a, false, Prec::Top);
-                self.out.push_str("\\right)");
-            }
-            Expr::Log2(a) => {
-                self.out.push_str("\\log_2\\left(");
-                self.expr(a, false, Prec::Top);
-                self.out.push_str("\\right)");
-            }
+            Expr::Min(v) => self.call("\\min", v),
+            Expr::Max(v) => self.call("\\max", v),
+            Expr::Floor(a) => self.enclose("\\left\\lfloor ", a, " \\right\\rfloor"),
+            Expr::Ceil(a) => self.enclose("\\left\\lceil ", a, " \\right\\rceil"),
+            Expr::Log(a) => self.call("\\ln", [&**a]),
+            Expr::Log2(a) => self.call("\\log_2", [&**a]),
             Expr::Power(b, x) => {
                 self.expr(b, false, Prec::Atom);
                 self.out.push_str("^{");
@@ -611,13 +596,7 @@ impl Latex {
                 }
                 self.out.push('}');
             }
-            Expr::Gcd(a, b) => {
-                self.out.push_str("\\gcd\\left(");
-                self.expr(a, false, Prec::Top);
-                self.out.push_str(", ");
-                self.expr(b, false, Prec::Top);
-                self.out.push_str("\\right)");
-            }
+            Expr::Gcd(a, b) => self.call("\\gcd", [&**a, &**b]),
             Expr::Mod(a, b) => {
                 self.expr(a, false, Prec::Power);
                 self.out.push_str(" \\bmod ");
@@ -713,13 +692,7 @@ impl Latex {
     }
 
     fn cond(&mut self, c: &Cond, ctx: u8) {
-        if let Cond::And(v) | Cond::Or(v) = c {
-            if v.len() == 1 {
-                return self.cond(&v[0], ctx);
-            }
-        }
-        let p = cmp_prec(c);
-        let paren = p < ctx || (p == ctx && p < 3);
+        let (c, paren) = cond_in_context(c, ctx);
         if paren {
             self.out.push_str("\\left(");
         }
@@ -758,11 +731,7 @@ impl Latex {
                 self.out.push_str("\\lnot ");
                 self.cond(inner, 3);
             }
-            Cond::Prob(p) => {
-                self.out.push_str("\\mathrm{prob}\\left(");
-                self.expr(p, false, Prec::Top);
-                self.out.push_str("\\right)");
-            }
+            Cond::Prob(p) => self.call("\\mathrm{prob}", [p]),
         }
         if paren {
             self.out.push_str("\\right)");
@@ -807,13 +776,7 @@ pub fn to_json(e: &Expr, value: Option<f64>) -> serde_json::Value {
 mod tests {
     use super::*;
     use crate::node::{CmpOp, Cond, Expr};
-
-    fn v(n: &str) -> Expr {
-        Expr::var(n)
-    }
-    fn i(n: i64) -> Expr {
-        Expr::int(n)
-    }
+    use crate::testing::{i, v};
 
     #[test]
     fn closed_form_from_the_pamela_paper() {

@@ -13,16 +13,11 @@ use proptest::strategy::Union;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+mod common;
+use common::{cmp_of, fold_of, i, nary, rounding_and_extrema, v};
+
 fn q(s: &str) -> Rational {
     parse_rational(s).unwrap()
-}
-
-fn v(n: &str) -> Expr {
-    Expr::var(n)
-}
-
-fn i(n: i64) -> Expr {
-    Expr::int(n)
 }
 
 fn num(s: &str) -> Expr {
@@ -135,31 +130,52 @@ fn floor_and_ceil_of_negatives() {
     check(&fl(v("x") / i(3)), &[("x", "-1")], "-1");
 }
 
+/// `node(a, b)` over the constants `a` and `b`.
+fn binary(node: fn(Box<Expr>, Box<Expr>) -> Expr, a: &str, b: &str) -> Expr {
+    node(Box::new(num(a)), Box::new(num(b)))
+}
+
+/// Checks `node(a, b)` against `want` for every row `(a, b, want)`.
+#[track_caller]
+fn check_binary(node: fn(Box<Expr>, Box<Expr>) -> Expr, rows: &[(&str, &str, &str)]) {
+    for (a, b, want) in rows {
+        check(&binary(node, a, b), &[], want);
+    }
+}
+
 #[test]
 fn floored_modulus() {
-    let m = |a: &str, b: &str| Expr::Mod(Box::new(num(a)), Box::new(num(b)));
-    check(&m("7", "3"), &[], "1");
-    check(&m("-7", "3"), &[], "2");
-    check(&m("7", "-3"), &[], "-2");
-    check(&m("-7", "-3"), &[], "-1");
-    check(&m("6", "3"), &[], "0");
-    check(&m("-6", "3"), &[], "0");
-    check(&m("7.5", "2"), &[], "1.5");
-    check(&m("-0.5", "2"), &[], "1.5");
-    check(&m("5", "0.75"), &[], "0.5");
-    let e = check_err(&m("5", "0"), &[]);
+    check_binary(
+        Expr::Mod,
+        &[
+            ("7", "3", "1"),
+            ("-7", "3", "2"),
+            ("7", "-3", "-2"),
+            ("-7", "-3", "-1"),
+            ("6", "3", "0"),
+            ("-6", "3", "0"),
+            ("7.5", "2", "1.5"),
+            ("-0.5", "2", "1.5"),
+            ("5", "0.75", "0.5"),
+        ],
+    );
+    let e = check_err(&binary(Expr::Mod, "5", "0"), &[]);
     assert_eq!(e.to_string(), "division by zero in `5 mod 0`");
 }
 
 #[test]
 fn gcd() {
-    let g = |a: &str, b: &str| Expr::Gcd(Box::new(num(a)), Box::new(num(b)));
-    check(&g("12", "-18"), &[], "6");
-    check(&g("0", "5"), &[], "5");
-    check(&g("0", "0"), &[], "0");
-    check(&g("-7", "-7"), &[], "7");
-    check(&g("1071", "462"), &[], "21");
-    let e = check_err(&g("1.5", "3"), &[]);
+    check_binary(
+        Expr::Gcd,
+        &[
+            ("12", "-18", "6"),
+            ("0", "5", "5"),
+            ("0", "0", "0"),
+            ("-7", "-7", "7"),
+            ("1071", "462", "21"),
+        ],
+    );
+    let e = check_err(&binary(Expr::Gcd, "1.5", "3"), &[]);
     assert_eq!(
         e.to_string(),
         "`gcd(1.5, 3)` needs integer operands but got 1.5"
@@ -621,17 +637,7 @@ fn leaf() -> BoxedStrategy<Expr> {
 }
 
 fn cond_of(inner: BoxedStrategy<Expr>, general: bool) -> BoxedStrategy<Cond> {
-    let cmp_op = prop::sample::select(vec![
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Lt,
-        CmpOp::Le,
-        CmpOp::Gt,
-        CmpOp::Ge,
-    ]);
-    let cmp = (cmp_op, inner.clone(), inner.clone())
-        .prop_map(|(op, a, b)| Cond::cmp(op, a, b))
-        .boxed();
+    let cmp = cmp_of(&inner);
     let prob = prop::sample::select(vec!["0", "0.25", "0.5", "0.75", "1"])
         .prop_map(|p| Cond::Prob(num(p)))
         .boxed();
@@ -660,38 +666,19 @@ fn expr_strategy(general: bool) -> BoxedStrategy<Expr> {
     let arity = if general { 3 } else { 2 };
     leaf()
         .prop_recursive(depth, size, 3, move |inner| {
-            let fold_op = prop::sample::select(vec![FoldOp::Sum, FoldOp::Max, FoldOp::Min]);
-            let var = prop::sample::select(vec!["i", "j"]);
             let mut options: Vec<BoxedStrategy<Expr>> = vec![
-                prop::collection::vec(inner.clone(), 2..=arity)
-                    .prop_map(Expr::Add)
-                    .boxed(),
-                prop::collection::vec(inner.clone(), 2..=arity)
-                    .prop_map(Expr::Mul)
-                    .boxed(),
+                nary(&inner, 2..=arity, Expr::Add),
+                nary(&inner, 2..=arity, Expr::Mul),
                 (inner.clone(), inner.clone())
                     .prop_map(|(a, b)| a - b)
                     .boxed(),
-                prop::collection::vec(inner.clone(), 1..=3)
-                    .prop_map(Expr::Min)
-                    .boxed(),
-                prop::collection::vec(inner.clone(), 1..=3)
-                    .prop_map(Expr::Max)
-                    .boxed(),
-                inner.clone().prop_map(|a| Expr::Floor(Box::new(a))).boxed(),
-                inner.clone().prop_map(|a| Expr::Ceil(Box::new(a))).boxed(),
-                (inner.clone(), inner.clone())
-                    .prop_map(|(a, b)| Expr::Mod(Box::new(a), Box::new(b)))
-                    .boxed(),
-                (inner.clone(), inner.clone())
-                    .prop_map(|(a, b)| Expr::Gcd(Box::new(a), Box::new(b)))
-                    .boxed(),
+            ];
+            options.extend(rounding_and_extrema(&inner));
+            options.extend([
                 (inner.clone(), 0i32..=2)
                     .prop_map(|(a, k)| Expr::Pow(Box::new(a), k))
                     .boxed(),
-                (fold_op, var, inner.clone(), inner.clone(), inner.clone())
-                    .prop_map(|(op, var, lo, hi, body)| Expr::fold(op, var, lo, hi, body))
-                    .boxed(),
+                fold_of(&inner),
                 (
                     cond_of(inner.clone(), general),
                     inner.clone(),
@@ -699,7 +686,7 @@ fn expr_strategy(general: bool) -> BoxedStrategy<Expr> {
                 )
                     .prop_map(|(c, a, b)| Expr::ite(c, a, b))
                     .boxed(),
-            ];
+            ]);
             if general {
                 options.push(
                     (inner.clone(), inner.clone())

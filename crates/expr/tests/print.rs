@@ -9,6 +9,9 @@ use proptest::prelude::*;
 use proptest::strategy::Union;
 use std::collections::BTreeMap;
 
+mod common;
+use common::{cmp_of, fold_of, i, nary, rounding_and_extrema, v};
+
 // ---------------------------------------------------------------------------------------
 // A parser for the printed form (tests only).
 
@@ -73,6 +76,15 @@ struct Parser {
 
 type PResult<T> = Result<T, String>;
 
+/// The only item of `v`, or `node(v)` when there are several.
+fn one_or<T>(mut v: Vec<T>, node: fn(Vec<T>) -> T) -> T {
+    if v.len() == 1 {
+        v.pop().unwrap()
+    } else {
+        node(v)
+    }
+}
+
 impl Parser {
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos)
@@ -80,21 +92,19 @@ impl Parser {
     fn peek_at(&self, k: usize) -> Option<&Tok> {
         self.toks.get(self.pos + k)
     }
-    fn eat_sym(&mut self, s: &str) -> bool {
-        if matches!(self.peek(), Some(Tok::Sym(x)) if *x == s) {
+    /// Consumes the next token if `wanted` accepts it.
+    fn eat(&mut self, wanted: impl FnOnce(&Tok) -> bool) -> bool {
+        let hit = self.peek().is_some_and(wanted);
+        if hit {
             self.pos += 1;
-            true
-        } else {
-            false
         }
+        hit
+    }
+    fn eat_sym(&mut self, s: &str) -> bool {
+        self.eat(|t| matches!(t, Tok::Sym(x) if *x == s))
     }
     fn eat_ident(&mut self, s: &str) -> bool {
-        if matches!(self.peek(), Some(Tok::Ident(x)) if x == s) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
+        self.eat(|t| matches!(t, Tok::Ident(x) if x == s))
     }
     fn expect(&mut self, s: &str) -> PResult<()> {
         if self.eat_sym(s) {
@@ -126,11 +136,7 @@ impl Parser {
                 break;
             }
         }
-        Ok(if terms.len() == 1 {
-            terms.pop().unwrap()
-        } else {
-            Expr::Add(terms)
-        })
+        Ok(one_or(terms, Expr::Add))
     }
 
     fn neg(&mut self) -> PResult<Expr> {
@@ -178,6 +184,14 @@ impl Parser {
         Ok(v)
     }
 
+    /// `N` comma-separated expressions and the closing `)`.
+    fn last_args<const N: usize>(&mut self) -> PResult<[Expr; N]> {
+        let v = self.args()?;
+        let n = v.len();
+        v.try_into()
+            .map_err(|_| format!("expected {N} arguments, got {n}"))
+    }
+
     fn primary(&mut self) -> PResult<Expr> {
         match self.peek().cloned() {
             Some(Tok::Num(n)) => {
@@ -210,19 +224,13 @@ impl Parser {
                     self.pos += 2;
                     let lo = self.expr()?;
                     self.expect("..")?;
-                    let hi = self.expr()?;
-                    self.expect(",")?;
-                    let body = self.expr()?;
-                    self.expect(")")?;
+                    let [hi, body] = self.last_args()?;
                     return Ok(Expr::fold(op, &var, lo, hi, body));
                 }
                 if name == "if" {
                     let c = self.cond()?;
                     self.expect(",")?;
-                    let a = self.expr()?;
-                    self.expect(",")?;
-                    let b = self.expr()?;
-                    self.expect(")")?;
+                    let [a, b] = self.last_args()?;
                     return Ok(Expr::ite(c, a, b));
                 }
                 let mut a = self.args()?;
@@ -250,28 +258,26 @@ impl Parser {
         }
     }
 
-    fn cond(&mut self) -> PResult<Cond> {
-        let mut v = vec![self.and_cond()?];
-        while self.eat_ident("or") {
-            v.push(self.and_cond()?);
+    /// `item (word item)*`, the items joined by `node`.
+    fn joined(
+        &mut self,
+        word: &str,
+        item: fn(&mut Self) -> PResult<Cond>,
+        node: fn(Vec<Cond>) -> Cond,
+    ) -> PResult<Cond> {
+        let mut v = vec![item(self)?];
+        while self.eat_ident(word) {
+            v.push(item(self)?);
         }
-        Ok(if v.len() == 1 {
-            v.pop().unwrap()
-        } else {
-            Cond::Or(v)
-        })
+        Ok(one_or(v, node))
+    }
+
+    fn cond(&mut self) -> PResult<Cond> {
+        self.joined("or", Self::and_cond, Cond::Or)
     }
 
     fn and_cond(&mut self) -> PResult<Cond> {
-        let mut v = vec![self.not_cond()?];
-        while self.eat_ident("and") {
-            v.push(self.not_cond()?);
-        }
-        Ok(if v.len() == 1 {
-            v.pop().unwrap()
-        } else {
-            Cond::And(v)
-        })
+        self.joined("and", Self::not_cond, Cond::And)
     }
 
     fn not_cond(&mut self) -> PResult<Cond> {
@@ -334,13 +340,6 @@ fn parse(s: &str) -> PResult<Expr> {
 }
 
 // ---------------------------------------------------------------------------------------
-
-fn v(n: &str) -> Expr {
-    Expr::var(n)
-}
-fn i(n: i64) -> Expr {
-    Expr::int(n)
-}
 
 #[test]
 fn paper_shapes_print_as_written() {
@@ -479,19 +478,8 @@ fn leaf() -> BoxedStrategy<Expr> {
 fn expr_strategy() -> BoxedStrategy<Expr> {
     leaf()
         .prop_recursive(5, 64, 3, |inner| {
-            let cmp_op = prop::sample::select(vec![
-                CmpOp::Eq,
-                CmpOp::Ne,
-                CmpOp::Lt,
-                CmpOp::Le,
-                CmpOp::Gt,
-                CmpOp::Ge,
-            ]);
-            let cmp = (cmp_op, inner.clone(), inner.clone())
-                .prop_map(|(op, a, b)| Cond::cmp(op, a, b))
-                .boxed();
             let atom = prop_oneof![
-                cmp.clone(),
+                cmp_of(&inner),
                 inner.clone().prop_map(Cond::Prob),
                 any::<bool>().prop_map(Cond::Const),
             ]
@@ -508,15 +496,10 @@ fn expr_strategy() -> BoxedStrategy<Expr> {
                 (atom.clone(), atom.clone(), atom)
                     .prop_map(|(a, b, c)| Cond::And(vec![Cond::Or(vec![a, b]), c])),
             ];
-            let fold_op = prop::sample::select(vec![FoldOp::Sum, FoldOp::Max, FoldOp::Min]);
             let pow = prop::sample::select(vec![-3i32, -2, -1, 0, 1, 2, 3]);
-            let options: Vec<BoxedStrategy<Expr>> = vec![
-                prop::collection::vec(inner.clone(), 0..=3)
-                    .prop_map(Expr::Add)
-                    .boxed(),
-                prop::collection::vec(inner.clone(), 0..=3)
-                    .prop_map(Expr::Mul)
-                    .boxed(),
+            let mut options: Vec<BoxedStrategy<Expr>> = vec![
+                nary(&inner, 0..=3, Expr::Add),
+                nary(&inner, 0..=3, Expr::Mul),
                 // Products with leading coefficients and divisions, as the simplifier makes.
                 (
                     leaf(),
@@ -541,34 +524,15 @@ fn expr_strategy() -> BoxedStrategy<Expr> {
                 (inner.clone(), pow)
                     .prop_map(|(a, k)| Expr::Pow(Box::new(a), k))
                     .boxed(),
-                prop::collection::vec(inner.clone(), 1..=3)
-                    .prop_map(Expr::Min)
-                    .boxed(),
-                prop::collection::vec(inner.clone(), 1..=3)
-                    .prop_map(Expr::Max)
-                    .boxed(),
-                inner.clone().prop_map(|a| Expr::Floor(Box::new(a))).boxed(),
-                inner.clone().prop_map(|a| Expr::Ceil(Box::new(a))).boxed(),
+            ];
+            options.extend(rounding_and_extrema(&inner));
+            options.extend([
                 inner.clone().prop_map(|a| Expr::Log(Box::new(a))).boxed(),
-                (inner.clone(), inner.clone())
-                    .prop_map(|(a, b)| Expr::Mod(Box::new(a), Box::new(b)))
-                    .boxed(),
-                (inner.clone(), inner.clone())
-                    .prop_map(|(a, b)| Expr::Gcd(Box::new(a), Box::new(b)))
-                    .boxed(),
-                (
-                    fold_op,
-                    prop::sample::select(vec!["i", "j"]),
-                    inner.clone(),
-                    inner.clone(),
-                    inner.clone(),
-                )
-                    .prop_map(|(op, var, lo, hi, body)| Expr::fold(op, var, lo, hi, body))
-                    .boxed(),
+                fold_of(&inner),
                 (cond, inner.clone(), inner)
                     .prop_map(|(c, a, b)| Expr::ite(c, a, b))
                     .boxed(),
-            ];
+            ]);
             Union::new(options)
         })
         .boxed()

@@ -12,10 +12,7 @@ use fit::Measurement;
 
 /// A deterministic pseudo-random factor around 1 (±5%).
 fn jitter(i: u64) -> f64 {
-    let mut z = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z ^= z >> 31;
-    1.0 + 0.1 * ((z >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
+    1.0 + 0.1 * (fit::rng::SplitMix64::new(i).uniform() - 0.5)
 }
 
 /// 10^6 rows `p,time`: p = 2, 4, …, 2^20, 50,000 runs each, time = 3 + 0.5·p·log2(p).
@@ -61,44 +58,27 @@ fn benches(c: &mut Criterion) {
     let text = csv_rows();
     let mut g = c.benchmark_group("fit");
     g.sample_size(10);
+    let e = callpaths();
     for modeler in [Modeler::Vates, Modeler::Extrap] {
-        let opts = RunOptions {
+        let with = RunOptions {
             modeler,
             ..RunOptions::default()
         };
         g.bench_function(format!("csv_1e6_rows_{}", modeler.name()), |b| {
             b.iter(|| {
                 let e = read("rows.csv", &text, &CsvOptions::default()).unwrap();
-                let m = model_experiment(&e, &opts);
-                assert!(m[0].is_ok());
-            })
-        });
-    }
-    let e = callpaths();
-    for modeler in [Modeler::Vates, Modeler::Extrap] {
-        let opts = RunOptions {
-            modeler,
-            ..RunOptions::default()
-        };
-        g.bench_function(format!("callpaths_1000_{}", modeler.name()), |b| {
-            b.iter(|| {
-                let m = model_experiment(&e, &opts);
-                assert_eq!(m.len(), 1000);
+                assert!(model_experiment(&e, &with)[0].is_ok());
             })
         });
         let bare = RunOptions {
             bootstrap: 0,
-            ..opts.clone()
+            ..with.clone()
         };
-        g.bench_function(
-            format!("callpaths_1000_{}_no_intervals", modeler.name()),
-            |b| {
-                b.iter(|| {
-                    let m = model_experiment(&e, &bare);
-                    assert_eq!(m.len(), 1000);
-                })
-            },
-        );
+        for (suffix, opts) in [("", &with), ("_no_intervals", &bare)] {
+            g.bench_function(format!("callpaths_1000_{}{suffix}", modeler.name()), |b| {
+                b.iter(|| assert_eq!(model_experiment(&e, opts).len(), 1000))
+            });
+        }
     }
     g.finish();
 }

@@ -14,6 +14,7 @@ fn main() {
     let per_kind: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(40);
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let verbose = std::env::var_os("VERBOSE").is_some();
+    let dump = std::env::var("DUMP").ok();
     let all = cases(seed, per_kind);
     let mut rows: Vec<(Kind, f64, f64)> = Vec::new();
     for c in &all {
@@ -36,6 +37,24 @@ fn main() {
                 ve,
                 v.best.model.display(&names)
             );
+        }
+        if let Some(path) = &dump {
+            use std::io::Write as _;
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .unwrap();
+            writeln!(
+                f,
+                "{:?},{},{},{},{}",
+                c.kind,
+                c.noise,
+                c.name.replace(',', ";"),
+                ee,
+                ve
+            )
+            .unwrap();
         }
         rows.push((c.kind, ee, ve));
     }

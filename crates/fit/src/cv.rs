@@ -20,17 +20,10 @@ pub fn kfold(n: usize, k: usize) -> Vec<Split> {
 /// by size: contiguous folds would then all extrapolate); the same seed gives the same folds.
 pub fn kfold_shuffled(n: usize, k: usize, seed: u64) -> Vec<Split> {
     let mut rows: Vec<usize> = (0..n).collect();
-    // Fisher–Yates with SplitMix64: small, fast, and the same on every platform.
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    // Fisher–Yates.
+    let mut rng = crate::rng::SplitMix64::new(seed);
     for i in (1..n).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         rows.swap(i, j);
     }
     kfold_of(&rows, k)

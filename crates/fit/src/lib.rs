@@ -34,6 +34,7 @@ mod ols;
 pub mod pmnf;
 pub mod read;
 pub mod report;
+pub mod rng;
 pub mod run;
 pub mod stats;
 pub mod vates;

@@ -138,18 +138,19 @@ impl Basis {
 
     /// The basis function in Extra-P's notation with the parameters' `names`.
     pub fn display<'a>(&'a self, names: &'a [String]) -> impl fmt::Display + 'a {
-        BasisDisplay { basis: self, names }
+        Named { item: self, names }
     }
 }
 
-struct BasisDisplay<'a> {
-    basis: &'a Basis,
+/// A basis function or model shown with the parameters' names.
+struct Named<'a, T> {
+    item: &'a T,
     names: &'a [String],
 }
 
-impl fmt::Display for BasisDisplay<'_> {
+impl fmt::Display for Named<'_, Basis> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.basis {
+        match self.item {
             Basis::Pmnf(factors) => {
                 for (i, fac) in factors.iter().enumerate() {
                     if i > 0 {
@@ -269,19 +270,14 @@ impl Model {
 
     /// The model in Extra-P's notation: `2.8 + 0.48 * p^(5/4) * log2(p)^(1)`.
     pub fn display<'a>(&'a self, names: &'a [String]) -> impl fmt::Display + 'a {
-        ModelDisplay { model: self, names }
+        Named { item: self, names }
     }
 }
 
-struct ModelDisplay<'a> {
-    model: &'a Model,
-    names: &'a [String],
-}
-
-impl fmt::Display for ModelDisplay<'_> {
+impl fmt::Display for Named<'_, Model> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.model.constant)?;
-        for t in &self.model.terms {
+        write!(f, "{}", self.item.constant)?;
+        for t in &self.item.terms {
             write!(f, " + {} * {}", t.coefficient, t.basis.display(self.names))?;
         }
         Ok(())

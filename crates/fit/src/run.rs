@@ -140,40 +140,12 @@ impl SeriesModel {
     }
 }
 
-/// SplitMix64, for seeded resampling.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A standard normal draw (Box–Muller).
-    fn gauss(&mut self) -> f64 {
-        let u = self.uniform().max(f64::MIN_POSITIVE);
-        let v = self.uniform();
-        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
-}
-
 /// Refits the chosen hypothesis on `samples` resamplings of every point's repetitions.
 fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: bool) -> Vec<Model> {
     if model.terms.is_empty() && ms.iter().all(|m| m.values.len() < 2) {
         return Vec::new();
     }
-    let mut rng = Rng(opts.seed);
+    let mut rng = crate::rng::SplitMix64::new(opts.seed);
     let bases: Vec<_> = model.terms.iter().map(|t| t.basis.clone()).collect();
     let cols: Vec<Vec<f64>> = bases
         .iter()

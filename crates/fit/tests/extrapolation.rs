@@ -31,14 +31,7 @@ const XS: [f64; 10] = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 102
 
 #[test]
 fn exponents_are_recovered_under_two_percent_noise() {
-    let mut state = 7u64;
-    let mut uniform = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = fit::rng::SplitMix64::new(7);
     let (mut hits_e, mut hits_v) = (0, 0);
     let n = 200;
     for i in 0..n {
@@ -48,11 +41,7 @@ fn exponents_are_recovered_under_two_percent_noise() {
             .iter()
             .map(|&x: &f64| {
                 let values = (0..5)
-                    .map(|_| {
-                        let (u, v) = (uniform().max(1e-300), uniform());
-                        let g = (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos();
-                        (c0 + c1 * b.eval(x)) * (1.0 + 0.02 * g)
-                    })
+                    .map(|_| (c0 + c1 * b.eval(x)) * (1.0 + 0.02 * rng.gauss()))
                     .collect();
                 Measurement::one(x, values)
             })

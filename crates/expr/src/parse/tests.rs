@@ -1,14 +1,9 @@
 use super::*;
 use crate::eval::{eval_exact, eval_f64, EvalLimits};
 use crate::node::Name;
+use crate::testing::{i, v};
 use std::collections::BTreeMap;
 
-fn v(n: &str) -> Expr {
-    Expr::var(n)
-}
-fn i(k: i64) -> Expr {
-    Expr::int(k)
-}
 fn p(s: &str) -> Expr {
     parse(s).unwrap_or_else(|e| panic!("`{s}`: {e}"))
 }
@@ -17,6 +12,13 @@ fn err(s: &str) -> ParseError {
         Ok(e) => panic!("`{s}` parsed as `{e}`"),
         Err(e) => e,
     }
+}
+/// The error for `s`, which must span bytes `start..end`.
+#[track_caller]
+fn err_at(s: &str, start: usize, end: usize) -> ParseError {
+    let e = err(s);
+    assert_eq!((e.start, e.end), (start, end), "`{s}`: {e}");
+    e
 }
 fn at(x: f64, s: &str) -> f64 {
     let env: BTreeMap<Name, f64> = [("x".into(), x), ("n".into(), x), ("p".into(), x)].into();
@@ -108,35 +110,28 @@ fn the_pmnf_example() {
 
 #[test]
 fn missing_close_paren_is_reported_at_the_end() {
-    let e = err("n*log(n");
-    assert_eq!((e.start, e.end), (7, 7));
+    let e = err_at("n*log(n", 7, 7);
     assert!(e.message.starts_with("expected `)`"), "{e}");
     assert!(e.message.contains("end of the input"), "{e}");
     assert_eq!(
         e.to_string(),
         "expected `)`, found the end of the input (at byte 7)"
     );
-    let e = err("(a + b");
-    assert_eq!((e.start, e.end), (6, 6));
-    let e = err("max(a, b");
-    assert_eq!((e.start, e.end), (8, 8));
+    err_at("(a + b", 6, 6);
+    let e = err_at("max(a, b", 8, 8);
     assert!(e.message.starts_with("expected `)`"), "{e}");
 }
 
 #[test]
 fn missing_operand_points_at_the_token() {
-    let e = err("n**2");
-    assert_eq!((e.start, e.end), (2, 3));
+    let e = err_at("n**2", 2, 3);
     assert!(e.message.starts_with("expected an operand"), "{e}");
     assert!(e.message.contains("found `*`"), "{e}");
-    let e = err("n +");
-    assert_eq!((e.start, e.end), (3, 3));
+    let e = err_at("n +", 3, 3);
     assert!(e.message.contains("found the end of the input"), "{e}");
-    let e = err("()");
-    assert_eq!((e.start, e.end), (1, 2));
+    let e = err_at("()", 1, 2);
     assert!(e.message.starts_with("expected an operand"), "{e}");
-    let e = err("x^");
-    assert_eq!((e.start, e.end), (2, 2));
+    err_at("x^", 2, 2);
 }
 
 #[test]
@@ -150,21 +145,18 @@ fn empty_input() {
 
 #[test]
 fn unknown_functions_list_the_known_ones() {
-    let e = err("foo(n)");
-    assert_eq!((e.start, e.end), (0, 3));
+    let e = err_at("foo(n)", 0, 3);
     assert_eq!(
         e.message,
         "unknown function `foo`; known: log, log2, ln, sqrt, min, max, floor, ceil"
     );
-    let e = err("2*lg(n)");
-    assert_eq!((e.start, e.end), (2, 4));
+    let e = err_at("2*lg(n)", 2, 4);
     assert!(e.message.ends_with("did you mean `log`?"), "{e}");
     assert!(err("sqr(n)").message.ends_with("did you mean `sqrt`?"));
     assert!(err("flor(n)").message.ends_with("did you mean `floor`?"));
     assert!(err("Log2(n)").message.ends_with("did you mean `log2`?"));
-    let e = err("exp(x)");
+    let e = err_at("exp(x)", 0, 3);
     assert!(e.message.contains("`exp` is not supported"), "{e}");
-    assert_eq!((e.start, e.end), (0, 3));
     let long = format!("{}(x)", "f".repeat(10_000));
     let e = err(&long);
     assert!(
@@ -176,46 +168,37 @@ fn unknown_functions_list_the_known_ones() {
 
 #[test]
 fn argument_counts() {
-    let e = err("log(a, b)");
-    assert_eq!((e.start, e.end), (0, 9));
+    let e = err_at("log(a, b)", 0, 9);
     assert_eq!(e.message, "`log` takes one argument, got 2");
     assert_eq!(err("sqrt()").message, "`sqrt` takes one argument, got 0");
     assert_eq!(err("min()").message, "`min` takes at least one argument");
-    let e = err("log n");
+    let e = err_at("log n", 4, 5);
     assert!(
         e.message
             .starts_with("expected `(` after the function `log`"),
         "{e}"
     );
-    assert_eq!((e.start, e.end), (4, 5));
     let e = err("max(a,)");
     assert!(e.message.starts_with("expected an operand"), "{e}");
 }
 
 #[test]
 fn stray_tokens() {
-    let e = err("n m");
-    assert_eq!((e.start, e.end), (2, 3));
+    let e = err_at("n m", 2, 3);
     assert!(e.message.starts_with("expected an operator"), "{e}");
-    let e = err("n % 2");
-    assert_eq!((e.start, e.end), (2, 3));
+    let e = err_at("n % 2", 2, 3);
     assert!(e.message.contains("found `%`"), "{e}");
-    let e = err("a)");
-    assert_eq!((e.start, e.end), (1, 2));
-    let e = err("n × 2");
-    assert_eq!((e.start, e.end), (2, 4), "a whole multi-byte character");
-    let e = err("2n");
-    assert_eq!((e.start, e.end), (1, 2));
-    let e = err("1..2");
-    assert_eq!((e.start, e.end), (1, 2));
-    let e = err("a, b");
-    assert_eq!((e.start, e.end), (1, 2));
+    err_at("a)", 1, 2);
+    // A whole multi-byte character.
+    err_at("n × 2", 2, 4);
+    err_at("2n", 1, 2);
+    err_at("1..2", 1, 2);
+    err_at("a, b", 1, 2);
 }
 
 #[test]
 fn bad_numbers() {
-    let e = err("x^1e99999");
-    assert_eq!((e.start, e.end), (2, 9));
+    let e = err_at("x^1e99999", 2, 9);
     assert!(e.message.contains("too large"), "{e}");
     let long = "1".repeat(MAX_NUMBER_LEN + 1);
     let e = err(&long);
@@ -295,8 +278,6 @@ fn trees_at_the_depth_limit_work_everywhere() {
 
 #[test]
 fn the_first_problem_is_reported() {
-    let e = err("* 1e99999");
-    assert_eq!((e.start, e.end), (0, 1));
-    let e = err("x + 1e99999 +");
-    assert_eq!((e.start, e.end), (4, 11));
+    err_at("* 1e99999", 0, 1);
+    err_at("x + 1e99999 +", 4, 11);
 }

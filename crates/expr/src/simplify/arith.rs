@@ -318,10 +318,7 @@ pub fn factor_for_display(e: &Expr) -> Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn v(n: &str) -> Expr {
-        Expr::var(n)
-    }
+    use crate::testing::v;
 
     #[test]
     fn like_terms_merge_and_order_is_canonical() {

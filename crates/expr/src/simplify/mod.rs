@@ -363,40 +363,31 @@ impl Simplifier {
                 Cond::Not(y) => *y,
                 other => Cond::Not(Box::new(other)),
             },
-            Cond::And(v) => {
-                let mut out = Vec::new();
-                for x in v {
-                    match self.cond(x) {
-                        Cond::Const(true) => {}
-                        Cond::Const(false) => return Cond::Const(false),
-                        Cond::And(inner) => out.extend(inner),
-                        other => out.push(other),
-                    }
-                }
-                out.dedup();
-                match out.len() {
-                    0 => Cond::Const(true),
-                    1 => out.pop().expect("one"),
-                    _ => Cond::And(out),
-                }
+            Cond::And(v) => self.junction(v, true),
+            Cond::Or(v) => self.junction(v, false),
+        }
+    }
+
+    /// The `and` (`is_and`) or `or` of the simplified operands `v`: nested ones of the same
+    /// kind flattened, the neutral constant and repeated neighbours dropped, and the absorbing
+    /// constant as soon as an operand is it.
+    fn junction(&mut self, v: &[Cond], is_and: bool) -> Cond {
+        let mut out = Vec::new();
+        for x in v {
+            match self.cond(x) {
+                Cond::Const(b) if b == is_and => {}
+                Cond::Const(b) => return Cond::Const(b),
+                Cond::And(inner) if is_and => out.extend(inner),
+                Cond::Or(inner) if !is_and => out.extend(inner),
+                other => out.push(other),
             }
-            Cond::Or(v) => {
-                let mut out = Vec::new();
-                for x in v {
-                    match self.cond(x) {
-                        Cond::Const(false) => {}
-                        Cond::Const(true) => return Cond::Const(true),
-                        Cond::Or(inner) => out.extend(inner),
-                        other => out.push(other),
-                    }
-                }
-                out.dedup();
-                match out.len() {
-                    0 => Cond::Const(false),
-                    1 => out.pop().expect("one"),
-                    _ => Cond::Or(out),
-                }
-            }
+        }
+        out.dedup();
+        match out.len() {
+            0 => Cond::Const(is_and),
+            1 => out.pop().expect("one"),
+            _ if is_and => Cond::And(out),
+            _ => Cond::Or(out),
         }
     }
 

@@ -55,6 +55,16 @@ impl Interval {
         Interval::new(self.lo.min(o.lo), self.hi.max(o.hi))
     }
 
+    /// The image under the logarithm `log` (increasing, `-inf` at 0): from `-inf` where the
+    /// interval reaches 0 or below.
+    fn log(self, log: fn(f64) -> f64) -> Interval {
+        if self.lo > 0.0 {
+            Interval::new(log(self.lo), log(self.hi))
+        } else {
+            Interval::new(f64::NEG_INFINITY, log(self.hi.max(0.0)))
+        }
+    }
+
     fn add(self, o: Interval) -> Interval {
         Interval::new(self.lo + o.lo, self.hi + o.hi)
     }
@@ -232,22 +242,8 @@ impl Prover<'_> {
                 };
                 Interval::new(lo, cap(ia).min(cap(ib)))
             }
-            Expr::Log(a) => {
-                let i = self.iv(a, depth);
-                if i.lo > 0.0 {
-                    Interval::new(i.lo.ln(), i.hi.ln())
-                } else {
-                    Interval::new(f64::NEG_INFINITY, i.hi.max(0.0).ln())
-                }
-            }
-            Expr::Log2(a) => {
-                let i = self.iv(a, depth);
-                if i.lo > 0.0 {
-                    Interval::new(i.lo.log2(), i.hi.log2())
-                } else {
-                    Interval::new(f64::NEG_INFINITY, i.hi.max(0.0).log2())
-                }
-            }
+            Expr::Log(a) => self.iv(a, depth).log(f64::ln),
+            Expr::Log2(a) => self.iv(a, depth).log(f64::log2),
             Expr::Power(b, x) => {
                 let ib = self.iv(b, depth);
                 if ib.lo >= 0.0 {

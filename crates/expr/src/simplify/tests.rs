@@ -1,12 +1,6 @@
 use super::*;
 use crate::node::{CmpOp, Cond, Expr};
-
-fn v(n: &str) -> Expr {
-    Expr::var(n)
-}
-fn i(k: i64) -> Expr {
-    Expr::int(k)
-}
+use crate::testing::{i, v};
 
 fn params() -> Assumptions {
     Assumptions::new()
@@ -266,11 +260,15 @@ fn with_member(e: &Expr, a: &Assumptions) -> Expr {
     s.simplify(e)
 }
 
-#[test]
-fn block_partitioning_j_axis_gives_b() {
-    // max_m Σ_{j=0}^{N-1} [floor(j/B) == m] tau  =  B*tau  with B = N/P integer.
-    let mut a = params();
-    a.set(
+/// `max_m Σ_{j=0}^{N-1} [index == m] tau` over `P` members, simplified under `a`.
+fn demand_over_j(index: Expr, a: &Assumptions) -> Expr {
+    let e = member_demand(index, "j", i(0), v("N") - i(1), v("tau"), v("P"));
+    with_member(&e, a)
+}
+
+/// [`params`] with the block size `B = N/P`, an integer at least 1.
+fn params_with_blocks() -> Assumptions {
+    params().with(
         "B",
         VarInfo {
             integer: true,
@@ -278,18 +276,25 @@ fn block_partitioning_j_axis_gives_b() {
             upper: None,
             definition: Some(v("N") / v("P")),
         },
-    );
-    let idx = Expr::Floor(Box::new(v("j") / v("B")));
-    let e = member_demand(idx, "j", i(0), v("N") - i(1), v("tau"), v("P"));
-    let s = with_member(&e, &a);
-    assert_eq!(s, v("B") * v("tau"));
+    )
+}
+
+/// The block of `B` that `var` falls in: `floor(var/B)`.
+fn block_of(var: &str) -> Expr {
+    Expr::Floor(Box::new(v(var) / v("B")))
+}
+
+#[test]
+fn block_partitioning_j_axis_gives_b() {
+    // max_m Σ_{j=0}^{N-1} [floor(j/B) == m] tau  =  B*tau  with B = N/P integer.
+    let a = params_with_blocks();
+    assert_eq!(demand_over_j(block_of("j"), &a), v("B") * v("tau"));
 }
 
 #[test]
 fn block_unaligned_range_is_exact() {
     let a = Assumptions::new().int_at_least("B", 1).int_at_least("N", 3);
-    let idx = Expr::Floor(Box::new(v("j") / v("B")));
-    let e = member_demand(idx, "j", i(1), v("N") - i(2), i(1), v("N"));
+    let e = member_demand(block_of("j"), "j", i(1), v("N") - i(2), i(1), v("N"));
     let s = with_member(&e, &a);
     assert!(!s.has_fold(), "{s:?}");
     for b in 1..6 {
@@ -326,10 +331,7 @@ fn strided_banks_give_gcd_form() {
 fn index_constant_within_loop_puts_all_on_one_member() {
     // i-axis ADI: inside par j, cpu[floor(i/B)] is the same member for every j.
     let a = params().int_at_least("B", 1).int_at_least("i", 1);
-    let idx = Expr::Floor(Box::new(v("i") / v("B")));
-    let e = member_demand(idx, "j", i(0), v("N") - i(1), v("tau"), v("P"));
-    let s = with_member(&e, &a);
-    assert_eq!(s, v("N") * v("tau"));
+    assert_eq!(demand_over_j(block_of("i"), &a), v("N") * v("tau"));
 }
 
 #[test]
@@ -342,15 +344,7 @@ fn affine_index_gives_one_each() {
 
 #[test]
 fn comparisons_decided_by_the_prover() {
-    let a = params().with(
-        "B",
-        VarInfo {
-            integer: true,
-            lower: Some(i(1)),
-            upper: None,
-            definition: Some(v("N") / v("P")),
-        },
-    );
+    let a = params_with_blocks();
     // B <= N because N/P <= N for P >= 1.
     let s = Simplifier::new(a.clone());
     assert!(s.le(&v("B"), &v("N")));

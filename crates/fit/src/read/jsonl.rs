@@ -16,10 +16,7 @@ use super::{number, Builder, Experiment, ReadError, ReadErrorKind};
 pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
     let src = (name, text);
     let mut b: Option<Builder> = None;
-    let mut base = 0;
-    for line in text.split_inclusive('\n') {
-        let start = base;
-        base += line.len();
+    for (start, line) in super::lines(text) {
         let body = line.trim_end();
         if body.trim_start().is_empty() {
             continue;

@@ -125,6 +125,15 @@ impl Builder {
     }
 }
 
+/// The lines of `text` (with their line break) and the byte offset each starts at.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split_inclusive('\n').scan(0, |base, line| {
+        let start = *base;
+        *base += line.len();
+        Some((start, line))
+    })
+}
+
 /// Reads a number the way every reader does: a decimal or scientific literal, finite.
 pub(crate) fn number(s: &str) -> Option<f64> {
     s.parse::<f64>().ok().filter(|v| v.is_finite())

@@ -47,10 +47,7 @@ pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
     let mut b = Builder::default();
     let (mut region, mut metric) = (String::new(), String::new());
     let mut block: Option<Block> = None;
-    let mut base = 0;
-    for line in text.split_inclusive('\n') {
-        let start = base;
-        base += line.len();
+    for (start, line) in super::lines(text) {
         let trimmed = line.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
@@ -70,34 +67,31 @@ pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
         match field {
             "PARAMETER" => {
                 if !points.is_empty() {
-                    return Err(ReadError::at(
-                        ReadErrorKind::Syntax,
+                    return Err(syntax(
                         src,
                         at,
                         "PARAMETER after POINTS",
-                    )
-                    .help("name every parameter before the first POINTS line"));
+                        "name every parameter before the first POINTS line",
+                    ));
                 }
                 if rest.is_empty() {
-                    return Err(ReadError::at(
-                        ReadErrorKind::Syntax,
+                    return Err(syntax(
                         src,
                         at,
                         "PARAMETER without a name",
-                    )
-                    .help("write `PARAMETER p` (several names may share a line)"));
+                        "write `PARAMETER p` (several names may share a line)",
+                    ));
                 }
                 params.extend(rest.iter().map(|(_, w)| w.to_string()));
             }
             "POINTS" => {
                 if params.is_empty() {
-                    return Err(ReadError::at(
-                        ReadErrorKind::Syntax,
+                    return Err(syntax(
                         src,
                         at,
                         "POINTS before any PARAMETER",
-                    )
-                    .help("start the file with `PARAMETER name` lines"));
+                        "start the file with `PARAMETER name` lines",
+                    ));
                 }
                 points.extend(parse_points(src, &rest, params.len(), at)?);
             }
@@ -112,13 +106,12 @@ pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
             }
             "DATA" => {
                 if points.is_empty() {
-                    return Err(ReadError::at(
-                        ReadErrorKind::Syntax,
+                    return Err(syntax(
                         src,
                         at,
                         "DATA before any POINTS",
-                    )
-                    .help("list the measured points with POINTS before their DATA lines"));
+                        "list the measured points with POINTS before their DATA lines",
+                    ));
                 }
                 let blk = block.get_or_insert_with(|| Block {
                     series: b.series(&region, &metric),
@@ -139,13 +132,12 @@ pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
                     .help("give one DATA line per point, in the order of the POINTS"));
                 };
                 if rest.is_empty() {
-                    return Err(ReadError::at(
-                        ReadErrorKind::Syntax,
+                    return Err(syntax(
                         src,
                         at,
                         "DATA without values",
-                    )
-                    .help("write the point's repetitions on the line: `DATA 1.2 1.3`"));
+                        "write the point's repetitions on the line: `DATA 1.2 1.3`",
+                    ));
                 }
                 let mut values = Vec::with_capacity(rest.len());
                 for (r, w) in &rest {
@@ -178,6 +170,11 @@ pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
         );
     }
     Ok(e)
+}
+
+/// A syntax error at `at` with its hint.
+fn syntax(src: (&str, &str), at: std::ops::Range<usize>, message: &str, help: &str) -> ReadError {
+    ReadError::at(ReadErrorKind::Syntax, src, at, message).help(help)
 }
 
 /// Checks that the block that ends had one DATA line per point.

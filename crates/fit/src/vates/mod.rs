@@ -13,14 +13,17 @@
 //!   (and user bases), the two terms of the same sign, each contributing at least 0.5%
 //!   somewhere, the pair not collinear over the data;
 //! * scores each by its **leave-one-out relative error** (exact, from the hat matrix of the
-//!   weighted fit), and charges each extra term a **complexity penalty**: a hypothesis with
-//!   more terms wins only if its error is lower by more than the penalty.
+//!   weighted fit), and takes a bigger hypothesis only when the current one **misses the
+//!   means by more than the repetitions' noise** (a lack-of-fit F test against the pure
+//!   error) and the bigger one's error is lower by more than a **complexity penalty**; the
+//!   stages are the constant, one block, one term with a **fitted exponent**
+//!   (`x^a·log2(x)^j`, `a` to 1/200, for forms between the blocks), and two blocks.
 
 mod search;
 mod wls;
 
 use crate::model::{smape, Basis, Fitted, Measurement, Model, Quality};
-use crate::pmnf::{BlockOptions, Factor, Term};
+use crate::pmnf::{BlockOptions, Exponent, Factor, Term};
 use crate::FitError;
 use search::{search, weights};
 use wls::{solve, Problem};
@@ -41,6 +44,9 @@ pub struct VatesOptions {
     pub relative: bool,
     /// How many runner-up hypotheses to keep (default 4).
     pub alternatives: usize,
+    /// Also try one term with a fitted exponent, `x^a·log2(x)^j` with `a` to 1/200, when no
+    /// block describes the data within its noise (default true).
+    pub fit_exponent: bool,
     /// Basis functions a user wrote, tried beside the blocks (one parameter: alone and in
     /// pairs with blocks; several: alone).
     pub user: Vec<crate::UserBasis>,
@@ -55,6 +61,7 @@ impl Default for VatesOptions {
             significance: 0.01,
             relative: true,
             alternatives: 4,
+            fit_exponent: true,
             user: Vec::new(),
         }
     }
@@ -99,7 +106,7 @@ pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, F
             .filter(|t| logs || !t.has_log())
             .collect()
     };
-    let columns: Vec<(Basis, Vec<f64>)> = blocks
+    let columns: Vec<search::Column> = blocks
         .iter()
         .map(|&term| {
             let b = Basis::Pmnf(vec![Factor { param: 0, term }]);
@@ -112,7 +119,58 @@ pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, F
         }))
         .filter(|(_, v)| v.iter().all(|c| c.is_finite()))
         .collect();
-    Ok(search(&columns, &y, &reps, &spread, opts))
+    let logs = opts.blocks.logs_usable(x.iter().copied());
+    let fit_exponent = || refine(&x, &y, &reps, logs, opts);
+    let fitter: Option<search::Refine<'_>> = opts.fit_exponent.then_some(&fit_exponent);
+    Ok(search(&columns, fitter, &y, &reps, &spread, opts))
+}
+
+/// The term `x^a·log2(x)^j` (j = 0, 1, 2; a in [0, 3] to 1/200) that fits the means best by
+/// relative-error weighted least squares, for data no block describes within its noise.
+fn refine(
+    x: &[f64],
+    y: &[f64],
+    reps: &[f64],
+    logs: bool,
+    opts: &VatesOptions,
+) -> Option<search::Column> {
+    let (w, scale) = weights(y, reps, opts.relative);
+    let problem = Problem {
+        y,
+        w: &w,
+        scale: &scale,
+    };
+    let mut col = vec![0.0; x.len()];
+    let mut wss = |term: Term| -> f64 {
+        for (c, &xi) in col.iter_mut().zip(x) {
+            *c = term.eval(xi);
+        }
+        if col.iter().any(|v| !v.is_finite()) {
+            return f64::INFINITY;
+        }
+        solve(&[&col], &problem).map_or(f64::INFINITY, |s| s.wss)
+    };
+    let mut best: Option<(f64, Term)> = None;
+    for j in 0..=if logs { 2 } else { 0 } {
+        // A coarse grid in steps of 1/50, then 1/200 around its best.
+        let at = |k: i32| Term {
+            poly: Exponent::new(k, 200),
+            log: Exponent::int(j),
+        };
+        let coarse = (1..=150)
+            .map(|k| (wss(at(4 * k)), 4 * k))
+            .min_by(|a, b| a.0.total_cmp(&b.0))?;
+        let fine = (coarse.1 - 3..=coarse.1 + 3)
+            .filter(|&k| k > 0)
+            .map(|k| (wss(at(k)), at(k)))
+            .min_by(|a, b| a.0.total_cmp(&b.0))?;
+        if best.as_ref().is_none_or(|b| fine.0 < b.0) {
+            best = Some(fine);
+        }
+    }
+    let (_, term) = best.filter(|b| b.0.is_finite())?;
+    let values = x.iter().map(|&xi| term.eval(xi)).collect();
+    Some((Basis::Pmnf(vec![Factor { param: 0, term }]), values))
 }
 
 /// The `vates` model of measurements of `dims` parameters. One parameter is
@@ -176,7 +234,7 @@ pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Sea
         })
         .collect();
     if all.is_empty() {
-        return Ok(search(&[], &means, &reps, &spread, opts));
+        return Ok(search(&[], None, &means, &reps, &spread, opts));
     }
     all.sort_by(|a, b| {
         let cv = |f: &Fitted| f.quality.cv.unwrap_or(f64::INFINITY);

@@ -21,10 +21,18 @@ pub(crate) fn weights(y: &[f64], reps: &[f64], relative: bool) -> (Vec<f64>, Vec
     (w, scale)
 }
 
+/// A basis function with its values at the points.
+pub(crate) type Column = (Basis, Vec<f64>);
+
+/// Computes the fitted-exponent column on demand.
+pub(crate) type Refine<'a> = &'a dyn Fn() -> Option<Column>;
+
 /// One scored hypothesis: the constant (no columns), one column, or two.
 struct Scored {
     cols: [usize; 2],
     terms: usize,
+    /// 0 the constant, 1 one block, 2 one term with a fitted exponent, 3 two blocks.
+    stage: u8,
     coef: [f64; 3],
     /// Root mean square relative leave-one-out error.
     cv: f64,
@@ -36,13 +44,15 @@ struct Scored {
 /// the points) for the means `y` with `reps` repetitions each and the repetitions' sums of
 /// squared deviations `spread`.
 pub(crate) fn search(
-    columns: &[(Basis, Vec<f64>)],
+    columns: &[Column],
+    refine: Option<Refine<'_>>,
     y: &[f64],
     reps: &[f64],
     spread: &[f64],
     opts: &VatesOptions,
 ) -> Search {
     let n = y.len();
+    let blocks = columns.len();
     let (w, scale) = weights(y, reps, opts.relative);
     let problem = Problem {
         y,
@@ -75,6 +85,7 @@ pub(crate) fn search(
     let mut scored = vec![Scored {
         cols: [0, 0],
         terms: 0,
+        stage: 0,
         coef: [mean, 0.0, 0.0],
         cv: c_cv,
         wss: (0..n).map(|i| w[i] * (y[i] - mean) * (y[i] - mean)).sum(),
@@ -92,6 +103,7 @@ pub(crate) fn search(
                     scored.push(Scored {
                         cols: [a, 0],
                         terms: 1,
+                        stage: 1,
                         coef: [c[0], c[1], 0.0],
                         cv: s.cv,
                         wss: s.wss,
@@ -112,6 +124,7 @@ pub(crate) fn search(
                 scored.push(Scored {
                     cols: [a, b],
                     terms: 2,
+                    stage: 3,
                     coef: [c[0], c[1], c[2]],
                     cv: s.cv,
                     wss: s.wss,
@@ -126,7 +139,8 @@ pub(crate) fn search(
         let Some((ss_pe, dof_pe)) = pure_error else {
             return 0.0;
         };
-        let dof = n as f64 - s.terms as f64 - 1.0;
+        // The fitted exponent is a parameter too.
+        let dof = n as f64 - s.terms as f64 - 1.0 - f64::from(u8::from(s.stage == 2));
         if ss_pe <= 0.0 {
             return 0.0;
         }
@@ -135,25 +149,57 @@ pub(crate) fn search(
         }
         crate::stats::f_sf((s.wss / dof) / (ss_pe / dof_pe), dof, dof_pe)
     };
-    // The best hypothesis of each size; a bigger one is taken only when the smaller one
-    // misses the data by more than the noise (when repetitions tell) and the bigger one's
-    // leave-one-out error is lower by more than the penalty.
-    let best_of = |k: usize| {
+    // The best hypothesis of each stage (one block, one term with a fitted exponent, two
+    // blocks); a later stage is taken only when the current choice misses the data by more
+    // than the noise (when repetitions tell) and the later one's leave-one-out error is
+    // lower by more than the penalty.
+    let best_of = |scored: &[Scored], stage: u8| {
         scored
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.terms == k)
+            .filter(|(_, s)| s.stage == stage)
             .min_by(|a, b| a.1.cv.total_cmp(&b.1.cv))
             .map(|(i, _)| i)
     };
     let mut chosen = 0;
-    for k in 1..=opts.max_terms {
-        let Some(i) = best_of(k) else { continue };
+    // The fitted-exponent term, computed only when the blocks miss (stage 2).
+    let mut fitted: Option<Column> = None;
+    let last = if opts.max_terms >= 2 { 3 } else { 2 };
+    for stage in 1..=last {
         let lack = misfit(&scored[chosen]) < opts.significance;
-        if lack && scored[i].cv * (1.0 + opts.penalty) < scored[chosen].cv {
+        if !lack {
+            break;
+        }
+        if stage == 2 {
+            if let Some((basis, v)) = refine.and_then(|r| r()) {
+                if let Some(s) = solve(&[&v], &problem) {
+                    let c = s.coef();
+                    scored.push(Scored {
+                        cols: [blocks, 0],
+                        terms: 1,
+                        stage: 2,
+                        coef: [c[0], c[1], 0.0],
+                        cv: s.cv,
+                        wss: s.wss,
+                    });
+                    fitted = Some((basis, v));
+                }
+            }
+        }
+        let Some(i) = best_of(&scored, stage) else {
+            continue;
+        };
+        if scored[i].cv * (1.0 + opts.penalty) < scored[chosen].cv {
             chosen = i;
         }
     }
+    let column = |j: usize| -> &Column {
+        if j < blocks {
+            &columns[j]
+        } else {
+            fitted.as_ref().expect("the fitted column")
+        }
+    };
     let chosen = scored.swap_remove(chosen);
     let keep = opts.alternatives.min(scored.len());
     if keep > 0 {
@@ -164,14 +210,14 @@ pub(crate) fn search(
     let to_fitted = |s: &Scored| {
         let bases: Vec<Basis> = s.cols[..s.terms]
             .iter()
-            .map(|&j| columns[j].0.clone())
+            .map(|&j| column(j).0.clone())
             .collect();
         let model = Model::from_coefficients(&bases, &s.coef[..=s.terms]);
         let pred: Vec<f64> = (0..n)
             .map(|i| {
                 s.coef[0]
                     + (0..s.terms)
-                        .map(|t| s.coef[t + 1] * columns[s.cols[t]].1[i])
+                        .map(|t| s.coef[t + 1] * column(s.cols[t]).1[i])
                         .sum::<f64>()
             })
             .collect();

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use fit::pmnf::{Term, DEFAULT_BLOCKS};
+use fit::rng::SplitMix64;
 use fit::Measurement;
 
 /// The family a case's function belongs to.
@@ -40,20 +41,16 @@ pub const TARGET: f64 = 1024.0;
 /// Repetitions per size.
 pub const REPS: usize = 5;
 
-/// SplitMix64: a small seeded generator.
-struct Rng(u64);
+/// The crate's seeded generator with the draws the suite needs.
+struct Rng(SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    fn uniform(&mut self) -> f64 {
+        self.0.uniform()
     }
 
-    fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    fn gauss(&mut self) -> f64 {
+        self.0.gauss()
     }
 
     fn range(&mut self, lo: f64, hi: f64) -> f64 {
@@ -64,14 +61,8 @@ impl Rng {
         (lo.ln() + (hi.ln() - lo.ln()) * self.uniform()).exp()
     }
 
-    fn gauss(&mut self) -> f64 {
-        let u = self.uniform().max(f64::MIN_POSITIVE);
-        let v = self.uniform();
-        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
-
     fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[(self.next() % xs.len() as u64) as usize]
+        xs[self.0.below(xs.len())]
     }
 }
 
@@ -84,6 +75,17 @@ fn measure(rng: &mut Rng, f: &dyn Fn(f64) -> f64, noise: f64) -> Vec<Measurement
             Measurement::one(x, values)
         })
         .collect()
+}
+
+/// The case of `f` measured with `noise`.
+fn case(rng: &mut Rng, kind: Kind, name: String, noise: f64, f: &dyn Fn(f64) -> f64) -> Case {
+    Case {
+        name,
+        kind,
+        noise,
+        measurements: measure(rng, f, noise),
+        truth: f(TARGET),
+    }
 }
 
 const NOISE: [f64; 4] = [0.01, 0.02, 0.05, 0.10];
@@ -99,7 +101,7 @@ fn growing() -> Vec<Term> {
 
 /// `per_kind` cases of each family from `seed`.
 pub fn cases(seed: u64, per_kind: usize) -> Vec<Case> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64::new(seed));
     let mut out = Vec::new();
     for i in 0..per_kind {
         // One term: c0 + c1·b, the term between 0.5 and 20 times c0 at x = 64.
@@ -108,13 +110,8 @@ pub fn cases(seed: u64, per_kind: usize) -> Vec<Case> {
         let c1 = c0 * rng.log_range(0.5, 20.0) / b.eval(64.0);
         let noise = NOISE[i % NOISE.len()];
         let f = move |x: f64| c0 + c1 * b.eval(x);
-        out.push(Case {
-            name: format!("{c0:.3} + {c1:.4}·{b}"),
-            kind: Kind::OneTerm,
-            noise,
-            measurements: measure(&mut rng, &f, noise),
-            truth: f(TARGET),
-        });
+        let name = format!("{c0:.3} + {c1:.4}·{b}");
+        out.push(case(&mut rng, Kind::OneTerm, name, noise, &f));
     }
     let g = growing();
     for i in 0..per_kind {
@@ -131,13 +128,8 @@ pub fn cases(seed: u64, per_kind: usize) -> Vec<Case> {
         let c2 = c1 * a.eval(64.0) * rng.range(0.1, 0.4) / b.eval(64.0);
         let noise = NOISE[i % NOISE.len()];
         let f = move |x: f64| c0 + c1 * a.eval(x) + c2 * b.eval(x);
-        out.push(Case {
-            name: format!("{c0:.3} + {c1:.4}·{a} + {c2:.4}·{b}"),
-            kind: Kind::TwoTerm,
-            noise,
-            measurements: measure(&mut rng, &f, noise),
-            truth: f(TARGET),
-        });
+        let name = format!("{c0:.3} + {c1:.4}·{a} + {c2:.4}·{b}");
+        out.push(case(&mut rng, Kind::TwoTerm, name, noise, &f));
     }
     type Form = (&'static str, fn(f64) -> f64);
     let forms: [Form; 8] = [
@@ -156,13 +148,8 @@ pub fn cases(seed: u64, per_kind: usize) -> Vec<Case> {
         let c1 = c0 * rng.log_range(0.5, 20.0) / h(64.0);
         let noise = NOISE[(i / forms.len() + i) % NOISE.len()];
         let f = move |x: f64| c0 + c1 * h(x);
-        out.push(Case {
-            name: format!("{c0:.3} + {c1:.4}·{name}"),
-            kind: Kind::Outside,
-            noise,
-            measurements: measure(&mut rng, &f, noise),
-            truth: f(TARGET),
-        });
+        let name = format!("{c0:.3} + {c1:.4}·{name}");
+        out.push(case(&mut rng, Kind::Outside, name, noise, &f));
     }
     out
 }

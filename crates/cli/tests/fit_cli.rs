@@ -214,6 +214,11 @@ fn basis_regression_mode() {
     assert!(err.contains("expected `)`") && err.contains('^'), "{err}");
     let err = fails(&["fit", &csv, "--y", "tme", "--basis", "n"], 1);
     assert!(err.contains("no column `tme`"), "{err}");
+    // Fewer rows than unknowns.
+    let d = tempdir("fit-few");
+    let few = write(&d, "few.csv", "n,t\n1,2\n2,3\n");
+    let err = fails(&["fit", &few, "--y", "t", "--basis", "n; n^2"], 1);
+    assert!(err.contains("2 rows for 3 unknowns"), "{err}");
 }
 
 #[test]
@@ -235,4 +240,35 @@ fn user_terms_join_the_vates_search() {
         2,
     );
     assert!(err.contains("--term"), "{err}");
+}
+
+/// Strong scaling: time = 1000/p + 5·log2(p), measured at p = 2..64. `--times p` models the
+/// total work time·p = 1000 + 5·p·log2(p) (a PMNF form) and predicts the time itself: at
+/// p = 256, 1000/256 + 40 = 43.9 (within 5%).
+#[test]
+fn strong_scaling_is_modelled_as_time_times_p() {
+    let d = tempdir("fit-strong");
+    let mut csv = String::from("p,time\n");
+    for p in [2.0f64, 4.0, 8.0, 16.0, 32.0, 64.0] {
+        for r in [0.99, 1.0, 1.01] {
+            csv.push_str(&format!("{p},{}\n", (1000.0 / p + 5.0 * p.log2()) * r));
+        }
+    }
+    let f = write(&d, "strong.csv", &csv);
+    let v = json(&[
+        "fit",
+        &f,
+        "--times",
+        "p",
+        "--predict",
+        "p=256",
+        "--format",
+        "json",
+    ]);
+    let m = &v["models"][0];
+    assert_eq!(m["times"], "p");
+    let value = m["predictions"][0]["value"].as_f64().unwrap();
+    assert!((value - 43.906).abs() < 0.05 * 43.906, "{value}: {m}");
+    let err = fails(&["fit", &f, "--times", "q"], 2);
+    assert!(err.contains("--times q"), "{err}");
 }

@@ -84,6 +84,14 @@ pub enum BasisError {
         /// What went wrong.
         message: String,
     },
+    /// Fewer rows than unknowns: the coefficients are not determined.
+    #[error("{rows} rows for {unknowns} unknowns: the coefficients are not determined")]
+    TooFewRows {
+        /// Data rows.
+        rows: usize,
+        /// Coefficients to fit (the intercept included).
+        unknowns: usize,
+    },
     /// The regression failed.
     #[error(transparent)]
     Fit(#[from] FitError),
@@ -155,8 +163,9 @@ pub struct BasisFit {
 /// (`(name, values)`, every column as long as `y`).
 ///
 /// # Errors
-/// [`BasisError::Eval`] where a basis cannot be evaluated or is not finite at a row;
-/// [`BasisError::Fit`] from the regression (too few rows, no convergence).
+/// [`BasisError::TooFewRows`] with fewer rows than coefficients; [`BasisError::Eval`] where a
+/// basis cannot be evaluated or is not finite at a row; [`BasisError::Fit`] from the
+/// regression (no convergence).
 pub fn fit_bases(
     bases: &[BasisTerm],
     columns: &[(&str, &[f64])],
@@ -165,6 +174,10 @@ pub fn fit_bases(
 ) -> Result<BasisFit, BasisError> {
     let slots: Vec<Name> = columns.iter().map(|(n, _)| Name::from(*n)).collect();
     let n = y.len();
+    let unknowns = bases.len() + usize::from(opts.intercept);
+    if n < unknowns {
+        return Err(BasisError::TooFewRows { rows: n, unknowns });
+    }
     let mut design: Vec<Vec<f64>> = vec![Vec::with_capacity(bases.len() + 1); n];
     let mut point = vec![0.0; columns.len()];
     for b in bases {

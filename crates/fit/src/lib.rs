@@ -13,11 +13,18 @@
 //! * [`pmnf`]: the performance-model normal form (`c0 + Σ c_k·Π x^i·log2(x)^j`) and the
 //!   searches of Extra-P's default modelers over it ([`pmnf::extrap`]), giving a
 //!   [`Model`] of [`Measurement`]s with its [`Quality`].
+//! * [`vates`]: the default search, made to extrapolate (relative-error fits of up to two
+//!   terms, a lack-of-fit test against the repetitions, a fitted exponent between the
+//!   blocks, user basis functions).
+//! * [`basis`]: a plain regression on basis functions a user writes as expressions.
+//! * [`read`]: Extra-P's text format, Extra-P's JSON Lines and CSV, with located errors;
+//!   [`run`]: every series of an experiment modelled, with bootstrap intervals and warnings;
+//!   [`report`]: text, JSON, LaTeX, rankings and plots of the models.
 //! * [`cv`]: K-fold (contiguous, as scikit-learn's `KFold`, optionally shuffled) and
-//!   leave-one-out splits.
+//!   leave-one-out splits; [`stats`]: the F distribution; [`rng`]: the seeded generator.
 //!
 //! Every function checks its input (shapes, finite values, enough rows) and says what is
-//! wrong in a [`FitError`]; none panics on data.
+//! wrong in a [`FitError`] (or a reader's located [`read::ReadError`]); none panics on data.
 //!
 //! ```
 #![doc = include_str!("../tests/example.rs")]

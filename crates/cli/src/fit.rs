@@ -93,9 +93,10 @@ pub struct FitArgs {
     /// Also try Extra-P's negative exponents (decreasing terms, for strong scaling).
     #[arg(long)]
     negative_exponents: bool,
-    /// Bootstrap resamples of the repetitions for the prediction intervals (0: none).
-    #[arg(long, default_value_t = 200, value_name = "N")]
-    bootstrap: usize,
+    /// Bootstrap resamples of the repetitions for the prediction intervals (0: none; at
+    /// most 100000).
+    #[arg(long, default_value_t = 200, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    bootstrap: u32,
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -109,7 +110,12 @@ pub struct FitArgs {
     format: FitOutput,
     /// Basis mode: a plain regression of the CSV column `--y` on these basis functions of
     /// the columns, separated by `;` (e.g. "n; n*log(n); n^2").
-    #[arg(long, value_name = "EXPRS", requires = "y")]
+    #[arg(
+        long,
+        value_name = "EXPRS",
+        requires = "y",
+        conflicts_with_all = ["predict", "rank", "times", "plot", "term", "negative_exponents", "callpath", "modeler"]
+    )]
     basis: Option<String>,
     /// Basis mode: the column to explain.
     #[arg(long, value_name = "COL", requires = "basis")]
@@ -197,7 +203,7 @@ fn parse_point(s: &str, names: &[String]) -> Result<Vec<f64>> {
     Ok(point)
 }
 
-fn read_experiment(a: &FitArgs) -> Result<Experiment> {
+fn read_experiment(a: &FitArgs) -> Result<(Experiment, FitFormat)> {
     let text = crate::input::read_text(&a.file, MAX_INPUT, "a measurement file")?;
     let name = a.file.display().to_string();
     let fmt = a.from.unwrap_or_else(|| format_of(&a.file, &text));
@@ -220,7 +226,7 @@ fn read_experiment(a: &FitArgs) -> Result<Experiment> {
             "--param chooses CSV columns; Extra-P files name their parameters themselves",
         ));
     }
-    Ok(e)
+    Ok((e, fmt))
 }
 
 /// `vates fit FILE --basis ... --y COL`: a regression on user basis functions.
@@ -275,24 +281,82 @@ fn run_basis(a: &FitArgs, spec: &str, y: &str, out: &mut dyn Write) -> Result<()
 /// Runs `vates fit`.
 pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     if let (Some(spec), Some(y)) = (&a.basis, &a.y) {
+        if a.format == FitOutput::Latex {
+            return Err(CliError::usage(
+                "--basis prints text or JSON; use --format text or --format json",
+            ));
+        }
+        if a.from.is_some_and(|f| f != FitFormat::Csv) {
+            return Err(CliError::usage(
+                "--basis reads a CSV file; drop --from or give --from csv",
+            ));
+        }
         return run_basis(&a, spec, y, out);
+    }
+    if !a.predict.is_empty()
+        && (a.rank || a.format == FitOutput::Latex)
+        && a.format != FitOutput::Json
+    {
+        return Err(CliError::usage(
+            "--predict shows in the text and JSON reports; drop --rank and --format latex, \
+             or use --format json",
+        ));
     }
     if let Some(path) = &a.plot {
         crate::error::check_output(path)?;
     }
-    let mut e = read_experiment(&a)?;
+    let (mut e, fmt) = read_experiment(&a)?;
     let names = e.parameters.clone();
-    if FitFormat::Csv != a.from.unwrap_or_else(|| format_of(&a.file, "")) && !a.metric.is_empty() {
+    let mut callpaths: Vec<String> = e.series.iter().map(|s| s.callpath.clone()).collect();
+    let mut metrics: Vec<String> = e.series.iter().map(|s| s.metric.clone()).collect();
+    callpaths.dedup();
+    metrics.sort_unstable();
+    metrics.dedup();
+    if fmt == FitFormat::Csv && a.param.is_empty() && a.metric.is_empty() {
+        let quoted = |v: &[String]| {
+            v.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        crate::error::note(&format!(
+            "note: reading the CSV columns {} as parameters and {} as metrics; choose with \
+             --param and --metric",
+            quoted(&names),
+            quoted(&metrics)
+        ));
+    }
+    if fmt != FitFormat::Csv && !a.metric.is_empty() {
         e.series.retain(|s| a.metric.contains(&s.metric));
     }
     if let Some(cp) = &a.callpath {
         e.series.retain(|s| &s.callpath == cp);
     }
     if e.series.is_empty() {
-        return Err(CliError::with_help(
-            "no series left to model",
-            "check --callpath and --metric against the file's regions and metrics",
-        ));
+        let callpaths: Vec<&str> = callpaths.iter().map(String::as_str).collect();
+        let metrics: Vec<&str> = metrics.iter().map(String::as_str).collect();
+        let hint = match (&a.callpath, a.metric.first()) {
+            (Some(c), _) if !callpaths.contains(&c.as_str()) => {
+                diag::did_you_mean(&diag::suggest(c, callpaths.iter().copied()))
+            }
+            (_, Some(m)) if !metrics.contains(&m.as_str()) => {
+                diag::did_you_mean(&diag::suggest(m, metrics.iter().copied()))
+            }
+            _ => None,
+        };
+        let list = |v: &[&str]| {
+            v.iter()
+                .take(20)
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(CliError::usage(format!(
+            "no series matches --callpath/--metric; the file has callpaths {} and metrics {}{}",
+            list(&callpaths),
+            list(&metrics),
+            hint.map(|h| format!("; {h}")).unwrap_or_default()
+        )));
     }
     let times_param = match &a.times {
         None => None,
@@ -313,7 +377,12 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
             ModelerArg::Vates => Modeler::Vates,
             ModelerArg::Extrap => Modeler::Extrap,
         },
-        bootstrap: a.bootstrap,
+        // Intervals are only shown with predictions.
+        bootstrap: if points.is_empty() {
+            0
+        } else {
+            a.bootstrap as usize
+        },
         seed: a.seed,
         times_param,
         ..RunOptions::default()
@@ -369,7 +438,9 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
             Some(to).filter(|t| t.is_finite()),
         )
         .map_err(|err| {
-            CliError::with_help(err.to_string(), "plot a one-parameter file, or omit --plot")
+            CliError::usage(format!(
+                "--plot: {err}; plot a one-parameter file, or omit --plot"
+            ))
         })?;
         crate::error::write_file(path, svg.as_bytes())?;
     }

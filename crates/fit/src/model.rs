@@ -99,6 +99,10 @@ impl UserBasis {
     fn growth(&self, dims: usize) -> (f64, f64) {
         let at = |x: f64| self.eval(&vec![x; dims]);
         let (a, b) = (at(1_048_576.0), at(2_097_152.0));
+        if b.is_infinite() && b > 0.0 {
+            // Faster than any power (an exponential such as 2^p).
+            return (f64::INFINITY, 0.0);
+        }
         let g = (b / a).ln() / std::f64::consts::LN_2;
         if g.is_finite() {
             (g, 0.0)
@@ -294,7 +298,9 @@ pub struct Quality {
     pub smape: f64,
     /// Adjusted R².
     pub adjusted_r2: f64,
-    /// The cross-validation error the search chose by (its own measure), if it used one.
+    /// The cross-validation error the search chose by, in percent, if it used one: the
+    /// root mean square relative leave-one-out error (`vates`) or the leave-one-out SMAPE
+    /// (`extrap`).
     pub cv: Option<f64>,
 }
 

@@ -160,7 +160,7 @@ pub fn json(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> Value {
             o.insert("metric".into(), json!(m.metric));
             o.insert("parameters".into(), json!(names));
             o.insert("points".into(), json!(m.points));
-            o.insert("repetitions".into(), json!(m.repetitions));
+            o.insert("runs".into(), json!(m.repetitions));
             if let Some(p) = m.times_param {
                 o.insert("times".into(), json!(names[p]));
             }
@@ -220,8 +220,20 @@ pub fn text(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> String {
             m.points, m.repetitions
         ));
         let q = &m.best.quality;
+        // With `times`, the model is of the metric times a parameter.
+        let of = m
+            .times_param
+            .map(|p| {
+                let metric = if m.metric.is_empty() {
+                    "value"
+                } else {
+                    &m.metric
+                };
+                format!("{metric}·{} = ", names[p])
+            })
+            .unwrap_or_default();
         s.push_str(&format!(
-            "  model     {}\n",
+            "  model     {of}{}\n",
             model_text(&m.best.model, names)
         ));
         let mut quality = format!(
@@ -231,16 +243,23 @@ pub fn text(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> String {
             trace::text::fixed(q.adjusted_r2, 4)
         );
         if let Some(cv) = q.cv {
-            quality.push_str(&format!("  CV error {}", cv_text(modeler, cv)));
+            quality.push_str(&format!("  CV error {}", percent(cv)));
         }
         s.push_str(&quality);
         s.push('\n');
+        let cv_of = |f: &Fitted| f.quality.cv.unwrap_or(f64::INFINITY);
+        if m.alternatives.iter().any(|a| cv_of(a) < cv_of(&m.best)) {
+            s.push_str(
+                "  note      the model fits within the repetitions' noise; the data do not confirm \
+                 the larger hypotheses below\n",
+            );
+        }
         for (i, a) in m.alternatives.iter().enumerate() {
             s.push_str(&format!(
                 "  {}{}   (CV error {})\n",
-                if i == 0 { "also fits " } else { "          " },
+                if i == 0 { "next best " } else { "          " },
                 model_text(&a.model, names),
-                a.quality.cv.map_or("-".into(), |cv| cv_text(modeler, cv))
+                a.quality.cv.map_or("-".into(), percent)
             ));
         }
         for p in &e.predictions {
@@ -268,16 +287,6 @@ pub fn text(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> String {
         s.push('\n');
     }
     s
-}
-
-/// The vates modeler's CV error is a relative error (a fraction); Extra-P's is a SMAPE in
-/// percent.
-fn cv_text(modeler: &str, cv: f64) -> String {
-    if modeler == "extrap" {
-        percent(cv)
-    } else {
-        percent(100.0 * cv)
-    }
 }
 
 /// The series ordered by asymptotic growth, fastest first (ties: the larger value at the
@@ -378,6 +387,10 @@ pub fn plot(
             })
             .collect()
     };
+    let legend = match m.times_param {
+        Some(p) => format!("({}) / {}", model_text(&m.best.model, names), names[p]),
+        None => model_text(&m.best.model, names),
+    };
     let measured: Vec<(f64, f64)> = series
         .measurements
         .iter()
@@ -385,7 +398,7 @@ pub fn plot(
         .collect();
     let mut lines = vec![
         Series::new("measured", measured).with_stroke(Stroke::Points),
-        Series::new(model_text(&m.best.model, names), sample(lo, hi)).with_stroke(Stroke::Line),
+        Series::new(legend, sample(lo, hi)).with_stroke(Stroke::Line),
     ];
     if end > hi {
         lines.push(Series::new("extrapolated", sample(hi, end)).with_stroke(Stroke::Dashed));
@@ -477,8 +490,12 @@ pub fn latex(names: &[String], entries: &[Entry<'_>]) -> String {
             .collect::<Vec<_>>()
             .join(" / ");
         let label = escape_tex(&label);
+        let lhs = match m.times_param {
+            Some(p) => format!("{}\\,f({args})", escape_tex(&names[p])),
+            None => format!("f({args})"),
+        };
         s.push_str(&format!(
-            "  \\text{{{label}}}\\colon\\ f({args}) &= {}{}\n",
+            "  \\text{{{label}}}\\colon\\ {lhs} &= {}{}\n",
             model_latex(&m.best.model, names),
             if i + 1 < entries.len() { " \\\\" } else { "" }
         ));
@@ -498,6 +515,8 @@ fn escape_tex(s: &str) -> String {
             '\\' => out.push_str("\\textbackslash{}"),
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
+            '>' => out.push_str("\\textgreater{}"),
+            '<' => out.push_str("\\textless{}"),
             _ => out.push(c),
         }
     }

@@ -80,8 +80,10 @@ pub struct SeriesModel {
     pub times_param: Option<usize>,
     /// Warnings about the data.
     pub warnings: Vec<String>,
-    /// Bootstrap refits of the chosen hypothesis.
-    boot: Vec<Model>,
+    /// Bootstrap refits of the chosen hypothesis (none without repetitions to resample).
+    boot: Option<Boot>,
+    /// Whether every measured value was positive.
+    positive: bool,
 }
 
 /// A prediction at one point.
@@ -107,13 +109,33 @@ impl SeriesModel {
     pub fn predict(&self, names: &[String], point: &[f64]) -> Prediction {
         let s = self.scale(point);
         let value = self.best.model.eval(point) / s;
-        let interval = (!self.boot.is_empty()).then(|| {
-            let mut v: Vec<f64> = self.boot.iter().map(|m| m.eval(point) / s).collect();
+        // The bootstrap's spread of the refit about the refit of the data itself, placed
+        // around the chosen model's value (the chosen model may come from a fit the
+        // bootstrap does not repeat, e.g. Extra-P's reuse of one-parameter coefficients).
+        let interval = self.boot.as_ref().and_then(|b| {
+            let base = b.base.eval(point) / s;
+            let mut v: Vec<f64> = b.models.iter().map(|m| m.eval(point) / s - base).collect();
+            v.retain(|d| d.is_finite());
+            if v.is_empty() || !value.is_finite() {
+                return None;
+            }
             v.sort_by(f64::total_cmp);
             let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
-            (at(0.025), at(0.975))
+            Some((value + at(0.025), value + at(0.975)))
         });
         let mut warnings = Vec::new();
+        if !value.is_finite() {
+            warnings.push(format!(
+                "the model is not defined here (its value is {value}): a logarithm or power of a \
+                 non-positive parameter"
+            ));
+        } else if value < 0.0 && self.positive {
+            warnings.push(
+                "the model predicts a negative value where every measurement was positive: \
+                 it does not extrapolate to this point"
+                    .to_string(),
+            );
+        }
         for (i, (&x, &(lo, hi))) in point.iter().zip(&self.domain).enumerate() {
             let name = names.get(i).map_or("?", String::as_str);
             if x > hi && hi > 0.0 {
@@ -140,10 +162,19 @@ impl SeriesModel {
     }
 }
 
-/// Refits the chosen hypothesis on `samples` resamplings of every point's repetitions.
-fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: bool) -> Vec<Model> {
-    if model.terms.is_empty() && ms.iter().all(|m| m.values.len() < 2) {
-        return Vec::new();
+/// The bootstrap of a chosen hypothesis: its refit on the data and on resamplings.
+#[derive(Clone, Debug, PartialEq)]
+struct Boot {
+    base: Model,
+    models: Vec<Model>,
+}
+
+/// Refits the chosen hypothesis on `samples` resamplings of every point's repetitions;
+/// `None` when no point has two repetitions (nothing to resample) or the hypothesis cannot
+/// be refitted.
+fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: bool) -> Option<Boot> {
+    if ms.iter().all(|m| m.values.len() < 2) {
+        return None;
     }
     let mut rng = crate::rng::SplitMix64::new(opts.seed);
     let bases: Vec<_> = model.terms.iter().map(|t| t.basis.clone()).collect();
@@ -165,6 +196,7 @@ fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: boo
             }
         })
         .collect();
+    let base = Model::from_coefficients(&bases, &refit(&refs, &y, &reps, relative)?);
     let mut out = Vec::with_capacity(opts.bootstrap);
     let mut means = vec![0.0; ms.len()];
     for _ in 0..opts.bootstrap {
@@ -181,7 +213,7 @@ fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: boo
             out.push(Model::from_coefficients(&bases, &c));
         }
     }
-    out
+    Some(Boot { base, models: out })
 }
 
 /// Above this many repetitions a point's resampled mean is drawn from its normal limit
@@ -201,6 +233,13 @@ fn data_warnings(ms: &[Measurement], names: &[String]) -> Vec<String> {
                 xs.len()
             ));
         }
+    }
+    if ms.iter().all(|m| m.values.len() < 2) {
+        w.push(
+            "one run per point: no noise estimate and no prediction intervals; repeat runs to \
+             get them"
+                .to_string(),
+        );
     }
     // Noise against trend: the repetitions' typical relative spread against the means'
     // relative range.
@@ -279,8 +318,9 @@ pub fn model_series(
     let boot = if opts.bootstrap > 0 {
         bootstrap(&ms, &best.model, opts, relative)
     } else {
-        Vec::new()
+        None
     };
+    let positive = ms.iter().all(|m| m.values.iter().all(|&v| v > 0.0));
     Ok(SeriesModel {
         callpath: series.callpath.clone(),
         metric: series.metric.clone(),
@@ -290,8 +330,20 @@ pub fn model_series(
         points: ms.len(),
         repetitions: ms.iter().map(|m| m.values.len()).sum(),
         times_param: opts.times_param,
-        warnings: data_warnings(&ms, names),
+        warnings: {
+            let mut w = data_warnings(&ms, names);
+            if let Some(p) = opts.times_param {
+                if series.measurements.iter().any(|m| m.point[p] <= 0.0) {
+                    w.push(format!(
+                        "{} ≤ 0 at some points: the metric times {} is 0 or negative there",
+                        names[p], names[p]
+                    ));
+                }
+            }
+            w
+        },
         boot,
+        positive,
     })
 }
 

@@ -13,11 +13,11 @@ use super::{number, Builder, Experiment, ReadError, ReadErrorKind};
 /// Which columns are what.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CsvOptions {
-    /// The parameter columns (default: the columns left of the first metric column, but
-    /// the callpath).
+    /// The parameter columns (default: the columns that are not metrics or the callpath).
     pub params: Vec<String>,
-    /// The metric columns (default: the last column that is not a parameter or the
-    /// callpath).
+    /// The metric columns. Default with no parameters given: the columns with distinct values
+    /// in 90% of the rows or more (measured values rather than a design), or, when that does
+    /// not leave a parameter, the last column; with parameters given, the last other column.
     pub metrics: Vec<String>,
     /// The callpath column (default: a column named `callpath`, if there is one).
     pub callpath: Option<String>,
@@ -82,13 +82,20 @@ impl<'a> Table<'a> {
     fn column(&self, n: &str) -> Result<usize, ReadError> {
         self.header.iter().position(|h| h == n).ok_or_else(|| {
             let names = self.header.iter().map(String::as_str);
-            let hint = diag::did_you_mean(&diag::suggest(n, names))
-                .unwrap_or_else(|| format!("the columns are {}", self.header.join(", ")));
+            let hint = diag::did_you_mean(&diag::suggest(n, names)).unwrap_or_else(|| {
+                let shown: Vec<String> = self
+                    .header
+                    .iter()
+                    .take(20)
+                    .map(|h| super::short(h))
+                    .collect();
+                format!("the columns are {}", shown.join(", "))
+            });
             ReadError::at(
                 ReadErrorKind::UnknownName,
                 self.src,
                 self.head_line(),
-                format!("no column `{n}`"),
+                format!("no column `{}`", super::short(n)),
             )
             .help(hint)
         })
@@ -139,7 +146,8 @@ impl<'a> Table<'a> {
                 field_range(self.src.1, start, j),
                 format!(
                     "`{}` in column `{}` is not a finite number",
-                    &record[j], self.header[j]
+                    super::short(&record[j]),
+                    super::short(&self.header[j])
                 ),
             )
             .help("parameter and metric columns hold decimal numbers")
@@ -193,6 +201,21 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
         .collect::<Result<Vec<_>, _>>()?;
     let width = t.header.len();
     let free = |j: &usize, taken: &[usize]| Some(*j) != callpath && !taken.contains(j);
+    if metrics.is_empty() && params.is_empty() {
+        // Parameters are the design, repeated over runs; metrics are measured, nearly all
+        // different: a column with distinct values in 90% of the rows or more is a metric.
+        let distinct = distinct_counts(name, text, width);
+        if let Some((rows, counts)) = distinct {
+            let measured: Vec<usize> = (0..width)
+                .filter(|j| free(j, &[]) && counts[*j] * 10 >= rows * 9)
+                .collect();
+            if !measured.is_empty() && measured.len() < (0..width).filter(|j| free(j, &[])).count()
+            {
+                params = (0..width).filter(|j| free(j, &measured)).collect();
+                metrics = measured;
+            }
+        }
+    }
     if metrics.is_empty() {
         metrics.extend((0..width).rev().find(|j| free(j, &params)));
     }
@@ -209,7 +232,19 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
         )
         .help("the header needs at least a parameter column and a metric column"));
     }
-    let mut b = Builder::new(params.iter().map(|&j| t.header[j].clone()).collect());
+    let names: Vec<String> = params.iter().map(|&j| t.header[j].clone()).collect();
+    for (k, n) in names.iter().enumerate() {
+        if names[..k].contains(n) || metrics.iter().any(|&m| &t.header[m] == n) {
+            return Err(ReadError::at(
+                ReadErrorKind::Mismatch,
+                t.src,
+                t.head_line(),
+                format!("the column name `{}` appears twice", super::short(n)),
+            )
+            .help("give every column its own name"));
+        }
+    }
+    let mut b = Builder::new(names);
     let mut series: Vec<(usize, Option<usize>)> = metrics.iter().map(|&m| (m, None)).collect();
     let mut point = vec![0.0; params.len()];
     let mut rows = 0usize;
@@ -235,6 +270,24 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
         return Err(t.no_rows());
     }
     Ok(b.finish())
+}
+
+/// The number of rows and each column's number of distinct fields (counting stops at the
+/// number of rows), or `None` for text the reader will reject anyway.
+fn distinct_counts(name: &str, text: &str, width: usize) -> Option<(usize, Vec<usize>)> {
+    let mut t = Table::open(name, text).ok()?;
+    let mut seen: Vec<std::collections::HashSet<String>> = vec![Default::default(); width];
+    let mut record = csv::StringRecord::new();
+    let mut rows = 0;
+    while let Ok(Some(_)) = t.next_row(&mut record) {
+        rows += 1;
+        for (set, field) in seen.iter_mut().zip(record.iter()) {
+            if set.len() <= rows {
+                set.insert(field.to_string());
+            }
+        }
+    }
+    Some((rows, seen.iter().map(|s| s.len()).collect()))
 }
 
 /// The named columns of a CSV file, as numbers, one entry per row: for a regression on

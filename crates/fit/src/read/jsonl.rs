@@ -14,6 +14,7 @@ use super::{number, Builder, Experiment, ReadError, ReadErrorKind};
 /// missing `params` or `value`, parameters other than the first line's, a value that is not
 /// a finite number, a file without lines.
 pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
+    let text = super::without_bom(text);
     let src = (name, text);
     let mut b: Option<Builder> = None;
     for (start, line) in super::lines(text) {
@@ -25,11 +26,14 @@ pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
         let v: Value = serde_json::from_str(body).map_err(|e| {
             let col = e.column().saturating_sub(1).min(body.len());
             let at = diag::floor_char_boundary(text, start + col);
+            // serde's message ends with its own position, relative to the line.
+            let full = e.to_string();
+            let what = full.split(" at line ").next().unwrap_or(&full);
             ReadError::at(
                 ReadErrorKind::Syntax,
                 src,
                 at..at,
-                format!("invalid JSON: {e}"),
+                format!("invalid JSON: {what}"),
             )
             .help("each line is one JSON object: {\"params\": {\"p\": 4}, \"value\": 1.5}")
         })?;

@@ -134,6 +134,21 @@ pub(crate) fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// A word of the input as a message quotes it: at most 40 characters, the rest elided (a
+/// 10 MB token must not make a 10 MB message).
+pub(crate) fn short(w: &str) -> String {
+    const MAX: usize = 40;
+    match w.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &w[..cut]),
+        None => w.to_string(),
+    }
+}
+
+/// The text without a leading byte-order mark.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// Reads a number the way every reader does: a decimal or scientific literal, finite.
 pub(crate) fn number(s: &str) -> Option<f64> {
     s.parse::<f64>().ok().filter(|v| v.is_finite())

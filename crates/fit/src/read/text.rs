@@ -41,6 +41,7 @@ struct Block {
 /// that is not a finite number, POINTS whose tuples do not have one value per parameter, more
 /// or fewer DATA lines than POINTS, DATA before PARAMETER and POINTS, a file without data.
 pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
+    let text = super::without_bom(text);
     let src = (name, text);
     let mut params: Vec<String> = Vec::new();
     let mut points: Vec<Vec<f64>> = Vec::new();
@@ -82,7 +83,17 @@ pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
                         "write `PARAMETER p` (several names may share a line)",
                     ));
                 }
-                params.extend(rest.iter().map(|(_, w)| w.to_string()));
+                for (r, w) in &rest {
+                    if params.iter().any(|p| p == w) {
+                        return Err(syntax(
+                            src,
+                            r.clone(),
+                            "a parameter named twice",
+                            "give every parameter its own name",
+                        ));
+                    }
+                    params.push(w.to_string());
+                }
             }
             "POINTS" => {
                 if params.is_empty() {
@@ -151,7 +162,7 @@ pub fn read(name: &str, text: &str) -> Result<Experiment, ReadError> {
                     ReadErrorKind::Syntax,
                     src,
                     at,
-                    format!("unknown field `{other}`"),
+                    format!("unknown field `{}`", super::short(other)),
                 );
                 let hint = diag::did_you_mean(&diag::suggest(other, FIELDS))
                     .unwrap_or_else(|| format!("the fields are {}", FIELDS.join(", ")));
@@ -199,7 +210,7 @@ fn num(src: (&str, &str), r: std::ops::Range<usize>, w: &str) -> Result<f64, Rea
         } else {
             (ReadErrorKind::NotANumber, "is not a number")
         };
-        ReadError::at(kind, src, r, format!("`{w}` {what}"))
+        ReadError::at(kind, src, r, format!("`{}` {what}", super::short(w)))
             .help("values are decimal numbers such as 12, 0.5 or 1.5e-3")
     })
 }

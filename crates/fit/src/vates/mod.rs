@@ -125,7 +125,7 @@ pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, F
     Ok(search(&columns, fitter, &y, &reps, &spread, opts))
 }
 
-/// The term `x^a·log2(x)^j` (j = 0, 1, 2; a in [0, 3] to 1/200) that fits the means best by
+/// The term `x^a·log2(x)^j` (j = 0, 1, 2; a in [0.1, 3] to 1/200) that fits the means best by
 /// relative-error weighted least squares, for data no block describes within its noise.
 fn refine(
     x: &[f64],
@@ -157,11 +157,11 @@ fn refine(
             poly: Exponent::new(k, 200),
             log: Exponent::int(j),
         };
-        let coarse = (1..=150)
+        let coarse = (5..=150)
             .map(|k| (wss(at(4 * k)), 4 * k))
             .min_by(|a, b| a.0.total_cmp(&b.0))?;
         let fine = (coarse.1 - 3..=coarse.1 + 3)
-            .filter(|&k| k > 0)
+            .filter(|&k| k >= 20)
             .map(|k| (wss(at(k)), at(k)))
             .min_by(|a, b| a.0.total_cmp(&b.0))?;
         if best.as_ref().is_none_or(|b| fine.0 < b.0) {
@@ -194,8 +194,12 @@ pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Sea
             .into_iter()
             .map(|(x, v)| Measurement::one(x, vec![v]))
             .collect();
+        // One block per parameter, as Extra-P: a line's means carry no repetitions to tell a
+        // second term or a fitted exponent from noise.
         let per_line = VatesOptions {
             user: Vec::new(),
+            max_terms: 1,
+            fit_exponent: false,
             ..opts.clone()
         };
         let single = vates_single(&line, &per_line)?;
@@ -230,7 +234,15 @@ pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Sea
                 .iter()
                 .map(|b| ms.iter().map(|m| b.eval(&m.point)).collect())
                 .collect();
-            score_fixed(h, &cols, &means, &reps, opts)
+            let f = score_fixed(h, &cols, &means, &reps, opts)?;
+            // Every term must explain a share of some measurement, as in the one-parameter
+            // search.
+            let explains = f.model.terms.iter().zip(&cols).all(|(t, v)| {
+                v.iter()
+                    .zip(&means)
+                    .any(|(vi, yi)| (t.coefficient * vi / yi).abs() >= search::MIN_SHARE)
+            });
+            explains.then_some(f)
         })
         .collect();
     if all.is_empty() {
@@ -293,7 +305,7 @@ fn score_fixed(
             } else {
                 f64::NAN
             },
-            cv: Some(fit.cv),
+            cv: Some(100.0 * fit.cv),
         },
     })
 }

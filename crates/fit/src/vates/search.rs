@@ -6,7 +6,11 @@ use super::{Search, VatesOptions};
 use crate::model::{smape, Basis, Fitted, Model, Quality};
 
 /// A term must explain at least this fraction of some measurement.
-const MIN_SHARE: f64 = 0.005;
+pub(crate) const MIN_SHARE: f64 = 0.005;
+
+/// A term whose leave-one-out error is this many times smaller than the constant's is taken
+/// even when the constant fits within the repetitions' noise.
+const DECISIVE: f64 = 3.0;
 
 /// Weights of the means (`reps/ȳ²` for relative errors, else `reps`) and the scale their
 /// leave-one-out errors are measured against.
@@ -167,10 +171,7 @@ pub(crate) fn search(
     let last = if opts.max_terms >= 2 { 3 } else { 2 };
     for stage in 1..=last {
         let lack = misfit(&scored[chosen]) < opts.significance;
-        if !lack {
-            break;
-        }
-        if stage == 2 {
+        if stage == 2 && lack {
             if let Some((basis, v)) = refine.and_then(|r| r()) {
                 if let Some(s) = solve(&[&v], &problem) {
                     let c = s.coef();
@@ -189,7 +190,12 @@ pub(crate) fn search(
         let Some(i) = best_of(&scored, stage) else {
             continue;
         };
-        if scored[i].cv * (1.0 + opts.penalty) < scored[chosen].cv {
+        // Beyond the noise a bigger hypothesis must also predict left-out points better by
+        // the penalty; a term that predicts them several times better than the constant
+        // wins whatever the noise (a trend the repetitions' scatter hides from the test).
+        let better = scored[i].cv * (1.0 + opts.penalty) < scored[chosen].cv;
+        let decisive = scored[chosen].stage == 0 && scored[i].cv * DECISIVE < scored[chosen].cv;
+        if (lack && better) || decisive {
             chosen = i;
         }
     }
@@ -201,6 +207,14 @@ pub(crate) fn search(
         }
     };
     let chosen = scored.swap_remove(chosen);
+    // Hypotheses with the chosen basis functions (the fitted exponent can land on a block)
+    // are not alternatives.
+    let chosen_bases: Vec<&Basis> = (0..chosen.terms)
+        .map(|t| &column(chosen.cols[t]).0)
+        .collect();
+    scored.retain(|s| {
+        s.terms != chosen.terms || (0..s.terms).any(|t| &column(s.cols[t]).0 != chosen_bases[t])
+    });
     let keep = opts.alternatives.min(scored.len());
     if keep > 0 {
         scored.select_nth_unstable_by(keep - 1, |a, b| a.cv.total_cmp(&b.cv));
@@ -233,7 +247,7 @@ pub(crate) fn search(
                 } else {
                     f64::NAN
                 },
-                cv: Some(s.cv),
+                cv: Some(100.0 * s.cv),
             },
         }
     };

@@ -272,19 +272,25 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
     Ok(b.finish())
 }
 
-/// The number of rows and each column's number of distinct fields (counting stops at the
-/// number of rows), or `None` for text the reader will reject anyway.
+/// The number of rows and each column's number of distinct fields over the first 10,000
+/// rows (enough to tell a design from measurements), or `None` for text the reader will
+/// reject anyway.
 fn distinct_counts(name: &str, text: &str, width: usize) -> Option<(usize, Vec<usize>)> {
+    use std::hash::{Hash, Hasher};
+    const SAMPLE: usize = 10_000;
     let mut t = Table::open(name, text).ok()?;
-    let mut seen: Vec<std::collections::HashSet<String>> = vec![Default::default(); width];
+    let mut seen: Vec<std::collections::HashSet<u64>> = vec![Default::default(); width];
     let mut record = csv::StringRecord::new();
     let mut rows = 0;
-    while let Ok(Some(_)) = t.next_row(&mut record) {
+    while rows < SAMPLE {
+        let Ok(Some(_)) = t.next_row(&mut record) else {
+            break;
+        };
         rows += 1;
         for (set, field) in seen.iter_mut().zip(record.iter()) {
-            if set.len() <= rows {
-                set.insert(field.to_string());
-            }
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            field.hash(&mut h);
+            set.insert(h.finish());
         }
     }
     Some((rows, seen.iter().map(|s| s.len()).collect()))

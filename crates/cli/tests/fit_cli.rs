@@ -272,3 +272,26 @@ fn strong_scaling_is_modelled_as_time_times_p() {
     let err = fails(&["fit", &f, "--times", "q"], 2);
     assert!(err.contains("--times q"), "{err}");
 }
+
+/// Non-positive parameter values: a basis with a logarithm of 0 is an error naming the basis
+/// and the row; the PMNF modelers leave out log blocks when some x is below 1 (Extra-P's
+/// rule) and still model the data.
+#[test]
+fn non_positive_parameters_and_log_terms() {
+    let d = tempdir("fit-zero");
+    let f = write(&d, "z.csv", "n,t\n0,1\n1,2\n2,3\n4,5\n8,9\n");
+    let err = fails(&["fit", &f, "--y", "t", "--basis", "log2(n)"], 1);
+    assert!(err.contains("log2(n)") && err.contains("row 1"), "{err}");
+    for modeler in ["vates", "extrap"] {
+        let v = json(&["fit", &f, "--modeler", modeler, "--format", "json"]);
+        let terms = v["models"][0]["model"]["terms"].as_array().unwrap().clone();
+        assert!(
+            terms.iter().all(|t| t["factors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|f| f["log"] == "0")),
+            "{modeler}: {v}"
+        );
+    }
+}

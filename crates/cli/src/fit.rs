@@ -204,7 +204,7 @@ fn parse_point(s: &str, names: &[String]) -> Result<Vec<f64>> {
 }
 
 fn read_experiment(a: &FitArgs) -> Result<(Experiment, FitFormat)> {
-    let text = crate::input::read_text(&a.file, MAX_INPUT, "a measurement file")?;
+    let text = crate::input::read_text(&a.file, MAX_INPUT, "a measurement file", "")?;
     let name = a.file.display().to_string();
     let fmt = a.from.unwrap_or_else(|| format_of(&a.file, &text));
     let e = match fmt {
@@ -243,7 +243,7 @@ fn run_basis(a: &FitArgs, spec: &str, y: &str, out: &mut dyn Write) -> Result<()
     })?;
     let mut names = variables(&bases);
     names.push(y.to_string());
-    let text = crate::input::read_text(&a.file, MAX_INPUT, "a CSV file")?;
+    let text = crate::input::read_text(&a.file, MAX_INPUT, "a CSV file", "")?;
     let cols = read::csv::columns(&a.file.display().to_string(), &text, &names)
         .map_err(|e| CliError::Report(miette::Report::new(e)))?;
     let (ys, xs) = cols.split_last().expect("the y column");

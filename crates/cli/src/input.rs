@@ -29,6 +29,10 @@ impl Loaded {
     }
 }
 
+/// The advice for a model file over the size limit (`read_text`'s `too_large`).
+pub const MODEL_TOO_LARGE: &str =
+    "; a model this large is better written with repetition (ranges, loops) than unrolled";
+
 /// Reads, parses and checks the model in `path` and picks `root` (default `main`).
 ///
 /// Read errors name the path; parse and check errors point into the text.
@@ -37,6 +41,7 @@ pub fn load(path: &Path, root: Option<&str>) -> Result<Loaded> {
         path,
         pamela::syntax::MAX_INPUT_BYTES,
         "a model file (`.pam`)",
+        MODEL_TOO_LARGE,
     )?;
     load_text(&path.display().to_string(), &text, root)
 }
@@ -50,8 +55,9 @@ pub fn load_text(name: &str, text: &str, root: Option<&str>) -> Result<Loaded> {
 
 /// Reads the text file `path` (`what` names its kind in messages, e.g. "a model file
 /// (`.pam`)"), refusing one larger than `limit` bytes without reading past the limit (so
-/// `/dev/zero` costs nothing), and naming the first byte that is not UTF-8.
-pub fn read_text(path: &Path, limit: usize, what: &str) -> Result<String> {
+/// `/dev/zero` costs nothing), and naming the first byte that is not UTF-8. `too_large` is
+/// appended to the hint for a file over the limit (e.g. [`MODEL_TOO_LARGE`]).
+pub fn read_text(path: &Path, limit: usize, what: &str, too_large: &str) -> Result<String> {
     let file = std::fs::File::open(path).map_err(|e| CliError::read(path, &e))?;
     let meta = file.metadata().ok();
     if meta.as_ref().is_some_and(|m| m.is_dir()) {
@@ -83,8 +89,7 @@ pub fn read_text(path: &Path, limit: usize, what: &str) -> Result<String> {
                 path.display(),
                 show_bytes(limit)
             ),
-            "check that this is the right file; a model this large is better written with \
-             repetition (ranges, loops) than unrolled",
+            format!("check that this is the right file{too_large}"),
         ));
     }
     String::from_utf8(bytes).map_err(|e| {

@@ -212,6 +212,21 @@ impl Model {
         }
     }
 
+    /// The model times `s` (its constant and coefficients scaled).
+    pub fn scaled(&self, s: f64) -> Model {
+        Model {
+            constant: self.constant * s,
+            terms: self
+                .terms
+                .iter()
+                .map(|t| ModelTerm {
+                    coefficient: t.coefficient * s,
+                    basis: t.basis.clone(),
+                })
+                .collect(),
+        }
+    }
+
     /// The model's value at `point`.
     pub fn eval(&self, point: &[f64]) -> f64 {
         self.constant
@@ -311,6 +326,20 @@ pub struct Fitted {
     pub model: Model,
     /// Its quality.
     pub quality: Quality,
+}
+
+impl Fitted {
+    /// The fit of the data times `s`: the model scaled, the RSS by `s²` (SMAPE, adjusted R²
+    /// and the relative cross-validation error do not change).
+    pub fn scaled(&self, s: f64) -> Fitted {
+        Fitted {
+            model: self.model.scaled(s),
+            quality: Quality {
+                rss: self.quality.rss * s * s,
+                ..self.quality
+            },
+        }
+    }
 }
 
 /// SMAPE in percent of `predicted` against `actual`, terms with a zero denominator left

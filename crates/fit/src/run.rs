@@ -288,17 +288,27 @@ pub fn model_series(
     opts: &RunOptions,
 ) -> Result<SeriesModel, FitError> {
     let dims = names.len();
-    let ms: Vec<Measurement> = match opts.times_param {
-        Some(p) => series
-            .measurements
-            .iter()
-            .map(|m| Measurement {
-                point: m.point.clone(),
-                values: m.values.iter().map(|v| v * m.point[p]).collect(),
-            })
-            .collect(),
-        None => series.measurements.clone(),
+    // The modelers work on values scaled by a power of two near the largest (exact in
+    // floating point), so that sums and squares of values near 1e308 do not overflow.
+    let factor = |m: &Measurement| opts.times_param.map_or(1.0, |p| m.point[p]);
+    let largest = series
+        .measurements
+        .iter()
+        .flat_map(|m| m.values.iter().map(move |v| (v * factor(m)).abs()))
+        .fold(0.0f64, f64::max);
+    let scale = if largest > 0.0 && largest.is_finite() {
+        2f64.powi(largest.log2().round() as i32)
+    } else {
+        1.0
     };
+    let ms: Vec<Measurement> = series
+        .measurements
+        .iter()
+        .map(|m| Measurement {
+            point: m.point.clone(),
+            values: m.values.iter().map(|v| v * factor(m) / scale).collect(),
+        })
+        .collect();
     let (best, alternatives, relative) = match opts.modeler {
         Modeler::Vates => {
             let s = vates(&ms, dims, &opts.vates)?;
@@ -316,10 +326,15 @@ pub fn model_series(
         })
         .collect();
     let boot = if opts.bootstrap > 0 {
-        bootstrap(&ms, &best.model, opts, relative)
+        bootstrap(&ms, &best.model, opts, relative).map(|b| Boot {
+            base: b.base.scaled(scale),
+            models: b.models.iter().map(|m| m.scaled(scale)).collect(),
+        })
     } else {
         None
     };
+    let best = best.scaled(scale);
+    let alternatives: Vec<Fitted> = alternatives.iter().map(|f| f.scaled(scale)).collect();
     let positive = ms.iter().all(|m| m.values.iter().all(|&v| v > 0.0));
     Ok(SeriesModel {
         callpath: series.callpath.clone(),

@@ -152,3 +152,26 @@ proptest! {
         read_all(edited.as_bytes());
     }
 }
+
+/// A 100 kB token: the message quotes 40 characters and the caret spans at most 80 bytes.
+#[test]
+fn huge_tokens_make_short_messages() {
+    let long = "9".repeat(100_000);
+    let src = format!("PARAMETER p\nPOINTS 1 2\nDATA {long}\nDATA 2\n");
+    let e = text::read("t", &src).unwrap_err();
+    assert!(e.message.len() < 200, "{}", e.message.len());
+    let span = e.location.as_ref().unwrap().span();
+    assert!(span.len() <= 80, "{span:?}");
+    let src = format!("p,t\n1,{long}\n");
+    let e = csv::read("c", &src, &CsvOptions::default()).unwrap_err();
+    assert!(e.message.len() < 200, "{}", e.message.len());
+}
+
+/// A constant column is not a parameter: with one run per point the metric guess falls back
+/// to the last column.
+#[test]
+fn the_metric_guess_needs_a_varying_design() {
+    let e = csv::read("c", "p,t\n1,5\n2,5\n4,5\n8,5\n", &CsvOptions::default()).unwrap();
+    assert_eq!(e.parameters, ["p"]);
+    assert_eq!(e.series[0].metric, "t");
+}

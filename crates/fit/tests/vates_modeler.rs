@@ -87,3 +87,47 @@ fn two_parameter_product_is_recovered() {
         "{shown}"
     );
 }
+
+/// Values near the largest float: both modelers give finite models and predictions, no
+/// overflow and no panic (the run scales values by a power of two).
+#[test]
+fn values_near_the_largest_float_are_modelled() {
+    use fit::read::{Experiment, Series};
+    use fit::run::{model_experiment, Modeler, RunOptions};
+    let measurements = [1.0, 2.0, 4.0, 8.0, 16.0]
+        .iter()
+        .map(|&p: &f64| {
+            Measurement::one(
+                p,
+                vec![1e307 * (1.0 + p.log2()), 1.01e307 * (1.0 + p.log2())],
+            )
+        })
+        .collect();
+    let e = Experiment {
+        parameters: vec!["p".into()],
+        series: vec![Series {
+            callpath: "c".into(),
+            metric: "t".into(),
+            measurements,
+        }],
+    };
+    for modeler in [Modeler::Vates, Modeler::Extrap] {
+        let m = model_experiment(
+            &e,
+            &RunOptions {
+                modeler,
+                ..RunOptions::default()
+            },
+        )
+        .remove(0)
+        .unwrap();
+        let p = m.predict(&e.parameters, &[10.0]);
+        assert!(
+            p.value.is_finite() && p.value > 1e307,
+            "{modeler:?}: {}",
+            p.value
+        );
+        let (lo, hi) = p.interval.unwrap();
+        assert!(lo <= p.value && p.value <= hi, "{lo} {} {hi}", p.value);
+    }
+}

@@ -100,6 +100,7 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
         &a.model,
         etccs::parse::MAX_INPUT_BYTES,
         "an ETCCS model (`.etccs`)",
+        crate::input::MODEL_TOO_LARGE,
     )?;
     let name = a.model.display().to_string();
     let opts = Opts {

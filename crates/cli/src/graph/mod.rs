@@ -182,7 +182,7 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
 /// Reads and validates a task graph; the format is `from`, else detected.
 pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> Result<TaskGraph> {
     let limits = Limits::default();
-    let text = crate::input::read_text(path, limits.max_bytes, "a task graph file")?;
+    let text = crate::input::read_text(path, limits.max_bytes, "a task graph file", "")?;
     let format = match from.or_else(|| GraphFormat::detect(path, &text)) {
         Some(f) => f,
         None => {
@@ -244,7 +244,8 @@ impl Setup {
         let system = match &input.system {
             None => None,
             Some(path) => {
-                let text = crate::input::read_text(path, 1 << 20, "a system model file (TOML)")?;
+                let text =
+                    crate::input::read_text(path, 1 << 20, "a system model file (TOML)", "")?;
                 let spec = SystemSpec::parse(&text).map_err(|e| {
                     CliError::with_help(
                         format!("`{}`: {e}", path.display()),

@@ -209,7 +209,13 @@ pub fn read(name: &str, text: &str, opts: &CsvOptions) -> Result<Experiment, Rea
             let measured: Vec<usize> = (0..width)
                 .filter(|j| free(j, &[]) && counts[*j] * 10 >= rows * 9)
                 .collect();
-            if !measured.is_empty() && measured.len() < (0..width).filter(|j| free(j, &[])).count()
+            // The rest must vary, as parameters of a design do.
+            let design_varies = (0..width)
+                .filter(|j| free(j, &measured))
+                .all(|j| counts[j] > 1);
+            if !measured.is_empty()
+                && measured.len() < (0..width).filter(|j| free(j, &[])).count()
+                && design_varies
             {
                 params = (0..width).filter(|j| free(j, &measured)).collect();
                 metrics = measured;

@@ -45,6 +45,9 @@ impl ReadError {
         range: std::ops::Range<usize>,
         message: impl Into<String>,
     ) -> Self {
+        // A caret under at most 80 bytes: a 100 kB token must not make a 100 kB message.
+        let end = diag::floor_char_boundary(text, range.end.min(range.start + 80));
+        let range = range.start..end.max(range.start);
         let (line, col) = diag::line_col(text, range.start);
         let message = format!("{name}:{line}:{col}: {}", message.into());
         ReadError {

@@ -99,21 +99,22 @@ pub(crate) fn search(
             .zip(y)
             .any(|(&vi, &yi)| (c * vi / yi).abs() >= MIN_SHARE)
     };
+    // One term at column `col` (values `v`), if it fits and contributes.
+    let one_term = |col: usize, stage: u8, v: &[f64]| -> Option<Scored> {
+        let s = solve(&[v], &problem)?;
+        let c = s.coef();
+        (c[1] != 0.0 && contributes(c[1], v)).then(|| Scored {
+            cols: [col, 0],
+            terms: 1,
+            stage,
+            coef: [c[0], c[1], 0.0],
+            cv: s.cv,
+            wss: s.wss,
+        })
+    };
     if tss > 0.0 {
         for (a, (_, va)) in columns.iter().enumerate() {
-            if let Some(s) = solve(&[va], &problem) {
-                let c = s.coef();
-                if c[1] != 0.0 && contributes(c[1], va) {
-                    scored.push(Scored {
-                        cols: [a, 0],
-                        terms: 1,
-                        stage: 1,
-                        coef: [c[0], c[1], 0.0],
-                        cv: s.cv,
-                        wss: s.wss,
-                    });
-                }
-            }
+            scored.extend(one_term(a, 1, va));
             if opts.max_terms < 2 {
                 continue;
             }
@@ -136,7 +137,9 @@ pub(crate) fn search(
             }
         }
     }
-    scored.retain(|s| s.cv.is_finite());
+    // The constant stays, whatever its error, so that there is always a model.
+    let mut first = true;
+    scored.retain(|s| std::mem::take(&mut first) || s.cv.is_finite());
     // The lack-of-fit test against the repetitions' pure error: the p-value of "the
     // hypothesis misses the means by no more than the noise explains".
     let misfit = |s: &Scored| -> f64 {
@@ -171,18 +174,10 @@ pub(crate) fn search(
     let last = if opts.max_terms >= 2 { 3 } else { 2 };
     for stage in 1..=last {
         let lack = misfit(&scored[chosen]) < opts.significance;
-        if stage == 2 && lack {
+        if stage == 2 && lack && tss > 0.0 {
             if let Some((basis, v)) = refine.and_then(|r| r()) {
-                if let Some(s) = solve(&[&v], &problem) {
-                    let c = s.coef();
-                    scored.push(Scored {
-                        cols: [blocks, 0],
-                        terms: 1,
-                        stage: 2,
-                        coef: [c[0], c[1], 0.0],
-                        cv: s.cv,
-                        wss: s.wss,
-                    });
+                if let Some(s) = one_term(blocks, 2, &v) {
+                    scored.push(s);
                     fitted = Some((basis, v));
                 }
             }

@@ -2,7 +2,7 @@
 //! manual is in `docs/cli.md`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use fit::read::{self, csv::CsvOptions, Experiment};
 use fit::report::{self, Entry};
@@ -141,87 +141,31 @@ pub struct FitArgs {
 /// The largest measurement file read (bytes).
 const MAX_INPUT: usize = 1 << 30;
 
-fn format_of(path: &Path, text: &str) -> FitFormat {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("txt") => FitFormat::Text,
-        Some("jsonl" | "ndjson") => FitFormat::Jsonl,
-        Some("csv") => FitFormat::Csv,
-        _ => {
-            let first = text
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty() && !l.starts_with('#'))
-                .unwrap_or("");
-            if first.starts_with('{') {
-                FitFormat::Jsonl
-            } else if first.starts_with("PARAMETER") {
-                FitFormat::Text
-            } else {
-                FitFormat::Csv
-            }
+impl From<FitFormat> for read::Format {
+    fn from(f: FitFormat) -> Self {
+        match f {
+            FitFormat::Text => read::Format::Text,
+            FitFormat::Jsonl => read::Format::Jsonl,
+            FitFormat::Csv => read::Format::Csv,
         }
     }
 }
 
-/// Reads `--predict p=1024,n=10` into a point over `names`.
-fn parse_point(s: &str, names: &[String]) -> Result<Vec<f64>> {
-    let mut point = vec![f64::NAN; names.len()];
-    for part in s.split(',') {
-        let Some((k, v)) = part.split_once('=') else {
-            return Err(CliError::usage(format!(
-                "--predict `{s}`: expected NAME=VALUE pairs such as {}=1024",
-                names.first().map_or("p", String::as_str)
-            )));
-        };
-        let Some(i) = names.iter().position(|n| n == k.trim()) else {
-            let hint =
-                diag::did_you_mean(&diag::suggest(k.trim(), names.iter().map(String::as_str)))
-                    .unwrap_or_else(|| format!("the parameters are {}", names.join(", ")));
-            return Err(CliError::usage(format!(
-                "--predict `{s}`: no parameter `{}`; {hint}",
-                k.trim()
-            )));
-        };
-        point[i] = v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| {
-                CliError::usage(format!(
-                    "--predict `{s}`: `{}` is not a finite number",
-                    v.trim()
-                ))
-            })?;
-    }
-    if let Some(i) = point.iter().position(|x| x.is_nan()) {
-        return Err(CliError::usage(format!(
-            "--predict `{s}`: no value for `{}`; give every parameter",
-            names[i]
-        )));
-    }
-    Ok(point)
-}
-
-fn read_experiment(a: &FitArgs) -> Result<(Experiment, FitFormat)> {
+fn read_experiment(a: &FitArgs) -> Result<(Experiment, read::Format)> {
     let text = crate::input::read_text(&a.file, MAX_INPUT, "a measurement file", "")?;
     let name = a.file.display().to_string();
-    let fmt = a.from.unwrap_or_else(|| format_of(&a.file, &text));
-    let e = match fmt {
-        FitFormat::Text => read::text::read(&name, &text),
-        FitFormat::Jsonl => read::jsonl::read(&name, &text),
-        FitFormat::Csv => read::csv::read(
-            &name,
-            &text,
-            &CsvOptions {
-                params: a.param.clone(),
-                metrics: a.metric.clone(),
-                callpath: None,
-            },
-        ),
-    }
-    .map_err(|e| CliError::Report(miette::Report::new(e)))?;
-    if fmt != FitFormat::Csv && !a.param.is_empty() {
+    let ext = a.file.extension().and_then(|e| e.to_str());
+    let fmt = a
+        .from
+        .map_or_else(|| read::Format::guess(ext, &text), Into::into);
+    let csv = CsvOptions {
+        params: a.param.clone(),
+        metrics: a.metric.clone(),
+        callpath: None,
+    };
+    let e = read::read(fmt, &name, &text, &csv)
+        .map_err(|e| CliError::Report(miette::Report::new(e)))?;
+    if fmt != read::Format::Csv && !a.param.is_empty() {
         return Err(CliError::usage(
             "--param chooses CSV columns; Extra-P files name their parameters themselves",
         ));
@@ -307,13 +251,8 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     }
     let (mut e, fmt) = read_experiment(&a)?;
     let names = e.parameters.clone();
-    let mut callpaths: Vec<String> = e.series.iter().map(|s| s.callpath.clone()).collect();
-    let mut metrics: Vec<String> = e.series.iter().map(|s| s.metric.clone()).collect();
-    callpaths.dedup();
-    metrics.sort_unstable();
-    metrics.dedup();
-    if fmt == FitFormat::Csv && a.param.is_empty() && a.metric.is_empty() {
-        let quoted = |v: &[String]| {
+    if fmt == read::Format::Csv && a.param.is_empty() && a.metric.is_empty() {
+        let quoted = |v: Vec<&str>| {
             v.iter()
                 .map(|n| format!("`{n}`"))
                 .collect::<Vec<_>>()
@@ -322,42 +261,18 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::note(&format!(
             "note: reading the CSV columns {} as parameters and {} as metrics; choose with \
              --param and --metric",
-            quoted(&names),
-            quoted(&metrics)
+            quoted(names.iter().map(String::as_str).collect()),
+            quoted(e.metrics())
         ));
     }
-    if fmt != FitFormat::Csv && !a.metric.is_empty() {
-        e.series.retain(|s| a.metric.contains(&s.metric));
-    }
-    if let Some(cp) = &a.callpath {
-        e.series.retain(|s| &s.callpath == cp);
-    }
-    if e.series.is_empty() {
-        let callpaths: Vec<&str> = callpaths.iter().map(String::as_str).collect();
-        let metrics: Vec<&str> = metrics.iter().map(String::as_str).collect();
-        let hint = match (&a.callpath, a.metric.first()) {
-            (Some(c), _) if !callpaths.contains(&c.as_str()) => {
-                diag::did_you_mean(&diag::suggest(c, callpaths.iter().copied()))
-            }
-            (_, Some(m)) if !metrics.contains(&m.as_str()) => {
-                diag::did_you_mean(&diag::suggest(m, metrics.iter().copied()))
-            }
-            _ => None,
-        };
-        let list = |v: &[&str]| {
-            v.iter()
-                .take(20)
-                .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        return Err(CliError::usage(format!(
-            "no series matches --callpath/--metric; the file has callpaths {} and metrics {}{}",
-            list(&callpaths),
-            list(&metrics),
-            hint.map(|h| format!("; {h}")).unwrap_or_default()
-        )));
-    }
+    // CSV reads only the --metric columns already.
+    let metrics: &[String] = if fmt == read::Format::Csv {
+        &[]
+    } else {
+        &a.metric
+    };
+    e.select(a.callpath.as_deref(), metrics)
+        .map_err(|m| CliError::usage(format!("--callpath/--metric: {m}")))?;
     let times_param = match &a.times {
         None => None,
         Some(t) => Some(names.iter().position(|n| n == t).ok_or_else(|| {
@@ -370,7 +285,10 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     let points = a
         .predict
         .iter()
-        .map(|p| parse_point(p, &names))
+        .map(|p| {
+            fit::run::parse_point(p, &names)
+                .map_err(|m| CliError::usage(format!("--predict `{p}`: {m}")))
+        })
         .collect::<Result<Vec<_>>>()?;
     let mut opts = RunOptions {
         modeler: match a.modeler {

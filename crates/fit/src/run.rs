@@ -169,6 +169,39 @@ struct Boot {
     models: Vec<Model>,
 }
 
+/// Reads a point `p=1024,n=10` over the parameters `names`.
+///
+/// # Errors
+/// A message (for a person): not `NAME=VALUE` pairs, an unknown name (with the closest one),
+/// a value that is not a finite number, a parameter without a value.
+pub fn parse_point(s: &str, names: &[String]) -> Result<Vec<f64>, String> {
+    let mut point = vec![f64::NAN; names.len()];
+    for part in s.split(',') {
+        let Some((k, v)) = part.split_once('=') else {
+            return Err(format!(
+                "expected NAME=VALUE pairs such as {}=1024",
+                names.first().map_or("p", String::as_str)
+            ));
+        };
+        let k = k.trim();
+        let Some(i) = names.iter().position(|n| n == k) else {
+            let hint = diag::did_you_mean(&diag::suggest(k, names.iter().map(String::as_str)))
+                .unwrap_or_else(|| format!("the parameters are {}", names.join(", ")));
+            return Err(format!("no parameter `{k}`; {hint}"));
+        };
+        point[i] = v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("`{}` is not a finite number", v.trim()))?;
+    }
+    if let Some(i) = point.iter().position(|x| x.is_nan()) {
+        return Err(format!("no value for `{}`; give every parameter", names[i]));
+    }
+    Ok(point)
+}
+
 /// Refits the chosen hypothesis on `samples` resamplings of every point's repetitions;
 /// `None` when no point has two repetitions (nothing to resample) or the hypothesis cannot
 /// be refitted.

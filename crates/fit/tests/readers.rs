@@ -175,3 +175,38 @@ fn the_metric_guess_needs_a_varying_design() {
     assert_eq!(e.parameters, ["p"]);
     assert_eq!(e.series[0].metric, "t");
 }
+
+#[test]
+fn formats_are_guessed_from_extension_then_content() {
+    use fit::read::Format;
+    assert_eq!(Format::guess(Some("txt"), "p,t"), Format::Text);
+    assert_eq!(Format::guess(Some("csv"), "PARAMETER p"), Format::Csv);
+    assert_eq!(Format::guess(None, "# c\n{\"params\": {}}"), Format::Jsonl);
+    assert_eq!(Format::guess(Some("dat"), "\nPARAMETER p"), Format::Text);
+    assert_eq!(Format::guess(None, "p,t\n1,2"), Format::Csv);
+}
+
+#[test]
+fn points_and_series_selection() {
+    use fit::run::parse_point;
+    let names = ["p".to_string(), "n".to_string()];
+    assert_eq!(parse_point("n=10, p=4", &names).unwrap(), [4.0, 10.0]);
+    assert!(parse_point("p=4", &names)
+        .unwrap_err()
+        .contains("no value for `n`"));
+    assert!(parse_point("q=4,n=1", &names)
+        .unwrap_err()
+        .contains("no parameter `q`"));
+    assert!(parse_point("p=x,n=1", &names)
+        .unwrap_err()
+        .contains("not a finite number"));
+    assert!(parse_point("p", &names).unwrap_err().contains("NAME=VALUE"));
+    let mut e = text::read("t", TEXT).unwrap();
+    assert_eq!(e.callpaths(), ["main"]);
+    assert!(e.clone().select(Some("main"), &["time".into()]).is_ok());
+    let err = e.select(Some("mian"), &[]).unwrap_err();
+    assert!(
+        err.contains("`main`") && err.contains("did you mean"),
+        "{err}"
+    );
+}

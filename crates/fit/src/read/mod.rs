@@ -14,6 +14,61 @@ pub use error::{ReadError, ReadErrorKind};
 
 use crate::Measurement;
 
+/// The formats the readers read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Extra-P's text format.
+    Text,
+    /// Extra-P's JSON Lines.
+    Jsonl,
+    /// CSV with one row per run.
+    Csv,
+}
+
+impl Format {
+    /// The format of a file with this extension and text: `.txt`, `.jsonl`/`.ndjson`,
+    /// `.csv`; otherwise a first line (comments skipped) starting with `{` is JSON Lines,
+    /// one starting with `PARAMETER` Extra-P text, anything else CSV.
+    pub fn guess(extension: Option<&str>, text: &str) -> Format {
+        match extension {
+            Some("txt") => Format::Text,
+            Some("jsonl" | "ndjson") => Format::Jsonl,
+            Some("csv") => Format::Csv,
+            _ => {
+                let first = text
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty() && !l.starts_with('#'))
+                    .unwrap_or("");
+                if first.starts_with('{') {
+                    Format::Jsonl
+                } else if first.starts_with("PARAMETER") {
+                    Format::Text
+                } else {
+                    Format::Csv
+                }
+            }
+        }
+    }
+}
+
+/// Reads `text` (named `name` in messages) in `format` (`csv` chooses the CSV columns).
+///
+/// # Errors
+/// The format's reader's [`ReadError`].
+pub fn read(
+    format: Format,
+    name: &str,
+    text: &str,
+    csv: &csv::CsvOptions,
+) -> Result<Experiment, ReadError> {
+    match format {
+        Format::Text => text::read(name, text),
+        Format::Jsonl => jsonl::read(name, text),
+        Format::Csv => csv::read(name, text, csv),
+    }
+}
+
 /// Measurements of one callpath and metric.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -32,6 +87,70 @@ pub struct Experiment {
     pub parameters: Vec<String>,
     /// One series per callpath and metric, in the order the file first names them.
     pub series: Vec<Series>,
+}
+
+impl Experiment {
+    /// The callpaths, in the order the file first names them.
+    pub fn callpaths(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = Vec::new();
+        for s in &self.series {
+            if !v.contains(&s.callpath.as_str()) {
+                v.push(&s.callpath);
+            }
+        }
+        v
+    }
+
+    /// The metrics, in the order the file first names them.
+    pub fn metrics(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = Vec::new();
+        for s in &self.series {
+            if !v.contains(&s.metric.as_str()) {
+                v.push(&s.metric);
+            }
+        }
+        v
+    }
+
+    /// Keeps the series of `callpath` (if given) and of one of `metrics` (if any).
+    ///
+    /// # Errors
+    /// When none is left: a message (for a person) listing the callpaths and metrics the
+    /// experiment has, with the closest name to a missing one.
+    pub fn select(&mut self, callpath: Option<&str>, metrics: &[String]) -> Result<(), String> {
+        let (all_callpaths, all_metrics): (Vec<String>, Vec<String>) = (
+            self.callpaths().into_iter().map(String::from).collect(),
+            self.metrics().into_iter().map(String::from).collect(),
+        );
+        self.series.retain(|s| {
+            callpath.is_none_or(|c| s.callpath == c)
+                && (metrics.is_empty() || metrics.contains(&s.metric))
+        });
+        if !self.series.is_empty() {
+            return Ok(());
+        }
+        let closest = |name: &str, known: &[String]| {
+            diag::did_you_mean(&diag::suggest(name, known.iter().map(String::as_str)))
+        };
+        let hint = match (callpath, metrics.first()) {
+            (Some(c), _) if !all_callpaths.iter().any(|k| k == c) => closest(c, &all_callpaths),
+            (_, Some(m)) if !all_metrics.contains(m) => closest(m, &all_metrics),
+            _ => None,
+        };
+        let list = |v: &[String]| {
+            v.iter()
+                .take(20)
+                .map(|s| format!("`{}`", short(s)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        Err(format!(
+            "no series matches; the file has callpaths {} and metrics {}{}",
+            list(&all_callpaths),
+            list(&all_metrics),
+            hint.map(|h| format!("; {h}")).unwrap_or_default()
+        ))
+    }
 }
 
 /// Builds an [`Experiment`], merging repetitions of the same point.

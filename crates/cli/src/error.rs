@@ -113,6 +113,12 @@ pub fn note(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
+impl From<fit::read::ReadError> for CliError {
+    fn from(e: fit::read::ReadError) -> Self {
+        CliError::Report(miette::Report::new(e))
+    }
+}
+
 impl From<taskgraph::GraphError> for CliError {
     fn from(e: taskgraph::GraphError) -> Self {
         CliError::Report(miette::Report::new(e))

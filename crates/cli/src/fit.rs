@@ -163,8 +163,7 @@ fn read_experiment(a: &FitArgs) -> Result<(Experiment, read::Format)> {
         metrics: a.metric.clone(),
         callpath: None,
     };
-    let e = read::read(fmt, &name, &text, &csv)
-        .map_err(|e| CliError::Report(miette::Report::new(e)))?;
+    let e = read::read(fmt, &name, &text, &csv)?;
     if fmt != read::Format::Csv && !a.param.is_empty() {
         return Err(CliError::usage(
             "--param chooses CSV columns; Extra-P files name their parameters themselves",

@@ -58,6 +58,12 @@ pub fn load_text(name: &str, text: &str, root: Option<&str>) -> Result<Loaded> {
 /// `/dev/zero` costs nothing), and naming the first byte that is not UTF-8. `too_large` is
 /// appended to the hint for a file over the limit (e.g. [`MODEL_TOO_LARGE`]).
 pub fn read_text(path: &Path, limit: usize, what: &str, too_large: &str) -> Result<String> {
+    let bytes = read_bytes(path, limit, what, too_large)?;
+    utf8(path, bytes, what)
+}
+
+/// Reads the file `path` as bytes, with [`read_text`]'s limit and messages.
+pub fn read_bytes(path: &Path, limit: usize, what: &str, too_large: &str) -> Result<Vec<u8>> {
     let file = std::fs::File::open(path).map_err(|e| CliError::read(path, &e))?;
     let meta = file.metadata().ok();
     if meta.as_ref().is_some_and(|m| m.is_dir()) {
@@ -92,6 +98,11 @@ pub fn read_text(path: &Path, limit: usize, what: &str, too_large: &str) -> Resu
             format!("check that this is the right file{too_large}"),
         ));
     }
+    Ok(bytes)
+}
+
+/// `bytes` of `path` as UTF-8 text, or an error naming the first byte that is not.
+pub fn utf8(path: &Path, bytes: Vec<u8>, what: &str) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();

@@ -13,6 +13,7 @@ mod input;
 mod limits;
 mod pamela;
 mod progress;
+mod taskpar;
 mod timeline;
 
 use std::io::{IsTerminal, Write};
@@ -57,6 +58,10 @@ enum Command {
     /// Empirical performance models (Extra-P's PMNF and beyond): fit measurements of runs,
     /// choose a model per callpath and metric, predict with intervals, rank by growth.
     Fit(fit::FitArgs),
+    /// Task-parallel programs (Namsraijav & Taura): statistics of recorded rayon runs
+    /// (work, delay, no_work, span), the two-step model of time(n, p), replay.
+    #[command(subcommand)]
+    Taskpar(taskpar::TaskparCommand),
 }
 
 /// Options of `vates demo`.
@@ -130,6 +135,7 @@ fn main() -> ExitCode {
         Command::Graph(c) => graph::run(c, &mut out),
         Command::Etccs(c) => etccs::run(c, &mut out),
         Command::Fit(a) => fit::run(a, &mut out),
+        Command::Taskpar(c) => taskpar::run(c, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::Stdout));
     match result {

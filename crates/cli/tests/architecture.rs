@@ -46,7 +46,7 @@ fn deps(krate: &str, all: &[String]) -> BTreeSet<String> {
 
 /// The engines; each may use the foundations, and only the dependencies listed here of
 /// each other ("engines do not depend on each other, except taskgraph → queueing").
-const ENGINES: [&str; 4] = ["pamela", "queueing", "taskgraph", "etccs"];
+const ENGINES: [&str; 5] = ["pamela", "queueing", "taskgraph", "etccs", "taskpar"];
 const FOUNDATIONS: [&str; 5] = ["diag", "expr", "fit", "sweep", "trace"];
 /// The foundations that use other foundations ("`sweep` uses `expr` for bindings and `trace`
 /// for CSV, plots and text tables"; `fit` uses `diag` for its readers' located errors,
@@ -60,7 +60,16 @@ const ALLOWED_FOUNDATION_EDGES: [(&str, &str); 5] = [
 ];
 /// Libraries above the engines that bring several methods together (the guided tour).
 const APPLICATIONS: [&str; 1] = ["tour"];
-const ALLOWED_ENGINE_EDGES: [(&str, &str); 1] = [("taskgraph", "queueing")];
+const ALLOWED_ENGINE_EDGES: [(&str, &str); 3] = [
+    ("taskgraph", "queueing"),
+    ("taskpar", "taskgraph"),
+    ("taskpar", "taskrec"),
+];
+/// Libraries that user programs link to record their runs: they depend on no workspace
+/// crate, and only the engines listed in `ALLOWED_ENGINE_EDGES` use them.
+const RECORDERS: [&str; 1] = ["taskrec"];
+/// Example programs built on a recorder (the task-parallel kernels): they use recorders only.
+const PROGRAMS: [&str; 1] = ["bots"];
 
 #[test]
 fn engines_depend_only_on_foundations_and_the_listed_engines() {
@@ -85,6 +94,18 @@ fn engines_depend_only_on_foundations_and_the_listed_engines() {
                 assert!(
                     ALLOWED_FOUNDATION_EDGES.contains(&(c.as_str(), dep.as_str())),
                     "foundation `{c}` depends on `{dep}`, which ARCHITECTURE.md does not list"
+                );
+            }
+        } else if RECORDERS.contains(&c.as_str()) {
+            assert!(
+                d.is_empty(),
+                "recorder `{c}` depends on {d:?}: programs link it, so it stands alone"
+            );
+        } else if PROGRAMS.contains(&c.as_str()) {
+            for dep in &d {
+                assert!(
+                    RECORDERS.contains(&dep.as_str()),
+                    "program `{c}` depends on `{dep}`: example programs use recorders only"
                 );
             }
         } else if APPLICATIONS.contains(&c.as_str()) {
@@ -171,8 +192,11 @@ fn only_the_command_line_names_its_flags() {
         let mut files = Vec::new();
         rust_files(&root().join("crates").join(c).join("src"), &mut files);
         for f in files {
-            // Unit-test modules in files of their own.
-            if f.file_name().is_some_and(|n| n == "tests.rs") {
+            // Unit-test modules in files of their own; a program's own command line (an
+            // example program's `main.rs`) is not library code.
+            if f.file_name()
+                .is_some_and(|n| n == "tests.rs" || n == "main.rs")
+            {
                 continue;
             }
             let text = std::fs::read_to_string(&f).expect("source");

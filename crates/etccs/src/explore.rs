@@ -228,7 +228,7 @@ pub fn analyse_term(
     opts: &Options,
 ) -> Result<Analysis, Error> {
     concrete_only(arena, start, name)?;
-    crate::deep_stack::run(|| analyse_inner(arena, start, name, opts))
+    sweep::deep_stack::run(|| analyse_inner(arena, start, name, opts))
 }
 
 /// The size of the state graph of the agent `name` of `model`: the
@@ -239,7 +239,7 @@ pub fn state_space(model: &mut Model, name: &str, opts: &Options) -> Result<Stat
     let start = agent_term(model, name)?;
     let arena = &mut model.arena;
     concrete_only(arena, start, name)?;
-    crate::deep_stack::run(|| {
+    sweep::deep_stack::run(|| {
         let e = explore(arena, start, name, opts)?;
         Ok(StateSpace {
             states: e.space.len(),

@@ -47,7 +47,6 @@
 //! # Ok::<(), etccs::Error>(())
 //! ```
 
-mod deep_stack;
 pub mod error;
 pub mod explore;
 mod grow;

@@ -1542,7 +1542,7 @@ pub fn parse_with_symbolic(
     // Recursive descent in debug builds uses large frames; give the parser
     // (and lowering) a generous stack so the depth limit, not the stack,
     // is what bounds nesting.
-    crate::deep_stack::run(|| {
+    sweep::deep_stack::run(|| {
         let (items, uses_star) = run(toks)?;
         lower_model(&cx, &items, uses_star, overrides, symbolic)
     })

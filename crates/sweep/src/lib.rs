@@ -11,11 +11,14 @@
 //!   ([`Sample`], printed with [`Sample::table`]) and grouped line plots ([`Lines`]).
 //!   [`map`] does the same for results that are not numbers. An engine supplies only its
 //!   point function and its columns.
+//! * **Deep recursion.** [`deep_stack::run`] runs a recursive reader or analysis on a
+//!   reused thread with a large stack, so its depth limit bounds it, not the caller's stack.
 //!
 //! ```
 #![doc = include_str!("../tests/example.rs")]
 //! ```
 
+pub mod deep_stack;
 mod limit;
 mod lines;
 mod meter;

@@ -39,6 +39,31 @@ pub fn fixed(v: f64, places: usize) -> String {
     }
 }
 
+/// A duration in seconds for people, in the largest unit that keeps it ≥ 1, with four
+/// significant digits: `12.35 ms`, `1.5 s`, `350 µs`, `17 ns`; `0 s` for zero.
+pub fn seconds(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{} s", num(v));
+    }
+    let a = v.abs();
+    let (scale, unit) = if a == 0.0 || a >= 1.0 {
+        (1.0, "s")
+    } else if a >= 1e-3 {
+        (1e3, "ms")
+    } else if a >= 1e-6 {
+        (1e6, "µs")
+    } else {
+        (1e9, "ns")
+    };
+    let x = v * scale;
+    let digits = if x.abs() >= 1.0 {
+        (3 - x.abs().log10().floor() as i32).max(0) as usize
+    } else {
+        3
+    };
+    format!("{} {unit}", trim_zeros(&format!("{x:.digits$}")))
+}
+
 fn trim_zeros(s: &str) -> String {
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -163,6 +188,16 @@ impl TextTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_take_the_largest_unit_that_keeps_them_above_one() {
+        assert_eq!(seconds(0.012345), "12.35 ms");
+        assert_eq!(seconds(1.5), "1.5 s");
+        assert_eq!(seconds(3.5e-4), "350 µs");
+        assert_eq!(seconds(1.7e-8), "17 ns");
+        assert_eq!(seconds(0.0), "0 s");
+        assert_eq!(seconds(1234.5), "1234 s");
+    }
 
     #[test]
     fn numbers_are_compact() {

@@ -182,7 +182,14 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
 /// Reads and validates a task graph; the format is `from`, else detected.
 pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> Result<TaskGraph> {
     let limits = Limits::default();
-    let text = crate::input::read_text(path, limits.max_bytes, "a task graph file", "")?;
+    let bytes = crate::input::read_bytes(path, limits.max_bytes, "a task graph file", "")?;
+    if taskpar::dag::is_dag_file(&bytes) {
+        // A recorded run: its DAG with strand times in seconds.
+        let rec = crate::taskpar::decode(path, &bytes)?;
+        let secs = 1.0 / rec.header.clock.frequency_hz;
+        return Ok(taskpar::replay::task_graph(&rec.graph(), secs)?);
+    }
+    let text = crate::input::utf8(path, bytes, "a task graph file")?;
     let format = match from.or_else(|| GraphFormat::detect(path, &text)) {
         Some(f) => f,
         None => {

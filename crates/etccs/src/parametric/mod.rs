@@ -228,7 +228,7 @@ pub fn analyse_parametric_term(
     assumptions: &[Constraint],
     opts: &Options,
 ) -> Result<ParamAnalysis, Error> {
-    crate::deep_stack::run(|| run(arena, start, name, assumptions, opts))
+    sweep::deep_stack::run(|| run(arena, start, name, assumptions, opts))
 }
 
 /// The symbolic prefix times written in the model (reachable from `start`).

@@ -302,6 +302,98 @@ fn distinct_counts(name: &str, text: &str, width: usize) -> Option<(usize, Vec<u
     Some((rows, seen.iter().map(|s| s.len()).collect()))
 }
 
+/// The rows of a CSV file for a table of runs: numeric columns (some required, some
+/// optional), text columns, and where each row starts, for messages about a value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rows {
+    /// The numeric columns asked for, in order; an optional column the file lacks is `None`.
+    pub numbers: Vec<Option<Vec<f64>>>,
+    /// The text columns asked for (trimmed, unquoted); one the file lacks is `None`.
+    pub texts: Vec<Option<Vec<String>>>,
+    /// Where each row begins in the text.
+    pub starts: Vec<usize>,
+    /// The header's names.
+    pub header: Vec<String>,
+}
+
+impl Rows {
+    /// An error about the value of column `column` in row `row` (located at the field).
+    pub fn value_error(
+        &self,
+        (name, text): (&str, &str),
+        row: usize,
+        column: &str,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> ReadError {
+        let j = self
+            .header
+            .iter()
+            .position(|h| h == column)
+            .unwrap_or(usize::MAX);
+        let start = self.starts.get(row).copied().unwrap_or(0);
+        ReadError::at(
+            ReadErrorKind::Mismatch,
+            (name, text),
+            field_range(text, start, j),
+            message,
+        )
+        .help(help)
+    }
+}
+
+/// Reads the rows of a CSV file: the `required` columns as numbers (a missing one is an
+/// error with the closest name), the `optional` ones as numbers where the header has them,
+/// and the `texts` columns as text where it has them.
+///
+/// # Errors
+/// As [`read`]: malformed CSV, a missing required column, a row with another number of
+/// fields, a value that is not a finite number (at its line and column), no rows.
+pub fn rows(
+    name: &str,
+    text: &str,
+    required: &[&str],
+    optional: &[&str],
+    texts: &[&str],
+) -> Result<Rows, ReadError> {
+    let mut t = Table::open(name, text)?;
+    let mut num_idx: Vec<Option<usize>> = Vec::new();
+    for n in required {
+        num_idx.push(Some(t.column(n)?));
+    }
+    for n in optional {
+        num_idx.push(t.header.iter().position(|h| h == n));
+    }
+    let text_idx: Vec<Option<usize>> = texts
+        .iter()
+        .map(|n| t.header.iter().position(|h| h == n))
+        .collect();
+    let mut out = Rows {
+        numbers: num_idx.iter().map(|j| j.map(|_| Vec::new())).collect(),
+        texts: text_idx.iter().map(|j| j.map(|_| Vec::new())).collect(),
+        starts: Vec::new(),
+        header: t.header.clone(),
+    };
+    let mut record = csv::StringRecord::new();
+    while let Some(start) = t.next_row(&mut record)? {
+        for (col, j) in out.numbers.iter_mut().zip(&num_idx) {
+            if let (Some(col), Some(j)) = (col, j) {
+                col.push(t.number(&record, start, *j)?);
+            }
+        }
+        for (col, j) in out.texts.iter_mut().zip(&text_idx) {
+            if let (Some(col), Some(j)) = (col, j) {
+                col.push(record[*j].to_string());
+            }
+        }
+        out.starts.push(start);
+    }
+    if out.starts.is_empty() {
+        return Err(t.no_rows());
+    }
+    Ok(out)
+}
+
 /// The named columns of a CSV file, as numbers, one entry per row: for a regression on
 /// columns (every row must hold a finite number in each).
 ///

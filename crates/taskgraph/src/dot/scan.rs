@@ -227,8 +227,11 @@ mod tests {
     use crate::dot::{read_dot_with, DotOptions, Lexer, Parser};
     use proptest::prelude::*;
 
-    /// The general parser's nodes (id, span, attributes) and edges.
-    fn general(text: &str) -> (Vec<(String, usize, usize, Attrs<'_>)>, Vec<(u32, u32)>) {
+    /// Nodes (id, span, attributes) and edges, as a parser read them.
+    type Parsed<'a> = (Vec<(String, usize, usize, Attrs<'a>)>, Vec<(u32, u32)>);
+
+    /// The general parser's nodes and edges.
+    fn general(text: &str) -> Parsed<'_> {
         let limits = Limits::default();
         let mut p = Parser {
             lex: Lexer {
@@ -252,7 +255,7 @@ mod tests {
         (nodes, p.edges)
     }
 
-    fn fast(text: &str) -> Option<(Vec<(String, usize, usize, Attrs<'_>)>, Vec<(u32, u32)>)> {
+    fn fast(text: &str) -> Option<Parsed<'_>> {
         let (nodes, edges) = scan(text, &Limits::default())?;
         let nodes = nodes
             .into_iter()

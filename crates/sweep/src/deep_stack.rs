@@ -1,7 +1,6 @@
-//! A large stack for deep recursion. Parsing, lowering and both analyses
-//! recurse over nested terms, and their depth limits (not the caller's
-//! stack, which may be a test thread's 2 MB) must be what bounds how deep
-//! they go. They run on a pool of threads with large stacks, built on
+//! A large stack for deep recursion. Readers and analyses that recurse over
+//! nested input (ETCCS terms, recorded task trees) must be bounded by their
+//! depth limits, not by the caller's stack, which may be a test thread's 2 MB. They run on a pool of threads with large stacks, built on
 //! first use and reused: a call costs a hand-over to a waiting thread
 //! instead of the creation of a thread (tens of microseconds, as much as
 //! the whole analysis of a small model), and a thread keeps its
@@ -21,7 +20,7 @@ fn pool() -> Option<&'static ThreadPool> {
     POOL.get_or_init(|| {
         ThreadPoolBuilder::new()
             .stack_size(STACK_BYTES)
-            .thread_name(|i| format!("etccs-deep-{i}"))
+            .thread_name(|i| format!("vates-deep-{i}"))
             .build()
             .ok()
     })
@@ -31,7 +30,7 @@ fn pool() -> Option<&'static ThreadPool> {
 /// Runs `f` on a large stack: on a pool thread (at once on the calling
 /// thread if it is one, or if the pool could not be started). A panic in
 /// `f` reaches the caller.
-pub(crate) fn run<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+pub fn run<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     match pool() {
         Some(p) => p.install(f),
         None => f(),

@@ -1,0 +1,177 @@
+//! `vates taskpar`: task-parallel programs (Namsraijav & Taura) — statistics of recorded
+//! DAGs, recording runs, the two-step model; the manual is in `docs/cli.md`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use taskpar::dag::{self, DagError, Limits, Recording};
+use taskpar::report::{self, RunInfo};
+use taskpar::stats::{Stats, StatsOptions, BURDEN_CYCLES};
+
+use crate::error::{write_file, CliError, Result};
+use crate::timeline::{chart, TimelineArgs};
+
+mod model;
+mod record;
+
+/// The `vates taskpar` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum TaskparCommand {
+    /// Statistics of a recorded DAG: work, delay and no_work (DAG Recorder's definitions),
+    /// span, burdened span, counts and the bounds at P.
+    Stats(StatsArgs),
+    /// Run a program over sizes × worker counts × repetitions, traced and untraced, and
+    /// append one training row per run to a CSV file (resumes where it stopped).
+    Record(record::RecordArgs),
+    /// Fit the two-step model (six sub-models chained, eqs. 9–15) and the direct-regression
+    /// baseline to a training CSV; write the model file.
+    Fit(model::FitArgs),
+    /// Predict time(n, p) with its breakdown (work, delay, no_work), interval, baseline,
+    /// bounds and extrapolation warnings.
+    Predict(model::PredictArgs),
+    /// Fit on a training CSV and report the relative errors on a test CSV, per application
+    /// and sub-model, beside the baseline's.
+    Report(model::ReportArgs),
+}
+
+/// Output formats of `vates taskpar stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatsFormat {
+    /// Aligned text for people.
+    Text,
+    /// One JSON object (documented schema).
+    Json,
+    /// DAG Recorder's stats file, field for field.
+    Stat,
+}
+
+/// Options of `vates taskpar stats`.
+#[derive(clap::Args, Debug)]
+pub struct StatsArgs {
+    /// The DAG file (written by a program run with `VATES_TASKREC=FILE`).
+    #[arg(value_name = "DAG")]
+    dag: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
+    format: StatsFormat,
+    /// Cilkview's burden per spawn, in CPU cycles, for the burdened span.
+    #[arg(long, default_value_t = BURDEN_CYCLES, value_name = "CYCLES", value_parser = crate::input::parse_scale)]
+    burden: f64,
+    /// Write the parallelism profile (running and available nodes over time) as an SVG plot.
+    #[arg(long, value_name = "FILE.svg")]
+    profile: Option<PathBuf>,
+    #[command(flatten)]
+    timeline: TimelineArgs,
+}
+
+/// Runs a `vates taskpar` subcommand.
+pub fn run(cmd: TaskparCommand, out: &mut dyn Write) -> Result<()> {
+    match cmd {
+        TaskparCommand::Stats(a) => stats(a, out),
+        TaskparCommand::Record(a) => record::run(a, out),
+        TaskparCommand::Fit(a) => model::fit(a, out),
+        TaskparCommand::Predict(a) => model::predict_cmd(a, out),
+        TaskparCommand::Report(a) => model::report(a, out),
+    }
+}
+
+/// The largest DAG file read.
+const MAX_DAG_BYTES: usize = 1 << 31;
+
+/// Reads the DAG file `path`.
+pub fn load_dag(path: &Path) -> Result<Recording> {
+    // The magic first: a file of another kind (or `/dev/zero`) is refused before it is read.
+    let mut head = [0u8; 8];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .map_err(|e| CliError::read(path, &e))?;
+    if !dag::is_dag_file(&head[..n]) {
+        return Err(decode(path, &head[..n])
+            .err()
+            .unwrap_or_else(|| CliError::msg("not a DAG file")));
+    }
+    let bytes = crate::input::read_bytes(
+        path,
+        MAX_DAG_BYTES,
+        "a DAG file",
+        "; record with collapsing on (leave VATES_TASKREC_COLLAPSE unset)",
+    )?;
+    decode(path, &bytes)
+}
+
+/// Decodes the bytes of the DAG file `path`.
+pub fn decode(path: &Path, bytes: &[u8]) -> Result<Recording> {
+    dag::read(bytes, &Limits::default()).map_err(|e| {
+        let help = match &e {
+            DagError::NotDag => {
+                "give a file written by a program linked with taskrec and run with \
+                 VATES_TASKREC=FILE (`vates taskpar record` does this)"
+            }
+            DagError::Version { .. } => {
+                "record the run again with this version's taskrec, or read it with the vates \
+                 that wrote it"
+            }
+            DagError::Header { .. } | DagError::Truncated { .. } | DagError::Corrupt { .. } => {
+                "the file was cut short or changed after it was written (a full disk, a \
+                 program killed while writing, a copy in text mode); record the run again"
+            }
+            DagError::TooLarge { .. } | DagError::TooDeep { .. } => {
+                "record with collapsing on (leave VATES_TASKREC_COLLAPSE unset): subgraphs \
+                 that ran on one worker then take one node"
+            }
+        };
+        CliError::with_help(format!("`{}`: {e}", path.display()), help)
+    })
+}
+
+fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
+    a.timeline.check()?;
+    if let Some(p) = &a.profile {
+        crate::error::check_output(p)?;
+    }
+    let rec = load_dag(&a.dag)?;
+    let g = rec.graph();
+    let opts = StatsOptions {
+        workers: None,
+        burden: rec.header.cycles_to_clock(a.burden),
+        profile_points: if a.profile.is_some() { 2000 } else { 0 },
+    };
+    let st = Stats::of(&g, rec.header.workers, rec.nodes, &opts);
+    let info = RunInfo {
+        header: &rec.header,
+        burden_cycles: a.burden,
+    };
+    let secs = 1.0 / rec.header.clock.frequency_hz;
+    let title = format!("{} on {} workers", info_title(&rec), st.workers);
+    if a.timeline.wanted() {
+        let tr = taskpar::timeline::timeline(&g, rec.header.workers, secs, &title);
+        // Recorded times are seconds.
+        let mut files = a.timeline.clone();
+        if files.trace_unit_us == 1.0 {
+            files.trace_unit_us = 1e6;
+        }
+        files.write(&tr, &chart(&title, "time (s)"))?;
+    }
+    if let Some(p) = &a.profile {
+        let plot = taskpar::timeline::profile_plot(&st.profile, st.workers, secs, &title);
+        let svg = plot
+            .render_svg(900, 420)
+            .map_err(|e| CliError::msg(format!("cannot draw the profile: {e}")))?;
+        write_file(p, svg.as_bytes())?;
+    }
+    let text = match a.format {
+        StatsFormat::Text => report::text(&st, &info),
+        StatsFormat::Stat => st.stat_text(),
+        StatsFormat::Json => crate::error::json_text(&report::json(&st, &info))?,
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+fn info_title(rec: &Recording) -> String {
+    if rec.header.program.is_empty() {
+        "recorded run".to_string()
+    } else {
+        rec.header.program.clone()
+    }
+}

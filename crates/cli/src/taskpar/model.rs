@@ -1,0 +1,406 @@
+//! `vates taskpar fit|predict|report`: the two-step model of time(n, p) from a training CSV.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use taskpar::model::{
+    self, from_json, model_text, predict, prediction_text, read_runs, report_text, to_json, train,
+    Model, NoWorkForm, Prediction, TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
+};
+use trace::plot::{LinePlot, Series, Stroke};
+
+use crate::error::{json_text, write_file, CliError, Result};
+use crate::Format;
+
+/// The largest training or test CSV read.
+const MAX_CSV: usize = 1 << 30;
+
+/// The no_work forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NoWorkArg {
+    /// Chosen by cross-validation among the others (the span forms need a `span` column).
+    Cv,
+    /// Eq. 15: (p−1)²·(f1 + f2·n + f3·n·ln n + f4·n²).
+    Paper,
+    /// g0·(p−1) + g1·(p−1)·T∞(n) (Graham's bound).
+    SpanLinear,
+    /// g1·(p−1)·T∞(n) + g2·(p−1)²·T∞(n).
+    SpanQuadratic,
+}
+
+/// How the sub-models are trained (shared by `fit` and `report`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// The application to model when the CSV holds several (`fit`; `report` models each).
+    #[arg(long, value_name = "NAME")]
+    app: Option<String>,
+    /// Transform the size before fitting: `n=2^n` (work exponential in n: fib, nqueens), for
+    /// every application, or `APP:n=2^n` for one (repeatable).
+    #[arg(long, value_name = "n=2^n")]
+    transform: Vec<String>,
+    /// The paper's settings: plain least squares, α of least cross-validated error, the
+    /// Lasso's coefficients, no intercept in the task counts, eq. 15 for no_work.
+    #[arg(long)]
+    paper: bool,
+    /// The no_work form.
+    #[arg(long, value_enum, default_value_t = NoWorkArg::Cv)]
+    no_work: NoWorkArg,
+    /// Bootstrap replicates for the intervals (0: none).
+    #[arg(long, default_value_t = 100, value_name = "K")]
+    bootstrap: usize,
+    /// Seed of the shuffled folds and of the bootstrap.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    seed: u64,
+}
+
+impl TrainArgs {
+    /// The options for application `app`.
+    fn options(&self, app: &str) -> Result<TrainOptions> {
+        let mut o = if self.paper {
+            TrainOptions::paper()
+        } else {
+            TrainOptions::default()
+        };
+        if self.bootstrap > MAX_BOOTSTRAP {
+            return Err(CliError::usage(format!(
+                "--bootstrap {} is over the limit of {MAX_BOOTSTRAP}",
+                self.bootstrap
+            )));
+        }
+        o.bootstrap = self.bootstrap;
+        o.seed = self.seed;
+        o.no_work = match self.no_work {
+            NoWorkArg::Cv if self.paper => Some(NoWorkForm::Paper),
+            NoWorkArg::Cv => None,
+            NoWorkArg::Paper => Some(NoWorkForm::Paper),
+            NoWorkArg::SpanLinear => Some(NoWorkForm::SpanLinear),
+            NoWorkArg::SpanQuadratic => Some(NoWorkForm::SpanQuadratic),
+        };
+        for t in &self.transform {
+            let (who, form) = match t.split_once(':') {
+                Some((a, f)) => (Some(a), f),
+                None => (None, t.as_str()),
+            };
+            let tr = match form.replace(' ', "").as_str() {
+                "n=2^n" | "2^n" => Transform::Pow2,
+                "n=n" | "none" => Transform::None,
+                _ => {
+                    return Err(CliError::usage(format!(
+                        "--transform `{t}`: the transforms are `n=2^n` and `n=n` (optionally \
+                         after `APP:`)"
+                    )))
+                }
+            };
+            if who.is_none_or(|w| w == app) {
+                o.transform = tr;
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Options of `vates taskpar fit`.
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// The training CSV (`vates taskpar record` writes it).
+    #[arg(value_name = "TRAIN.csv")]
+    train: PathBuf,
+    #[command(flatten)]
+    how: TrainArgs,
+    /// Write the model file here.
+    #[arg(short, long, value_name = "MODEL.json", default_value = "model.json")]
+    output: PathBuf,
+    /// Output format of the summary.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Options of `vates taskpar predict`.
+#[derive(clap::Args, Debug)]
+pub struct PredictArgs {
+    /// The model file (`vates taskpar fit` writes it).
+    #[arg(value_name = "MODEL.json")]
+    model: PathBuf,
+    /// Problem sizes: one, a list `30,35,40` or a range `30..40`.
+    #[arg(short = 'n', long = "size", value_name = "N")]
+    n: String,
+    /// Worker counts, in the same forms.
+    #[arg(short = 'p', long = "procs", value_name = "P")]
+    p: String,
+    /// Draw the predictions over the swept workers (or sizes): time, its breakdown, the
+    /// direct regression and the bounds (T1/p, T∞, T1/p + T∞).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Options of `vates taskpar report`.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// The training CSV.
+    #[arg(value_name = "TRAIN.csv")]
+    train: PathBuf,
+    /// The test CSV: runs to predict (other sizes and worker counts).
+    #[arg(value_name = "TEST.csv")]
+    test: PathBuf,
+    #[command(flatten)]
+    how: TrainArgs,
+    /// Draw predicted against measured times (two-step model and direct regression).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+fn read_set(path: &Path) -> Result<TrainingSet> {
+    let text = crate::input::read_text(path, MAX_CSV, "a CSV of runs", "")?;
+    Ok(read_runs(&path.display().to_string(), &text)?)
+}
+
+fn train_error(app: &str, e: model::TrainError) -> CliError {
+    let help = match &e {
+        model::TrainError::SeveralApps { .. } => "choose one with --app",
+        model::TrainError::TooFew { .. } => {
+            "record more sizes or worker counts (`vates taskpar record --sizes ... --procs ...`)"
+        }
+        model::TrainError::NeedsSpan { .. } => {
+            "record the runs with `vates taskpar record` (it writes the span), or choose \
+             --no-work paper"
+        }
+        _ => "check the training runs of this application",
+    };
+    CliError::with_help(format!("training the model of {app}: {e}"), help)
+}
+
+/// Runs `vates taskpar fit`.
+pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
+    crate::error::check_output(&a.output)?;
+    let mut set = read_set(&a.train)?;
+    let apps = set.apps();
+    if let Some(app) = &a.how.app {
+        if !apps.contains(app) {
+            return Err(CliError::with_help(
+                format!("`{}` has no runs of `{app}`", a.train.display()),
+                format!("its applications: {}", apps.join(", ")),
+            ));
+        }
+        set = set.for_app(app);
+    }
+    let app = set.apps().first().cloned().unwrap_or_default();
+    let m = train(&set, &a.how.options(&app)?).map_err(|e| train_error(&app, e))?;
+    write_file(&a.output, to_json(&m).as_bytes())?;
+    let text = match a.format {
+        Format::Text => format!(
+            "{}model written to {}\n",
+            model_text(&m),
+            a.output.display()
+        ),
+        Format::Json => {
+            json_text(&serde_json::to_value(&m).map_err(|e| CliError::msg(e.to_string()))?)?
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+fn load_model(path: &Path) -> Result<Model> {
+    let text = crate::input::read_text(path, MAX_CSV, "a model file (JSON)", "")?;
+    from_json(&text).map_err(|e| {
+        CliError::with_help(
+            format!("`{}`: {e}", path.display()),
+            "give a model file written by `vates taskpar fit` of this version (fit it again \
+             from the training CSV)",
+        )
+    })
+}
+
+/// Parses a list or range of positive numbers.
+fn values(flag: &str, text: &str) -> Result<Vec<f64>> {
+    super::record::values(flag, text)
+}
+
+/// Runs `vates taskpar predict`.
+pub fn predict_cmd(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(p) = &a.plot {
+        crate::error::check_output(p)?;
+    }
+    let m = load_model(&a.model)?;
+    let ns = values("-n", &a.n)?;
+    let ps = values("-p", &a.p)?;
+    let mut preds = Vec::with_capacity(ns.len() * ps.len());
+    for &n in &ns {
+        for &p in &ps {
+            preds.push(predict(&m, n, p).map_err(|e| {
+                CliError::with_help(
+                    e.to_string(),
+                    "give sizes and worker counts the model can take (n > 0, p ≥ 1)",
+                )
+            })?);
+        }
+    }
+    let app = m.app.clone().unwrap_or_else(|| "the application".into());
+    if let Some(path) = &a.plot {
+        let plot = prediction_plot(&app, &preds, ps.len() > 1);
+        let svg = plot
+            .render_svg(900, 520)
+            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
+        write_file(path, svg.as_bytes())?;
+    }
+    let text = match a.format {
+        Format::Text => preds
+            .iter()
+            .map(|p| prediction_text(&app, p))
+            .collect::<String>(),
+        Format::Json => {
+            let v = if preds.len() == 1 {
+                serde_json::to_value(&preds[0])
+            } else {
+                serde_json::to_value(&preds)
+            }
+            .map_err(|e| CliError::msg(e.to_string()))?;
+            json_text(&v)?
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+/// Time, breakdown, baseline and bounds against the swept workers (or sizes).
+fn prediction_plot(app: &str, preds: &[Prediction], over_p: bool) -> LinePlot {
+    let x = |p: &Prediction| if over_p { p.p } else { p.n };
+    let line = |name: &str, f: &dyn Fn(&Prediction) -> Option<f64>, stroke: Stroke| {
+        Series::new(
+            name,
+            preds
+                .iter()
+                .filter_map(|p| f(p).map(|y| (x(p), y)))
+                .collect(),
+        )
+        .with_stroke(stroke)
+    };
+    let mut series = vec![
+        line("time (two-step model)", &|p| Some(p.time), Stroke::Solid),
+        line("work/p", &|p| Some(p.work / p.p), Stroke::Line),
+        line("delay/p", &|p| Some(p.delay / p.p), Stroke::Line),
+        line("no_work/p", &|p| Some(p.no_work / p.p), Stroke::Line),
+        line("direct regression", &|p| Some(p.direct), Stroke::Points),
+        line(
+            "bound T1/p",
+            &|p| Some(p.bounds.work_over_p),
+            Stroke::Dashed,
+        ),
+        line("bound T1/p + T∞", &|p| p.bounds.greedy, Stroke::Dashed),
+    ];
+    if preds.iter().any(|p| p.interval.is_some()) {
+        series.push(line(
+            "90% interval",
+            &|p| p.interval.map(|i| i.0),
+            Stroke::Dashed,
+        ));
+        series.push(line("", &|p| p.interval.map(|i| i.1), Stroke::Dashed));
+    }
+    series.retain(|s| !s.points.is_empty());
+    let fixed = preds
+        .first()
+        .map_or(0.0, |p| if over_p { p.n } else { p.p });
+    LinePlot {
+        title: if over_p {
+            format!("{app} at n = {}", trace::text::num(fixed))
+        } else {
+            format!("{app} at p = {}", trace::text::num(fixed))
+        },
+        x_label: if over_p { "workers p" } else { "size n" }.into(),
+        y_label: "seconds".into(),
+        series,
+        log_x: !over_p,
+        log_y: true,
+    }
+}
+
+/// Runs `vates taskpar report`.
+pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(p) = &a.plot {
+        crate::error::check_output(p)?;
+    }
+    let train_set = read_set(&a.train)?;
+    let test_set = read_set(&a.test)?;
+    let mut apps = train_set.apps();
+    if let Some(app) = &a.how.app {
+        apps.retain(|x| x == app);
+    }
+    let mut all = model::Report {
+        rows: Vec::new(),
+        medians: Vec::new(),
+    };
+    for app in &apps {
+        let test = test_set.for_app(app);
+        if test.runs.is_empty() {
+            continue;
+        }
+        let m = train(&train_set.for_app(app), &a.how.options(app)?)
+            .map_err(|e| train_error(app, e))?;
+        let r = model::report(&m, &test.runs).map_err(|e| CliError::msg(format!("{app}: {e}")))?;
+        all.rows.extend(r.rows);
+        all.medians.extend(r.medians);
+    }
+    if all.rows.is_empty() {
+        return Err(CliError::with_help(
+            format!(
+                "no application has runs in both `{}` and `{}`",
+                a.train.display(),
+                a.test.display()
+            ),
+            "the `app` column names the application in both files",
+        ));
+    }
+    if let Some(path) = &a.plot {
+        let mut series = Vec::new();
+        let lo = all
+            .rows
+            .iter()
+            .map(|r| r.actual)
+            .fold(f64::INFINITY, f64::min);
+        let hi = all.rows.iter().map(|r| r.actual).fold(0.0, f64::max);
+        for m in &all.medians {
+            let rows = all.rows.iter().filter(|r| r.app == m.app);
+            series.push(
+                Series::new(
+                    format!("{} two-step", m.app),
+                    rows.clone().map(|r| (r.actual, r.predicted)).collect(),
+                )
+                .with_stroke(Stroke::Points),
+            );
+            series.push(
+                Series::new(
+                    format!("{} direct", m.app),
+                    rows.map(|r| (r.actual, r.direct)).collect(),
+                )
+                .with_stroke(Stroke::Points),
+            );
+        }
+        series.push(
+            Series::new("predicted = measured", vec![(lo, lo), (hi, hi)])
+                .with_stroke(Stroke::Dashed),
+        );
+        let plot = LinePlot {
+            title: "predicted against measured time (test runs)".into(),
+            x_label: "measured (s)".into(),
+            y_label: "predicted (s)".into(),
+            series,
+            log_x: true,
+            log_y: true,
+        };
+        let svg = plot
+            .render_svg(900, 600)
+            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
+        write_file(path, svg.as_bytes())?;
+    }
+    let text = match a.format {
+        Format::Text => report_text(&all),
+        Format::Json => {
+            json_text(&serde_json::to_value(&all).map_err(|e| CliError::msg(e.to_string()))?)?
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}

@@ -1,0 +1,266 @@
+//! End-to-end tests of `vates taskpar` (stats, record) and of replaying a recorded DAG with
+//! `vates graph analyze`, on DAG files recorded here with taskrec.
+
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::{fails, json, stdout, tempdir};
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = taskrec::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+/// Records fib(n) (all strands kept when `collapse` is off) into `dir/name`.
+fn record(dir: &Path, name: &str, n: u64, collapse: bool) -> PathBuf {
+    let (v, dag) = taskrec::record_with(taskrec::Options { collapse }, || fib(n));
+    assert!(v > 0);
+    let meta = taskrec::Meta {
+        program: "fib".into(),
+        parameters: vec![("n".into(), n as f64)],
+        collapse,
+    };
+    let p = dir.join(name);
+    std::fs::write(&p, taskrec::encode(&dag, &meta)).expect("write");
+    p
+}
+
+#[test]
+fn stats_in_every_format_agree_and_keep_the_identity() {
+    let dir = tempdir("taskpar-stats");
+    let dag = record(&dir, "fib.dag", 15, true);
+    let dag = dag.to_str().unwrap();
+    let v = json(&["taskpar", "stats", dag, "--format", "json"]);
+    // fib(15) joins fib(16) − 1 = 986 times.
+    assert_eq!(v["create_task"], 986);
+    assert_eq!(v["wait_tasks"], 986);
+    assert_eq!(v["end_task"], 987);
+    assert_eq!(v["identity_gap"], 0.0);
+    let s = &v["seconds"];
+    let p = v["workers"].as_f64().unwrap();
+    let sum =
+        s["work"].as_f64().unwrap() + s["delay"].as_f64().unwrap() + s["no_work"].as_f64().unwrap();
+    let total = p * s["elapsed"].as_f64().unwrap();
+    assert!((sum - total).abs() <= 1e-9 * total, "{sum} vs {total}");
+    assert!(s["span"].as_f64().unwrap() <= s["work"].as_f64().unwrap());
+    let stat = stdout(&["taskpar", "stats", dag, "--format", "stat"]);
+    assert!(
+        stat.starts_with("create_task           = 986\nwait_tasks            = 986\n"),
+        "{stat}"
+    );
+    assert!(stat.contains("compression ratio     = "), "{stat}");
+    assert!(!stat.contains("warning"), "{stat}");
+    let text = stdout(&["taskpar", "stats", dag]);
+    assert!(text.starts_with("fib (n = 15): "), "{text}");
+    assert!(
+        text.contains("T1 + delay + no_work = P·elapsed exactly"),
+        "{text}"
+    );
+}
+
+#[test]
+fn stats_write_the_timeline_and_the_profile() {
+    let dir = tempdir("taskpar-files");
+    let dag = record(&dir, "fib.dag", 12, false);
+    let (trace, gantt, prof) = (dir.join("t.json"), dir.join("g.svg"), dir.join("p.svg"));
+    stdout(&[
+        "taskpar",
+        "stats",
+        dag.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--gantt",
+        gantt.to_str().unwrap(),
+        "--profile",
+        prof.to_str().unwrap(),
+    ]);
+    let t: serde_json::Value = serde_json::from_slice(&std::fs::read(&trace).unwrap()).unwrap();
+    let slices = t["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X")
+        .count();
+    // fib(12): 232 joins, each a create and a wait strand, and 233 end strands.
+    assert_eq!(slices, 2 * 232 + 233);
+    assert!(std::fs::read_to_string(&gantt).unwrap().starts_with("<svg"));
+    let p = std::fs::read_to_string(&prof).unwrap();
+    assert!(
+        p.contains("available (running + ready)"),
+        "{}",
+        &p[..200.min(p.len())]
+    );
+}
+
+#[test]
+fn graph_analyze_replays_a_recording() {
+    let dir = tempdir("taskpar-replay");
+    let dag = record(&dir, "fib.dag", 12, false);
+    let dag = dag.to_str().unwrap();
+    let st = json(&["taskpar", "stats", dag, "--format", "json"]);
+    let work = st["seconds"]["work"].as_f64().unwrap();
+    let span = st["seconds"]["span"].as_f64().unwrap();
+    let one = json(&["graph", "analyze", dag, "--procs", "1", "--format", "json"]);
+    let m1 = one["makespan"].as_f64().unwrap();
+    assert!((m1 - work).abs() <= 1e-9 * work, "{m1} vs work {work}");
+    let many = json(&[
+        "graph", "analyze", dag, "--procs", "4096", "--format", "json",
+    ]);
+    let m = many["makespan"].as_f64().unwrap();
+    assert!((m - span).abs() <= 1e-9 * span, "{m} vs span {span}");
+}
+
+#[test]
+fn bad_dag_files_are_named_errors() {
+    let dir = tempdir("taskpar-bad");
+    let good = std::fs::read(record(&dir, "fib.dag", 8, false)).unwrap();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("empty.dag", Vec::new(), "not a vates DAG file"),
+        (
+            "text.dag",
+            b"{\"tasks\": []}".to_vec(),
+            "not a vates DAG file",
+        ),
+        ("cut.dag", good[..good.len() / 2].to_vec(), "truncated"),
+        (
+            "v9.dag",
+            {
+                let mut b = good.clone();
+                b[8] = 9;
+                b
+            },
+            "version 9",
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let err = fails(&["taskpar", "stats", p.to_str().unwrap()], 1);
+        assert!(err.contains(want), "{name}: {err}");
+    }
+    let err = fails(&["taskpar", "stats", "/dev/zero"], 1);
+    assert!(err.contains("not a vates DAG file"), "{err}");
+}
+
+/// A stand-in program for `record`: it copies a recorded DAG to where VATES_TASKREC says
+/// and writes an elapsed time where VATES_TASKREC_ELAPSED says, and fails for n = 13.
+fn fake_program(dir: &Path, dag: &Path) -> PathBuf {
+    let script = dir.join("prog.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             if [ \"$1\" = 13 ]; then echo 'n = 13 is unlucky' >&2; exit 3; fi\n\
+             if [ -n \"$VATES_TASKREC\" ]; then cp '{}' \"$VATES_TASKREC\"; fi\n\
+             if [ -n \"$VATES_TASKREC_ELAPSED\" ]; then echo 0.001 > \"$VATES_TASKREC_ELAPSED\"; fi\n",
+            dag.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&script)
+        .status()
+        .unwrap();
+    script
+}
+
+#[test]
+fn record_appends_one_row_per_run_and_resumes() {
+    let dir = tempdir("taskpar-record");
+    let dag = record(&dir, "fib.dag", 10, true);
+    let prog = fake_program(&dir, &dag);
+    let csv = dir.join("train.csv");
+    let args = |sizes: &'static str| {
+        vec![
+            "taskpar".to_string(),
+            "record".into(),
+            "--sizes".into(),
+            sizes.into(),
+            "--procs".into(),
+            "1,2".into(),
+            "--reps".into(),
+            "2".into(),
+            "--app".into(),
+            "fib".into(),
+            "-o".into(),
+            csv.display().to_string(),
+            "--".into(),
+            prog.display().to_string(),
+        ]
+    };
+    let a: Vec<String> = args("10,11");
+    let out = stdout(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.contains("8 runs of fib appended"), "{out}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("app,n,p,rep,work,work_serial,delay,no_work,create_task,wait_tasks,span,elapsed,elapsed_untraced,burdened_span")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 8);
+    assert_eq!((rows[0][1], rows[0][2], rows[0][3]), ("10", "1", "0"));
+    assert_eq!(rows[0][8], "88"); // fib(10) joins 88 times
+    assert_eq!(rows[0][12], "0.001");
+    // work_serial is the p = 1 work of the same size.
+    assert_eq!(rows[2][5], rows[0][4]);
+    // Again with one more size: only its runs are made.
+    let a = args("10..12");
+    let out = stdout(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.contains("4 runs of fib appended"), "{out}");
+    assert!(out.contains("(8 were there already)"), "{out}");
+    // A failing run names the program, the worker count and its standard error.
+    let a = args("13");
+    let err = fails(&a.iter().map(String::as_str).collect::<Vec<_>>(), 1);
+    assert!(
+        err.contains("failed") && err.contains("n = 13 is unlucky"),
+        "{err}"
+    );
+}
+
+#[test]
+fn record_checks_its_options_before_running() {
+    let dir = tempdir("taskpar-record-bad");
+    let csv = dir.join("t.csv");
+    let csv = csv.to_str().unwrap();
+    let err = fails(
+        &[
+            "taskpar", "record", "--sizes", "10", "--procs", "2,4", "-o", csv, "--", "true",
+        ],
+        1,
+    );
+    assert!(err.contains("no 1"), "{err}");
+    let err = fails(
+        &[
+            "taskpar", "record", "--sizes", "ten", "-o", csv, "--", "true",
+        ],
+        1,
+    );
+    assert!(err.contains("--sizes `ten`"), "{err}");
+    // A program that records nothing.
+    let err = fails(
+        &[
+            "taskpar", "record", "--sizes", "10", "--reps", "1", "-o", csv, "--", "true",
+        ],
+        1,
+    );
+    assert!(err.contains("wrote no VATES_TASKREC file"), "{err}");
+    let err = fails(
+        &[
+            "taskpar",
+            "record",
+            "--sizes",
+            "10",
+            "-o",
+            csv,
+            "--",
+            "/nonexistent/prog",
+        ],
+        1,
+    );
+    assert!(err.contains("cannot run"), "{err}");
+}

@@ -1,0 +1,187 @@
+//! Recorded DAGs: the file [`read`]er, the header, and the [`Graph`] of strands and
+//! collapsed nodes that the statistics, the timeline and the replay read.
+
+mod graph;
+mod read;
+
+pub use graph::{EdgeKind, Graph, Node, NodeKind};
+pub use read::{is_dag_file, read};
+pub use taskrec::tree;
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The header of a DAG file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Header {
+    /// `vates-taskdag`.
+    pub format: String,
+    /// The layout's version.
+    pub version: u32,
+    /// The recorder and its version.
+    #[serde(default)]
+    pub recorder: String,
+    /// The program's name.
+    #[serde(default)]
+    pub program: String,
+    /// Its parameters.
+    #[serde(default)]
+    pub parameters: BTreeMap<String, Option<f64>>,
+    /// Workers in the run (P).
+    pub workers: u32,
+    /// The clock of the times.
+    pub clock: Clock,
+    /// The root task's elapsed time, in clock units.
+    #[serde(default)]
+    pub elapsed: u64,
+    /// Whether single-worker subgraphs were collapsed.
+    #[serde(default)]
+    pub collapse: bool,
+    /// The machine it ran on.
+    #[serde(default)]
+    pub machine: Machine,
+}
+
+impl Header {
+    /// The assumed CPU clock when the header does not say (Hz).
+    pub const DEFAULT_CPU_HZ: f64 = 2.5e9;
+
+    /// `cycles` CPU cycles in the recording's clock units (at the CPU clock of the header,
+    /// else [`Header::DEFAULT_CPU_HZ`]).
+    pub fn cycles_to_clock(&self, cycles: f64) -> f64 {
+        let cpu_hz = self
+            .machine
+            .cpu_mhz
+            .filter(|m| m.is_finite() && *m > 0.0)
+            .map_or(Self::DEFAULT_CPU_HZ, |m| m * 1e6);
+        cycles * self.clock.frequency_hz / cpu_hz
+    }
+}
+
+/// The clock of a recording.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Clock {
+    /// Its unit's name (`ns`).
+    pub unit: String,
+    /// Ticks per second.
+    pub frequency_hz: f64,
+}
+
+/// The machine a recording ran on.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct Machine {
+    /// The CPU model.
+    #[serde(default)]
+    pub cpu: String,
+    /// The CPU clock in MHz when the run began (`None` when unknown).
+    #[serde(default)]
+    pub cpu_mhz: Option<f64>,
+    /// Logical cores available to the process.
+    #[serde(default)]
+    pub cores: u32,
+    /// Its caches.
+    #[serde(default)]
+    pub caches: Vec<Cache>,
+}
+
+/// One cache level.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Cache {
+    /// 1, 2, 3.
+    pub level: u32,
+    /// `Data`, `Instruction`, `Unified`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// As Linux prints it (`32K`).
+    pub size: String,
+}
+
+/// A DAG file's content.
+#[derive(Clone, Debug)]
+pub struct Recording {
+    /// The header.
+    pub header: Header,
+    /// The root task.
+    pub root: tree::Child,
+    /// Nodes in the file (materialised nodes).
+    pub nodes: u64,
+}
+
+impl Recording {
+    /// The recording's DAG as a graph of strands and collapsed nodes.
+    pub fn graph(&self) -> Graph {
+        Graph::from_root(&self.root)
+    }
+}
+
+/// Bounds on what a DAG file may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most nodes.
+    pub max_nodes: u64,
+    /// The deepest nesting of tasks and sections.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_nodes: 50_000_000,
+            max_depth: 10_000,
+        }
+    }
+}
+
+/// Why a DAG file cannot be read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DagError {
+    /// The file does not begin with the DAG magic.
+    #[error("not a vates DAG file (it does not begin with `VATESDAG`)")]
+    NotDag,
+    /// Another version of the layout.
+    #[error("DAG file version {found}; this vates reads version {supported}")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The header is not the JSON it should be.
+    #[error("the DAG file's header (at byte {offset}) is not valid: {message}")]
+    Header {
+        /// Where the header begins.
+        offset: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file ends too early.
+    #[error("the DAG file is truncated: it ends at byte {offset}, in {what}")]
+    Truncated {
+        /// Where it ends.
+        offset: usize,
+        /// What was being read.
+        what: String,
+    },
+    /// A value that cannot be.
+    #[error("the DAG file is corrupt at byte {offset}: {what}")]
+    Corrupt {
+        /// Where.
+        offset: usize,
+        /// What.
+        what: String,
+    },
+    /// More nodes than the limit.
+    #[error("the DAG file holds more than {limit} nodes")]
+    TooLarge {
+        /// The limit.
+        limit: u64,
+    },
+    /// Nested deeper than the limit.
+    #[error("the DAG file nests tasks deeper than {limit} levels (at byte {offset})")]
+    TooDeep {
+        /// Where.
+        offset: usize,
+        /// The limit.
+        limit: usize,
+    },
+}

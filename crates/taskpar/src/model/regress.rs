@@ -1,0 +1,506 @@
+//! One sub-model's regression: the rows weighted (relative errors), the feature columns
+//! scaled (they span 25 orders of magnitude), columns that are combinations of earlier ones
+//! left out, α of the positive Lasso-LARS chosen by cross-validation over folds of sizes,
+//! the selected terms refitted without penalty and pruned from the fastest-growing down by
+//! F tests, and the coefficients brought back to the target's units; the refit of the
+//! bootstrap at the same α; and the out-of-fold error of the whole procedure, by which
+//! forms are chosen.
+
+use fit::{Design, FitError, LarsOptions};
+
+use super::cv_curve::{self, Curve};
+use super::error::TrainError;
+use super::features::{Feature, Inputs};
+use super::fitted::{Coefs, SubModel};
+
+/// A column whose part outside the span of the earlier (unit-norm) columns is below this
+/// is left out: LARS stops at an exactly collinear column.
+const COLLINEAR: f64 = 1e-7;
+
+/// What to fit.
+pub(crate) struct Spec<'a> {
+    /// The sub-model's name (for errors).
+    pub model: &'static str,
+    /// The target's name.
+    pub target: &'a str,
+    /// The variant's name.
+    pub variant: &'a str,
+    /// The columns.
+    pub features: &'a [Feature],
+    /// Fit an intercept.
+    pub intercept: bool,
+    /// Keep the coefficients ≥ 0.
+    pub positive: bool,
+    /// What the rows are divided by (`none`, or the reference the weights came from).
+    pub weighting: &'a str,
+}
+
+/// The rows of one regression.
+#[derive(Clone, Copy)]
+pub(crate) struct Data<'a> {
+    /// The inputs of the features.
+    pub x: &'a [Inputs],
+    /// The targets.
+    pub y: &'a [f64],
+    /// Each row's weight (`None`: plain least squares).
+    pub w: Option<&'a [f64]>,
+    /// Each row's size, `0..sizes` (folds hold whole sizes).
+    pub groups: &'a [usize],
+}
+
+/// How α is chosen from the cross-validation curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// The least mean error (scikit-learn's `LassoLarsCV`).
+    Min,
+    /// The largest α whose mean error is within one standard error of the least.
+    OneSe,
+}
+
+/// The fitting procedure's settings.
+#[derive(Clone, Copy)]
+pub(crate) struct Cv {
+    /// Folds of the cross-validation.
+    pub folds: usize,
+    /// Their seed.
+    pub seed: u64,
+    /// The most steps of a Lasso path.
+    pub max_iter: usize,
+    /// The transform's name (for errors).
+    pub transform: &'static str,
+    /// How α is chosen.
+    pub rule: Rule,
+    /// Refit the selected terms without penalty.
+    pub relaxed: bool,
+    /// The level of the pruning F test (0: no pruning; only when relaxed).
+    pub prune: f64,
+}
+
+/// The columns of `features` at `rows`, each row multiplied by its weight.
+fn columns(
+    model: &'static str,
+    features: &[Feature],
+    d: Data,
+    transform: &'static str,
+) -> Result<Vec<Vec<f64>>, TrainError> {
+    features
+        .iter()
+        .map(|f| {
+            d.x.iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    let v = f.value(x) * d.w.map_or(1.0, |w| w[i]);
+                    if v.is_finite() {
+                        Ok(v)
+                    } else {
+                        Err(TrainError::NotFinite {
+                            model,
+                            feature: f.name(),
+                            n: x.n,
+                            transform,
+                        })
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The targets multiplied by the weights.
+fn weighted(d: Data) -> Vec<f64> {
+    d.y.iter()
+        .enumerate()
+        .map(|(i, v)| v * d.w.map_or(1.0, |w| w[i]))
+        .collect()
+}
+
+/// The column divisor: the L2 norm of the column (centred when `center`), 1 for a zero column.
+fn scale_of(col: &[f64], center: bool) -> f64 {
+    let mean = if center {
+        col.iter().sum::<f64>() / col.len().max(1) as f64
+    } else {
+        0.0
+    };
+    let s = col
+        .iter()
+        .map(|v| (v - mean) * (v - mean))
+        .sum::<f64>()
+        .sqrt();
+    if s.is_finite() && s > 0.0 {
+        s
+    } else {
+        1.0
+    }
+}
+
+/// The indices of the columns (scaled to unit norm, centred when `center`) kept by a
+/// Gram–Schmidt pass in order: a column nearly in the span of those before is left out.
+fn independent(cols: &[Vec<f64>], center: bool) -> Vec<usize> {
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    let mut keep = Vec::new();
+    for (j, col) in cols.iter().enumerate() {
+        let mean = if center {
+            col.iter().sum::<f64>() / col.len().max(1) as f64
+        } else {
+            0.0
+        };
+        let mut v: Vec<f64> = col.iter().map(|x| x - mean).collect();
+        let norm0 = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if !(norm0 > 0.0 && norm0.is_finite()) {
+            continue;
+        }
+        v.iter_mut().for_each(|x| *x /= norm0);
+        // Twice, for orthogonality in floating point.
+        for _ in 0..2 {
+            for q in &basis {
+                let d: f64 = q.iter().zip(&v).map(|(a, b)| a * b).sum();
+                v.iter_mut().zip(q).for_each(|(x, a)| *x -= d * a);
+            }
+        }
+        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if norm > COLLINEAR {
+            v.iter_mut().for_each(|x| *x /= norm);
+            basis.push(v);
+            keep.push(j);
+        }
+    }
+    keep
+}
+
+fn target_scale(y: &[f64]) -> f64 {
+    let s = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if s.is_finite() && s > 0.0 {
+        s
+    } else {
+        1.0
+    }
+}
+
+/// Fits `y ≈ intercept + Σ β·feature` on `d`, minimising Σ (wᵢ·(yᵢ − ŷᵢ))² (with weights the
+/// intercept is a column of ones, kept ≥ 0 with the others when the fit is positive).
+pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> {
+    let err = |source| TrainError::Fit {
+        model: spec.model,
+        source,
+    };
+    let fit_intercept = spec.intercept && d.w.is_none();
+    let mut features = spec.features.to_vec();
+    if spec.intercept && d.w.is_some() {
+        features.insert(0, Feature::One);
+    }
+    let cols = columns(spec.model, &features, d, cv.transform)?;
+    let scales: Vec<f64> = cols.iter().map(|c| scale_of(c, fit_intercept)).collect();
+    let keep = independent(&cols, fit_intercept);
+    let yw = weighted(d);
+    let ys = target_scale(&yw);
+    let mut coefficients = vec![0.0; features.len()];
+    let dropped: Vec<Feature> = (0..features.len())
+        .filter(|j| !keep.contains(j))
+        .map(|j| features[j])
+        .collect();
+    let mut out = SubModel {
+        target: spec.target.to_string(),
+        variant: spec.variant.to_string(),
+        weighting: spec.weighting.to_string(),
+        features,
+        scales: scales.clone(),
+        target_scale: ys,
+        coefficients: coefficients.clone(),
+        intercept: 0.0,
+        fit_intercept,
+        positive: spec.positive,
+        alpha: 0.0,
+        cv_mse: None,
+        cv_score: None,
+        dropped,
+        pruned: Vec::new(),
+        rows: d.y.len(),
+    };
+    let yscaled: Vec<f64> = yw.iter().map(|v| v / ys).collect();
+    if keep.is_empty() {
+        // Nothing to regress on: the mean (with an intercept) or zero.
+        if fit_intercept {
+            out.intercept = d.y.iter().sum::<f64>() / d.y.len().max(1) as f64;
+        }
+        return Ok(out);
+    }
+    let scaled: Vec<Vec<f64>> = keep
+        .iter()
+        .map(|&j| cols[j].iter().map(|v| v / scales[j]).collect())
+        .collect();
+    let curve = cv_curve::curve(
+        &scaled,
+        &yscaled,
+        d.groups,
+        cv.folds,
+        cv.seed,
+        fit_intercept,
+        spec.positive,
+        cv.max_iter,
+    )
+    .map_err(err)?;
+    let (alpha, cv_mse) = choose_alpha(&curve, cv.rule);
+    // Breakpoints computed as 0 can come out a rounding error below it.
+    let alpha = alpha.max(0.0);
+    let orders: Vec<u8> = keep.iter().map(|&j| out.features[j].order()).collect();
+    let solved = solve_at(
+        &scaled,
+        &orders,
+        &yscaled,
+        alpha,
+        fit_intercept,
+        spec.positive,
+        cv,
+    )
+    .map_err(err)?;
+    for (k, &j) in keep.iter().enumerate() {
+        coefficients[j] = solved.beta[k] * ys / scales[j];
+    }
+    out.pruned = solved
+        .pruned
+        .iter()
+        .map(|&k| out.features[keep[k]])
+        .collect();
+    out.coefficients = coefficients;
+    out.intercept = solved.intercept * ys;
+    out.alpha = alpha;
+    out.cv_mse = cv_mse.map(|v| v * ys * ys).filter(|v| v.is_finite());
+    Ok(out)
+}
+
+/// The out-of-fold mean squared (weighted) error of the whole procedure of [`fit`] on `d`:
+/// for each fold of sizes, fitted on the others (with its own inner cross-validation) and
+/// scored on its rows. `None` with fewer than two sizes.
+pub(crate) fn score(spec: &Spec, d: Data, cv: Cv) -> Result<Option<f64>, TrainError> {
+    let count = d.groups.iter().max().map_or(0, |g| g + 1);
+    let splits = fit::cv::kfold_shuffled(count, cv.folds, cv.seed ^ 0x5C0E);
+    let (mut sum, mut rows) = (0.0, 0usize);
+    for s in &splits {
+        let mut renumber = vec![usize::MAX; count];
+        for (k, &g) in s.train.iter().enumerate() {
+            renumber[g] = k;
+        }
+        let train: Vec<usize> = (0..d.y.len())
+            .filter(|&i| renumber[d.groups[i]] != usize::MAX)
+            .collect();
+        let x: Vec<Inputs> = train.iter().map(|&i| d.x[i]).collect();
+        let y: Vec<f64> = train.iter().map(|&i| d.y[i]).collect();
+        let w: Option<Vec<f64>> = d.w.map(|w| train.iter().map(|&i| w[i]).collect());
+        let groups: Vec<usize> = train.iter().map(|&i| renumber[d.groups[i]]).collect();
+        let sub = fit(
+            spec,
+            Data {
+                x: &x,
+                y: &y,
+                w: w.as_deref(),
+                groups: &groups,
+            },
+            cv,
+        )?;
+        for i in (0..d.y.len()).filter(|&i| renumber[d.groups[i]] == usize::MAX) {
+            let r = (d.y[i] - sub.eval(&d.x[i])) * d.w.map_or(1.0, |w| w[i]);
+            sum += r * r;
+            rows += 1;
+        }
+    }
+    Ok((rows > 0 && sum.is_finite()).then(|| sum / rows as f64))
+}
+
+/// The α of `rule` and its mean cross-validated error (scaled units); α = 0 (least squares)
+/// without a curve.
+fn choose_alpha(curve: &Curve, rule: Rule) -> (f64, Option<f64>) {
+    let stats: Vec<(f64, f64, f64)> = curve
+        .alphas
+        .iter()
+        .zip(&curve.mse)
+        .filter(|(_, row)| !row.is_empty() && row.iter().all(|v| v.is_finite()))
+        .map(|(&a, row)| {
+            let k = row.len() as f64;
+            let mean = row.iter().sum::<f64>() / k;
+            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (k - 1.0).max(1.0);
+            (a, mean, (var / k).sqrt())
+        })
+        .collect();
+    // The first least mean: the smallest such α, as scikit-learn.
+    let Some(&(a_min, best, se)) = stats.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return (0.0, None);
+    };
+    match rule {
+        Rule::Min => (a_min, Some(best)),
+        Rule::OneSe => stats
+            .iter()
+            .filter(|s| s.1 <= best + se)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or((a_min, Some(best)), |s| (s.0, Some(s.1))),
+    }
+}
+
+/// The scaled solution of [`solve_at`].
+struct Solved {
+    beta: Vec<f64>,
+    intercept: f64,
+    /// Columns the Lasso selected and the F tests left out.
+    pruned: Vec<usize>,
+}
+
+/// The Lasso at `alpha` on scaled columns `cols` (the path stopped there); when relaxed, its
+/// selected columns refitted without penalty (non-negative least squares when positive) and,
+/// while the fastest-growing selected column (by `orders`) adds nothing significant (an F
+/// test at level `cv.prune`), that column left out.
+fn solve_at(
+    cols: &[Vec<f64>],
+    orders: &[u8],
+    y: &[f64],
+    alpha: f64,
+    intercept: bool,
+    positive: bool,
+    cv: Cv,
+) -> Result<Solved, FitError> {
+    let m = y.len().max(1) as f64;
+    let mean = |v: &[f64]| {
+        if intercept {
+            v.iter().sum::<f64>() / m
+        } else {
+            0.0
+        }
+    };
+    let ymean = mean(y);
+    let yc: Vec<f64> = y.iter().map(|v| v - ymean).collect();
+    let means: Vec<f64> = cols.iter().map(|c| mean(c)).collect();
+    let centred: Vec<Vec<f64>> = cols
+        .iter()
+        .zip(&means)
+        .map(|(c, mu)| c.iter().map(|v| v - mu).collect())
+        .collect();
+    let path = fit::lasso_lars_path(
+        &Design::from_columns(&centred)?,
+        &yc,
+        &LarsOptions {
+            positive,
+            max_iter: cv.max_iter,
+            alpha_min: alpha,
+        },
+    )?;
+    let mut beta = path
+        .coefs
+        .last()
+        .cloned()
+        .unwrap_or_else(|| vec![0.0; cols.len()]);
+    let mut pruned = Vec::new();
+    if cv.relaxed {
+        let mut support: Vec<usize> = (0..beta.len()).filter(|&j| beta[j] != 0.0).collect();
+        let solve = |support: &[usize]| -> Result<(Vec<f64>, f64), FitError> {
+            if support.is_empty() {
+                return Ok((Vec::new(), yc.iter().map(|v| v * v).sum()));
+            }
+            let sub: Vec<Vec<f64>> = support.iter().map(|&j| centred[j].clone()).collect();
+            let d = Design::from_columns(&sub)?;
+            let x = if positive {
+                let opts = fit::NnlsOptions {
+                    max_iter: Some(30 * sub.len()),
+                };
+                fit::nnls(&d, &yc, &opts)?.x
+            } else {
+                fit::least_squares(&d, &yc)?.coefficients
+            };
+            let rss = d
+                .predict(&x)
+                .iter()
+                .zip(&yc)
+                .map(|(p, v)| (v - p) * (v - p))
+                .sum();
+            Ok((x, rss))
+        };
+        let (mut solved, mut rss) = solve(&support)?;
+        while cv.prune > 0.0 && support.len() > 1 {
+            let df = yc.len() as f64 - support.len() as f64 - f64::from(u8::from(intercept));
+            if df < 1.0 {
+                break;
+            }
+            let top = support.iter().map(|&j| orders[j]).max().unwrap_or(0);
+            // The least significant of the fastest-growing columns.
+            let mut weakest: Option<(usize, f64, Vec<f64>, f64)> = None;
+            for (k, &j) in support.iter().enumerate() {
+                if orders[j] != top {
+                    continue;
+                }
+                let rest: Vec<usize> = support.iter().copied().filter(|&i| i != j).collect();
+                let (x, r) = solve(&rest)?;
+                let f = (r - rss).max(0.0) / (rss.max(f64::MIN_POSITIVE) / df);
+                let pv = fit::stats::f_sf(f, 1.0, df);
+                if weakest.as_ref().is_none_or(|w| pv > w.1) {
+                    weakest = Some((k, pv, x, r));
+                }
+            }
+            match weakest {
+                Some((k, pv, x, r)) if pv > cv.prune => {
+                    pruned.push(support.remove(k));
+                    solved = x;
+                    rss = r;
+                }
+                _ => break,
+            }
+        }
+        beta.iter_mut().for_each(|b| *b = 0.0);
+        for (k, &j) in support.iter().enumerate() {
+            beta[j] = solved[k];
+        }
+    }
+    let b0 = ymean - means.iter().zip(&beta).map(|(mu, b)| mu * b).sum::<f64>();
+    Ok(Solved {
+        beta,
+        intercept: if intercept { b0 } else { 0.0 },
+        pruned,
+    })
+}
+
+/// Refits `sub` on new targets `y` (at `d`'s rows and weights) at its α, with its columns,
+/// scaling and variant (a bootstrap replicate).
+pub(crate) fn refit(
+    model: &'static str,
+    sub: &SubModel,
+    d: Data,
+    cv: Cv,
+) -> Result<Coefs, TrainError> {
+    let err = |source| TrainError::Fit { model, source };
+    let cols = columns(model, &sub.features, d, cv.transform)?;
+    let keep: Vec<usize> = (0..sub.features.len())
+        .filter(|j| !sub.dropped.contains(&sub.features[*j]))
+        .collect();
+    let ys = sub.target_scale;
+    let yscaled: Vec<f64> = weighted(d).iter().map(|v| v / ys).collect();
+    let mut coefficients = vec![0.0; sub.features.len()];
+    if keep.is_empty() {
+        let m = d.y.len().max(1) as f64;
+        return Ok(Coefs {
+            coefficients,
+            intercept: if sub.fit_intercept {
+                d.y.iter().sum::<f64>() / m
+            } else {
+                0.0
+            },
+        });
+    }
+    let scaled: Vec<Vec<f64>> = keep
+        .iter()
+        .map(|&j| cols[j].iter().map(|v| v / sub.scales[j]).collect())
+        .collect();
+    let orders: Vec<u8> = keep.iter().map(|&j| sub.features[j].order()).collect();
+    let solved = solve_at(
+        &scaled,
+        &orders,
+        &yscaled,
+        sub.alpha,
+        sub.fit_intercept,
+        sub.positive,
+        cv,
+    )
+    .map_err(err)?;
+    for (k, &j) in keep.iter().enumerate() {
+        coefficients[j] = solved.beta[k] * ys / sub.scales[j];
+    }
+    Ok(Coefs {
+        coefficients,
+        intercept: solved.intercept * ys,
+    })
+}

@@ -1,0 +1,163 @@
+//! The accuracy of a model on test runs: the paper's error |actual − predicted|/actual per
+//! run, for each chained component, the time and the direct regression, with medians per
+//! application.
+
+use serde::Serialize;
+
+use super::data::Run;
+use super::error::PredictError;
+use super::fitted::Model;
+use super::predict::{chain, direct, input};
+use super::train::median;
+
+/// Relative errors |actual − predicted|/actual, one per quantity (`None` where the actual
+/// value is 0 or the quantity was not recorded).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Errors {
+    /// T1'(n).
+    pub work_serial: Option<f64>,
+    /// create_task(n).
+    pub create_task: Option<f64>,
+    /// wait_tasks(n).
+    pub wait_tasks: Option<f64>,
+    /// T1(n, p).
+    pub work: Option<f64>,
+    /// delay(n, p).
+    pub delay: Option<f64>,
+    /// no_work(n, p).
+    pub no_work: Option<f64>,
+    /// T∞(n).
+    pub span: Option<f64>,
+    /// The two-step model's time against the elapsed time.
+    pub time: Option<f64>,
+    /// The direct regression's time against the elapsed time.
+    pub direct: Option<f64>,
+}
+
+impl Errors {
+    /// The quantities by name, in the chain's order.
+    pub fn named(&self) -> [(&'static str, Option<f64>); 9] {
+        [
+            ("work_serial", self.work_serial),
+            ("create_task", self.create_task),
+            ("wait_tasks", self.wait_tasks),
+            ("work", self.work),
+            ("delay", self.delay),
+            ("no_work", self.no_work),
+            ("span", self.span),
+            ("time", self.time),
+            ("direct", self.direct),
+        ]
+    }
+}
+
+/// One test run against its prediction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RowReport {
+    /// The application.
+    pub app: String,
+    /// The size.
+    pub n: f64,
+    /// The workers.
+    pub p: f64,
+    /// The measured elapsed time.
+    pub actual: f64,
+    /// The two-step model's time.
+    pub predicted: f64,
+    /// The direct regression's time.
+    pub direct: f64,
+    /// The relative errors.
+    pub errors: Errors,
+}
+
+/// The median errors of one application's runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AppMedians {
+    /// The application.
+    pub app: String,
+    /// Its runs.
+    pub rows: usize,
+    /// The median of each quantity's errors (over the runs where it is defined).
+    pub median: Errors,
+}
+
+/// A model's accuracy on test runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// One entry per run, in order.
+    pub rows: Vec<RowReport>,
+    /// Medians per application, in order of first appearance.
+    pub medians: Vec<AppMedians>,
+}
+
+fn relative(actual: f64, predicted: f64) -> Option<f64> {
+    (actual.is_finite() && actual != 0.0 && predicted.is_finite())
+        .then(|| ((actual - predicted) / actual).abs())
+}
+
+/// The model's relative errors on `runs`, per run and as medians per application.
+///
+/// # Errors
+/// [`PredictError`] for a run at which the model cannot predict (n or p out of range).
+pub fn report(model: &Model, runs: &[Run]) -> Result<Report, PredictError> {
+    let mut rows = Vec::with_capacity(runs.len());
+    for r in runs {
+        let x = input(model, r.n, r.p)?;
+        let c = chain(model, None, x, r.p);
+        let d = direct(model, x, r.p);
+        rows.push(RowReport {
+            app: r.app.clone(),
+            n: r.n,
+            p: r.p,
+            actual: r.elapsed,
+            predicted: c.time,
+            direct: d,
+            errors: Errors {
+                work_serial: relative(r.work_serial, c.serial),
+                create_task: relative(r.create_task, c.create_task),
+                wait_tasks: relative(r.wait_tasks, c.wait_tasks),
+                work: relative(r.work, c.work),
+                delay: relative(r.delay, c.delay),
+                no_work: relative(r.no_work, c.no_work),
+                span: match (r.span, c.span) {
+                    (Some(a), Some(p)) => relative(a, p),
+                    _ => None,
+                },
+                time: relative(r.elapsed, c.time),
+                direct: relative(r.elapsed, d),
+            },
+        });
+    }
+    let mut apps: Vec<String> = Vec::new();
+    for r in &rows {
+        if !apps.contains(&r.app) {
+            apps.push(r.app.clone());
+        }
+    }
+    let medians = apps
+        .into_iter()
+        .map(|app| {
+            let mine: Vec<&RowReport> = rows.iter().filter(|r| r.app == app).collect();
+            let med = |f: &dyn Fn(&Errors) -> Option<f64>| {
+                let mut v: Vec<f64> = mine.iter().filter_map(|r| f(&r.errors)).collect();
+                (!v.is_empty()).then(|| median(&mut v))
+            };
+            AppMedians {
+                rows: mine.len(),
+                median: Errors {
+                    work_serial: med(&|e| e.work_serial),
+                    create_task: med(&|e| e.create_task),
+                    wait_tasks: med(&|e| e.wait_tasks),
+                    work: med(&|e| e.work),
+                    delay: med(&|e| e.delay),
+                    no_work: med(&|e| e.no_work),
+                    span: med(&|e| e.span),
+                    time: med(&|e| e.time),
+                    direct: med(&|e| e.direct),
+                },
+                app,
+            }
+        })
+        .collect();
+    Ok(Report { rows, medians })
+}

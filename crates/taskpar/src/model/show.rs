@@ -1,0 +1,186 @@
+//! Text for people: a trained model (each sub-model's terms, the forms chosen, the
+//! training domain), a prediction with its breakdown, and a test report's medians.
+
+use std::fmt::Write as _;
+
+use trace::text::{fixed, num, seconds, TextTable};
+
+use super::fitted::{Model, SubModel};
+use super::predict::Prediction;
+use super::report::Report;
+
+fn terms(s: &SubModel) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if s.intercept != 0.0 {
+        parts.push(num(sig(s.intercept)));
+    }
+    for (f, c) in s.selected() {
+        parts.push(format!("{}·{}", num(sig(c)), f.name()));
+    }
+    if parts.is_empty() {
+        "0".to_string()
+    } else {
+        parts.join(" + ")
+    }
+}
+
+/// Four significant digits.
+fn sig(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let e = v.abs().log10().floor() as i32 - 3;
+    let m = 10f64.powi(e);
+    (v / m).round() * m
+}
+
+/// A trained model as text: the application and domain, each sub-model's selected terms
+/// (the paper's equation numbers), the forms cross-validation chose and the intervals.
+pub fn model_text(m: &Model) -> String {
+    let mut o = String::new();
+    let d = &m.domain;
+    let _ = writeln!(
+        o,
+        "{}: trained on {} runs, n {}..{} ({} sizes{}), p {}..{}",
+        m.app.as_deref().unwrap_or("the application"),
+        d.rows,
+        num(d.n_min),
+        num(d.n_max),
+        d.sizes,
+        if m.transform.name() == "none" {
+            String::new()
+        } else {
+            format!(", n → {}", m.transform.name())
+        },
+        num(d.p_min),
+        num(d.p_max)
+    );
+    let eq = |name: &str| match name {
+        "work_serial" => "T1'(n)       eq. 11",
+        "create_task" => "create(n)    eq. 13",
+        "wait_tasks" => "wait(n)      eq. 14",
+        "work" => "T1 − T1'     eq. 10",
+        "delay" => "delay        eq. 12",
+        "no_work" => "no_work      eq. 15",
+        "span" => "T∞(n)        span",
+        _ => "ln elapsed   direct",
+    };
+    for (name, s) in m.sub_models() {
+        let _ = writeln!(o, "  {} = {}  [{}]", eq(name), terms(s), s.variant);
+    }
+    for c in &m.choices {
+        let scores: Vec<String> = c
+            .candidates
+            .iter()
+            .map(|k| {
+                format!(
+                    "{} {}",
+                    k.variant,
+                    k.cv_score.map_or("not scored".to_string(), |v| num(sig(v)))
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "  {}: {} ({}; cross-validation error: {})",
+            c.sub_model,
+            c.chosen,
+            if c.fixed { "fixed" } else { "chosen" },
+            scores.join(", ")
+        );
+    }
+    let _ = writeln!(
+        o,
+        "  intervals: {}",
+        if m.bootstrap.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{} ({} replicates)", m.interval.method, m.bootstrap.len())
+        }
+    );
+    o
+}
+
+/// A prediction as text: the time with its interval, the breakdown of eq. 9, the direct
+/// regression beside it, the bounds and the warnings.
+pub fn prediction_text(app: &str, p: &Prediction) -> String {
+    let mut o = String::new();
+    let interval = p.interval.map_or(String::new(), |(lo, hi)| {
+        format!("  [{}, {}] 90% interval", seconds(lo), seconds(hi))
+    });
+    let _ = writeln!(
+        o,
+        "{app} at n = {}, p = {}: {}{interval}",
+        num(p.n),
+        num(p.p),
+        seconds(p.time)
+    );
+    let _ = writeln!(
+        o,
+        "  = (work {} + delay {} + no_work {}) / {}",
+        seconds(p.work),
+        seconds(p.delay),
+        seconds(p.no_work),
+        num(p.p)
+    );
+    let share = |v: f64| fixed(100.0 * v / (p.work + p.delay + p.no_work), 1);
+    let _ = writeln!(
+        o,
+        "    work {}%, delay {}%, no_work {}%; serial work T1' {}, work inflation {}×",
+        share(p.work),
+        share(p.delay),
+        share(p.no_work),
+        seconds(p.serial),
+        fixed(p.work / p.serial, 3)
+    );
+    let _ = writeln!(
+        o,
+        "  tasks: {} created, {} waits{}",
+        num(p.create_task.round()),
+        num(p.wait_tasks.round()),
+        p.span
+            .map_or(String::new(), |s| format!("; span T∞ {}", seconds(s)))
+    );
+    let _ = writeln!(o, "  direct regression (baseline): {}", seconds(p.direct));
+    let mut b = format!("  bounds: T1/p {}", seconds(p.bounds.work_over_p));
+    if let Some(s) = p.bounds.span {
+        let _ = write!(b, ", T∞ {}", seconds(s));
+    }
+    if let Some(g) = p.bounds.greedy {
+        let _ = write!(b, ", greedy T1/p + T∞ {}", seconds(g));
+    }
+    let _ = writeln!(o, "{b}");
+    for w in &p.warnings {
+        let _ = writeln!(o, "  warning: {w}");
+    }
+    o
+}
+
+/// A test report as a table: per application the median relative error of each component,
+/// of the two-step model's time and of the direct regression.
+pub fn report_text(r: &Report) -> String {
+    use trace::text::Align;
+    let names = [
+        "T1'", "create", "wait", "T1", "delay", "no_work", "span", "time", "direct",
+    ];
+    let mut cols = vec![
+        ("app".to_string(), Align::Left),
+        ("runs".to_string(), Align::Right),
+    ];
+    cols.extend(names.iter().map(|n| (n.to_string(), Align::Right)));
+    let mut t = TextTable::new(cols);
+    for m in &r.medians {
+        let mut row = vec![m.app.clone(), m.rows.to_string()];
+        row.extend(
+            m.median
+                .named()
+                .iter()
+                .map(|(_, v)| v.map_or("-".to_string(), |e| format!("{}%", fixed(100.0 * e, 1)))),
+        );
+        t.push(row);
+    }
+    format!(
+        "median relative error |actual − predicted| / actual on the test runs:\n{}",
+        t.render("  ")
+    )
+}

@@ -1,0 +1,149 @@
+//! DAG files: what the recorder writes reads back the same, and every corrupt, truncated or
+//! foreign file is a clear error (acceptance item 6), never a panic.
+
+use taskpar::dag::{self, DagError, Limits};
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = taskrec::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+/// A small recording kept in full (every strand a node).
+fn sample() -> (taskrec::Dag, Vec<u8>) {
+    let ((), dag) = taskrec::record_with(taskrec::Options { collapse: false }, || {
+        taskrec::scope(|s| {
+            for k in 3..7 {
+                s.spawn(move |_| {
+                    fib(k);
+                });
+            }
+        });
+    });
+    let meta = taskrec::Meta {
+        program: "fib \"quoted\"".into(),
+        parameters: vec![("n".into(), 13.0)],
+        collapse: true,
+    };
+    let bytes = taskrec::encode(&dag, &meta);
+    (dag, bytes)
+}
+
+#[test]
+fn a_recording_reads_back_as_written() {
+    let (dag, bytes) = sample();
+    let rec = dag::read(&bytes, &Limits::default()).expect("reads");
+    assert_eq!(rec.root, dag.root);
+    assert_eq!(rec.header.program, "fib \"quoted\"");
+    assert_eq!(rec.header.parameters["n"], Some(13.0));
+    assert_eq!(rec.header.workers, dag.workers);
+    assert_eq!(rec.header.clock.frequency_hz, dag.clock_hz);
+    assert_eq!(rec.header.elapsed, dag.elapsed);
+    assert!(dag::is_dag_file(&bytes));
+    // fib(3..7) join 2 + 4 + 7 + 12 times, and the scope spawns 4 tasks.
+    assert_eq!(rec.graph().counts().creates, 25 + 4);
+    assert!(rec.nodes > 40, "{} nodes", rec.nodes);
+}
+
+#[test]
+fn every_truncation_is_an_error_that_says_so() {
+    let (_, bytes) = sample();
+    for len in 0..bytes.len() {
+        let e = dag::read(&bytes[..len], &Limits::default()).expect_err("truncated");
+        match e {
+            DagError::NotDag | DagError::Truncated { .. } => {}
+            DagError::Header { .. } if len < 20 + 200 => {}
+            other => panic!("at {len} bytes: {other}"),
+        }
+    }
+}
+
+#[test]
+fn corrupt_bytes_are_errors_never_panics() {
+    let (_, bytes) = sample();
+    // Every single byte changed in turn (past the magic): an error or a valid other DAG.
+    for at in 8..bytes.len() {
+        for delta in [1u8, 0x80, 0xff] {
+            let mut b = bytes.clone();
+            b[at] = b[at].wrapping_add(delta);
+            let _ = dag::read(&b, &Limits::default());
+        }
+    }
+}
+
+#[test]
+fn foreign_files_and_versions_are_named() {
+    let (_, bytes) = sample();
+    assert_eq!(
+        dag::read(b"{\"tasks\": []}", &Limits::default()).unwrap_err(),
+        DagError::NotDag
+    );
+    let mut v2 = bytes.clone();
+    v2[8] = 2;
+    let e = dag::read(&v2, &Limits::default()).unwrap_err();
+    assert_eq!(
+        e,
+        DagError::Version {
+            found: 2,
+            supported: 1
+        }
+    );
+    assert!(e.to_string().contains("version 2"), "{e}");
+    let mut junk = bytes.clone();
+    junk.push(0);
+    let e = dag::read(&junk, &Limits::default()).unwrap_err();
+    assert!(
+        e.to_string().contains("1 bytes after the end marker"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_header_that_is_not_json_is_named() {
+    let mut b = b"VATESDAG".to_vec();
+    b.extend_from_slice(&1u32.to_le_bytes());
+    b.extend_from_slice(&5u32.to_le_bytes());
+    b.extend_from_slice(b"{oops");
+    let e = dag::read(&b, &Limits::default()).unwrap_err();
+    assert!(matches!(e, DagError::Header { offset: 16, .. }), "{e}");
+}
+
+fn header() -> Vec<u8> {
+    let h = br#"{"format":"vates-taskdag","version":1,"workers":2,"clock":{"unit":"ns","frequency_hz":1e9}}"#;
+    let mut b = b"VATESDAG".to_vec();
+    b.extend_from_slice(&1u32.to_le_bytes());
+    b.extend_from_slice(&(h.len() as u32).to_le_bytes());
+    b.extend_from_slice(h);
+    b
+}
+
+#[test]
+fn deep_nesting_and_huge_counts_stop_at_the_limits() {
+    // 100,000 nested sections: refused at the depth limit, without recursing that deep.
+    let mut b = header();
+    b.extend_from_slice(&[taskrec::TAG_TASK]);
+    b.extend_from_slice(&1u32.to_le_bytes());
+    for _ in 0..100_000 {
+        b.push(taskrec::TAG_SECTION);
+        b.extend_from_slice(&0u64.to_le_bytes());
+        b.extend_from_slice(&1u32.to_le_bytes());
+    }
+    let e = dag::read(&b, &Limits::default()).unwrap_err();
+    assert!(matches!(e, DagError::TooDeep { limit: 10_000, .. }), "{e}");
+    // A task claiming 4 billion items in a short file: truncated, no huge allocation.
+    let mut b = header();
+    b.push(taskrec::TAG_TASK);
+    b.extend_from_slice(&u32::MAX.to_le_bytes());
+    let e = dag::read(&b, &Limits::default()).unwrap_err();
+    assert!(matches!(e, DagError::Truncated { .. }), "{e}");
+    // Node count over a small limit.
+    let (_, bytes) = sample();
+    let small = Limits {
+        max_nodes: 0,
+        max_depth: 100,
+    };
+    let e = dag::read(&bytes, &small).unwrap_err();
+    assert_eq!(e, DagError::TooLarge { limit: 0 });
+}

@@ -264,3 +264,168 @@ fn record_checks_its_options_before_running() {
     );
     assert!(err.contains("cannot run"), "{err}");
 }
+
+fn example(name: &str) -> String {
+    common::example_in("taskpar", name)
+}
+
+/// The recorded BOTS runs (`bench/taskpar_real.sh`): fit a kernel, predict at a test size,
+/// and report on the test runs.
+#[test]
+fn fit_predict_and_report_on_the_recorded_kernels() {
+    let dir = tempdir("taskpar-model");
+    let model = dir.join("sparselu.json");
+    let model = model.to_str().unwrap();
+    let text = stdout(&[
+        "taskpar",
+        "fit",
+        &example("train.csv"),
+        "--app",
+        "sparselu",
+        "-o",
+        model,
+    ]);
+    assert!(text.starts_with("sparselu: trained on 36 runs"), "{text}");
+    assert!(
+        text.contains("eq. 11") && text.contains("model written to"),
+        "{text}"
+    );
+    let v = json(&[
+        "taskpar", "predict", model, "-n", "160", "-p", "2", "--format", "json",
+    ]);
+    let (time, work, delay, no_work) = (
+        v["time"].as_f64().unwrap(),
+        v["work"].as_f64().unwrap(),
+        v["delay"].as_f64().unwrap(),
+        v["no_work"].as_f64().unwrap(),
+    );
+    // Eq. 9.
+    assert!((time - (work + delay + no_work) / 2.0).abs() < 1e-12 * time);
+    let (lo, hi) = (
+        v["interval"][0].as_f64().unwrap(),
+        v["interval"][1].as_f64().unwrap(),
+    );
+    assert!(lo <= time && time <= hi, "{lo} {time} {hi}");
+    assert!(v["direct"].as_f64().unwrap() > 0.0);
+    assert!(
+        v["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("largest training size"),
+        "{v}"
+    );
+    // Several points: an array, and a plot over p.
+    let plot = dir.join("p.svg");
+    let v = json(&[
+        "taskpar",
+        "predict",
+        model,
+        "-n",
+        "160",
+        "-p",
+        "1..4",
+        "--plot",
+        plot.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v.as_array().unwrap().len(), 4);
+    assert!(std::fs::read_to_string(&plot)
+        .unwrap()
+        .contains("bound T1/p"));
+    // The report: every kernel with test runs, the baseline beside the model.
+    let r = json(&[
+        "taskpar",
+        "report",
+        &example("train.csv"),
+        &example("test.csv"),
+        "--transform",
+        "fib:n=2^n",
+        "--transform",
+        "nqueens:n=2^n",
+        "--format",
+        "json",
+    ]);
+    let apps: Vec<&str> = r["medians"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["app"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        apps,
+        ["fib", "nqueens", "sort", "sparselu", "fft", "strassen"]
+    );
+    for m in r["medians"].as_array().unwrap() {
+        assert!(
+            m["median"]["time"].as_f64().is_some() && m["median"]["direct"].as_f64().is_some(),
+            "{m}"
+        );
+    }
+}
+
+#[test]
+fn bad_training_files_and_model_files_are_named_errors() {
+    let dir = tempdir("taskpar-model-bad");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let model = dir.join("m.json");
+    let model = model.to_str().unwrap();
+    let empty = write("empty.csv", "");
+    let err = fails(&["taskpar", "fit", &empty, "-o", model], 1);
+    assert!(err.contains("empty"), "{err}");
+    let missing = write("missing.csv", "app,n,p,work\nfib,10,1,0.5\n");
+    let err = fails(&["taskpar", "fit", &missing, "-o", model], 1);
+    assert!(err.contains("no column `work_serial`"), "{err}");
+    let bad = write(
+        "bad.csv",
+        "n,p,work,work_serial,delay,no_work,create_task,wait_tasks,elapsed\n10,1,x,1,1,1,1,1,1\n",
+    );
+    let err = fails(&["taskpar", "fit", &bad, "-o", model], 1);
+    assert!(err.contains("bad.csv:2:") && err.contains("`x`"), "{err}");
+    let err = fails(&["taskpar", "fit", &example("train.csv"), "-o", model], 1);
+    assert!(
+        err.contains("applications") && err.contains("--app"),
+        "{err}"
+    );
+    let err = fails(
+        &[
+            "taskpar",
+            "fit",
+            &example("train.csv"),
+            "--app",
+            "nope",
+            "-o",
+            model,
+        ],
+        1,
+    );
+    assert!(err.contains("no runs of `nope`"), "{err}");
+    let other = write(
+        "v9.json",
+        "{\"format\": \"vates-taskpar-model\", \"version\": 9}",
+    );
+    let err = fails(&["taskpar", "predict", &other, "-n", "10", "-p", "2"], 1);
+    assert!(err.contains("version"), "{err}");
+    let junk = write("junk.json", "not json");
+    let err = fails(&["taskpar", "predict", &junk, "-n", "10", "-p", "2"], 1);
+    assert!(err.contains("junk.json"), "{err}");
+    let err = fails(
+        &[
+            "taskpar",
+            "fit",
+            &example("train.csv"),
+            "--app",
+            "fib",
+            "--transform",
+            "n=n^2",
+            "-o",
+            model,
+        ],
+        2,
+    );
+    assert!(err.contains("--transform"), "{err}");
+}

@@ -109,6 +109,7 @@ pub fn measured(
             wait_tasks: st.wait_tasks as f64,
             span: Some(st.span as f64 * s),
             elapsed: st.elapsed as f64 * s,
+            elapsed_untraced,
         },
         elapsed_untraced,
         burdened_span: st.burdened_span as f64 * s,

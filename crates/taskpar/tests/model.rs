@@ -129,6 +129,7 @@ mod synthetic {
                             wait_tasks: jitter(self.wait_tasks(n)),
                             span: Some(jitter(self.span_of(n))),
                             elapsed: (work + delay + no_work) / p,
+                            elapsed_untraced: None,
                         });
                     }
                 }
@@ -226,6 +227,41 @@ fn acceptance_extrapolates_to_36_workers_and_8x_the_size() {
     }
     eprintln!("relative errors of time(2^19, 36) per seed: {errors:?}");
     assert!(errors.iter().all(|e| *e < 0.10), "{errors:?}");
+}
+
+/// The same over 60 seeds, with the default options and the paper's: how often the time at
+/// (2^19, 36) is within 10% (a measurement for bench/RESULTS.md, not a test of the goal:
+/// `cargo test --release -p taskpar --test model -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn acceptance_over_sixty_seeds() {
+    let truth = Truth::paper();
+    let n = 8.0 * sizes().last().copied().unwrap();
+    let actual = truth.time(n, 36.0);
+    for (name, paper) in [("default", false), ("paper", true)] {
+        let mut errors: Vec<f64> = (1..=60u64)
+            .map(|seed| {
+                let set = truth.runs(&sizes(), &workers(), 1, 0.03, seed);
+                let opts = if paper {
+                    TrainOptions {
+                        seed,
+                        bootstrap: 0,
+                        ..TrainOptions::paper()
+                    }
+                } else {
+                    options(seed, 0)
+                };
+                let m = model::train(&set, &opts).unwrap();
+                (model::predict(&m, n, 36.0).unwrap().time - actual).abs() / actual
+            })
+            .collect();
+        errors.sort_by(f64::total_cmp);
+        let within = errors.iter().filter(|e| **e < 0.10).count();
+        eprintln!(
+            "{name}: {within}/60 within 10%, median {:.4}, worst {:.4}",
+            errors[30], errors[59]
+        );
+    }
 }
 
 // (c) Coefficient recovery on noise-free data.
@@ -701,6 +737,11 @@ fn reports_relative_errors_per_component_and_median_per_app() {
         "the baseline is worse: {med:?}"
     );
     for (name, v) in med.named() {
+        if name.contains("untraced") {
+            // The runs have no untraced times.
+            assert_eq!(v, None, "{name}");
+            continue;
+        }
         assert!(
             v.is_some_and(|v| v.is_finite() && v >= 0.0),
             "{name}: {v:?}"

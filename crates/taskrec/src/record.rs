@@ -150,15 +150,19 @@ fn end_section(at: usize, scope: u64, next: Option<u64>, put: impl FnOnce(&mut [
         } else {
             None
         };
-        let item = match collapsed {
+        let (item, next) = match collapsed {
             Some(a) => {
                 l.items.truncate(at);
-                Item::Collapsed(a)
+                (Item::Collapsed(a), next)
             }
-            None => Item::Section(Box::new(Section {
-                scope,
-                items: l.items.drain(at..).collect(),
-            })),
+            // Keeping the section costs an allocation and a copy: not the next strand's.
+            None => (
+                Item::Section(Box::new(Section {
+                    scope,
+                    items: l.items.drain(at..).collect(),
+                })),
+                None,
+            ),
         };
         l.items.push(item);
         fr.strand_start = next.unwrap_or_else(now);

@@ -35,15 +35,22 @@ pub(crate) fn replicates(
             );
             let mut one =
                 |name: &'static str, sub: &SubModel, d: Data| -> Result<Coefs, TrainError> {
-                    let ystar: Vec<f64> =
-                        d.x.iter()
-                            .zip(d.y)
-                            .map(|(x, &yi)| {
+                    // A power law's residuals are resampled in ln, where it was fitted.
+                    let ystar: Vec<f64> = d
+                        .x
+                        .iter()
+                        .zip(d.y)
+                        .map(|(x, &yi)| {
+                            let sign = if rng.next_u64() & 1 == 0 { -1.0 } else { 1.0 };
+                            if sub.log_target {
+                                let fitted = sub.eval_linear(x);
+                                (fitted + sign * (yi.max(f64::MIN_POSITIVE).ln() - fitted)).exp()
+                            } else {
                                 let fitted = sub.eval(x);
-                                let sign = if rng.next_u64() & 1 == 0 { -1.0 } else { 1.0 };
                                 fitted + sign * (yi - fitted)
-                            })
-                            .collect();
+                            }
+                        })
+                        .collect();
                     regress::refit(name, sub, Data { y: &ystar, ..d }, cv)
                 };
             Ok(Replicate {

@@ -204,6 +204,7 @@ mod tests {
                 intercept,
                 positive,
                 weighting: "none",
+                log_target: false,
             };
             let cv = Cv {
                 folds: 5,

@@ -29,6 +29,8 @@ pub struct Run {
     pub span: Option<f64>,
     /// The elapsed time.
     pub elapsed: f64,
+    /// The elapsed time of the same run without recording, when measured.
+    pub elapsed_untraced: Option<f64>,
 }
 
 /// The runs of a training (or test) set.
@@ -78,7 +80,7 @@ impl TrainingSet {
 
 /// Reads runs from CSV text (named `name` in messages): a header, then one run per line.
 /// Required columns: `n, p, work, work_serial, delay, no_work, create_task, wait_tasks,
-/// elapsed`; optional: `app`, `rep`, `span`; other columns are ignored.
+/// elapsed`; optional: `app`, `rep`, `span`, `elapsed_untraced`; other columns are ignored.
 ///
 /// # Errors
 /// A located [`ReadError`]: an empty text, malformed CSV, a missing column (with the closest
@@ -97,12 +99,19 @@ pub fn read_runs(name: &str, text: &str) -> Result<TrainingSet, ReadError> {
         });
     }
     let src = (name, text);
-    let rows = fit::read::csv::rows(name, text, &COLUMNS, &["rep", "span"], &["app"])?;
+    let rows = fit::read::csv::rows(
+        name,
+        text,
+        &COLUMNS,
+        &["rep", "span", "elapsed_untraced"],
+        &["app"],
+    )?;
     let col = |j: usize| rows.numbers[j].as_deref().unwrap_or(&[]);
     let (rep, span) = (
         rows.numbers[COLUMNS.len()].as_deref(),
         rows.numbers[COLUMNS.len() + 1].as_deref(),
     );
+    let untraced = rows.numbers[COLUMNS.len() + 2].as_deref();
     let apps = rows.texts[0].as_deref();
     let mut runs = Vec::with_capacity(rows.starts.len());
     for i in 0..rows.starts.len() {
@@ -151,6 +160,7 @@ pub fn read_runs(name: &str, text: &str) -> Result<TrainingSet, ReadError> {
             wait_tasks: v(7),
             span: s,
             elapsed: v(8),
+            elapsed_untraced: untraced.map(|u| u[i]).filter(|u| *u > 0.0),
         });
     }
     Ok(TrainingSet { runs })

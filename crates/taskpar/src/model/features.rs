@@ -177,6 +177,9 @@ pub const NO_WORK_SPAN_LINEAR: [Feature; 2] = [Feature::P1, Feature::P1Span];
 /// no_work ≈ g1·(p−1)·T∞ + g2·(p−1)²·T∞: the paper's (p−1)² ramps with the span as their
 /// length.
 pub const NO_WORK_SPAN_QUADRATIC: [Feature; 2] = [Feature::P1Span, Feature::P2Span];
+/// A power law c·n^a, fitted as ln(target) = ln c + a·ln n.
+pub const POWER_BASIS: [Feature; 1] = [Feature::LnN];
+
 /// The direct regression of ln(time) (Barnes et al., eqs. 6–7).
 pub const DIRECT_BASIS: [Feature; 4] = [Feature::LnN, Feature::LnP, Feature::LnP2, Feature::LnNLnP];
 

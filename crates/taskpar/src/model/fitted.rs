@@ -50,17 +50,38 @@ pub struct SubModel {
     pub pruned: Vec<Feature>,
     /// Rows the sub-model was fitted on.
     pub rows: usize,
+    /// The model is of ln(target): its value is exp of the linear model (a power law).
+    #[serde(default)]
+    pub log_target: bool,
 }
 
 impl SubModel {
     /// The sub-model's value at `x`.
     pub fn eval(&self, x: &Inputs) -> f64 {
-        eval_with(&self.features, &self.coefficients, self.intercept, x)
+        self.link(eval_with(
+            &self.features,
+            &self.coefficients,
+            self.intercept,
+            x,
+        ))
     }
 
     /// The sub-model's value at `x` with other coefficients (a bootstrap replicate's).
     pub fn eval_coefs(&self, c: &Coefs, x: &Inputs) -> f64 {
-        eval_with(&self.features, &c.coefficients, c.intercept, x)
+        self.link(eval_with(&self.features, &c.coefficients, c.intercept, x))
+    }
+
+    /// The linear model's value at `x` (ln of the value for a power law).
+    pub fn eval_linear(&self, x: &Inputs) -> f64 {
+        eval_with(&self.features, &self.coefficients, self.intercept, x)
+    }
+
+    fn link(&self, v: f64) -> f64 {
+        if self.log_target {
+            v.exp()
+        } else {
+            v
+        }
     }
 
     /// The selected terms: features with a non-zero coefficient.

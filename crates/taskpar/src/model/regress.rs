@@ -33,6 +33,9 @@ pub(crate) struct Spec<'a> {
     pub positive: bool,
     /// What the rows are divided by (`none`, or the reference the weights came from).
     pub weighting: &'a str,
+    /// Fit ln(target) (unweighted: a least-squares error in ln is a relative error) and
+    /// predict exp of the linear model: a power law `c·n^a` on the feature `ln(n)`.
+    pub log_target: bool,
 }
 
 /// The rows of one regression.
@@ -107,6 +110,24 @@ fn columns(
 }
 
 /// The targets multiplied by the weights.
+/// ln of the targets (every one must be positive).
+fn log_data(model: &'static str, d: Data) -> Result<Vec<f64>, TrainError> {
+    d.y.iter()
+        .map(|&v| {
+            (v > 0.0 && v.is_finite())
+                .then(|| v.ln())
+                .ok_or(TrainError::Fit {
+                    model,
+                    source: fit::FitError::NotFinite {
+                        what: "observation",
+                        index: 0,
+                        value: v,
+                    },
+                })
+        })
+        .collect()
+}
+
 fn weighted(d: Data) -> Vec<f64> {
     d.y.iter()
         .enumerate()
@@ -179,6 +200,24 @@ fn target_scale(y: &[f64]) -> f64 {
 /// Fits `y ≈ intercept + Σ β·feature` on `d`, minimising Σ (wᵢ·(yᵢ − ŷᵢ))² (with weights the
 /// intercept is a column of ones, kept ≥ 0 with the others when the fit is positive).
 pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> {
+    if spec.log_target {
+        let ln = log_data(spec.model, d)?;
+        let plain = Spec {
+            log_target: false,
+            ..*spec
+        };
+        let mut sub = fit(
+            &plain,
+            Data {
+                y: &ln,
+                w: None,
+                ..d
+            },
+            cv,
+        )?;
+        sub.log_target = true;
+        return Ok(sub);
+    }
     let err = |source| TrainError::Fit {
         model: spec.model,
         source,
@@ -215,6 +254,7 @@ pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> 
         dropped,
         pruned: Vec::new(),
         rows: d.y.len(),
+        log_target: false,
     };
     let yscaled: Vec<f64> = yw.iter().map(|v| v / ys).collect();
     if keep.is_empty() {
@@ -462,6 +502,23 @@ pub(crate) fn refit(
     d: Data,
     cv: Cv,
 ) -> Result<Coefs, TrainError> {
+    if sub.log_target {
+        let ln = log_data(model, d)?;
+        let plain = SubModel {
+            log_target: false,
+            ..sub.clone()
+        };
+        return refit(
+            model,
+            &plain,
+            Data {
+                y: &ln,
+                w: None,
+                ..d
+            },
+            cv,
+        );
+    }
     let err = |source| TrainError::Fit { model, source };
     let cols = columns(model, &sub.features, d, cv.transform)?;
     let keep: Vec<usize> = (0..sub.features.len())

@@ -32,11 +32,15 @@ pub struct Errors {
     pub time: Option<f64>,
     /// The direct regression's time against the elapsed time.
     pub direct: Option<f64>,
+    /// The two-step model's time against the untraced run's elapsed time (when measured).
+    pub untraced: Option<f64>,
+    /// The direct regression's time against the untraced run's elapsed time.
+    pub direct_untraced: Option<f64>,
 }
 
 impl Errors {
     /// The quantities by name, in the chain's order.
-    pub fn named(&self) -> [(&'static str, Option<f64>); 9] {
+    pub fn named(&self) -> [(&'static str, Option<f64>); 11] {
         [
             ("work_serial", self.work_serial),
             ("create_task", self.create_task),
@@ -47,6 +51,8 @@ impl Errors {
             ("span", self.span),
             ("time", self.time),
             ("direct", self.direct),
+            ("untraced", self.untraced),
+            ("direct_untraced", self.direct_untraced),
         ]
     }
 }
@@ -125,6 +131,8 @@ pub fn report(model: &Model, runs: &[Run]) -> Result<Report, PredictError> {
                 },
                 time: relative(r.elapsed, c.time),
                 direct: relative(r.elapsed, d),
+                untraced: r.elapsed_untraced.and_then(|u| relative(u, c.time)),
+                direct_untraced: r.elapsed_untraced.and_then(|u| relative(u, d)),
             },
         });
     }
@@ -154,6 +162,8 @@ pub fn report(model: &Model, runs: &[Run]) -> Result<Report, PredictError> {
                     span: med(&|e| e.span),
                     time: med(&|e| e.time),
                     direct: med(&|e| e.direct),
+                    untraced: med(&|e| e.untraced),
+                    direct_untraced: med(&|e| e.direct_untraced),
                 },
                 app,
             }

@@ -10,6 +10,11 @@ use super::predict::Prediction;
 use super::report::Report;
 
 fn terms(s: &SubModel) -> String {
+    if s.log_target {
+        // exp(c + a·ln n) = e^c·n^a.
+        let a = s.coefficients.first().copied().unwrap_or(0.0);
+        return format!("{}·n^{}", num(sig(s.intercept.exp())), num(sig(a)));
+    }
     let mut parts: Vec<String> = Vec::new();
     if s.intercept != 0.0 {
         parts.push(num(sig(s.intercept)));
@@ -161,7 +166,8 @@ pub fn prediction_text(app: &str, p: &Prediction) -> String {
 pub fn report_text(r: &Report) -> String {
     use trace::text::Align;
     let names = [
-        "T1'", "create", "wait", "T1", "delay", "no_work", "span", "time", "direct",
+        "T1'", "create", "wait", "T1", "delay", "no_work", "span", "time", "direct", "time*",
+        "direct*",
     ];
     let mut cols = vec![
         ("app".to_string(), Align::Left),
@@ -180,7 +186,9 @@ pub fn report_text(r: &Report) -> String {
         t.push(row);
     }
     format!(
-        "median relative error |actual − predicted| / actual on the test runs:\n{}",
+        "median relative error |actual − predicted| / actual on the test runs (time and \
+         direct: against the traced run's elapsed time; time* and direct*: against the \
+         untraced run's):\n{}",
         t.render("  ")
     )
 }

@@ -119,17 +119,19 @@ impl Rows<'_> {
     }
 }
 
-/// The weights 1/|reference| (a reference below 10⁻⁶ of the largest counts as that: a
-/// zero count must not take all the weight).
+/// The weights 1/|reference|, a reference below the smallest non-zero one counting as
+/// that: a zero count (no tasks at the smallest size) must not take all the weight.
 fn inverse(reference: &[f64]) -> Vec<f64> {
     let top = reference.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     if !(top.is_finite() && top > 0.0) {
         return vec![1.0; reference.len()];
     }
-    reference
+    let floor = reference
         .iter()
-        .map(|v| 1.0 / v.abs().max(1e-6 * top))
-        .collect()
+        .map(|v| v.abs())
+        .filter(|v| *v > 0.0)
+        .fold(top, f64::min);
+    reference.iter().map(|v| 1.0 / v.abs().max(floor)).collect()
 }
 
 /// The data each sub-model is fitted on.
@@ -282,6 +284,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
         intercept,
         positive: true,
         weighting: size_weights,
+        log_target: false,
     };
     let run_spec =
         |model: &'static str, variant: &'static str, features: &'static [Feature]| Spec {
@@ -292,6 +295,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
             intercept: false,
             positive: true,
             weighting: run_weights,
+            log_target: false,
         };
     // Fits every candidate and keeps the one of least out-of-fold error.
     let mut choices = Vec::new();
@@ -325,10 +329,42 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
         choices.push(choice);
         Ok(sub)
     };
-    let serial = regress::fit(
-        &size_spec("work_serial", "intercept", &features::SERIAL_BASIS, true),
-        data.serial.data(),
-        cv,
+    // Beside each size model's basis, a power law c·n^a (fitted in ln, any exponent: n^2.8
+    // for Strassen, φ^n = (2^n)^0.69 for fib) when every value is positive; the nested
+    // cross-validation chooses (both scored by relative error when rows are weighted).
+    let power = |model: &'static str| -> Spec<'static> {
+        Spec {
+            model,
+            target: model,
+            variant: "power law",
+            features: &features::POWER_BASIS,
+            intercept: true,
+            positive: false,
+            weighting: "ln",
+            log_target: true,
+        }
+    };
+    let all_positive = |r: &Rows| r.y.iter().all(|v| *v > 0.0 && v.is_finite());
+    let with_power = |mut specs: Vec<Spec<'static>>, model: &'static str, r: &Rows| {
+        if opts.power_laws && all_positive(r) {
+            specs.push(power(model));
+        }
+        specs
+    };
+    let serial = pick(
+        "work_serial",
+        with_power(
+            vec![size_spec(
+                "work_serial",
+                "intercept",
+                &features::SERIAL_BASIS,
+                true,
+            )],
+            "work_serial",
+            &data.serial,
+        ),
+        &data.serial,
+        !opts.power_laws,
     )?;
     let count_forms: Vec<bool> = match opts.count_intercept {
         Some(b) => vec![b],
@@ -346,21 +382,31 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
     let fixed_counts = opts.count_intercept.is_some();
     let create_task = pick(
         "create_task",
-        count_specs("create_task"),
+        with_power(count_specs("create_task"), "create_task", &data.create_task),
         &data.create_task,
-        fixed_counts,
+        fixed_counts && !opts.power_laws,
     )?;
     let wait_tasks = pick(
         "wait_tasks",
-        count_specs("wait_tasks"),
+        with_power(count_specs("wait_tasks"), "wait_tasks", &data.wait_tasks),
         &data.wait_tasks,
-        fixed_counts,
+        fixed_counts && !opts.power_laws,
     )?;
     let span = match &data.span {
-        Some(d) => Some(regress::fit(
-            &size_spec("span", "intercept", &features::SERIAL_BASIS, true),
-            d.data(),
-            cv,
+        Some(d) => Some(pick(
+            "span",
+            with_power(
+                vec![size_spec(
+                    "span",
+                    "intercept",
+                    &features::SERIAL_BASIS,
+                    true,
+                )],
+                "span",
+                d,
+            ),
+            d,
+            !opts.power_laws,
         )?),
         None => None,
     };
@@ -403,6 +449,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
             intercept: true,
             positive: false,
             weighting: "none",
+            log_target: false,
         },
         data.direct.data(),
         Cv {

@@ -230,24 +230,37 @@ pub struct LassoLarsCv {
     pub mse_path: Vec<Vec<f64>>,
 }
 
-/// The Lasso of `y ≈ c + X·β` with α chosen by K-fold cross-validation, as scikit-learn's
-/// `LassoLarsCV`: each fold's path is computed on its training rows, its test residuals are
-/// interpolated at the union of the folds' breakpoints, the α with the least mean squared
-/// error over the folds is chosen, and the path on all rows is stopped there.
+/// The cross-validation curve of the Lasso: the α values scored (rising: the union of the
+/// folds' breakpoints, thinned evenly past `max_n_alphas`) and, per α, each fold's mean
+/// squared test error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CvCurve {
+    /// The α values, rising.
+    pub alphas: Vec<f64>,
+    /// Per α, the mean squared test error of each fold (folds with no training or no test
+    /// rows are left out).
+    pub mse_path: Vec<Vec<f64>>,
+}
+
+/// The Lasso's cross-validation curve over the given `splits` of the rows (scikit-learn's
+/// `LassoLarsCV`): each fold's path is computed on its training rows (centred by their
+/// means with an intercept), and its test residuals are interpolated at the union of the
+/// folds' breakpoints. [`lasso_lars_cv`] uses K-fold splits; a caller may give others
+/// (folds that keep groups of rows together).
 ///
 /// # Errors
 /// As [`lasso_lars_path`].
-pub fn lasso_lars_cv(
+pub fn cv_curve(
     x: &Design,
     y: &[f64],
+    splits: &[cv::Split],
     opts: &LassoLarsCvOptions,
-) -> Result<LassoLarsCv, FitError> {
+) -> Result<CvCurve, FitError> {
     check_observations(x, y)?;
-    let n = x.rows();
-    let folds = match opts.shuffle {
-        Some(seed) => cv::kfold_shuffled(n, opts.cv, seed),
-        None => cv::kfold(n, opts.cv),
-    };
+    let folds: Vec<&cv::Split> = splits
+        .iter()
+        .filter(|f| !f.train.is_empty() && !f.test.is_empty())
+        .collect();
     let path_opts = LarsOptions {
         positive: opts.positive,
         max_iter: opts.max_iter,
@@ -255,7 +268,7 @@ pub fn lasso_lars_cv(
     };
     // Per fold: its breakpoints and the test residuals at each.
     let mut paths: Vec<(Vec<f64>, Vec<Vec<f64>>)> = Vec::with_capacity(folds.len());
-    for f in &folds {
+    for f in folds.iter().copied() {
         let (xt, yt, xmean, ymean) = centered(x, y, &f.train, opts.fit_intercept);
         let path = lasso_lars_path(&xt, &yt, &path_opts)?;
         let residues: Vec<Vec<f64>> = path
@@ -315,6 +328,34 @@ pub fn lasso_lars_cv(
                 / m;
         }
     }
+    Ok(CvCurve {
+        alphas: all,
+        mse_path,
+    })
+}
+
+/// The Lasso of `y ≈ c + X·β` with α chosen by K-fold cross-validation, as scikit-learn's
+/// `LassoLarsCV`: each fold's path is computed on its training rows, its test residuals are
+/// interpolated at the union of the folds' breakpoints, the α with the least mean squared
+/// error over the folds is chosen, and the path on all rows is stopped there.
+///
+/// # Errors
+/// As [`lasso_lars_path`].
+pub fn lasso_lars_cv(
+    x: &Design,
+    y: &[f64],
+    opts: &LassoLarsCvOptions,
+) -> Result<LassoLarsCv, FitError> {
+    check_observations(x, y)?;
+    let n = x.rows();
+    let folds = match opts.shuffle {
+        Some(seed) => cv::kfold_shuffled(n, opts.cv, seed),
+        None => cv::kfold(n, opts.cv),
+    };
+    let CvCurve {
+        alphas: all,
+        mse_path,
+    } = cv_curve(x, y, &folds, opts)?;
     let mean = |row: &Vec<f64>| row.iter().sum::<f64>() / row.len().max(1) as f64;
     let best = (0..all.len())
         .filter(|&i| mse_path[i].iter().all(|v| v.is_finite()))
@@ -327,8 +368,9 @@ pub fn lasso_lars_cv(
         &xc,
         &yc,
         &LarsOptions {
+            positive: opts.positive,
+            max_iter: opts.max_iter,
             alpha_min: alpha,
-            ..path_opts
         },
     )?;
     let coefficients = path

@@ -48,7 +48,8 @@ pub mod vates;
 
 pub use error::FitError;
 pub use lars::{
-    lasso_lars_cv, lasso_lars_path, LarsOptions, LarsPath, LassoLarsCv, LassoLarsCvOptions,
+    cv_curve, lasso_lars_cv, lasso_lars_path, CvCurve, LarsOptions, LarsPath, LassoLarsCv,
+    LassoLarsCvOptions,
 };
 pub use matrix::Design;
 pub use model::{Basis, Fitted, Measurement, Model, ModelTerm, Quality, UserBasis};

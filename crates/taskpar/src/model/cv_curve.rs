@@ -5,7 +5,7 @@
 //! error would not see how a model bends between sizes, which is what extrapolation in n
 //! depends on. With one row per size this is `fit::lasso_lars_cv`'s curve, fold for fold.
 
-use fit::{cv, Design, FitError, LarsOptions};
+use fit::{cv, Design, FitError, LassoLarsCvOptions};
 
 /// The mean squared test error of every fold at each α.
 pub(crate) struct Curve {
@@ -15,11 +15,9 @@ pub(crate) struct Curve {
     pub mse: Vec<Vec<f64>>,
 }
 
-/// The most α values scored (scikit-learn's `max_n_alphas`).
-const MAX_ALPHAS: usize = 1000;
-
 /// The curve of the Lasso of `y` on the columns `cols` (one value per row), folds made of
-/// whole groups (`groups[i]` is row i's group, `0..groups`) shuffled with `seed`.
+/// whole groups (`groups[i]` is row i's group, `0..groups`) shuffled with `seed`: the
+/// groups' K-fold splits turned into splits of their rows, for `fit::cv_curve`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn curve(
     cols: &[Vec<f64>],
@@ -31,96 +29,29 @@ pub(crate) fn curve(
     positive: bool,
     max_iter: usize,
 ) -> Result<Curve, FitError> {
-    let k = cols.len();
     let count = groups.iter().max().map_or(0, |g| g + 1);
-    let splits = cv::kfold_shuffled(count, folds, seed);
-    let opts = LarsOptions {
-        positive,
-        max_iter,
-        alpha_min: 0.0,
-    };
-    // Per fold: its breakpoints (falling) and the test residuals at each.
-    let mut paths: Vec<(Vec<f64>, Vec<Vec<f64>>)> = Vec::with_capacity(splits.len());
-    for s in &splits {
-        let mut in_train = vec![false; count];
-        s.train.iter().for_each(|&g| in_train[g] = true);
-        let train: Vec<usize> = (0..y.len()).filter(|&i| in_train[groups[i]]).collect();
-        let test: Vec<usize> = (0..y.len()).filter(|&i| !in_train[groups[i]]).collect();
-        if train.is_empty() || test.is_empty() {
-            continue;
-        }
-        let m = train.len() as f64;
-        let mean = |v: &dyn Fn(usize) -> f64| {
-            if intercept {
-                train.iter().map(|&i| v(i)).sum::<f64>() / m
-            } else {
-                0.0
+    let splits: Vec<cv::Split> = cv::kfold_shuffled(count, folds, seed)
+        .into_iter()
+        .map(|s| {
+            let mut in_train = vec![false; count];
+            s.train.iter().for_each(|&g| in_train[g] = true);
+            cv::Split {
+                train: (0..y.len()).filter(|&i| in_train[groups[i]]).collect(),
+                test: (0..y.len()).filter(|&i| !in_train[groups[i]]).collect(),
             }
-        };
-        let xmean: Vec<f64> = (0..k).map(|j| mean(&|i| cols[j][i])).collect();
-        let ymean = mean(&|i| y[i]);
-        let centred: Vec<Vec<f64>> = (0..k)
-            .map(|j| train.iter().map(|&i| cols[j][i] - xmean[j]).collect())
-            .collect();
-        let yc: Vec<f64> = train.iter().map(|&i| y[i] - ymean).collect();
-        let path = fit::lasso_lars_path(&Design::from_columns(&centred)?, &yc, &opts)?;
-        let residues: Vec<Vec<f64>> = path
-            .coefs
-            .iter()
-            .map(|c| {
-                test.iter()
-                    .map(|&i| {
-                        let pred: f64 = (0..k).map(|j| (cols[j][i] - xmean[j]) * c[j]).sum();
-                        pred - (y[i] - ymean)
-                    })
-                    .collect()
-            })
-            .collect();
-        paths.push((path.alphas, residues));
-    }
-    let mut all: Vec<f64> = paths.iter().flat_map(|(a, _)| a.iter().copied()).collect();
-    all.sort_by(f64::total_cmp);
-    all.dedup();
-    let stride = (all.len() / MAX_ALPHAS).max(1);
-    let all: Vec<f64> = all.into_iter().step_by(stride).collect();
-    let top = all.last().copied().unwrap_or(0.0);
-    let mut mse = vec![vec![f64::NAN; paths.len()]; all.len()];
-    for (fold, (alphas, residues)) in paths.iter().enumerate() {
-        // Rising α, extended to 0 and to the largest α of any fold.
-        let mut a: Vec<f64> = alphas.iter().rev().copied().collect();
-        let mut r: Vec<&Vec<f64>> = residues.iter().rev().collect();
-        if r.is_empty() {
-            continue;
-        }
-        if a.first() != Some(&0.0) {
-            a.insert(0, 0.0);
-            r.insert(0, r[0]);
-        }
-        if a.last() != Some(&top) {
-            a.push(top);
-            r.push(r[r.len() - 1]);
-        }
-        for (i, &t) in all.iter().enumerate() {
-            let hi = a.partition_point(|&v| v < t).min(a.len() - 1);
-            let lo = hi.saturating_sub(1);
-            let w = if a[hi] > a[lo] {
-                (t - a[lo]) / (a[hi] - a[lo])
-            } else {
-                1.0
-            };
-            let m = r[lo].len().max(1) as f64;
-            mse[i][fold] = r[lo]
-                .iter()
-                .zip(r[hi].iter())
-                .map(|(l, h)| {
-                    let v = l + w * (h - l);
-                    v * v
-                })
-                .sum::<f64>()
-                / m;
-        }
-    }
-    Ok(Curve { alphas: all, mse })
+        })
+        .collect();
+    let opts = LassoLarsCvOptions {
+        positive,
+        fit_intercept: intercept,
+        max_iter,
+        ..LassoLarsCvOptions::default()
+    };
+    let c = fit::cv_curve(&Design::from_columns(cols)?, y, &splits, &opts)?;
+    Ok(Curve {
+        alphas: c.alphas,
+        mse: c.mse_path,
+    })
 }
 
 #[cfg(test)]

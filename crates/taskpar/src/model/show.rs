@@ -128,16 +128,19 @@ pub fn prediction_text(app: &str, p: &Prediction) -> String {
         seconds(p.no_work),
         num(p.p)
     );
-    let share = |v: f64| fixed(100.0 * v / (p.work + p.delay + p.no_work), 1);
-    let _ = writeln!(
-        o,
-        "    work {}%, delay {}%, no_work {}%; serial work T1' {}, work inflation {}×",
-        share(p.work),
-        share(p.delay),
-        share(p.no_work),
-        seconds(p.serial),
-        fixed(p.work / p.serial, 3)
-    );
+    let total = p.work + p.delay + p.no_work;
+    if total.is_finite() && total > 0.0 {
+        let share = |v: f64| fixed(100.0 * v / total, 1);
+        let _ = writeln!(
+            o,
+            "    work {}%, delay {}%, no_work {}%; serial work T1' {}, work inflation {}×",
+            share(p.work),
+            share(p.delay),
+            share(p.no_work),
+            seconds(p.serial),
+            fixed(p.work / p.serial, 3)
+        );
+    }
     let _ = writeln!(
         o,
         "  tasks: {} created, {} waits{}",

@@ -145,18 +145,74 @@ fn bad_dag_files_are_named_errors() {
     assert!(err.contains("not a vates DAG file"), "{err}");
 }
 
-/// A stand-in program for `record`: it copies a recorded DAG to where VATES_TASKREC says
-/// and writes an elapsed time where VATES_TASKREC_ELAPSED says, and fails for n = 13.
-fn fake_program(dir: &Path, dag: &Path) -> PathBuf {
+#[test]
+fn record_refuses_a_run_that_recorded_another_run() {
+    let dir = tempdir("taskpar-record-stale");
+    // The program always leaves the recording of n = 10 on one worker: asked for n = 11 it
+    // is refused by its size.
+    record_at(&dir, 10, 1);
+    let prog = fake_program(&dir, true);
+    let csv = dir.join("t.csv");
+    let err = fails(
+        &[
+            "taskpar",
+            "record",
+            "--app",
+            "fib",
+            "--sizes",
+            "11",
+            "--procs",
+            "1",
+            "--reps",
+            "1",
+            "-o",
+            csv.to_str().unwrap(),
+            "--",
+            prog.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(err.contains("recorded"), "{err}");
+    assert!(!csv.exists(), "no row was written");
+}
+
+/// Records fib(n) on a pool of `p` workers into `dir/fib-{n}-{p}.dag` (the header says n
+/// and p, as a real run's would).
+fn record_at(dir: &Path, n: u64, p: usize) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(p)
+        .build()
+        .unwrap();
+    let (_, dag) = pool.install(|| taskrec::record(|| fib(n)));
+    let meta = taskrec::Meta {
+        program: "fib".into(),
+        parameters: vec![("n".into(), n as f64)],
+        collapse: true,
+    };
+    std::fs::write(
+        dir.join(format!("fib-{n}-{p}.dag")),
+        taskrec::encode(&dag, &meta),
+    )
+    .unwrap();
+}
+
+/// A stand-in program for `record`: it copies the recording of its n and RAYON_NUM_THREADS
+/// (or, with `stale`, always that of n = 10 on 1 worker) to where VATES_TASKREC says and
+/// writes an elapsed time where VATES_TASKREC_ELAPSED says, and fails for n = 13.
+fn fake_program(dir: &Path, stale: bool) -> PathBuf {
     let script = dir.join("prog.sh");
+    let source = if stale {
+        format!("{}/fib-10-1.dag", dir.display())
+    } else {
+        format!("{}/fib-$1-$RAYON_NUM_THREADS.dag", dir.display())
+    };
     std::fs::write(
         &script,
         format!(
             "#!/bin/sh\n\
              if [ \"$1\" = 13 ]; then echo 'n = 13 is unlucky' >&2; exit 3; fi\n\
-             if [ -n \"$VATES_TASKREC\" ]; then cp '{}' \"$VATES_TASKREC\"; fi\n\
-             if [ -n \"$VATES_TASKREC_ELAPSED\" ]; then echo 0.001 > \"$VATES_TASKREC_ELAPSED\"; fi\n",
-            dag.display()
+             if [ -n \"$VATES_TASKREC\" ]; then cp \"{source}\" \"$VATES_TASKREC\"; fi\n\
+             if [ -n \"$VATES_TASKREC_ELAPSED\" ]; then echo 0.001 > \"$VATES_TASKREC_ELAPSED\"; fi\n"
         ),
     )
     .unwrap();
@@ -171,8 +227,12 @@ fn fake_program(dir: &Path, dag: &Path) -> PathBuf {
 #[test]
 fn record_appends_one_row_per_run_and_resumes() {
     let dir = tempdir("taskpar-record");
-    let dag = record(&dir, "fib.dag", 10, true);
-    let prog = fake_program(&dir, &dag);
+    for n in 10..=12 {
+        for p in 1..=2 {
+            record_at(&dir, n, p);
+        }
+    }
+    let prog = fake_program(&dir, false);
     let csv = dir.join("train.csv");
     let args = |sizes: &'static str| {
         vec![
@@ -229,14 +289,15 @@ fn record_checks_its_options_before_running() {
     let csv = csv.to_str().unwrap();
     let err = fails(
         &[
-            "taskpar", "record", "--sizes", "10", "--procs", "2,4", "-o", csv, "--", "true",
+            "taskpar", "record", "--app", "t", "--sizes", "10", "--procs", "2,4", "-o", csv, "--",
+            "true",
         ],
         1,
     );
     assert!(err.contains("no 1"), "{err}");
     let err = fails(
         &[
-            "taskpar", "record", "--sizes", "ten", "-o", csv, "--", "true",
+            "taskpar", "record", "--app", "t", "--sizes", "ten", "-o", csv, "--", "true",
         ],
         1,
     );
@@ -244,7 +305,8 @@ fn record_checks_its_options_before_running() {
     // A program that records nothing.
     let err = fails(
         &[
-            "taskpar", "record", "--sizes", "10", "--reps", "1", "-o", csv, "--", "true",
+            "taskpar", "record", "--app", "t", "--sizes", "10", "--reps", "1", "-o", csv, "--",
+            "true",
         ],
         1,
     );
@@ -253,6 +315,8 @@ fn record_checks_its_options_before_running() {
         &[
             "taskpar",
             "record",
+            "--app",
+            "t",
             "--sizes",
             "10",
             "-o",

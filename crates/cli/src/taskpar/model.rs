@@ -14,6 +14,8 @@ use crate::Format;
 
 /// The largest training or test CSV read.
 const MAX_CSV: usize = 1 << 30;
+/// The most predictions one `predict` makes.
+const MAX_POINTS: usize = 100_000;
 
 /// The no_work forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -54,6 +56,21 @@ pub struct TrainArgs {
 }
 
 impl TrainArgs {
+    /// Checks that the applications `--transform APP:` names are among `apps`.
+    fn check_apps(&self, apps: &[String]) -> Result<()> {
+        for t in &self.transform {
+            if let Some((who, _)) = t.split_once(':') {
+                if !apps.iter().any(|a| a == who) {
+                    return Err(CliError::usage(format!(
+                        "--transform `{t}`: there are no runs of `{who}` (applications: {})",
+                        apps.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The options for application `app`.
     fn options(&self, app: &str) -> Result<TrainOptions> {
         let mut o = if self.paper {
@@ -110,7 +127,8 @@ pub struct FitArgs {
     /// Write the model file here.
     #[arg(short, long, value_name = "MODEL.json", default_value = "model.json")]
     output: PathBuf,
-    /// Output format of the summary.
+    /// Output format: a text summary, or the model itself as JSON (the model file's
+    /// content).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }
@@ -189,7 +207,20 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         }
         set = set.for_app(app);
     }
-    let app = set.apps().first().cloned().unwrap_or_default();
+    let apps = set.apps();
+    if apps.len() > 1 {
+        return Err(CliError::with_help(
+            format!(
+                "`{}` holds runs of {} applications ({}); a model describes one",
+                a.train.display(),
+                apps.len(),
+                apps.join(", ")
+            ),
+            "choose one with --app",
+        ));
+    }
+    let app = apps.first().cloned().unwrap_or_default();
+    a.how.check_apps(&apps)?;
     let m = train(&set, &a.how.options(&app)?).map_err(|e| train_error(&app, e))?;
     write_file(&a.output, to_json(&m).as_bytes())?;
     let text = match a.format {
@@ -229,6 +260,25 @@ pub fn predict_cmd(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
     let m = load_model(&a.model)?;
     let ns = values("-n", &a.n)?;
     let ps = values("-p", &a.p)?;
+    if let Some(p) = ps.iter().find(|p| p.fract() != 0.0) {
+        return Err(CliError::usage(format!(
+            "-p: `{}` is not a whole number of workers",
+            trace::text::num(*p)
+        )));
+    }
+    if ns.len() * ps.len() > MAX_POINTS {
+        return Err(CliError::usage(format!(
+            "{} sizes × {} worker counts is over the limit of {MAX_POINTS} predictions",
+            ns.len(),
+            ps.len()
+        )));
+    }
+    if a.plot.is_some() && ns.len() > 1 && ps.len() > 1 {
+        return Err(CliError::usage(
+            "--plot draws over the workers at one size or over the sizes at one worker count: \
+             give one value to -n or to -p",
+        ));
+    }
     let mut preds = Vec::with_capacity(ns.len() * ps.len());
     for &n in &ns {
         for &p in &ps {
@@ -326,8 +376,38 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     let train_set = read_set(&a.train)?;
     let test_set = read_set(&a.test)?;
     let mut apps = train_set.apps();
+    a.how.check_apps(&apps)?;
     if let Some(app) = &a.how.app {
+        if !apps.contains(app) {
+            return Err(CliError::with_help(
+                format!("`{}` has no runs of `{app}`", a.train.display()),
+                format!("its applications: {}", apps.join(", ")),
+            ));
+        }
         apps.retain(|x| x == app);
+    }
+    let untested: Vec<&String> = apps
+        .iter()
+        .filter(|app| test_set.for_app(app).runs.is_empty())
+        .collect();
+    let untrained: Vec<String> = test_set
+        .apps()
+        .into_iter()
+        .filter(|app| !train_set.apps().contains(app))
+        .collect();
+    for (what, list) in [
+        (
+            "no test runs",
+            untested.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+        ),
+        (
+            "no training runs",
+            untrained.iter().map(String::as_str).collect(),
+        ),
+    ] {
+        if !list.is_empty() && a.how.app.is_none() {
+            crate::error::note(&format!("note: left out, with {what}: {}", list.join(", ")));
+        }
     }
     let mut all = model::Report {
         rows: Vec::new(),

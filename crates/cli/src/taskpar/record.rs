@@ -26,9 +26,10 @@ pub struct RecordArgs {
     /// Repetitions of each size and worker count.
     #[arg(long, default_value_t = 3, value_name = "K")]
     reps: u32,
-    /// The application's name in the CSV (default: the program's file name).
+    /// The application's name in the CSV (runs of one program with different kernels or
+    /// inputs are different applications; resuming skips the runs of this name).
     #[arg(long, value_name = "NAME")]
-    app: Option<String>,
+    app: String,
     /// The training CSV to append to (created with its header if missing).
     #[arg(short, long, value_name = "FILE.csv", default_value = "train.csv")]
     output: PathBuf,
@@ -41,8 +42,8 @@ pub struct RecordArgs {
     /// Stop a run that takes longer than this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 600.0, value_parser = crate::input::parse_scale)]
     timeout: f64,
-    /// The program and its arguments; `{n}` in an argument is replaced by the size (else
-    /// the size is appended as the last argument).
+    /// The program and its arguments: the size replaces the placeholder (an n in braces) in
+    /// an argument, or is appended as the last argument when none has it.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<String>,
 }
@@ -58,7 +59,8 @@ pub fn values(flag: &str, text: &str) -> Result<Vec<f64>> {
             "give a list `1,2,4`, a range `1..8` or a range with a step `10..40:10`",
         )
     };
-    let (_, v) = parse_binding(&format!("x={text}")).map_err(|e| bad(e.to_string()))?;
+    let (_, v) = parse_binding(&format!("x={text}"))
+        .map_err(|e| bad(e.to_string().replace("`x=", "`").replace("NAME=", "")))?;
     let count = v.count();
     let count: u64 = count
         .try_into()
@@ -113,12 +115,7 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
             points.len()
         )));
     }
-    let program = &a.command[0];
-    let app = a.app.clone().unwrap_or_else(|| {
-        Path::new(program)
-            .file_name()
-            .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned())
-    });
+    let app = a.app.clone();
     // What the output already holds.
     let existing = if a.output.exists() {
         crate::input::read_text(&a.output, 1 << 30, "a training CSV file", "")?
@@ -181,6 +178,10 @@ fn record_all(
     // The header goes in with the first row, so a run that fails leaves no empty file.
     let mut header = new_file;
     let mut bar = Progress::new(Some(todo.len() as u64), &format!("recording {app}"));
+    if todo.is_empty() {
+        bar.finish();
+        return Ok(0);
+    }
     writeln!(
         out,
         "{:>10} {:>4} {:>4} {:>12} {:>12} {:>9}",
@@ -192,8 +193,11 @@ fn record_all(
             Some(dir) => dir.join(format!("{app}-n{}-p{}-r{}.dag", num(pt.n), pt.p, pt.rep)),
             None => scratch.join("run.dag"),
         };
+        // A file left by an earlier run must not pass for this run's.
+        let _ = std::fs::remove_file(&dag_path);
         run_program(a, pt, &[(experiment::ENV_FILE, &dag_path)])?;
         let rec = super::load_dag(&dag_path)?;
+        check_header(&rec.header, pt, &dag_path)?;
         let opts = StatsOptions {
             workers: None,
             burden: rec.header.cycles_to_clock(BURDEN_CYCLES),
@@ -204,6 +208,7 @@ fn record_all(
             None
         } else {
             let t = scratch.join("elapsed.txt");
+            let _ = std::fs::remove_file(&t);
             run_program(a, pt, &[(experiment::ENV_ELAPSED, &t)])?;
             let text = crate::input::read_text(&t, 1 << 10, "the elapsed time a run wrote", "")?;
             Some(text.trim().parse::<f64>().map_err(|_| {
@@ -264,6 +269,37 @@ fn record_all(
     Ok(todo.len())
 }
 
+/// Checks that a recording is of the run asked for: its worker count (a program with a
+/// pool of its own ignores `RAYON_NUM_THREADS`) and, when the header names it, its size n.
+fn check_header(h: &taskpar::dag::Header, pt: Point, path: &Path) -> Result<()> {
+    if h.workers != pt.p {
+        return Err(CliError::with_help(
+            format!(
+                "the run at n = {}, p = {} recorded {} workers (`{}`)",
+                num(pt.n),
+                pt.p,
+                h.workers,
+                path.display()
+            ),
+            "the program must run in rayon's global pool, which RAYON_NUM_THREADS sizes",
+        ));
+    }
+    if let Some(Some(n)) = h.parameters.get("n") {
+        if *n != pt.n {
+            return Err(CliError::with_help(
+                format!(
+                    "the run at n = {} recorded the parameter n = {} (`{}`)",
+                    num(pt.n),
+                    num(*n),
+                    path.display()
+                ),
+                "pass the size where the program reads it (`{n}` in its arguments)",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Runs the program once at `pt` with the environment `env`; its standard output is
 /// discarded, its standard error kept for the message if it fails.
 fn run_program(a: &RecordArgs, pt: Point, env: &[(&str, &Path)]) -> Result<()> {
@@ -315,8 +351,9 @@ fn run_program(a: &RecordArgs, pt: Point, env: &[(&str, &Path)]) -> Result<()> {
             Err(e) => return Err(CliError::msg(format!("cannot wait for {shown}: {e}"))),
         }
     };
+    let text = std::fs::read(&err_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&err_path);
     if !status.success() {
-        let text = std::fs::read(&err_path).unwrap_or_default();
         let tail = String::from_utf8_lossy(&text[text.len().saturating_sub(2000)..]).into_owned();
         return Err(CliError::with_help(
             format!("{shown} failed ({status}) with RAYON_NUM_THREADS={}", pt.p),
@@ -327,7 +364,6 @@ fn run_program(a: &RecordArgs, pt: Point, env: &[(&str, &Path)]) -> Result<()> {
             },
         ));
     }
-    let _ = std::fs::remove_file(&err_path);
     for (k, v) in env {
         if !v.exists() {
             return Err(CliError::with_help(

@@ -81,6 +81,8 @@ impl TrainingSet {
 /// Reads runs from CSV text (named `name` in messages): a header, then one run per line.
 /// Required columns: `n, p, work, work_serial, delay, no_work, create_task, wait_tasks,
 /// elapsed`; optional: `app`, `rep`, `span`, `elapsed_untraced`; other columns are ignored.
+/// `work_serial` is replaced by the mean work of the p = 1 runs of the same application and
+/// size where the file has them.
 ///
 /// # Errors
 /// A located [`ReadError`]: an empty text, malformed CSV, a missing column (with the closest
@@ -163,5 +165,27 @@ pub fn read_runs(name: &str, text: &str) -> Result<TrainingSet, ReadError> {
             elapsed_untraced: untraced.map(|u| u[i]).filter(|u| *u > 0.0),
         });
     }
+    serial_from_p1(&mut runs);
     Ok(TrainingSet { runs })
+}
+
+/// Sets each run's `work_serial` to the mean work of its application's p = 1 runs at the
+/// same size, where there are such runs (a file written run by run can only hold the
+/// p = 1 runs made before each row).
+fn serial_from_p1(runs: &mut [Run]) {
+    let mut sums: Vec<(String, f64, f64, usize)> = Vec::new();
+    for r in runs.iter().filter(|r| r.p == 1.0) {
+        match sums.iter_mut().find(|s| s.0 == r.app && s.1 == r.n) {
+            Some(s) => {
+                s.2 += r.work;
+                s.3 += 1;
+            }
+            None => sums.push((r.app.clone(), r.n, r.work, 1)),
+        }
+    }
+    for r in runs.iter_mut() {
+        if let Some(s) = sums.iter().find(|s| s.0 == r.app && s.1 == r.n) {
+            r.work_serial = s.2 / s.3 as f64;
+        }
+    }
 }

@@ -25,7 +25,7 @@ fn terms(s: &SubModel) -> String {
     if parts.is_empty() {
         "0".to_string()
     } else {
-        parts.join(" + ")
+        parts.join(" + ").replace("+ -", "− ")
     }
 }
 
@@ -71,8 +71,23 @@ pub fn model_text(m: &Model) -> String {
         _ => "ln elapsed   direct",
     };
     for (name, s) in m.sub_models() {
-        let _ = writeln!(o, "  {} = {}  [{}]", eq(name), terms(s), s.variant);
+        let label = if name == "no_work" && s.variant != "paper" {
+            "no_work      span form"
+        } else {
+            eq(name)
+        };
+        let _ = writeln!(o, "  {} = {}  [{}]", label, terms(s), s.variant);
     }
+    let _ = writeln!(
+        o,
+        "  (times in seconds; n the size{}, p the workers, ct and wt the predicted task \
+         creations and waits, span the predicted T∞)",
+        if m.transform.name() == "none" {
+            String::new()
+        } else {
+            format!(" after n → {}", m.transform.name())
+        }
+    );
     for c in &m.choices {
         let scores: Vec<String> = c
             .candidates

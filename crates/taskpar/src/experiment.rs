@@ -149,6 +149,51 @@ pub fn csv_line(m: &Measured) -> String {
         .unwrap_or_default()
 }
 
+/// A recording that is not of the run asked for.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Mismatch {
+    /// Another worker count (a program with a pool of its own ignores the one asked for).
+    #[error("the run at n = {n}, p = {p} recorded {recorded} workers")]
+    Workers {
+        /// The size asked for.
+        n: f64,
+        /// The workers asked for.
+        p: u32,
+        /// The workers recorded.
+        recorded: u32,
+    },
+    /// Another size (the header's parameter `n`).
+    #[error("the run at n = {n} recorded the parameter n = {recorded}")]
+    Size {
+        /// The size asked for.
+        n: f64,
+        /// The size recorded.
+        recorded: f64,
+    },
+}
+
+/// Checks that a recording's header is of the run at `point`: its worker count and, when
+/// the header names it, its size `n`.
+///
+/// # Errors
+/// The [`Mismatch`].
+pub fn check_recording(h: &crate::dag::Header, point: Point) -> Result<(), Mismatch> {
+    if h.workers != point.p {
+        return Err(Mismatch::Workers {
+            n: point.n,
+            p: point.p,
+            recorded: h.workers,
+        });
+    }
+    match h.parameters.get("n") {
+        Some(Some(n)) if *n != point.n => Err(Mismatch::Size {
+            n: point.n,
+            recorded: *n,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// What a training file already holds for `app`: the runs done, and the serial work of each
 /// size (the mean work of its p = 1 runs).
 #[derive(Clone, Debug, Default, PartialEq)]

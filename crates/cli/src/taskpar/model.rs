@@ -5,9 +5,8 @@ use std::path::{Path, PathBuf};
 
 use taskpar::model::{
     self, from_json, model_text, predict, prediction_text, read_runs, report_text, to_json, train,
-    Model, NoWorkForm, Prediction, TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
+    Model, NoWorkForm, TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
 };
-use trace::plot::{LinePlot, Series, Stroke};
 
 use crate::error::{json_text, write_file, CliError, Result};
 use crate::Format;
@@ -98,16 +97,12 @@ impl TrainArgs {
                 Some((a, f)) => (Some(a), f),
                 None => (None, t.as_str()),
             };
-            let tr = match form.replace(' ', "").as_str() {
-                "n=2^n" | "2^n" => Transform::Pow2,
-                "n=n" | "none" => Transform::None,
-                _ => {
-                    return Err(CliError::usage(format!(
-                        "--transform `{t}`: the transforms are `n=2^n` and `n=n` (optionally \
-                         after `APP:`)"
-                    )))
-                }
-            };
+            let tr = Transform::parse(form).ok_or_else(|| {
+                CliError::usage(format!(
+                    "--transform `{t}`: the transforms are `n=2^n` and `n=n` (optionally after \
+                     `APP:`)"
+                ))
+            })?;
             if who.is_none_or(|w| w == app) {
                 o.transform = tr;
             }
@@ -292,7 +287,7 @@ pub fn predict_cmd(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
     }
     let app = m.app.clone().unwrap_or_else(|| "the application".into());
     if let Some(path) = &a.plot {
-        let plot = prediction_plot(&app, &preds, ps.len() > 1);
+        let plot = model::prediction_plot(&app, &preds, ps.len() > 1);
         let svg = plot
             .render_svg(900, 520)
             .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
@@ -314,58 +309,6 @@ pub fn predict_cmd(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
         }
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
-}
-
-/// Time, breakdown, baseline and bounds against the swept workers (or sizes).
-fn prediction_plot(app: &str, preds: &[Prediction], over_p: bool) -> LinePlot {
-    let x = |p: &Prediction| if over_p { p.p } else { p.n };
-    let line = |name: &str, f: &dyn Fn(&Prediction) -> Option<f64>, stroke: Stroke| {
-        Series::new(
-            name,
-            preds
-                .iter()
-                .filter_map(|p| f(p).map(|y| (x(p), y)))
-                .collect(),
-        )
-        .with_stroke(stroke)
-    };
-    let mut series = vec![
-        line("time (two-step model)", &|p| Some(p.time), Stroke::Solid),
-        line("work/p", &|p| Some(p.work / p.p), Stroke::Line),
-        line("delay/p", &|p| Some(p.delay / p.p), Stroke::Line),
-        line("no_work/p", &|p| Some(p.no_work / p.p), Stroke::Line),
-        line("direct regression", &|p| Some(p.direct), Stroke::Points),
-        line(
-            "bound T1/p",
-            &|p| Some(p.bounds.work_over_p),
-            Stroke::Dashed,
-        ),
-        line("bound T1/p + T∞", &|p| p.bounds.greedy, Stroke::Dashed),
-    ];
-    if preds.iter().any(|p| p.interval.is_some()) {
-        series.push(line(
-            "90% interval",
-            &|p| p.interval.map(|i| i.0),
-            Stroke::Dashed,
-        ));
-        series.push(line("", &|p| p.interval.map(|i| i.1), Stroke::Dashed));
-    }
-    series.retain(|s| !s.points.is_empty());
-    let fixed = preds
-        .first()
-        .map_or(0.0, |p| if over_p { p.n } else { p.p });
-    LinePlot {
-        title: if over_p {
-            format!("{app} at n = {}", trace::text::num(fixed))
-        } else {
-            format!("{app} at p = {}", trace::text::num(fixed))
-        },
-        x_label: if over_p { "workers p" } else { "size n" }.into(),
-        y_label: "seconds".into(),
-        series,
-        log_x: !over_p,
-        log_y: true,
-    }
 }
 
 /// Runs `vates taskpar report`.
@@ -390,10 +333,11 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
         .iter()
         .filter(|app| test_set.for_app(app).runs.is_empty())
         .collect();
+    let apps_trained = train_set.apps();
     let untrained: Vec<String> = test_set
         .apps()
         .into_iter()
-        .filter(|app| !train_set.apps().contains(app))
+        .filter(|app| !apps_trained.contains(app))
         .collect();
     for (what, list) in [
         (
@@ -435,42 +379,7 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
         ));
     }
     if let Some(path) = &a.plot {
-        let mut series = Vec::new();
-        let lo = all
-            .rows
-            .iter()
-            .map(|r| r.actual)
-            .fold(f64::INFINITY, f64::min);
-        let hi = all.rows.iter().map(|r| r.actual).fold(0.0, f64::max);
-        for m in &all.medians {
-            let rows = all.rows.iter().filter(|r| r.app == m.app);
-            series.push(
-                Series::new(
-                    format!("{} two-step", m.app),
-                    rows.clone().map(|r| (r.actual, r.predicted)).collect(),
-                )
-                .with_stroke(Stroke::Points),
-            );
-            series.push(
-                Series::new(
-                    format!("{} direct", m.app),
-                    rows.map(|r| (r.actual, r.direct)).collect(),
-                )
-                .with_stroke(Stroke::Points),
-            );
-        }
-        series.push(
-            Series::new("predicted = measured", vec![(lo, lo), (hi, hi)])
-                .with_stroke(Stroke::Dashed),
-        );
-        let plot = LinePlot {
-            title: "predicted against measured time (test runs)".into(),
-            x_label: "measured (s)".into(),
-            y_label: "predicted (s)".into(),
-            series,
-            log_x: true,
-            log_y: true,
-        };
+        let plot = model::measured_plot(&all);
         let svg = plot
             .render_svg(900, 600)
             .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;

@@ -269,35 +269,15 @@ fn record_all(
     Ok(todo.len())
 }
 
-/// Checks that a recording is of the run asked for: its worker count (a program with a
-/// pool of its own ignores `RAYON_NUM_THREADS`) and, when the header names it, its size n.
+/// A recording that is not of the run asked for, as a message.
 fn check_header(h: &taskpar::dag::Header, pt: Point, path: &Path) -> Result<()> {
-    if h.workers != pt.p {
-        return Err(CliError::with_help(
-            format!(
-                "the run at n = {}, p = {} recorded {} workers (`{}`)",
-                num(pt.n),
-                pt.p,
-                h.workers,
-                path.display()
-            ),
-            "the program must run in rayon's global pool, which RAYON_NUM_THREADS sizes",
-        ));
-    }
-    if let Some(Some(n)) = h.parameters.get("n") {
-        if *n != pt.n {
-            return Err(CliError::with_help(
-                format!(
-                    "the run at n = {} recorded the parameter n = {} (`{}`)",
-                    num(pt.n),
-                    num(*n),
-                    path.display()
-                ),
-                "pass the size where the program reads it (`{n}` in its arguments)",
-            ));
-        }
-    }
-    Ok(())
+    experiment::check_recording(h, pt).map_err(|e| {
+        CliError::with_help(
+            format!("{e} (`{}`)", path.display()),
+            "the program must run in rayon's global pool, which RAYON_NUM_THREADS sizes, and \
+             read its size where the placeholder puts it",
+        )
+    })
 }
 
 /// Runs the program once at `pt` with the environment `env`; its standard output is

@@ -26,6 +26,15 @@ impl Transform {
         }
     }
 
+    /// The transform a user writes: `n=2^n` (or `2^n`), `n=n` (or `none`).
+    pub fn parse(text: &str) -> Option<Transform> {
+        match text.replace(' ', "").as_str() {
+            "n=2^n" | "2^n" => Some(Transform::Pow2),
+            "n=n" | "none" => Some(Transform::None),
+            _ => None,
+        }
+    }
+
     /// The name a model file records (`none`, `2^n`).
     pub fn name(self) -> &'static str {
         match self {

@@ -20,6 +20,16 @@ pub use location::{floor_char_boundary, line_col, offset_of};
 pub use snippet::{Location, Snippet};
 pub use suggest::{did_you_mean, edit_distance, suggest};
 
+/// A word of the input as a message quotes it: at most 40 characters, the rest elided (a
+/// 10 MB token must not make a 10 MB message).
+pub fn short(w: &str) -> String {
+    const MAX: usize = 40;
+    match w.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &w[..cut]),
+        None => w.to_string(),
+    }
+}
+
 /// Implements `miette::Diagnostic` for an error struct with a `help: Option<String>` and a
 /// `location: Option<Box<Location>>` field: the hint, and the caret in a window of the text.
 /// The one way every engine's located error renders.

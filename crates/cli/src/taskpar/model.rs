@@ -12,7 +12,9 @@ use crate::error::{json_text, write_file, CliError, Result};
 use crate::Format;
 
 /// The largest training or test CSV read.
-const MAX_CSV: usize = 1 << 30;
+const MAX_CSV: usize = 1 << 28;
+/// The largest model file read (a model with 200 bootstrap replicates is about 300 kB).
+const MAX_MODEL: usize = 1 << 26;
 /// The most predictions one `predict` makes.
 const MAX_POINTS: usize = 100_000;
 
@@ -62,7 +64,7 @@ impl TrainArgs {
                 if !apps.iter().any(|a| a == who) {
                     return Err(CliError::usage(format!(
                         "--transform `{t}`: there are no runs of `{who}` (applications: {})",
-                        apps.join(", ")
+                        shortened(apps)
                     )));
                 }
             }
@@ -185,7 +187,16 @@ fn train_error(app: &str, e: model::TrainError) -> CliError {
         }
         _ => "check the training runs of this application",
     };
-    CliError::with_help(format!("training the model of {app}: {e}"), help)
+    let e = match e {
+        model::TrainError::SeveralApps { apps } => model::TrainError::SeveralApps {
+            apps: apps.iter().map(|a| diag::short(a)).collect(),
+        },
+        e => e,
+    };
+    CliError::with_help(
+        format!("training the model of {}: {e}", diag::short(app)),
+        help,
+    )
 }
 
 /// Runs `vates taskpar fit`.
@@ -196,8 +207,12 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(app) = &a.how.app {
         if !apps.contains(app) {
             return Err(CliError::with_help(
-                format!("`{}` has no runs of `{app}`", a.train.display()),
-                format!("its applications: {}", apps.join(", ")),
+                format!(
+                    "`{}` has no runs of `{}`",
+                    a.train.display(),
+                    diag::short(app)
+                ),
+                format!("its applications: {}", shortened(&apps)),
             ));
         }
         set = set.for_app(app);
@@ -209,7 +224,7 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
                 "`{}` holds runs of {} applications ({}); a model describes one",
                 a.train.display(),
                 apps.len(),
-                apps.join(", ")
+                shortened(&apps)
             ),
             "choose one with --app",
         ));
@@ -232,7 +247,7 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
 }
 
 fn load_model(path: &Path) -> Result<Model> {
-    let text = crate::input::read_text(path, MAX_CSV, "a model file (JSON)", "")?;
+    let text = crate::input::read_text(path, MAX_MODEL, "a model file (JSON)", "")?;
     from_json(&text).map_err(|e| {
         CliError::with_help(
             format!("`{}`: {e}", path.display()),
@@ -240,6 +255,14 @@ fn load_model(path: &Path) -> Result<Model> {
              from the training CSV)",
         )
     })
+}
+
+/// Application names as messages list them (each at most 40 characters).
+fn shortened(apps: &[String]) -> String {
+    apps.iter()
+        .map(|a| diag::short(a))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Parses a list or range of positive numbers.
@@ -323,8 +346,12 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(app) = &a.how.app {
         if !apps.contains(app) {
             return Err(CliError::with_help(
-                format!("`{}` has no runs of `{app}`", a.train.display()),
-                format!("its applications: {}", apps.join(", ")),
+                format!(
+                    "`{}` has no runs of `{}`",
+                    a.train.display(),
+                    diag::short(app)
+                ),
+                format!("its applications: {}", shortened(&apps)),
             ));
         }
         apps.retain(|x| x == app);
@@ -364,7 +391,8 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
         }
         let m = train(&train_set.for_app(app), &a.how.options(app)?)
             .map_err(|e| train_error(app, e))?;
-        let r = model::report(&m, &test.runs).map_err(|e| CliError::msg(format!("{app}: {e}")))?;
+        let r = model::report(&m, &test.runs)
+            .map_err(|e| CliError::msg(format!("{}: {e}", diag::short(app))))?;
         all.rows.extend(r.rows);
         all.medians.extend(r.medians);
     }

@@ -253,15 +253,7 @@ pub(crate) fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// A word of the input as a message quotes it: at most 40 characters, the rest elided (a
-/// 10 MB token must not make a 10 MB message).
-pub(crate) fn short(w: &str) -> String {
-    const MAX: usize = 40;
-    match w.char_indices().nth(MAX) {
-        Some((cut, _)) => format!("{}…", &w[..cut]),
-        None => w.to_string(),
-    }
-}
+pub(crate) use diag::short;
 
 /// The text without a leading byte-order mark.
 pub(crate) fn without_bom(text: &str) -> &str {

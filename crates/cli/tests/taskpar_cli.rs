@@ -428,6 +428,64 @@ fn fit_predict_and_report_on_the_recorded_kernels() {
     }
 }
 
+/// How the forms are chosen: by forward validation (the default) or shuffled folds, with
+/// or without the PMNF search; the text names the scheme and every candidate's score, and
+/// the JSON model records the options and PMNF terms by name.
+#[test]
+fn fit_names_how_the_forms_were_chosen() {
+    let dir = tempdir("taskpar-forms");
+    let model = dir.join("sort.json");
+    let model = model.to_str().unwrap();
+    let fit = |app: &'static str, extra: &[&str]| {
+        let mut args = vec![
+            "taskpar",
+            "fit",
+            "--app",
+            app,
+            "--bootstrap",
+            "0",
+            "-o",
+            model,
+        ];
+        args.extend_from_slice(extra);
+        let train = example("train.csv");
+        args.push(&train);
+        stdout(&args)
+    };
+    let forward = fit("sort", &[]);
+    assert!(
+        forward.contains("work_serial: intercept (chosen; forward-validation error: intercept "),
+        "{forward}"
+    );
+    assert!(!forward.contains("PMNF"), "{forward}");
+    let shuffled = fit("sort", &["--forms-by", "shuffled"]);
+    assert!(
+        shuffled.contains("work_serial: power law (chosen; cross-validation error: "),
+        "{shuffled}"
+    );
+    // Strassen's T1' (n^2.8 plus a constant) is a PMNF search's.
+    let searched = fit("strassen", &["--pmnf-search"]);
+    assert!(
+        searched.contains("work_serial: PMNF search (chosen; forward-validation error: "),
+        "{searched}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(model).unwrap()).unwrap();
+    assert_eq!(v["options"]["pmnf_search"], true);
+    assert_eq!(v["options"]["selection"], "forward");
+    assert_eq!(v["serial"]["features"][1], "n^(11/4)", "{}", v["serial"]);
+    // A model whose size model is a PMNF search reads back and predicts.
+    let m = json(&[
+        "taskpar", "predict", model, "-n", "4096", "-p", "2", "--format", "json",
+    ]);
+    assert!(m["time"].as_f64().unwrap() > 0.0, "{m}");
+    let err = fails(
+        &["taskpar", "fit", "--forms-by", "loo", &example("train.csv")],
+        2,
+    );
+    assert!(err.contains("possible values: forward, shuffled"), "{err}");
+}
+
 #[test]
 fn bad_training_files_and_model_files_are_named_errors() {
     let dir = tempdir("taskpar-model-bad");

@@ -29,6 +29,19 @@ pub fn kfold_shuffled(n: usize, k: usize, seed: u64) -> Vec<Split> {
     kfold_of(&rows, k)
 }
 
+/// Rolling-origin splits of `n` rows ordered by size (scikit-learn's `TimeSeriesSplit` with
+/// one row per test): for each `h` in `min_train..n`, train on rows `0..h` and test row `h`.
+/// Every split extrapolates one row beyond its training rows, as a model made to extrapolate
+/// is used; `min_train` is clamped to `1..=n`.
+pub fn forward(n: usize, min_train: usize) -> Vec<Split> {
+    (min_train.clamp(1, n.max(1))..n)
+        .map(|h| Split {
+            train: (0..h).collect(),
+            test: vec![h],
+        })
+        .collect()
+}
+
 /// Leave-one-out: `n` splits, each testing one row.
 pub fn leave_one_out(n: usize) -> Vec<Split> {
     kfold(n, n)
@@ -57,4 +70,30 @@ fn kfold_of(rows: &[usize], k: usize) -> Vec<Split> {
         start += len;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forward_splits_extrapolate_one_row() {
+        let s = forward(5, 3);
+        assert_eq!(
+            s,
+            vec![
+                Split {
+                    train: vec![0, 1, 2],
+                    test: vec![3]
+                },
+                Split {
+                    train: vec![0, 1, 2, 3],
+                    test: vec![4]
+                },
+            ]
+        );
+        assert!(forward(3, 3).is_empty());
+        assert_eq!(forward(2, 0).len(), 1, "at least one training row");
+        assert!(forward(0, 2).is_empty());
+    }
 }

@@ -5,7 +5,7 @@
 //! pinned: a change to the model that moves them must update this table (and
 //! bench/RESULTS.md) knowingly.
 
-use taskpar::model::{self, read_runs, TrainOptions, Transform};
+use taskpar::model::{self, read_runs, Selection, TrainOptions, Transform};
 
 fn read(name: &str) -> model::TrainingSet {
     let path = format!(
@@ -19,13 +19,78 @@ fn read(name: &str) -> model::TrainingSet {
 /// (kernel, median relative error of the two-step model, of the direct regression), both
 /// against the traced runs' elapsed times.
 const PINNED: [(&str, f64, f64); 6] = [
-    ("fib", 0.399276, 0.426000),
+    ("fib", 0.399447, 0.426000),
     ("nqueens", 0.519247, 0.678300),
-    ("sort", 0.113501, 0.093363),
+    ("sort", 0.066474, 0.093363),
     ("sparselu", 0.097152, 0.142075),
     ("strassen", 0.056518, 0.092580),
-    ("fft", 0.064045, 0.311812),
+    ("fft", 0.061598, 0.311812),
 ];
+
+fn options(app: &str) -> TrainOptions {
+    TrainOptions {
+        transform: if app == "fib" || app == "nqueens" {
+            Transform::Pow2
+        } else {
+            Transform::None
+        },
+        ..TrainOptions::default()
+    }
+}
+
+/// The median relative error of the two-step model's time for `app` trained with `opts`.
+fn median_error(app: &str, opts: &TrainOptions) -> f64 {
+    let m = model::train(&read("train.csv").for_app(app), opts).expect("trains");
+    let r = model::report(&m, &read("test.csv").for_app(app).runs).expect("predicts");
+    r.medians[0].median.time.unwrap()
+}
+
+/// The ablation behind the defaults (bench/RESULTS.md): (kernel, median error with the
+/// forms chosen by shuffled cross-validation, with the PMNF search as a further size-model
+/// candidate). Shuffled folds interpolate, and choose sort's power law n^1.11, which
+/// bends up beyond the training sizes; the PMNF search, with 4–9 sizes, fits fib's recording
+/// overhead and Strassen's cache step as growth.
+const ABLATION: [(&str, f64, f64); 6] = [
+    ("fib", 0.399276, 0.520265),
+    ("nqueens", 0.519247, 0.541441),
+    ("sort", 0.113501, 0.066474),
+    ("sparselu", 0.097152, 0.097152),
+    ("strassen", 0.056518, 0.220897),
+    ("fft", 0.064045, 0.066963),
+];
+
+#[test]
+fn the_ablation_of_the_form_choice_is_as_pinned() {
+    let mut seen = Vec::new();
+    let mut wrong = Vec::new();
+    for (app, shuffled, pmnf) in ABLATION {
+        let s = median_error(
+            app,
+            &TrainOptions {
+                selection: Selection::Shuffled,
+                bootstrap: 0,
+                ..options(app)
+            },
+        );
+        let p = median_error(
+            app,
+            &TrainOptions {
+                pmnf_search: true,
+                bootstrap: 0,
+                ..options(app)
+            },
+        );
+        seen.push(format!("(\"{app}\", {s:.6}, {p:.6}),"));
+        if (s - shuffled).abs() >= 1e-4 || (p - pmnf).abs() >= 1e-4 {
+            wrong.push(app);
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{wrong:?} moved; now:\n{}",
+        seen.join("\n")
+    );
+}
 
 #[test]
 fn the_recorded_kernels_fit_and_predict_as_pinned() {
@@ -33,15 +98,9 @@ fn the_recorded_kernels_fit_and_predict_as_pinned() {
     let test = read("test.csv");
     let mut seen = Vec::new();
     let mut wrong = Vec::new();
+    let mut computed = Vec::new();
     for (app, time, direct) in PINNED {
-        let opts = TrainOptions {
-            transform: if app == "fib" || app == "nqueens" {
-                Transform::Pow2
-            } else {
-                Transform::None
-            },
-            ..TrainOptions::default()
-        };
+        let opts = options(app);
         let m = model::train(&train.for_app(app), &opts).expect("trains");
         let runs = test.for_app(app).runs;
         assert!(!runs.is_empty(), "{app} has test runs");
@@ -61,6 +120,7 @@ fn the_recorded_kernels_fit_and_predict_as_pinned() {
         let med = &r.medians[0].median;
         let (t, d) = (med.time.unwrap(), med.direct.unwrap());
         seen.push(format!("(\"{app}\", {t:.6}, {d:.6}),"));
+        computed.push((app, t, d));
         if (t - time).abs() >= 1e-4 || (d - direct).abs() >= 1e-4 {
             wrong.push(app);
         }
@@ -70,6 +130,13 @@ fn the_recorded_kernels_fit_and_predict_as_pinned() {
         "{wrong:?} moved; now:\n{}",
         seen.join("\n")
     );
+    // The goal: under 10% for at least four of the six kernels, and the two-step
+    // model no worse than the direct regression on any.
+    let under = computed.iter().filter(|k| k.1 < 0.10).count();
+    assert!(under >= 4, "{under} kernels under 10%");
+    for (app, time, direct) in computed {
+        assert!(time <= direct, "{app}: two-step {time} > baseline {direct}");
+    }
 }
 
 /// Replay (`vates graph analyze` of a p = 1 recording with every strand, at P = 2) against

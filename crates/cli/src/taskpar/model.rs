@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use taskpar::model::{
     self, from_json, model_text, predict, prediction_text, read_runs, report_text, to_json, train,
-    Model, NoWorkForm, TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
+    Model, NoWorkForm, Selection, TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
 };
 
 use crate::error::{json_text, write_file, CliError, Result};
@@ -31,6 +31,15 @@ pub enum NoWorkArg {
     SpanQuadratic,
 }
 
+/// How rival forms of a sub-model are scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormsBy {
+    /// Each of the larger half of the training sizes predicted from the sizes below it.
+    Forward,
+    /// Shuffled K-fold cross-validation over the sizes.
+    Shuffled,
+}
+
 /// How the sub-models are trained (shared by `fit` and `report`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -48,6 +57,15 @@ pub struct TrainArgs {
     /// The no_work form.
     #[arg(long, value_enum, default_value_t = NoWorkArg::Cv)]
     no_work: NoWorkArg,
+    /// How the forms of each sub-model (basis, power law, no_work form) are chosen: by
+    /// how they extrapolate (forward), or by shuffled cross-validation.
+    #[arg(long, value_enum, default_value_t = FormsBy::Forward)]
+    forms_by: FormsBy,
+    /// Also try the fit engine's PMNF search (a constant and up to two terms
+    /// n^a·log2(n)^j) for the size models. It needs many training sizes: with few, its
+    /// freedom fits the noise.
+    #[arg(long)]
+    pmnf_search: bool,
     /// Bootstrap replicates for the intervals (0: none).
     #[arg(long, default_value_t = 100, value_name = "K")]
     bootstrap: usize,
@@ -87,6 +105,11 @@ impl TrainArgs {
         }
         o.bootstrap = self.bootstrap;
         o.seed = self.seed;
+        o.selection = match self.forms_by {
+            FormsBy::Forward => Selection::Forward,
+            FormsBy::Shuffled => Selection::Shuffled,
+        };
+        o.pmnf_search |= self.pmnf_search;
         o.no_work = match self.no_work {
             NoWorkArg::Cv if self.paper => Some(NoWorkForm::Paper),
             NoWorkArg::Cv => None,

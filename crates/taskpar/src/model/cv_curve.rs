@@ -145,6 +145,7 @@ mod tests {
                 rule: Rule::Min,
                 relaxed: false,
                 prune: 0.0,
+                selection: crate::model::Selection::Shuffled,
             };
             let data = Data {
                 x: &x,

@@ -46,7 +46,7 @@ pub enum TrainError {
         /// The sub-model.
         model: &'static str,
         /// The feature.
-        feature: &'static str,
+        feature: String,
         /// The size.
         n: f64,
         /// The transform.

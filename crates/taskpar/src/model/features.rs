@@ -2,6 +2,9 @@
 //! and the quantities the chain hands on (T1', the task counts, the span), each with the
 //! name a model file records it by.
 
+use std::borrow::Cow;
+
+use fit::pmnf::{Exponent, Term};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The transform of the problem size applied before any feature is computed (the paper
@@ -118,9 +121,12 @@ pub enum Feature {
     LnP2,
     /// ln n·ln p.
     LnNLnP,
+    /// A PMNF building block `n^a·log2(n)^j` chosen by the `fit` engine's search (a size
+    /// model's term, any exact exponent).
+    Pmnf(Term),
 }
 
-/// Every feature, for reading names back.
+/// Every feature with a fixed name, for reading names back.
 pub const ALL: [Feature; 26] = [
     Feature::One,
     Feature::N,
@@ -193,9 +199,11 @@ pub const POWER_BASIS: [Feature; 1] = [Feature::LnN];
 pub const DIRECT_BASIS: [Feature; 4] = [Feature::LnN, Feature::LnP, Feature::LnP2, Feature::LnNLnP];
 
 impl Feature {
-    /// The name a model file records: the formula.
-    pub fn name(self) -> &'static str {
-        match self {
+    /// The name a model file records: the formula (a PMNF term in Extra-P's notation,
+    /// `n^(53/50) * log2(n)^(1)`).
+    pub fn name(self) -> Cow<'static, str> {
+        let fixed = match self {
+            Feature::Pmnf(t) => return Cow::Owned(t.display("n").to_string()),
             Feature::One => "1",
             Feature::N => "n",
             Feature::NLnN => "n*ln(n)",
@@ -222,12 +230,16 @@ impl Feature {
             Feature::LnP => "ln(p)",
             Feature::LnP2 => "ln(p)^2",
             Feature::LnNLnP => "ln(n)*ln(p)",
-        }
+        };
+        Cow::Borrowed(fixed)
     }
 
     /// The feature named `name`.
     pub fn from_name(name: &str) -> Option<Feature> {
-        ALL.iter().copied().find(|f| f.name() == name)
+        ALL.iter()
+            .copied()
+            .find(|f| f.name() == name)
+            .or_else(|| parse_term(name).map(Feature::Pmnf))
     }
 
     /// How fast the feature grows with n and p, for pruning: a term is tested for
@@ -245,6 +257,11 @@ impl Feature {
             Feature::N3 => 6,
             Feature::LnN | Feature::LnP => 1,
             Feature::LnP2 | Feature::LnNLnP => 2,
+            // n^a·log^j: between n^a and n^(a+1/2), on the scale where n is 2 and n² is 4.
+            Feature::Pmnf(t) => {
+                let order = 2.0 * t.poly.value().max(0.0) + if t.has_log() { 1.0 } else { 0.0 };
+                order.round().min(f64::from(u8::MAX)) as u8
+            }
         }
     }
 
@@ -285,13 +302,40 @@ impl Feature {
             Feature::LnP => x.p.ln(),
             Feature::LnP2 => x.p.ln() * x.p.ln(),
             Feature::LnNLnP => n.ln() * x.p.ln(),
+            Feature::Pmnf(t) => t.eval(n),
         }
     }
 }
 
+/// A PMNF term of `n` in the notation of [`Term::display`]: `n^(E)`, `log2(n)^(E)` or both
+/// joined by ` * `.
+fn parse_term(name: &str) -> Option<Term> {
+    let mut term = Term {
+        poly: Exponent::ZERO,
+        log: Exponent::ZERO,
+    };
+    for part in name.split(" * ") {
+        let (slot, rest) = if let Some(r) = part.strip_prefix("n^(") {
+            (&mut term.poly, r)
+        } else if let Some(r) = part.strip_prefix("log2(n)^(") {
+            (&mut term.log, r)
+        } else {
+            return None;
+        };
+        if !slot.is_zero() {
+            return None;
+        }
+        *slot = Exponent::parse(rest.strip_suffix(')')?)?;
+        if slot.is_zero() {
+            return None;
+        }
+    }
+    Some(term)
+}
+
 impl Serialize for Feature {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
+        s.serialize_str(&self.name())
     }
 }
 
@@ -300,5 +344,58 @@ impl<'de> Deserialize<'de> for Feature {
         let name = String::deserialize(d)?;
         Feature::from_name(&name)
             .ok_or_else(|| serde::de::Error::custom(format!("unknown feature `{name}`")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pmnf_terms_are_named_and_read_back() {
+        for (term, name) in [
+            (Term::new(53, 50, 1), "n^(53/50) * log2(n)^(1)"),
+            (Term::new(2, 1, 0), "n^(2)"),
+            (Term::new(0, 1, 2), "log2(n)^(2)"),
+        ] {
+            let f = Feature::Pmnf(term);
+            assert_eq!(f.name(), name);
+            assert_eq!(Feature::from_name(name), Some(f));
+            let x = Inputs {
+                n: 1024.0,
+                ..Inputs::default()
+            };
+            assert_eq!(f.value(&x), term.eval(1024.0));
+        }
+        // The fixed names come first: `n` is the feature N, not a PMNF term.
+        assert_eq!(Feature::from_name("n"), Some(Feature::N));
+        for bad in [
+            "n^(0)",
+            "n^(1) * n^(2)",
+            "n^(1/0)",
+            "n^(x)",
+            "n^(2",
+            "m^(2)",
+            "",
+            "n^(2) * ",
+        ] {
+            assert_eq!(Feature::from_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn pmnf_orders_sit_between_the_basis_orders() {
+        assert_eq!(
+            Feature::Pmnf(Term::new(1, 1, 0)).order(),
+            Feature::N.order()
+        );
+        assert_eq!(
+            Feature::Pmnf(Term::new(1, 1, 1)).order(),
+            Feature::NLnN.order()
+        );
+        assert_eq!(
+            Feature::Pmnf(Term::new(3, 1, 0)).order(),
+            Feature::N3.order()
+        );
     }
 }

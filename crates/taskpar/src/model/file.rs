@@ -7,7 +7,7 @@ use super::fitted::{Coefs, Model, SubModel};
 /// The `format` field of a model file.
 pub const FORMAT: &str = "vates-taskpar-model";
 /// The `version` field of the model files this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Why a model file cannot be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

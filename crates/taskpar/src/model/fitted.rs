@@ -53,6 +53,10 @@ pub struct SubModel {
     /// The model is of ln(target): its value is exp of the linear model (a power law).
     #[serde(default)]
     pub log_target: bool,
+    /// The terms were chosen by the `fit` engine's PMNF search (the first feature is the
+    /// constant): refits keep every term and solve least squares.
+    #[serde(default)]
+    pub searched: bool,
 }
 
 impl SubModel {

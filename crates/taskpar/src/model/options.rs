@@ -68,6 +68,22 @@ pub enum Weighting {
     None,
 }
 
+/// How rival forms of a sub-model (the size models' bases, the power law, the PMNF
+/// search, the no_work forms) are scored against each other.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Selection {
+    /// Forward (rolling-origin) validation: each of the larger half of the training sizes
+    /// predicted from the sizes below it. The forms are then chosen by how they
+    /// extrapolate, which is what a prediction at larger n asks of them.
+    #[default]
+    #[serde(rename = "forward")]
+    Forward,
+    /// Shuffled K-fold cross-validation over the sizes (the paper's choice of α, applied to
+    /// forms): mostly interpolation, so a form that bends at the largest sizes can win.
+    #[serde(rename = "shuffled")]
+    Shuffled,
+}
+
 /// How the Lasso's α is chosen from the cross-validation curve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AlphaRule {
@@ -116,6 +132,16 @@ pub struct TrainOptions {
     /// terms, and the basis misses it by a growing factor outside the training sizes.
     #[serde(default)]
     pub power_laws: bool,
+    /// Offer the `fit` engine's PMNF search (a constant and up to two terms
+    /// `n^a·log2(n)^j`, exact or fitted exponents) as a further size-model candidate,
+    /// chosen by cross-validation (the paper: no). A fixed cost plus a growing term
+    /// (runtime overhead per task under the work) is a form neither the basis nor the power
+    /// law has.
+    #[serde(default)]
+    pub pmnf_search: bool,
+    /// How rival forms are scored (forward validation; the paper chose no forms).
+    #[serde(default)]
+    pub selection: Selection,
     /// The most steps of each Lasso path (500, as scikit-learn).
     pub max_iter: usize,
 }
@@ -133,6 +159,7 @@ impl TrainOptions {
             relaxed: false,
             prune: 0.0,
             power_laws: false,
+            pmnf_search: false,
             ..TrainOptions::default()
         }
     }
@@ -152,6 +179,8 @@ impl Default for TrainOptions {
             relaxed: true,
             prune: 0.05,
             power_laws: true,
+            pmnf_search: false,
+            selection: Selection::Forward,
             max_iter: 500,
         }
     }

@@ -12,6 +12,7 @@ use super::cv_curve::{self, Curve};
 use super::error::TrainError;
 use super::features::{Feature, Inputs};
 use super::fitted::{Coefs, SubModel};
+use super::options::Selection;
 
 /// A column whose part outside the span of the earlier (unit-norm) columns is below this
 /// is left out: LARS stops at an exactly collinear column.
@@ -77,6 +78,8 @@ pub(crate) struct Cv {
     pub relaxed: bool,
     /// The level of the pruning F test (0: no pruning; only when relaxed).
     pub prune: f64,
+    /// How rival forms are scored.
+    pub selection: Selection,
 }
 
 /// The columns of `features` at `rows`, each row multiplied by its weight.
@@ -98,7 +101,7 @@ fn columns(
                     } else {
                         Err(TrainError::NotFinite {
                             model,
-                            feature: f.name(),
+                            feature: f.name().into_owned(),
                             n: x.n,
                             transform,
                         })
@@ -255,6 +258,7 @@ pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> 
         pruned: Vec::new(),
         rows: d.y.len(),
         log_target: false,
+        searched: false,
     };
     let yscaled: Vec<f64> = yw.iter().map(|v| v / ys).collect();
     if keep.is_empty() {
@@ -310,10 +314,27 @@ pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> 
 
 /// The out-of-fold mean squared (weighted) error of the whole procedure of [`fit`] on `d`:
 /// for each fold of sizes, fitted on the others (with its own inner cross-validation) and
-/// scored on its rows. `None` with fewer than two sizes.
+/// scored on its rows (the folds as `cv.selection` says). `None` without a fold.
 pub(crate) fn score(spec: &Spec, d: Data, cv: Cv) -> Result<Option<f64>, TrainError> {
+    score_by(d, cv, |train, _| fit(spec, train, cv))
+}
+
+/// The out-of-fold mean squared (weighted) error of a fitting procedure `fit_on` on `d`: for
+/// each fold of sizes, `fit_on(rows, indices)` fits on the training sizes' rows (`indices`
+/// their indices in `d`) and the fold's rows are scored: with [`Selection::Shuffled`] the
+/// folds are shuffled K folds of the sizes; with [`Selection::Forward`] each of the larger
+/// half of the sizes (beyond the third) is predicted from the sizes below it. `None` with fewer than two sizes.
+pub(crate) fn score_by(
+    d: Data,
+    cv: Cv,
+    fit_on: impl Fn(Data, &[usize]) -> Result<SubModel, TrainError>,
+) -> Result<Option<f64>, TrainError> {
     let count = d.groups.iter().max().map_or(0, |g| g + 1);
-    let splits = fit::cv::kfold_shuffled(count, cv.folds, cv.seed ^ 0x5C0E);
+    let splits = match cv.selection {
+        Selection::Shuffled => fit::cv::kfold_shuffled(count, cv.folds, cv.seed ^ 0x5C0E),
+        // Each of the three largest sizes from those below (at least 3 sizes to fit on).
+        Selection::Forward => fit::cv::forward(count, 3.max(count.saturating_sub(3))),
+    };
     let (mut sum, mut rows) = (0.0, 0usize);
     for s in &splits {
         let mut renumber = vec![usize::MAX; count];
@@ -327,15 +348,14 @@ pub(crate) fn score(spec: &Spec, d: Data, cv: Cv) -> Result<Option<f64>, TrainEr
         let y: Vec<f64> = train.iter().map(|&i| d.y[i]).collect();
         let w: Option<Vec<f64>> = d.w.map(|w| train.iter().map(|&i| w[i]).collect());
         let groups: Vec<usize> = train.iter().map(|&i| renumber[d.groups[i]]).collect();
-        let sub = fit(
-            spec,
+        let sub = fit_on(
             Data {
                 x: &x,
                 y: &y,
                 w: w.as_deref(),
                 groups: &groups,
             },
-            cv,
+            &train,
         )?;
         for i in (0..d.y.len()).filter(|&i| renumber[d.groups[i]] == usize::MAX) {
             let r = (d.y[i] - sub.eval(&d.x[i])) * d.w.map_or(1.0, |w| w[i]);
@@ -344,6 +364,42 @@ pub(crate) fn score(spec: &Spec, d: Data, cv: Cv) -> Result<Option<f64>, TrainEr
         }
     }
     Ok((rows > 0 && sum.is_finite()).then(|| sum / rows as f64))
+}
+
+/// A sub-model whose terms a search chose (`features`, the first the constant `1`) with
+/// its `coefficients`, in the layout [`refit`] reads: no penalty, signed, every term kept.
+pub(crate) fn searched(
+    model: &'static str,
+    variant: &str,
+    features: Vec<Feature>,
+    coefficients: Vec<f64>,
+    d: Data,
+    relative: bool,
+) -> SubModel {
+    let scales = match columns(model, &features, d, "") {
+        Ok(cols) => cols.iter().map(|c| scale_of(c, false)).collect(),
+        Err(_) => vec![1.0; features.len()],
+    };
+    SubModel {
+        target: model.to_string(),
+        variant: variant.to_string(),
+        weighting: if relative { "target" } else { "none" }.to_string(),
+        scales,
+        target_scale: target_scale(&weighted(d)),
+        coefficients,
+        features,
+        intercept: 0.0,
+        fit_intercept: false,
+        positive: false,
+        alpha: 0.0,
+        cv_mse: None,
+        cv_score: None,
+        dropped: Vec::new(),
+        pruned: Vec::new(),
+        rows: d.y.len(),
+        log_target: false,
+        searched: true,
+    }
 }
 
 /// The α of `rule` and its mean cross-validated error (scaled units); α = 0 (least squares)
@@ -519,6 +575,16 @@ pub(crate) fn refit(
             cv,
         );
     }
+    // A searched model's terms are the search's: all kept, fitted by least squares.
+    let cv = if sub.searched {
+        Cv {
+            relaxed: false,
+            prune: 0.0,
+            ..cv
+        }
+    } else {
+        cv
+    };
     let err = |source| TrainError::Fit { model, source };
     let cols = columns(model, &sub.features, d, cv.transform)?;
     let keep: Vec<usize> = (0..sub.features.len())

@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 
 use trace::text::{fixed, num, seconds, TextTable};
 
+use super::features::Feature;
 use super::fitted::{Model, SubModel};
+use super::options::Selection;
 use super::predict::Prediction;
 use super::report::Report;
 
@@ -20,7 +22,10 @@ fn terms(s: &SubModel) -> String {
         parts.push(num(sig(s.intercept)));
     }
     for (f, c) in s.selected() {
-        parts.push(format!("{}·{}", num(sig(c)), f.name()));
+        parts.push(match f {
+            Feature::One => num(sig(c)),
+            _ => format!("{}·{}", num(sig(c)), f.name()),
+        });
     }
     if parts.is_empty() {
         "0".to_string()
@@ -102,10 +107,14 @@ pub fn model_text(m: &Model) -> String {
             .collect();
         let _ = writeln!(
             o,
-            "  {}: {} ({}; cross-validation error: {})",
+            "  {}: {} ({}; {} error: {})",
             c.sub_model,
             c.chosen,
             if c.fixed { "fixed" } else { "chosen" },
+            match m.options.selection {
+                Selection::Forward => "forward-validation",
+                Selection::Shuffled => "cross-validation",
+            },
             scores.join(", ")
         );
     }

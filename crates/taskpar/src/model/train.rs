@@ -11,6 +11,7 @@ use super::features::{self, Feature, Inputs, Transform};
 use super::file::{FORMAT, VERSION};
 use super::fitted::{Candidate, Choice, Domain, IntervalMethod, Model, SubModel};
 use super::options::{AlphaRule, NoWorkForm, TrainOptions, Weighting, MAX_BOOTSTRAP};
+use super::pmnf;
 use super::regress::{self, Cv, Spec};
 
 /// The median of `v` (not empty).
@@ -106,9 +107,24 @@ struct Rows<'a> {
     y: Vec<f64>,
     w: Option<Vec<f64>>,
     groups: &'a [usize],
+    /// A size model's rows: the runs' values at each row's size (empty otherwise).
+    reps: Vec<Vec<f64>>,
+}
+
+/// How a candidate form of a sub-model is fitted.
+enum Way<'s> {
+    /// The Lasso on a basis ([`regress::fit`]).
+    Lasso(Spec<'s>),
+    /// The `fit` engine's PMNF search on a size model's rows ([`pmnf::fit`]).
+    Search,
 }
 
 impl Rows<'_> {
+    /// The runs' values of rows `rows`.
+    fn reps_of(&self, rows: &[usize]) -> Vec<&[f64]> {
+        rows.iter().map(|&i| self.reps[i].as_slice()).collect()
+    }
+
     fn data(&self) -> regress::Data<'_> {
         regress::Data {
             x: self.x,
@@ -216,7 +232,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
     for (r, &g) in runs.iter().zip(&run_groups) {
         by_size[g].push(r);
     }
-    let per_size = |f: &dyn Fn(&Run) -> f64| -> Rows {
+    let per_size = |f: &dyn Fn(&Run) -> f64, reps: &dyn Fn(&[&Run]) -> Vec<f64>| -> Rows {
         let y: Vec<f64> = by_size
             .iter()
             .map(|group| median(&mut group.iter().map(|r| f(r)).collect::<Vec<f64>>()))
@@ -226,6 +242,22 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
             w: relative.then(|| inverse(&y)),
             y,
             groups: &size_groups,
+            reps: by_size.iter().map(|group| reps(group)).collect(),
+        }
+    };
+    // The runs' values at a size (the noise a PMNF search tests against); for T1', the
+    // works of the p = 1 runs it is the mean of.
+    let each = |f: fn(&Run) -> f64| move |group: &[&Run]| group.iter().map(|r| f(r)).collect();
+    let serial_reps = |group: &[&Run]| -> Vec<f64> {
+        let single: Vec<f64> = group
+            .iter()
+            .filter(|r| r.p == 1.0)
+            .map(|r| r.work)
+            .collect();
+        if single.is_empty() {
+            group.iter().map(|r| r.work_serial).collect()
+        } else {
+            single
         }
     };
     let total: Vec<f64> = runs.iter().map(|r| r.p * r.elapsed).collect();
@@ -235,13 +267,17 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
             y: runs.iter().map(f).collect(),
             w: relative.then(|| inverse(&total)),
             groups: &run_groups,
+            reps: Vec::new(),
         }
     };
     let data = Data {
-        serial: per_size(&|r| r.work_serial),
-        create_task: per_size(&|r| r.create_task),
-        wait_tasks: per_size(&|r| r.wait_tasks),
-        span: has_span.then(|| per_size(&|r| r.span.unwrap_or(0.0))),
+        serial: per_size(&|r| r.work_serial, &serial_reps),
+        create_task: per_size(&|r| r.create_task, &each(|r| r.create_task)),
+        wait_tasks: per_size(&|r| r.wait_tasks, &each(|r| r.wait_tasks)),
+        span: has_span.then(|| {
+            let span = |r: &Run| r.span.unwrap_or(0.0);
+            per_size(&span, &each(span))
+        }),
         work: per_run(&|r| r.work - r.work_serial),
         delay: per_run(&|r| r.delay),
         no_work: per_run(&|r| r.no_work),
@@ -250,6 +286,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
             y: runs.iter().map(|r| r.elapsed.ln()).collect(),
             w: None,
             groups: &run_groups,
+            reps: Vec::new(),
         },
     };
     let cv = Cv {
@@ -267,6 +304,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
         } else {
             0.0
         },
+        selection: opts.selection,
     };
     let (size_weights, run_weights) = if relative {
         ("target", "p*elapsed")
@@ -299,13 +337,26 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
         };
     // Fits every candidate and keeps the one of least out-of-fold error.
     let mut choices = Vec::new();
+    let fit_way = |name: &'static str, way: &Way, d: &Rows| match way {
+        Way::Lasso(s) => regress::fit(s, d.data(), cv),
+        Way::Search => {
+            let all: Vec<usize> = (0..d.y.len()).collect();
+            pmnf::fit(name, d.data(), &d.reps_of(&all), relative)
+        }
+    };
+    let score_way = |name: &'static str, way: &Way, d: &Rows| match way {
+        Way::Lasso(s) => regress::score(s, d.data(), cv),
+        Way::Search => regress::score_by(d.data(), cv, |train, rows| {
+            pmnf::fit(name, train, &d.reps_of(rows), relative)
+        }),
+    };
     let mut pick = |name: &'static str,
-                    specs: Vec<Spec>,
+                    specs: Vec<Way>,
                     d: &Rows,
                     fixed: bool|
      -> Result<SubModel, TrainError> {
         if specs.len() == 1 {
-            let sub = regress::fit(&specs[0], d.data(), cv)?;
+            let sub = fit_way(name, &specs[0], d)?;
             choices.push(Choice {
                 sub_model: name.to_string(),
                 chosen: sub.variant.clone(),
@@ -320,8 +371,8 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
         let candidates = specs
             .par_iter()
             .map(|s| {
-                let mut sub = regress::fit(s, d.data(), cv)?;
-                sub.cv_score = regress::score(s, d.data(), cv)?;
+                let mut sub = fit_way(name, s, d)?;
+                sub.cv_score = score_way(name, s, d)?;
                 Ok(sub)
             })
             .collect::<Result<Vec<_>, TrainError>>()?;
@@ -345,12 +396,18 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
         }
     };
     let all_positive = |r: &Rows| r.y.iter().all(|v| *v > 0.0 && v.is_finite());
-    let with_power = |mut specs: Vec<Spec<'static>>, model: &'static str, r: &Rows| {
+    // And the fit engine's PMNF search: a constant plus up to two growing terms.
+    let with_power = |specs: Vec<Spec<'static>>, model: &'static str, r: &Rows| {
+        let mut ways: Vec<Way> = specs.into_iter().map(Way::Lasso).collect();
         if opts.power_laws && all_positive(r) {
-            specs.push(power(model));
+            ways.push(Way::Lasso(power(model)));
         }
-        specs
+        if opts.pmnf_search && all_positive(r) {
+            ways.push(Way::Search);
+        }
+        ways
     };
+    let searched = opts.power_laws || opts.pmnf_search;
     let serial = pick(
         "work_serial",
         with_power(
@@ -364,7 +421,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
             &data.serial,
         ),
         &data.serial,
-        !opts.power_laws,
+        !searched,
     )?;
     let count_forms: Vec<bool> = match opts.count_intercept {
         Some(b) => vec![b],
@@ -384,13 +441,13 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
         "create_task",
         with_power(count_specs("create_task"), "create_task", &data.create_task),
         &data.create_task,
-        fixed_counts && !opts.power_laws,
+        fixed_counts && !searched,
     )?;
     let wait_tasks = pick(
         "wait_tasks",
         with_power(count_specs("wait_tasks"), "wait_tasks", &data.wait_tasks),
         &data.wait_tasks,
-        fixed_counts && !opts.power_laws,
+        fixed_counts && !searched,
     )?;
     let span = match &data.span {
         Some(d) => Some(pick(
@@ -406,7 +463,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
                 d,
             ),
             d,
-            !opts.power_laws,
+            !searched,
         )?),
         None => None,
     };
@@ -432,7 +489,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
     }
     let no_work_specs = forms
         .iter()
-        .map(|f| run_spec("no_work", f.name(), f.features()))
+        .map(|f| Way::Lasso(run_spec("no_work", f.name(), f.features())))
         .collect();
     let no_work = pick(
         "no_work",

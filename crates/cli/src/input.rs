@@ -181,18 +181,28 @@ pub fn parse_define(s: &str) -> std::result::Result<Define, String> {
 
 /// The defines as single values; a range or list, or a name given twice, is a usage error
 /// of `command` (exit status 2).
-pub fn single_values(defines: &[Define], command: &str) -> Result<Vec<(Name, Rational)>> {
+/// `command` is the command's path after `vates` (`pamela bound`); `sweep` the command that
+/// sweeps the same model, if there is one.
+pub fn single_values(
+    defines: &[Define],
+    command: &str,
+    sweep: Option<&str>,
+) -> Result<Vec<(Name, Rational)>> {
     let mut out: Vec<(Name, Rational)> = Vec::with_capacity(defines.len());
     for d in defines {
         let v = match &d.values {
             Values::Single(v) => v.clone(),
             Values::List(vs) if vs.len() == 1 => vs[0].clone(),
             _ => {
+                let hint = match sweep {
+                    Some(s) => format!("; sweep with `vates {s} MODEL -D {}`", d.text),
+                    None => String::new(),
+                };
                 return Err(CliError::usage(format!(
-                    "`-D {}` gives several values, but `vates pamela {command}` takes one value \
-                     per parameter; sweep with `vates pamela sweep MODEL -D {}`",
-                    d.text, d.text
-                )))
+                    "`-D {}` gives several values, but `vates {command}` takes one value per \
+                     parameter{hint}",
+                    d.text
+                )));
             }
         };
         if out.iter().any(|(n, _)| *n == d.name) {

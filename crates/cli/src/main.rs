@@ -12,7 +12,9 @@ mod graph;
 mod input;
 mod limits;
 mod pamela;
+mod probe;
 mod progress;
+mod semi;
 mod taskpar;
 mod timeline;
 
@@ -62,6 +64,13 @@ enum Command {
     /// (work, delay, no_work, span), the two-step model of time(n, p), replay.
     #[command(subcommand)]
     Taskpar(taskpar::TaskparCommand),
+    /// Measure this host for the semi-empirical method (Xu, Zhang & Sun): barrier, lock,
+    /// fork/join, message, atomic, memory latency and bandwidth; write the machine profile.
+    Probe(probe::ProbeArgs),
+    /// Semi-empirical prediction (Xu, Zhang & Sun): thread-graph models, coefficients fitted
+    /// to sample runs, Algorithm G, validation against measured runs.
+    #[command(subcommand)]
+    Semi(semi::SemiCommand),
 }
 
 /// Options of `vates demo`.
@@ -136,6 +145,8 @@ fn main() -> ExitCode {
         Command::Etccs(c) => etccs::run(c, &mut out),
         Command::Fit(a) => fit::run(a, &mut out),
         Command::Taskpar(c) => taskpar::run(c, &mut out),
+        Command::Probe(a) => probe::run(a, &mut out),
+        Command::Semi(c) => semi::run(c, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::Stdout));
     match result {

@@ -46,7 +46,14 @@ fn deps(krate: &str, all: &[String]) -> BTreeSet<String> {
 
 /// The engines; each may use the foundations, and only the dependencies listed here of
 /// each other ("engines do not depend on each other, except taskgraph → queueing").
-const ENGINES: [&str; 5] = ["pamela", "queueing", "taskgraph", "etccs", "taskpar"];
+const ENGINES: [&str; 6] = [
+    "pamela",
+    "queueing",
+    "taskgraph",
+    "etccs",
+    "taskpar",
+    "semi",
+];
 const FOUNDATIONS: [&str; 5] = ["diag", "expr", "fit", "sweep", "trace"];
 /// The foundations that use other foundations ("`sweep` uses `expr` for bindings and `trace`
 /// for CSV, plots and text tables"; `fit` uses `diag` for its readers' located errors,
@@ -60,16 +67,19 @@ const ALLOWED_FOUNDATION_EDGES: [(&str, &str); 5] = [
 ];
 /// Libraries above the engines that bring several methods together (the guided tour).
 const APPLICATIONS: [&str; 1] = ["tour"];
-const ALLOWED_ENGINE_EDGES: [(&str, &str); 3] = [
+const ALLOWED_ENGINE_EDGES: [(&str, &str); 4] = [
     ("taskgraph", "queueing"),
     ("taskpar", "taskgraph"),
     ("taskpar", "taskrec"),
+    ("semi", "probe"),
 ];
-/// Libraries that user programs link to record their runs: they depend on no workspace
-/// crate, and only the engines listed in `ALLOWED_ENGINE_EDGES` use them.
-const RECORDERS: [&str; 1] = ["taskrec"];
-/// Example programs built on a recorder (the task-parallel kernels): they use recorders only.
-const PROGRAMS: [&str; 1] = ["bots"];
+/// Libraries that record runs or measure the host (the recorder user programs link, the
+/// host probe): they depend on no workspace crate, and only the engines listed in
+/// `ALLOWED_ENGINE_EDGES` use them.
+const RECORDERS: [&str; 2] = ["taskrec", "probe"];
+/// Example programs (the task-parallel kernels on the recorder, the shared-memory programs
+/// of the semi-empirical method): they use recorders only.
+const PROGRAMS: [&str; 2] = ["bots", "threadprogs"];
 
 #[test]
 fn engines_depend_only_on_foundations_and_the_listed_engines() {

@@ -16,7 +16,7 @@ pub fn run(
     format: BoundFormat,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let given = input::single_values(defines, "bound")?;
+    let given = input::single_values(defines, "pamela bound", Some("pamela sweep"))?;
     let a = analyse_bound(&loaded.model, loaded.root, given)?;
     let text = match format {
         BoundFormat::Text => bound_text(&loaded.model, loaded.root, &a),

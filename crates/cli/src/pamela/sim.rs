@@ -15,7 +15,7 @@ use crate::Format;
 
 /// Binds every parameter (a missing one is an error that names it).
 pub fn full_binding(loaded: &Loaded, defines: &[Define], command: &str) -> Result<Binding> {
-    let given = input::single_values(defines, command)?;
+    let given = input::single_values(defines, &format!("pamela {command}"), Some("pamela sweep"))?;
     Ok(loaded.model.bind(&given)?)
 }
 

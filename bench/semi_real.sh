@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Real runs of the semi-empirical method on this machine (issue 20, acceptance 3): the three
+# shared-memory programs of crates/threadprogs, each with its thread-graph model in
+# examples/semi/. For each thread count P ∈ {1, 2}: two sample sizes (segment times summed
+# over the threads), and measured runs at sizes at least 4× the larger sample size, five
+# repetitions each. Then `vates semi validate` prints the paper's table form.
+#
+#   bench/semi_real.sh              # all three programs (a few minutes on 2 cores)
+#   bench/semi_real.sh ge queue     # some
+#
+# Writes examples/semi/machine.json (a full `vates probe`, unless it exists) and
+# examples/semi/PROGRAM_{samples,measured}.csv (appending; delete them to start over: runs
+# already there are skipped). The CSVs are committed: the fit and the errors are regression
+# tests (crates/semi/tests/real_runs.rs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q -p vates -p threadprogs
+V=target/release/vates
+T=target/release/threadprogs
+OUT=examples/semi
+REPS=5
+
+[ -f "$OUT/machine.json" ] || $V probe -o "$OUT/machine.json" > /dev/null
+
+declare -A PARAM SAMPLE MEASURE
+PARAM[ge]=N;    SAMPLE[ge]="240 320";     MEASURE[ge]="1280 1600"
+PARAM[apsp]=N;  SAMPLE[apsp]="192 256";   MEASURE[apsp]="1024 1280"
+PARAM[queue]=W; SAMPLE[queue]="1000 2000"; MEASURE[queue]="8000 16000"
+
+programs=("$@")
+[ ${#programs[@]} -eq 0 ] && programs=(ge apsp queue)
+
+# Repetitions sweep every size and thread count in turn, so that a drift of the shared
+# machine's speed reaches the sample runs and the measured runs alike.
+for prog in "${programs[@]}"; do
+  x=${PARAM[$prog]}
+  samples="$OUT/${prog}_samples.csv"
+  measured="$OUT/${prog}_measured.csv"
+  [ -f "$samples" ] || echo "$x,P,rep,segment,seconds" > "$samples"
+  [ -f "$measured" ] || echo "$x,P,rep,seconds" > "$measured"
+  for rep in $(seq 0 $((REPS - 1))); do
+    for p in 1 2; do
+      for n in ${SAMPLE[$prog]}; do
+        grep -q "^$n,$p,$rep," "$samples" && continue
+        $T "$prog" "$n" "$p" $((rep + 1)) 2> /dev/null | sed "s/^/$n,$p,$rep,/" >> "$samples"
+      done
+      for n in ${MEASURE[$prog]}; do
+        grep -q "^$n,$p,$rep," "$measured" && continue
+        t=$($T "$prog" "$n" "$p" $((rep + 1)) 2> /dev/null | sed -n 's/^run,//p')
+        echo "$n,$p,$rep,$t" >> "$measured"
+      done
+    done
+  done
+  echo "== $prog"
+  $V semi validate "$OUT/$prog.tg" --samples "$samples" --measured "$measured" \
+    --machine "$OUT/machine.json"
+done

@@ -1,0 +1,535 @@
+//! `vates semi check|fit|predict|validate`: the semi-empirical method's flags and glue; the
+//! manual is in `docs/cli.md`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use semi::costs::MachineCosts;
+use semi::instantiate::{count, Bindings, Limits};
+use semi::lang::{self, Model};
+use semi::predict::{
+    predict, read_measured, validate_samples, PredictError, PredictOptions, Validation,
+};
+use semi::report::{fit_text, prediction_json, prediction_text, schedule_trace};
+use semi::samples::{fit_for, fit_samples, read_samples, Fitted, SampleSet, SamplesError};
+use semi::sim::{FixedCosts, Options, SimError};
+
+use crate::error::{json_text, CliError, Result};
+use crate::input::{self, Define};
+use crate::timeline::{chart, TimelineArgs};
+use crate::Format;
+
+/// The largest model, samples or measurements file read.
+const MAX_FILE: usize = 1 << 26;
+/// The largest machine profile read.
+const MAX_PROFILE: usize = 1 << 22;
+
+/// The `vates semi` commands.
+#[derive(Subcommand, Debug)]
+pub enum SemiCommand {
+    /// Parse and check a thread-graph model; with -D, instantiate it and print Θ.
+    Check(CheckArgs),
+    /// Fit the model's coefficients to sample runs.
+    Fit(FitArgs),
+    /// Predict the run time at -D values with Algorithm G, and where each thread's time goes.
+    Predict(PredictArgs),
+    /// Predict measured runs and print E, Ē and R_conservative per processor count (the
+    /// paper's Tables II–VI).
+    Validate(ValidateArgs),
+}
+
+/// The model and its parameter values.
+#[derive(clap::Args, Debug)]
+pub struct ModelArgs {
+    /// The thread-graph model (`.tg`).
+    #[arg(value_name = "MODEL")]
+    model: PathBuf,
+    /// Bind a parameter: NAME=VALUE.
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = input::parse_define)]
+    define: Vec<Define>,
+    /// The most steps (Θ, segments, loop control) of an instantiation and traversal.
+    #[arg(long, default_value_t = 1 << 32, value_name = "N", value_parser = input::parse_count)]
+    max_steps: u64,
+}
+
+/// Options of `vates semi check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+/// Where the coefficients come from.
+#[derive(clap::Args, Debug)]
+pub struct CoeffArgs {
+    /// Sample runs (CSV: a column per parameter, `segment`, `seconds`).
+    #[arg(long, value_name = "SAMPLES.csv")]
+    samples: Option<PathBuf>,
+    /// Give a coefficient's value: NAME=VALUE (instead of, or over, the samples' fit).
+    #[arg(short = 'C', value_name = "NAME=VALUE", value_parser = parse_coeff)]
+    coeff: Vec<(String, f64)>,
+    /// Fit only the samples whose processor-count parameter equals the prediction's (the
+    /// paper's N₀ = N), when there are any.
+    #[arg(long, value_name = "PARAM", default_value = "P")]
+    by: String,
+}
+
+/// The machine: a profile of `vates probe`, or no event costs.
+#[derive(clap::Args, Debug)]
+pub struct MachineArgs {
+    /// The machine profile (`vates probe -o machine.json`); without it events cost nothing.
+    #[arg(long, value_name = "MACHINE.json")]
+    machine: Option<PathBuf>,
+    /// Processors (default: the value of the --by parameter, else unlimited).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    processors: Option<u64>,
+    /// Seed of the random order of simultaneous events and of branches.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// Options of `vates semi fit`.
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// The thread-graph model (`.tg`).
+    #[arg(value_name = "MODEL")]
+    model: PathBuf,
+    /// Sample runs (CSV: a column per parameter, `segment`, `seconds`).
+    #[arg(long, value_name = "SAMPLES.csv")]
+    samples: PathBuf,
+    /// Fit each value of this parameter's samples apart (the paper fits per processor
+    /// count); `--by none` fits them all together.
+    #[arg(long, value_name = "PARAM", default_value = "P")]
+    by: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Options of `vates semi predict`.
+#[derive(clap::Args, Debug)]
+pub struct PredictArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    #[command(flatten)]
+    coeffs: CoeffArgs,
+    #[command(flatten)]
+    machine: MachineArgs,
+    #[command(flatten)]
+    timeline: TimelineArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Options of `vates semi validate`.
+#[derive(clap::Args, Debug)]
+pub struct ValidateArgs {
+    /// The thread-graph model (`.tg`).
+    #[arg(value_name = "MODEL")]
+    model: PathBuf,
+    /// Sample runs (CSV: a column per parameter, `segment`, `seconds`; optional `run`).
+    #[arg(long, value_name = "SAMPLES.csv")]
+    samples: PathBuf,
+    /// Measured runs (CSV: a column per parameter, `seconds`).
+    #[arg(long, value_name = "MEASURED.csv")]
+    measured: PathBuf,
+    /// The processor-count parameter: rows of the table, and the samples fitted per value.
+    #[arg(long, value_name = "PARAM", default_value = "P")]
+    by: String,
+    /// The machine profile (`vates probe -o machine.json`); without it events cost nothing.
+    #[arg(long, value_name = "MACHINE.json")]
+    machine: Option<PathBuf>,
+    /// The time the sample runs took, seconds (T_sample of R_conservative; default: the sum
+    /// of the samples' `run` rows, if they have them).
+    #[arg(long, value_name = "SECONDS")]
+    sample_seconds: Option<f64>,
+    /// Seed of the random order of simultaneous events and of branches.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The most steps (Θ, segments, loop control) of each prediction.
+    #[arg(long, default_value_t = 1 << 32, value_name = "N", value_parser = input::parse_count)]
+    max_steps: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+fn parse_coeff(s: &str) -> std::result::Result<(String, f64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let v: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{value}` is not a number"))?;
+    if !v.is_finite() {
+        return Err(format!("`{value}` is not a finite number"));
+    }
+    Ok((name.trim().to_string(), v))
+}
+
+/// Runs a `vates semi` command.
+pub fn run(cmd: SemiCommand, out: &mut dyn Write) -> Result<()> {
+    match cmd {
+        SemiCommand::Check(a) => check(&a, out),
+        SemiCommand::Fit(a) => fit(&a, out),
+        SemiCommand::Predict(a) => predict_cmd(&a, out),
+        SemiCommand::Validate(a) => validate_cmd(&a, out),
+    }
+}
+
+fn model_error(e: Box<lang::ModelError>) -> CliError {
+    let mut e = e;
+    if !e.missing_coeffs.is_empty() {
+        let given: Vec<String> = e
+            .missing_coeffs
+            .iter()
+            .map(|m| format!("-C {m}=…"))
+            .collect();
+        e.help = Some(format!(
+            "fit them to sample runs with --samples FILE, or give them with {}",
+            given.join(" ")
+        ));
+    }
+    if !e.missing.is_empty() {
+        let binds: Vec<String> = e.missing.iter().map(|m| format!("-D {m}=…")).collect();
+        let hint = format!("bind with {}", binds.join(" "));
+        e.help = Some(match e.help.take() {
+            Some(h) => format!("{hint}; {h}"),
+            None => hint,
+        });
+    }
+    CliError::Report(miette::Report::new(*e))
+}
+
+fn samples_error(e: SamplesError) -> CliError {
+    match e {
+        SamplesError::Read(r) => r.into(),
+        SamplesError::Model { point, source } => {
+            let mut source = source;
+            source.message = format!("at the sample point {point}: {}", source.message);
+            model_error(source)
+        }
+        other => CliError::msg(other.to_string()),
+    }
+}
+
+fn predict_error(e: PredictError) -> CliError {
+    match e {
+        PredictError::Model(e) => model_error(e),
+        PredictError::Sim(e) => sim_error(e),
+        PredictError::Read(r) => r.into(),
+        PredictError::Samples(e) => samples_error(e),
+        other => CliError::msg(other.to_string()),
+    }
+}
+
+fn sim_error(e: SimError) -> CliError {
+    match e {
+        SimError::TooLarge { .. } => CliError::with_help(
+            e.to_string(),
+            "raise --max-steps, or predict at smaller parameters",
+        ),
+        other => CliError::msg(other.to_string()),
+    }
+}
+
+fn read(path: &Path, what: &str) -> Result<String> {
+    input::read_text(path, MAX_FILE, what, "is larger than 64 MiB")
+}
+
+fn load(path: &Path) -> Result<Model> {
+    let text = read(path, "model")?;
+    lang::parse(&path.display().to_string(), &text).map_err(model_error)
+}
+
+fn limits(max_steps: u64) -> Limits {
+    Limits {
+        max_steps,
+        ..Limits::default()
+    }
+}
+
+fn params(defines: &[Define]) -> Result<Vec<(String, f64)>> {
+    input::single_values(defines, "semi", None).map(|v| {
+        v.into_iter()
+            .map(|(n, r)| (n.to_string(), expr::number::to_f64(&r)))
+            .collect()
+    })
+}
+
+fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
+    let m = load(&a.model.model)?;
+    let segments = semi::samples::model_segments(&m);
+    let mut text = format!(
+        "{}: {} parameters, {} coefficients, {} threads or classes, {} barriers, {} locks, {} channels; segments: {}\n",
+        a.model.model.display(),
+        m.params.len(),
+        m.coeffs.len(),
+        m.threads.len(),
+        m.barriers.len(),
+        m.locks.len(),
+        m.channels.len(),
+        segments.join(", ")
+    );
+    if !a.model.define.is_empty() {
+        let b = Bindings {
+            params: params(&a.model.define)?,
+            coeffs: Vec::new(),
+        };
+        let (c, all) = count(&m, &b, &limits(a.model.max_steps)).map_err(model_error)?;
+        text.push_str(&format!(
+            "at {}: Θ = {} event processings, {} steps, {} ops{}\n",
+            semi::samples::point_text(&all),
+            c.size.events,
+            c.size.steps,
+            c.ops,
+            if c.size.steps > a.model.max_steps {
+                format!(
+                    " (over --max-steps {}: predict would refuse it)",
+                    a.model.max_steps
+                )
+            } else {
+                String::new()
+            }
+        ));
+    }
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+fn load_samples(m: &Model, path: &Path) -> Result<SampleSet> {
+    let text = read(path, "samples")?;
+    read_samples(m, &path.display().to_string(), &text).map_err(samples_error)
+}
+
+fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<()> {
+    let m = load(&a.model)?;
+    let set = load_samples(&m, &a.samples)?;
+    if a.by != "none" && !set.names.contains(&a.by) {
+        return Err(CliError::usage(format!(
+            "--by {}: the model has no parameter `{}` (its parameters: {}; `--by none` fits all samples together)",
+            a.by,
+            a.by,
+            set.names.join(", ")
+        )));
+    }
+    let mut fits: Vec<(String, Fitted)> = Vec::new();
+    for g in set.groups(&a.by) {
+        let sub = set.at(&a.by, g);
+        let label = match g {
+            Some(v) => format!("{}={v}", a.by),
+            None => "all samples".to_string(),
+        };
+        let f = fit_samples(&m, &sub, &Limits::default()).map_err(|e| match e {
+            SamplesError::Fit(_)
+            | SamplesError::Underdetermined { .. }
+            | SamplesError::Unsampled { .. } => CliError::msg(format!("{label}: {e}")),
+            other => samples_error(other),
+        })?;
+        fits.push((label, f));
+    }
+    let text = match a.format {
+        Format::Text => fits.iter().map(|(l, f)| fit_text(l, f)).collect::<String>(),
+        Format::Json => json_text(&serde_json::Value::Array(
+            fits.iter()
+                .map(|(l, f)| {
+                    serde_json::json!({
+                        "group": l,
+                        "points": f.points,
+                        "rank": f.fit.rank,
+                        "condition": f.fit.condition,
+                        "coefficients": f.coefficients.iter().map(|(k, v)| serde_json::json!({"name": k, "value": v})).collect::<Vec<_>>(),
+                        "merges": f.fit.merges.iter().map(|mg| serde_json::json!({"column": mg.column, "into": mg.into})).collect::<Vec<_>>(),
+                        "leave_one_out": f.fit.leave_one_out.as_ref().and_then(|l| l.mean_relative_error),
+                    })
+                })
+                .collect(),
+        ))?,
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+fn machine(path: Option<&Path>) -> Result<Option<MachineCosts>> {
+    let Some(path) = path else { return Ok(None) };
+    let text = input::read_text(path, MAX_PROFILE, "machine profile", "is larger than 4 MiB")?;
+    let profile = probe::Profile::from_json(&text).map_err(|e| {
+        CliError::with_help(
+            format!("{}: {e}", path.display()),
+            "make a profile of this machine with `vates probe -o machine.json`",
+        )
+    })?;
+    Ok(Some(MachineCosts { profile }))
+}
+
+/// The coefficients: fitted to the samples at the prediction's value of `by` (or all), then
+/// the -C values over them.
+fn coefficients(
+    m: &Model,
+    a: &CoeffArgs,
+    at: &[(String, f64)],
+    profile: Option<&MachineCosts>,
+) -> Result<Vec<(String, f64)>> {
+    let mut coeffs: Vec<(String, f64)> = Vec::new();
+    if let Some(path) = &a.samples {
+        let set = load_samples(m, path)?;
+        let value = at.iter().find(|(k, _)| *k == a.by).map(|x| x.1);
+        let (fitted, note) =
+            fit_for(m, &set, &a.by, value, &Limits::default()).map_err(samples_error)?;
+        if let Some(n) = note {
+            crate::error::note(&format!("note: {n}"));
+        }
+        if let Some(c) = profile {
+            let used = set.at(&a.by, value);
+            let used = if used.samples.is_empty() { &set } else { &used };
+            if let Some(n) =
+                semi::predict::cache_note(m, &c.profile, used, at).map_err(predict_error)?
+            {
+                crate::error::note(&format!("warning: {n}"));
+            }
+        }
+        coeffs = fitted.coefficients;
+    }
+    for (k, v) in &a.coeff {
+        if !m.coeffs.iter().any(|c| c.name == *k) {
+            return Err(CliError::usage(format!(
+                "-C {k}: the model has no coefficient `{k}`"
+            )));
+        }
+        match coeffs.iter_mut().find(|(n, _)| n == k) {
+            Some(c) => c.1 = *v,
+            None => coeffs.push((k.clone(), *v)),
+        }
+    }
+    Ok(coeffs)
+}
+
+fn thread_names(m: &Model, b: &Bindings, lim: &Limits) -> Result<Vec<String>> {
+    // The instance names come from the instantiation (cheap next to the traversal).
+    semi::instantiate::instantiate(m, b, lim)
+        .map(|i| i.graph.threads.into_iter().map(|t| t.name).collect())
+        .map_err(model_error)
+}
+
+fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
+    a.timeline.check()?;
+    let m = load(&a.model.model)?;
+    let params = params(&a.model.define)?;
+    let costs = machine(a.machine.machine.as_deref())?;
+    let coeffs = coefficients(&m, &a.coeffs, &params, costs.as_ref())?;
+    let b = Bindings { params, coeffs };
+    let lim = limits(a.model.max_steps);
+    // A graph over --max-steps is refused before it is built, with the flag in the hint (the
+    // instantiation's own limit error names no flag).
+    let (counted, all) = count(&m, &b, &lim).map_err(model_error)?;
+    if counted.size.steps > lim.max_steps {
+        return Err(CliError::with_help(
+            format!(
+                "at {}: Θ = {} event processings, {} steps, over --max-steps {}",
+                semi::samples::point_text(&all),
+                counted.size.events,
+                counted.size.steps,
+                lim.max_steps
+            ),
+            "raise --max-steps, or predict at smaller parameters",
+        ));
+    }
+    let processors = a
+        .machine
+        .processors
+        .map(|p| usize::try_from(p).unwrap_or(usize::MAX))
+        .or_else(|| {
+            b.params
+                .iter()
+                .find(|(k, _)| *k == a.coeffs.by)
+                .map(|x| x.1.max(1.0) as usize)
+        })
+        .unwrap_or(usize::MAX);
+    let opts = PredictOptions {
+        limits: lim,
+        sim: Options {
+            processors,
+            seed: a.machine.seed,
+            max_steps: a.model.max_steps,
+            schedule: a.timeline.wanted(),
+        },
+    };
+    let p = match &costs {
+        Some(c) => predict(&m, &b, c, &opts),
+        None => predict(&m, &b, &FixedCosts::default(), &opts),
+    }
+    .map_err(predict_error)?;
+    let names = thread_names(&m, &b, &lim)?;
+    if a.timeline.wanted() {
+        let title = a.model.model.display().to_string();
+        let tr = schedule_trace(&title, &names, &p.outcome);
+        // Times are seconds: a microsecond per second unless the flag says otherwise.
+        let mut files = a.timeline.clone();
+        if files.trace_unit_us == 1.0 {
+            files.trace_unit_us = 1e6;
+        }
+        files.write(&tr, &chart(&title, "seconds"))?;
+    }
+    let text = match a.format {
+        Format::Text => prediction_text(&a.model.model.display().to_string(), &names, &p),
+        Format::Json => json_text(&prediction_json(&names, &p))?,
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
+    let m = load(&a.model)?;
+    let set = load_samples(&m, &a.samples)?;
+    let text = read(&a.measured, "measurements")?;
+    let measured =
+        read_measured(&m, &a.measured.display().to_string(), &text).map_err(predict_error)?;
+    let costs = machine(a.machine.as_deref())?;
+    let opts = PredictOptions {
+        limits: limits(a.max_steps),
+        sim: Options {
+            seed: a.seed,
+            max_steps: a.max_steps,
+            ..Options::default()
+        },
+    };
+    let v = Validation {
+        by: &a.by,
+        sample_seconds: a.sample_seconds,
+        profile: costs.as_ref().map(|c| &c.profile),
+    };
+    let (checked, table, notes) = match &costs {
+        Some(c) => validate_samples(&m, &set, &measured, c, &v, &opts),
+        None => validate_samples(&m, &set, &measured, &FixedCosts::default(), &v, &opts),
+    }
+    .map_err(predict_error)?;
+    for n in notes {
+        crate::error::note(&format!("warning: {n}"));
+    }
+    let text = match a.format {
+        Format::Text => {
+            let mut s = String::new();
+            for c in &checked {
+                s.push_str(&format!(
+                    "  {}: measured {}, predicted {}, E = {}%\n",
+                    c.point,
+                    trace::text::seconds(c.actual),
+                    trace::text::seconds(c.predicted),
+                    trace::text::fixed(100.0 * c.error, 2)
+                ));
+            }
+            format!("{s}\n{table}")
+        }
+        Format::Json => json_text(&serde_json::json!({
+            "points": checked.iter().map(|c| serde_json::json!({
+                "point": c.point, "processors": c.processors, "actual": c.actual,
+                "predicted": c.predicted, "error": c.error, "estimate_seconds": c.estimate_seconds,
+            })).collect::<Vec<_>>(),
+            "table": table.rows.iter().map(|r| serde_json::json!({
+                "processors": r.label, "average_error": r.average_error,
+                "average_ratio": r.average_ratio, "max_ratio": r.max_ratio,
+            })).collect::<Vec<_>>(),
+        }))?,
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}

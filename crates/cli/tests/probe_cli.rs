@@ -1,0 +1,79 @@
+//! End-to-end tests of `vates probe`: the quick probe writes a profile that reads back, the
+//! text names every measurement, the JSON output is the profile, and a thread count of 0 is
+//! a usage error.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+mod common;
+use common::{fails, stdout, tempdir};
+
+/// Probes run one at a time: two at once on a small host would measure each other.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The quick probe must finish in this time (10 s on an idle 2-core host; the margin is for
+/// the other test binaries cargo may run beside this one).
+const QUICK_LIMIT: Duration = Duration::from_secs(30);
+
+#[test]
+fn quick_probe_writes_a_profile_that_reads_back() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempdir("probe");
+    let file = dir.join("machine.json");
+    let path = file.display().to_string();
+    let start = Instant::now();
+    let text = stdout(&["probe", "--quick", "-o", &path]);
+    let took = start.elapsed();
+    eprintln!("vates probe --quick took {took:?}");
+    assert!(took < QUICK_LIMIT, "vates probe --quick took {took:?}");
+    let profile = probe::Profile::from_json(&std::fs::read_to_string(&file).expect("written"))
+        .expect("the profile reads back");
+    assert!(profile.settings.quick);
+    assert!(profile.barrier_s(2) > 0.0);
+    for what in [
+        "barrier episode",
+        "fork and join",
+        "lock + unlock",
+        "atomic fetch_add",
+        "rayon::join",
+        "message, one way",
+        "load latency",
+        "cache boundaries",
+        "memory read bandwidth",
+        "GB/s",
+        "quick probe",
+    ] {
+        assert!(text.contains(what), "no `{what}` in\n{text}");
+    }
+    assert!(
+        text.contains(&format!("profile written to {path}")),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_output_is_the_profile() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = stdout(&["probe", "--quick", "--max-threads", "2", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+    assert_eq!(value["format"], "vates-machine-profile");
+    assert_eq!(value["settings"]["max_threads"], 2);
+    let profile = probe::Profile::from_json(&out).expect("a profile");
+    let threads: Vec<usize> = profile.barrier.iter().map(|p| p.threads).collect();
+    assert_eq!(threads.last(), Some(&2), "{threads:?}");
+}
+
+#[test]
+fn zero_threads_is_a_usage_error() {
+    let err = fails(&["probe", "--max-threads", "0"], 2);
+    assert!(err.contains("--max-threads"), "{err}");
+    assert!(err.contains("0 is not in 1..=1024"), "{err}");
+}
+
+#[test]
+fn an_output_in_a_missing_directory_fails_before_probing() {
+    let start = Instant::now();
+    let err = fails(&["probe", "--quick", "-o", "/nonexistent-dir/m.json"], 1);
+    assert!(err.contains("cannot write"), "{err}");
+    assert!(start.elapsed() < Duration::from_secs(5), "it probed first");
+}

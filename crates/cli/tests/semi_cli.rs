@@ -1,0 +1,729 @@
+//! End-to-end tests of `vates semi check|fit|predict|validate` (the semi-empirical method of
+//! Xu, Zhang & Sun) on the example models and the committed real-run data of
+//! `examples/semi/`. The real-run data are re-measured from time to time, so the tests
+//! check what follows from the files (the fit's shape, the table's arithmetic), never their
+//! numbers.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+mod common;
+use common::{example_in, fails, json, output_with_code, stdout, tempdir};
+
+fn ex(name: &str) -> String {
+    example_in("semi", name)
+}
+
+/// Writes `text` to `dir/name` and returns the path as a string.
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p.display().to_string()
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("{v} is not a number"))
+}
+
+/// The rows of a CSV file (header excluded) as maps from column to field.
+fn csv_rows(path: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).expect("read");
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Vec<String> = lines
+        .next()
+        .expect("a header")
+        .split(',')
+        .map(|h| h.trim().to_string())
+        .collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(|f| f.trim().to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+const GE_COEFFS: [&str; 4] = ["c_init", "c_pivot", "c_elim", "c_solve"];
+
+#[test]
+fn check_lists_parameters_coefficients_and_segments() {
+    let out = stdout(&["semi", "check", &ex("ge.tg")]);
+    assert!(
+        out.contains(
+            "2 parameters, 4 coefficients, 2 threads or classes, 1 barriers, 0 locks, 0 channels"
+        ),
+        "{out}"
+    );
+    // Segments in order of appearance: main's, then the workers'.
+    assert!(out.contains("segments: pivot, solve, init, elim"), "{out}");
+    // Without -D nothing is instantiated.
+    assert!(!out.contains('Θ'), "{out}");
+    let q = stdout(&["semi", "check", &ex("queue.tg")]);
+    assert!(q.contains("1 locks"), "{q}");
+    assert!(q.contains("segments: item, update"), "{q}");
+}
+
+#[test]
+fn check_with_bindings_prints_theta_counted_by_hand() {
+    let (n, p) = (100u64, 4u64);
+    // ge.tg: main forks, meets the workers at the init barrier, at two barriers per step
+    // k = 1..N-1, and joins; each worker passes the init barrier and two per step.
+    let main = 1 + 1 + 2 * (n - 1) + 1;
+    let worker = 1 + 2 * (n - 1);
+    let theta = main + p * worker;
+    assert_eq!(theta, 997);
+    let out = stdout(&["semi", "check", &ex("ge.tg"), "-D", "N=100", "-D", "P=4"]);
+    assert!(
+        out.contains(&format!("at N=100, P=4: Θ = {theta} event processings")),
+        "{out}"
+    );
+    // forkjoin.tg: a fork and a join; the workers have no events.
+    let out = stdout(&["semi", "check", &ex("forkjoin.tg"), "-D", "P=3"]);
+    assert!(out.contains("at P=3: Θ = 2 event processings"), "{out}");
+}
+
+/// The blocks of `fit`'s text output: a header line and its indented lines.
+fn blocks(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("  ") {
+            out.last_mut()
+                .expect("a header first")
+                .1
+                .push(line.trim().to_string());
+        } else if !line.is_empty() {
+            out.push((line.to_string(), Vec::new()));
+        }
+    }
+    out
+}
+
+#[test]
+fn fit_prints_a_block_per_processor_count() {
+    let out = stdout(&[
+        "semi",
+        "fit",
+        &ex("ge.tg"),
+        "--samples",
+        &ex("ge_samples.csv"),
+    ]);
+    let b = blocks(&out);
+    let heads: Vec<&str> = b.iter().map(|(h, _)| h.as_str()).collect();
+    assert_eq!(b.len(), 2, "{out}");
+    assert!(
+        heads[0].starts_with("P=1: 4 coefficients from 2 sample points"),
+        "{out}"
+    );
+    assert!(
+        heads[1].starts_with("P=2: 4 coefficients from 2 sample points"),
+        "{out}"
+    );
+    for (_, lines) in &b {
+        // Every coefficient, in the model's order, with a value.
+        let names: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l.split_once(" = "))
+            .map(|(n, _)| n)
+            .filter(|n| n.starts_with("c_"))
+            .collect();
+        assert_eq!(names, GE_COEFFS, "{out}");
+    }
+}
+
+#[test]
+fn fit_json_has_the_coefficients_of_every_group() {
+    let v = json(&[
+        "semi",
+        "fit",
+        &ex("ge.tg"),
+        "--samples",
+        &ex("ge_samples.csv"),
+        "--format",
+        "json",
+    ]);
+    let groups = v.as_array().expect("an array of groups");
+    let labels: Vec<&str> = groups
+        .iter()
+        .map(|g| g["group"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["P=1", "P=2"]);
+    for g in groups {
+        assert_eq!(g["points"], 2, "{g}");
+        let coeffs = g["coefficients"].as_array().unwrap();
+        let names: Vec<&str> = coeffs.iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert_eq!(names, GE_COEFFS);
+        for c in coeffs {
+            // Times are sums of non-negative costs: a negative coefficient is held at 0.
+            let x = num(&c["value"]);
+            assert!(x.is_finite() && x >= 0.0, "{c}");
+        }
+        assert!(num(&g["rank"]) >= 1.0 && num(&g["rank"]) <= 6.0, "{g}");
+        assert!(g["merges"].is_array(), "{g}");
+    }
+    // `solve` (main's, c_solve·N²) is the only segment of c_solve, and the rows are
+    // relative errors of equal weight: c_solve lies between the two sample points' median
+    // solve time over N².
+    let rows = csv_rows(&ex("ge_samples.csv"));
+    for g in groups {
+        let p = g["group"].as_str().unwrap().trim_start_matches("P=");
+        let per_point: Vec<f64> = ["240", "320"]
+            .iter()
+            .map(|n| {
+                let mut t: Vec<f64> = rows
+                    .iter()
+                    .filter(|r| r["N"] == *n && r["P"] == p && r["segment"] == "solve")
+                    .map(|r| r["seconds"].parse().unwrap())
+                    .collect();
+                assert!(!t.is_empty(), "no solve samples at N={n}, P={p}");
+                t.sort_by(f64::total_cmp);
+                let k = t.len();
+                let median = if k % 2 == 1 {
+                    t[k / 2]
+                } else {
+                    (t[k / 2 - 1] + t[k / 2]) / 2.0
+                };
+                median / n.parse::<f64>().unwrap().powi(2)
+            })
+            .collect();
+        let lo = per_point[0].min(per_point[1]);
+        let hi = per_point[0].max(per_point[1]);
+        let c_solve = g["coefficients"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "c_solve")
+            .map(|c| num(&c["value"]))
+            .unwrap();
+        assert!(
+            c_solve >= lo * (1.0 - 1e-9) && c_solve <= hi * (1.0 + 1e-9),
+            "P={p}: c_solve {c_solve} outside [{lo}, {hi}]"
+        );
+    }
+}
+
+#[test]
+fn fit_by_none_fits_all_samples_together() {
+    let out = stdout(&[
+        "semi",
+        "fit",
+        &ex("ge.tg"),
+        "--samples",
+        &ex("ge_samples.csv"),
+        "--by",
+        "none",
+    ]);
+    let b = blocks(&out);
+    assert_eq!(b.len(), 1, "{out}");
+    assert!(
+        b[0].0
+            .starts_with("all samples: 4 coefficients from 4 sample points"),
+        "{out}"
+    );
+    let v = json(&[
+        "semi",
+        "fit",
+        &ex("ge.tg"),
+        "--samples",
+        &ex("ge_samples.csv"),
+        "--by",
+        "none",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v.as_array().unwrap().len(), 1);
+    assert_eq!(v[0]["group"], "all samples");
+    assert_eq!(v[0]["points"], 4);
+    assert_eq!(v[0]["coefficients"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn predict_with_given_coefficients_shows_each_thread() {
+    let out = stdout(&[
+        "semi",
+        "predict",
+        &ex("forkjoin.tg"),
+        "-D",
+        "P=3",
+        "-C",
+        "c_unit=1",
+    ]);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.ends_with("forkjoin.tg at P=3: 3 s  (Θ = 2 events, 9 steps)"),
+        "{out}"
+    );
+    let row = |name: &str| -> Vec<String> {
+        out.lines()
+            .map(str::split_whitespace)
+            .map(|w| w.map(String::from).collect::<Vec<_>>())
+            .find(|w| w.first().map(String::as_str) == Some(name))
+            .unwrap_or_else(|| panic!("no row {name}: {out}"))
+    };
+    assert!(
+        out.contains("thread") && out.contains("barrier wait"),
+        "{out}"
+    );
+    // main: starts at 0, ends at 3, all of it waiting for the join.
+    assert_eq!(
+        row("main"),
+        ["main", "0", "s", "3", "s", "0", "s", "0", "s", "0", "s", "3", "s", "0", "s", "0", "s"]
+    );
+    // worker[i] computes i + 1 units.
+    for i in 0..3 {
+        let r = row(&format!("worker[{i}]"));
+        assert_eq!(r[3], (i + 1).to_string(), "{out}");
+        assert_eq!(r[5], (i + 1).to_string(), "{out}");
+    }
+    assert!(
+        out.contains("all threads: compute 66.7%, barrier wait (load imbalance) 0.0%"),
+        "{out}"
+    );
+    assert!(out.contains("join wait 33.3%"), "{out}");
+}
+
+#[test]
+fn predict_json_time_is_the_longest_worker() {
+    let v = json(&[
+        "semi",
+        "predict",
+        &ex("forkjoin.tg"),
+        "-D",
+        "P=3",
+        "-C",
+        "c_unit=1",
+        "--format",
+        "json",
+    ]);
+    // Workers of 1, 2 and 3 units, started together; fork and join free without --machine.
+    assert_eq!(v["time"], 3.0, "{v}");
+    assert_eq!(v["events"], 2, "{v}");
+    assert_eq!(v["params"]["P"], 3.0, "{v}");
+    let threads = v["threads"].as_array().unwrap();
+    let names: Vec<&str> = threads
+        .iter()
+        .map(|t| t["thread"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["main", "worker[0]", "worker[1]", "worker[2]"]);
+    assert_eq!(threads[0]["join_wait"], 3.0);
+    for (i, t) in threads[1..].iter().enumerate() {
+        assert_eq!(num(&t["compute"]), (i + 1) as f64, "{t}");
+        assert_eq!(num(&t["end"]), (i + 1) as f64, "{t}");
+        assert_eq!(t["events"], 0.0, "{t}");
+    }
+    assert!(num(&v["estimate_seconds"]) >= 0.0);
+    // One processor runs the workers one after the other.
+    let one = json(&[
+        "semi",
+        "predict",
+        &ex("forkjoin.tg"),
+        "-D",
+        "P=3",
+        "-C",
+        "c_unit=1",
+        "--processors",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(one["time"], 6.0, "{one}");
+}
+
+#[test]
+fn predict_writes_a_trace_and_a_gantt_chart() {
+    let dir = tempdir("semi-timeline");
+    let trace = dir.join("t.json").display().to_string();
+    let gantt = dir.join("g.svg").display().to_string();
+    stdout(&[
+        "semi",
+        "predict",
+        &ex("forkjoin.tg"),
+        "-D",
+        "P=3",
+        "-C",
+        "c_unit=1",
+        "--trace",
+        &trace,
+        "--gantt",
+        &gantt,
+    ]);
+    let t: Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).expect("the trace is JSON");
+    let events = t["traceEvents"].as_array().expect("Chrome trace events");
+    let lanes: Vec<&str> = events
+        .iter()
+        .filter(|e| e["name"] == "thread_name")
+        .map(|e| e["args"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(lanes, ["main", "worker[0]", "worker[1]", "worker[2]"]);
+    // A compute slice per worker (1, 2, 3 s: a million microseconds a second by default)
+    // and main's join wait.
+    let mut computes: Vec<f64> = events
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["name"] == "compute")
+        .map(|e| num(&e["dur"]))
+        .collect();
+    computes.sort_by(f64::total_cmp);
+    assert_eq!(computes, [1e6, 2e6, 3e6], "{t}");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["name"] == "join wait" && num(&e["dur"]) == 3e6),
+        "{t}"
+    );
+    let svg = std::fs::read_to_string(&gantt).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("worker[2]") && svg.contains("forkjoin.tg"));
+}
+
+#[test]
+fn predict_beyond_the_samples_warns_of_another_cache_level() {
+    let args = |n: &'static str| {
+        vec![
+            "semi".to_string(),
+            "predict".into(),
+            ex("ge.tg"),
+            "-D".into(),
+            format!("N={n}"),
+            "-D".into(),
+            "P=2".into(),
+            "--samples".into(),
+            ex("ge_samples.csv"),
+            "--machine".into(),
+            ex("machine.json"),
+        ]
+    };
+    // 8·1000² bytes = 7.6 MiB, past the profile's last cache boundary (4 MiB); the samples'
+    // 8·240² and 8·320² bytes are inside it.
+    let a = args("1000");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let (out, err) = output_with_code(&a, 0);
+    assert!(out.contains("ge.tg at N=1000, P=2: "), "{out}");
+    assert!(
+        err.contains("warning: the target's working set (7.6 MiB) is in main memory"),
+        "{err}"
+    );
+    assert!(
+        err.contains("a sample's (450.0 KiB) in cache level"),
+        "{err}"
+    );
+    // The machine's event costs count: the events column is not all zero.
+    assert!(
+        out.contains("event costs") && !out.contains("event costs 0.0%"),
+        "{out}"
+    );
+    // At N = 400 (1.2 MiB) the working set is in the samples' level: no warning.
+    let a = args("400");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let (_, err) = output_with_code(&a, 0);
+    assert!(!err.contains("working set"), "{err}");
+}
+
+#[test]
+fn validate_ge_prints_the_papers_table() {
+    let out = stdout(&[
+        "semi",
+        "validate",
+        &ex("ge.tg"),
+        "--samples",
+        &ex("ge_samples.csv"),
+        "--measured",
+        &ex("ge_measured.csv"),
+    ]);
+    // A line per measured point, then the table.
+    for p in ["N=1280, P=1", "N=1600, P=1", "N=1280, P=2", "N=1600, P=2"] {
+        assert!(out.contains(&format!("  {p}: measured ")), "{out}");
+    }
+    let lines: Vec<&str> = out.lines().collect();
+    let h = lines
+        .iter()
+        .position(|l| {
+            *l == "No. of processors | Average error | Prediction ratio (average) | Prediction ratio (max)"
+        })
+        .unwrap_or_else(|| panic!("no table header: {out}"));
+    let rows: Vec<Vec<&str>> = lines[h + 2..]
+        .iter()
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert_eq!(rows[0][0], "1");
+    assert_eq!(rows[1][0], "2");
+    for r in &rows {
+        assert_eq!(r.len(), 4, "{out}");
+        assert!(r[1].ends_with('%'), "{out}");
+    }
+}
+
+#[test]
+fn validate_json_table_is_the_mean_of_its_points() {
+    let measured = ex("ge_measured.csv");
+    let v = json(&[
+        "semi",
+        "validate",
+        &ex("ge.tg"),
+        "--samples",
+        &ex("ge_samples.csv"),
+        "--measured",
+        &measured,
+        "--sample-seconds",
+        "0.5",
+        "--format",
+        "json",
+    ]);
+    let points = v["points"].as_array().expect("points");
+    let table = v["table"].as_array().expect("table");
+    assert_eq!(points.len(), 4, "{v}");
+    assert_eq!(table.len(), 2, "{v}");
+    // Each point's actual time is the mean of its repetitions in the file, E its relative
+    // error.
+    let rows = csv_rows(&measured);
+    for p in points {
+        let point = p["point"].as_str().unwrap();
+        let times: Vec<f64> = rows
+            .iter()
+            .filter(|r| format!("N={}, P={}", r["N"], r["P"]) == point)
+            .map(|r| r["seconds"].parse::<f64>().unwrap())
+            .collect();
+        assert!(!times.is_empty(), "{point}");
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let actual = num(&p["actual"]);
+        assert!((actual - mean).abs() <= 1e-12 * mean, "{p}: {mean}");
+        let predicted = num(&p["predicted"]);
+        assert!(predicted > 0.0, "{p}");
+        let e = (actual - predicted).abs() / actual;
+        assert!((num(&p["error"]) - e).abs() <= 1e-12, "{p}");
+    }
+    // A row per processor count: Ē the mean of E, R = actual / (T_sample + T_estimate).
+    for (row, procs) in table.iter().zip([1, 2]) {
+        assert_eq!(row["processors"], procs.to_string(), "{row}");
+        let mine: Vec<&Value> = points.iter().filter(|p| p["processors"] == procs).collect();
+        assert_eq!(mine.len(), 2, "{v}");
+        let errors: Vec<f64> = mine.iter().map(|p| num(&p["error"])).collect();
+        let mean_error = errors.iter().sum::<f64>() / 2.0;
+        assert!(
+            (num(&row["average_error"]) - mean_error).abs() <= 1e-12,
+            "{row}"
+        );
+        let ratios: Vec<f64> = mine
+            .iter()
+            .map(|p| num(&p["actual"]) / (0.5 + num(&p["estimate_seconds"])))
+            .collect();
+        let mean_ratio = ratios.iter().sum::<f64>() / 2.0;
+        let max_ratio = ratios.iter().copied().fold(f64::MIN, f64::max);
+        assert!(
+            (num(&row["average_ratio"]) - mean_ratio).abs() <= 1e-9 * mean_ratio,
+            "{row}"
+        );
+        assert!(
+            (num(&row["max_ratio"]) - max_ratio).abs() <= 1e-9 * max_ratio,
+            "{row}"
+        );
+    }
+}
+
+#[test]
+fn a_syntax_error_is_located_with_a_caret() {
+    let dir = tempdir("semi-syntax");
+    let bad = write(
+        &dir,
+        "bad.tg",
+        "param P;\ncoeff c;\nthread main {\n  compute work = c * ;\n}\n",
+    );
+    let err = fails(&["semi", "check", &bad], 1);
+    assert!(err.contains("bad.tg:4:21"), "{err}");
+    assert!(err.contains("expected an operand"), "{err}");
+    assert!(err.contains("compute work = c * ;"), "{err}");
+    assert!(err.contains("╰── here"), "{err}");
+    // The same model fails the same way in every command that reads it.
+    let err = fails(&["semi", "predict", &bad, "-D", "P=1"], 1);
+    assert!(err.contains("bad.tg:4:21"), "{err}");
+}
+
+#[test]
+fn a_missing_parameter_says_how_to_bind_it() {
+    let err = fails(&["semi", "check", &ex("ge.tg"), "-D", "P=4"], 1);
+    assert!(err.contains("parameters without a value: `N`"), "{err}");
+    assert!(err.contains("bind with -D N=…"), "{err}");
+    let err = fails(
+        &["semi", "predict", &ex("forkjoin.tg"), "-C", "c_unit=1"],
+        1,
+    );
+    assert!(err.contains("bind with -D P=…"), "{err}");
+}
+
+#[test]
+fn an_unknown_coefficient_or_a_range_is_a_usage_error() {
+    let err = fails(
+        &[
+            "semi",
+            "predict",
+            &ex("forkjoin.tg"),
+            "-D",
+            "P=3",
+            "-C",
+            "c_unti=1",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("-C c_unti: the model has no coefficient `c_unti`"),
+        "{err}"
+    );
+    let err = fails(
+        &[
+            "semi",
+            "predict",
+            &ex("forkjoin.tg"),
+            "-D",
+            "P=3",
+            "-C",
+            "c_unit",
+        ],
+        2,
+    );
+    assert!(err.contains("`c_unit` is not NAME=VALUE"), "{err}");
+    let err = fails(&["semi", "check", &ex("forkjoin.tg"), "-D", "P=1..4"], 2);
+    assert!(err.contains("`-D P=1..4` gives several values"), "{err}");
+}
+
+#[test]
+fn a_misspelt_segment_in_the_samples_gets_a_suggestion() {
+    let dir = tempdir("semi-segment");
+    let s = write(&dir, "s.csv", "P,segment,seconds\n2,work,0.5\n2,wrok,0.5\n");
+    let err = fails(&["semi", "fit", &ex("forkjoin.tg"), "--samples", &s], 1);
+    assert!(err.contains("s.csv:3:3"), "{err}");
+    assert!(err.contains("the model has no segment `wrok`"), "{err}");
+    assert!(err.contains("did you mean `work`?"), "{err}");
+    // predict reads the samples the same way.
+    let err = fails(
+        &[
+            "semi",
+            "predict",
+            &ex("forkjoin.tg"),
+            "-D",
+            "P=2",
+            "--samples",
+            &s,
+        ],
+        1,
+    );
+    assert!(err.contains("did you mean `work`?"), "{err}");
+}
+
+#[test]
+fn a_machine_file_that_is_no_profile_says_to_probe() {
+    let dir = tempdir("semi-machine");
+    let m = write(&dir, "m.json", "{\"a\": 1}\n");
+    let err = fails(
+        &[
+            "semi",
+            "predict",
+            &ex("forkjoin.tg"),
+            "-D",
+            "P=2",
+            "-C",
+            "c_unit=1",
+            "--machine",
+            &m,
+        ],
+        1,
+    );
+    assert!(err.contains("m.json: not a vates machine profile"), "{err}");
+    assert!(err.contains("vates probe -o machine.json"), "{err}");
+    // Not JSON at all: the same hint.
+    let err = fails(
+        &[
+            "semi",
+            "validate",
+            &ex("ge.tg"),
+            "--samples",
+            &ex("ge_samples.csv"),
+            "--measured",
+            &ex("ge_measured.csv"),
+            "--machine",
+            &ex("ge.tg"),
+        ],
+        1,
+    );
+    assert!(err.contains("is not JSON"), "{err}");
+    assert!(err.contains("vates probe"), "{err}");
+}
+
+#[test]
+fn a_graph_over_max_steps_is_refused_with_theta() {
+    let err = fails(
+        &[
+            "semi",
+            "predict",
+            &ex("ge.tg"),
+            "-D",
+            "N=100",
+            "-D",
+            "P=4",
+            "-C",
+            "c_init=1",
+            "--max-steps",
+            "500",
+        ],
+        1,
+    );
+    assert!(err.contains("Θ = 997 event processings"), "{err}");
+    assert!(err.contains("over --max-steps 500"), "{err}");
+    assert!(err.contains("raise --max-steps"), "{err}");
+}
+
+#[test]
+fn a_deadlock_names_the_barrier() {
+    let dir = tempdir("semi-deadlock");
+    // P workers at a barrier of P + 1 participants: nobody comes to release them.
+    let m = write(
+        &dir,
+        "dl.tg",
+        "param P;\nbarrier sync(P + 1);\nclass worker[i in P] {\n  compute work = 1;\n  barrier sync;\n}\n",
+    );
+    let err = fails(&["semi", "predict", &m, "-D", "P=2"], 1);
+    assert!(err.contains("deadlock"), "{err}");
+    assert!(
+        err.contains("`worker[0]` waits for barrier `sync`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`worker[1]` waits for barrier `sync`"),
+        "{err}"
+    );
+}
+
+/// A coefficient without a value says how to give one; a `--by` that is no parameter is a
+/// usage error naming the parameters.
+#[test]
+fn a_missing_coefficient_and_a_misspelt_by_say_what_to_do() {
+    let err = fails(&["semi", "predict", &ex("forkjoin.tg"), "-D", "P=3"], 1);
+    assert!(
+        err.contains("coefficients without a value: `c_unit`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("fit them to sample runs with --samples FILE, or give them with -C c_unit=…"),
+        "{err}"
+    );
+    let err = fails(
+        &[
+            "semi",
+            "fit",
+            &ex("ge.tg"),
+            "--samples",
+            &ex("ge_samples.csv"),
+            "--by",
+            "p",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--by p: the model has no parameter `p` (its parameters: N, P"),
+        "{err}"
+    );
+}

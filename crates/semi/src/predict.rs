@@ -1,0 +1,378 @@
+//! Prediction and validation (spec §4 steps 7–9): a model with its coefficients is
+//! instantiated at the target parameters and traversed by Algorithm G; measured run times
+//! give E, Ē and R_conservative per processor count (eqs. 4.8–4.10), in the form of the
+//! paper's Tables II–VI.
+
+use std::time::Instant;
+
+use fit::read::csv::rows;
+use fit::read::ReadError;
+
+use crate::graph::Size;
+use crate::instantiate::{instantiate, Bindings, Limits};
+use crate::lang::{Model, ModelError};
+use crate::metrics::{MetricError, ValidationPoint, ValidationRow, ValidationTable};
+use crate::samples::{fit_for, point_text, SampleSet, SamplesError};
+use crate::sim::{simulate, EventCosts, Options, Outcome, SimError};
+
+/// How to predict.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PredictOptions {
+    /// The instantiation's limits.
+    pub limits: Limits,
+    /// Algorithm G's options (processors, seed, step limit, schedule).
+    pub sim: Options,
+}
+
+/// One prediction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    /// Every parameter's value, derived ones included.
+    pub params: Vec<(String, f64)>,
+    /// Θ and the traversal's steps.
+    pub size: Size,
+    /// What G found: the time and where each thread's time went.
+    pub outcome: Outcome,
+    /// The time spent instantiating and traversing, seconds (T_estimate of eq. 4.8).
+    pub estimate_seconds: f64,
+}
+
+/// Why a prediction failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PredictError {
+    /// The model cannot be instantiated at the point.
+    #[error(transparent)]
+    Model(#[from] Box<ModelError>),
+    /// The traversal failed.
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    /// A measured file is not valid.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The validation metrics cannot be computed.
+    #[error(transparent)]
+    Metric(#[from] MetricError),
+    /// The samples cannot be fitted.
+    #[error(transparent)]
+    Samples(#[from] SamplesError),
+    /// The processor-count parameter is not a parameter of the model.
+    #[error("the model has no parameter `{name}` to group the validation by")]
+    NoGroup {
+        /// The name.
+        name: String,
+    },
+}
+
+/// Predicts `model` at `b` (parameters and coefficients) with event costs `costs`.
+///
+/// # Errors
+/// [`PredictError::Model`] (a binding, a value, a limit with Θ) or [`PredictError::Sim`]
+/// (a deadlock, the step limit).
+pub fn predict<C: EventCosts>(
+    model: &Model,
+    b: &Bindings,
+    costs: &C,
+    opts: &PredictOptions,
+) -> Result<Prediction, PredictError> {
+    let started = Instant::now();
+    let inst = instantiate(model, b, &opts.limits)?;
+    let outcome = simulate(&inst.graph, costs, &opts.sim)?;
+    Ok(Prediction {
+        params: inst.params,
+        size: inst.size,
+        outcome,
+        estimate_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Measured run times: a column per given parameter of the model and `seconds`; rows at the
+/// same point are repetitions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// The model's given parameters, the columns of each point.
+    pub names: Vec<String>,
+    /// (point, seconds) per run.
+    pub runs: Vec<(Vec<f64>, f64)>,
+}
+
+/// Reads measured run times (`name` names the file in messages).
+///
+/// # Errors
+/// [`PredictError::Read`], located: malformed CSV, a missing column, a value that is not a
+/// finite number, a time ≤ 0, no rows.
+pub fn read_measured(model: &Model, name: &str, text: &str) -> Result<Measured, PredictError> {
+    let names = crate::samples::given_params(model);
+    let mut required: Vec<&str> = names.iter().map(String::as_str).collect();
+    required.push("seconds");
+    let r = rows(name, text, &required, &[], &[])?;
+    let column = |j: usize| r.numbers[j].as_deref().unwrap_or(&[]);
+    let mut runs = Vec::with_capacity(r.starts.len());
+    for i in 0..r.starts.len() {
+        let seconds = column(names.len())[i];
+        if seconds <= 0.0 {
+            return Err(r
+                .value_error(
+                    (name, text),
+                    i,
+                    "seconds",
+                    format!("a run time of {seconds} s"),
+                    "a measured time is > 0",
+                )
+                .into());
+        }
+        runs.push(((0..names.len()).map(|j| column(j)[i]).collect(), seconds));
+    }
+    Ok(Measured { names, runs })
+}
+
+/// One validated point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// The point (`N=800, P=8`).
+    pub point: String,
+    /// The processor count it is grouped by.
+    pub processors: u32,
+    /// The mean measured time.
+    pub actual: f64,
+    /// The prediction.
+    pub predicted: f64,
+    /// E (eq. 4.9).
+    pub error: f64,
+    /// The time spent predicting.
+    pub estimate_seconds: f64,
+}
+
+/// Predicts every measured point (the mean of its repetitions) and tabulates the errors per
+/// value of the parameter `by` (the processor count): Ē and, with the time the sample runs
+/// took (`sample_seconds`), the average and largest R_conservative.
+///
+/// # Errors
+/// [`PredictError`]: `by` is not a parameter, a prediction fails, a metric is invalid.
+pub fn validate<C: EventCosts>(
+    model: &Model,
+    coeffs: &[(String, f64)],
+    measured: &Measured,
+    costs: &C,
+    by: &str,
+    sample_seconds: f64,
+    opts: &PredictOptions,
+) -> Result<(Vec<Checked>, ValidationTable), PredictError> {
+    let Some(g) = measured.names.iter().position(|n| n == by) else {
+        return Err(PredictError::NoGroup {
+            name: by.to_string(),
+        });
+    };
+    // Distinct points in file order, with their mean time.
+    let mut points: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
+    for (p, s) in &measured.runs {
+        match points.iter_mut().find(|(q, _)| q == p) {
+            Some((_, times)) => times.push(*s),
+            None => points.push((p.clone(), vec![*s])),
+        }
+    }
+    let mut checked = Vec::with_capacity(points.len());
+    for (p, times) in &points {
+        let params: Vec<(String, f64)> = measured
+            .names
+            .iter()
+            .cloned()
+            .zip(p.iter().copied())
+            .collect();
+        let b = Bindings {
+            params: params.clone(),
+            coeffs: coeffs.to_vec(),
+        };
+        let processors = p[g].max(0.0).round() as u32;
+        let sim = Options {
+            processors: processors.max(1) as usize,
+            ..opts.sim
+        };
+        let pred = predict(model, &b, costs, &PredictOptions { sim, ..*opts })?;
+        let actual = times.iter().sum::<f64>() / times.len() as f64;
+        checked.push(Checked {
+            point: point_text(&params),
+            processors,
+            actual,
+            predicted: pred.outcome.time,
+            error: crate::metrics::error(actual, pred.outcome.time)?,
+            estimate_seconds: pred.estimate_seconds,
+        });
+    }
+    let mut rows: Vec<ValidationRow> = Vec::new();
+    for c in &checked {
+        let point = ValidationPoint {
+            chi: c.point.clone(),
+            actual: c.actual,
+            predicted: c.predicted,
+            estimate_time: c.estimate_seconds,
+        };
+        match rows.iter_mut().find(|r| r.processors == c.processors) {
+            Some(r) => r.points.push(point),
+            None => rows.push(ValidationRow {
+                processors: c.processors,
+                variant: None,
+                sample_time: sample_seconds,
+                points: vec![point],
+            }),
+        }
+    }
+    rows.sort_by_key(|r| r.processors);
+    Ok((checked, ValidationTable::from_validation(&rows)?))
+}
+
+/// How [`validate_samples`] groups and rates.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Validation<'a> {
+    /// The processor-count parameter: the samples are fitted and the table's rows made per
+    /// value of it.
+    pub by: &'a str,
+    /// T_sample of R_conservative: the time the sample runs took, seconds (`None`: each
+    /// group's own `run` rows of the samples).
+    pub sample_seconds: Option<f64>,
+    /// The machine profile, for the cache-level warnings.
+    pub profile: Option<&'a probe::Profile>,
+}
+
+/// Validates every group of measured runs by their value of `v.by` (the processor count):
+/// the coefficients fitted to the samples at that value ([`fit_for`]), the runs predicted,
+/// and one table row per value. With the machine's profile, the notes include the
+/// cache-level warnings ([`cache_note`]).
+///
+/// # Errors
+/// As [`validate`] and [`fit_for`].
+pub fn validate_samples<C: EventCosts>(
+    model: &Model,
+    samples: &SampleSet,
+    measured: &Measured,
+    costs: &C,
+    v: &Validation,
+    opts: &PredictOptions,
+) -> Result<(Vec<Checked>, ValidationTable, Vec<String>), PredictError> {
+    let (by, profile) = (v.by, v.profile);
+    let Some(j) = measured.names.iter().position(|n| n == by) else {
+        return Err(PredictError::NoGroup {
+            name: by.to_string(),
+        });
+    };
+    let mut values: Vec<f64> = measured.runs.iter().map(|r| r.0[j]).collect();
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    let (mut checked, mut rows, mut notes) = (Vec::new(), Vec::new(), Vec::new());
+    for value in values {
+        let (fitted, note) = fit_for(model, samples, by, Some(value), &opts.limits)?;
+        notes.extend(note);
+        let mine = Measured {
+            names: measured.names.clone(),
+            runs: measured
+                .runs
+                .iter()
+                .filter(|r| r.0[j] == value)
+                .cloned()
+                .collect(),
+        };
+        let used = samples.at(by, Some(value));
+        let used = if used.samples.is_empty() {
+            samples
+        } else {
+            &used
+        };
+        if let Some(profile) = profile {
+            for (p, _) in &mine.runs {
+                let target: Vec<(String, f64)> = measured
+                    .names
+                    .iter()
+                    .cloned()
+                    .zip(p.iter().copied())
+                    .collect();
+                if let Some(n) = cache_note(model, profile, used, &target)? {
+                    let n = format!("at {}: {n}", point_text(&target));
+                    if !notes.contains(&n) {
+                        notes.push(n);
+                    }
+                }
+            }
+        }
+        let sample_seconds = v.sample_seconds.unwrap_or_else(|| used.run_seconds());
+        let (c, t) = validate(
+            model,
+            &fitted.coefficients,
+            &mine,
+            costs,
+            by,
+            sample_seconds,
+            opts,
+        )?;
+        checked.extend(c);
+        rows.extend(t.rows);
+    }
+    Ok((checked, ValidationTable { rows }, notes))
+}
+
+/// The warning of spec §7.1 item 13: the samples' and the target's working sets (the
+/// model's `memory` declaration) fall in different levels of the machine's memory hierarchy
+/// (the probe's latency boundaries), so the samples' costs per element need not hold at the
+/// target. `None` when they agree or the model declares no working set.
+///
+/// # Errors
+/// As [`crate::instantiate::working_set`].
+pub fn cache_note(
+    model: &Model,
+    profile: &probe::Profile,
+    samples: &SampleSet,
+    target: &[(String, f64)],
+) -> Result<Option<String>, PredictError> {
+    let at = |params: Vec<(String, f64)>| -> Result<Option<(f64, usize)>, PredictError> {
+        let b = Bindings {
+            params,
+            coeffs: Vec::new(),
+        };
+        Ok(crate::instantiate::working_set(model, &b)?
+            .map(|bytes| (bytes, profile.cache_level(bytes.max(0.0) as u64))))
+    };
+    let Some((bytes, level)) = at(target.to_vec())? else {
+        return Ok(None);
+    };
+    let mut points: Vec<&Vec<f64>> = samples.samples.iter().map(|s| &s.params).collect();
+    points.dedup();
+    let mut levels = Vec::new();
+    for p in points {
+        if let Some((b, l)) = at(samples
+            .names
+            .iter()
+            .cloned()
+            .zip(p.iter().copied())
+            .collect())?
+        {
+            levels.push((b, l));
+        }
+    }
+    let levels_name = |l: usize| {
+        if l > profile.memory.boundaries.len() {
+            "main memory".to_string()
+        } else {
+            format!("cache level {l}")
+        }
+    };
+    match levels.iter().find(|(_, l)| *l != level) {
+        Some(&(b, l)) => Ok(Some(format!(
+            "the target's working set ({}) is in {}, a sample's ({}) in {}: costs per element can differ between levels",
+            bytes_text(bytes),
+            levels_name(level),
+            bytes_text(b),
+            levels_name(l)
+        ))),
+        None => Ok(None),
+    }
+}
+
+fn bytes_text(b: f64) -> String {
+    if b >= (1u64 << 30) as f64 {
+        format!("{:.1} GiB", b / (1u64 << 30) as f64)
+    } else if b >= (1u64 << 20) as f64 {
+        format!("{:.1} MiB", b / (1u64 << 20) as f64)
+    } else if b >= 1024.0 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else {
+        format!("{b:.0} B")
+    }
+}

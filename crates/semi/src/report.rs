@@ -1,0 +1,221 @@
+//! What a person reads: a prediction with each thread's time split into compute, barrier
+//! wait (load imbalance), lock wait (contention), join and receive waits and event costs; the
+//! fitted coefficients; the schedule as a timeline (Chrome trace, Gantt chart).
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+use trace::text::{fixed, num, seconds, Align, TextTable};
+use trace::{Kind, Trace};
+
+use crate::predict::Prediction;
+use crate::samples::{point_text, Fitted};
+use crate::sim::{Activity, Outcome, ThreadTimes};
+
+/// At most this many threads get a row of their own; the others are summed in one.
+pub const MAX_THREAD_ROWS: usize = 32;
+
+fn share(part: f64, whole: f64) -> String {
+    if whole > 0.0 {
+        format!("{}%", fixed(100.0 * part / whole, 1))
+    } else {
+        "-".to_string()
+    }
+}
+
+fn waits(t: &ThreadTimes) -> [f64; 6] {
+    [
+        t.compute,
+        t.barrier_wait,
+        t.lock_wait,
+        t.join_wait,
+        t.recv_wait,
+        t.events,
+    ]
+}
+
+/// The prediction as text: the time, Θ, and a row per thread (the first
+/// [`MAX_THREAD_ROWS`], then the others summed) with the split of its time, and the split
+/// over all threads.
+pub fn prediction_text(model: &str, names: &[String], p: &Prediction) -> String {
+    let o = &p.outcome;
+    let mut out = String::new();
+    // The time spent predicting is in the JSON (it differs from run to run).
+    let _ = writeln!(
+        out,
+        "{model} at {}: {}  (Θ = {} events, {} steps)",
+        point_text(&p.params),
+        seconds(o.time),
+        o.events,
+        o.steps
+    );
+    let heads = [
+        "compute",
+        "barrier wait",
+        "lock wait",
+        "join wait",
+        "recv wait",
+        "events",
+    ];
+    let mut cols = vec![
+        ("thread".to_string(), Align::Left),
+        ("start".to_string(), Align::Right),
+        ("end".to_string(), Align::Right),
+    ];
+    cols.extend(heads.iter().map(|h| (h.to_string(), Align::Right)));
+    let mut t = TextTable::new(cols);
+    let row = |name: String, start: Option<f64>, end: Option<f64>, w: [f64; 6]| {
+        let mut r = vec![
+            name,
+            start.map_or("-".into(), seconds),
+            end.map_or("-".into(), seconds),
+        ];
+        r.extend(w.iter().map(|v| seconds(*v)));
+        r
+    };
+    for (name, th) in names.iter().zip(&o.threads).take(MAX_THREAD_ROWS) {
+        t.push(row(name.clone(), th.start, th.end, waits(th)));
+    }
+    if o.threads.len() > MAX_THREAD_ROWS {
+        let rest = &o.threads[MAX_THREAD_ROWS..];
+        let mut sum = [0.0; 6];
+        for th in rest {
+            for (s, v) in sum.iter_mut().zip(waits(th)) {
+                *s += v;
+            }
+        }
+        t.push(row(format!("({} more)", rest.len()), None, None, sum));
+    }
+    out.push_str(&t.render("  "));
+    let mut total = [0.0; 6];
+    for th in &o.threads {
+        for (s, v) in total.iter_mut().zip(waits(th)) {
+            *s += v;
+        }
+    }
+    let all: f64 = total.iter().sum();
+    let parts: Vec<String> = [
+        "compute",
+        "barrier wait (load imbalance)",
+        "lock wait (contention)",
+        "join wait",
+        "receive wait",
+        "event costs",
+    ]
+    .iter()
+    .zip(total)
+    .map(|(h, v)| format!("{h} {}", share(v, all)))
+    .collect();
+    let _ = writeln!(out, "  all threads: {}", parts.join(", "));
+    out
+}
+
+/// The prediction as JSON: `time`, `events` (Θ), `steps`, `estimate_seconds`, `params`,
+/// and per thread its name, start, end and the split of its time.
+pub fn prediction_json(names: &[String], p: &Prediction) -> Value {
+    let o = &p.outcome;
+    let threads: Vec<Value> = names
+        .iter()
+        .zip(&o.threads)
+        .map(|(n, t)| {
+            json!({
+                "thread": n,
+                "start": t.start,
+                "end": t.end,
+                "compute": t.compute,
+                "barrier_wait": t.barrier_wait,
+                "lock_wait": t.lock_wait,
+                "join_wait": t.join_wait,
+                "recv_wait": t.recv_wait,
+                "events": t.events,
+            })
+        })
+        .collect();
+    let params: serde_json::Map<String, Value> = p
+        .params
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    json!({
+        "params": params,
+        "time": o.time,
+        "events": o.events,
+        "steps": o.steps,
+        "estimate_seconds": p.estimate_seconds,
+        "threads": threads,
+    })
+}
+
+/// The schedule of `o` (recorded with [`crate::sim::Options::schedule`]) as a timeline: a
+/// lane per thread; segments busy, waits as waits, event costs as overhead.
+pub fn schedule_trace(title: &str, names: &[String], o: &Outcome) -> Trace {
+    let mut tr = Trace::new(title);
+    for n in names {
+        tr.add_lane(n.clone(), "threads");
+    }
+    for s in &o.schedule {
+        let (kind, label) = match s.activity {
+            Activity::Compute => (Kind::Busy, "compute"),
+            Activity::BarrierWait => (Kind::Wait, "barrier wait"),
+            Activity::LockWait => (Kind::Wait, "lock wait"),
+            Activity::JoinWait => (Kind::Wait, "join wait"),
+            Activity::RecvWait => (Kind::Wait, "receive wait"),
+            Activity::Event => (Kind::Overhead, "event"),
+        };
+        tr.intervals.push(trace::Interval {
+            lane: s.thread,
+            start: s.start,
+            end: s.end,
+            label: label.to_string(),
+            kind,
+        });
+    }
+    tr
+}
+
+/// The fitted coefficients as text: each value, the merges, the rank and condition, and the
+/// leave-one-out error when there were more samples than coefficients.
+pub fn fit_text(label: &str, f: &Fitted) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{label}: {} coefficients from {} sample points ({}; rank {}, condition {})",
+        f.coefficients.len(),
+        f.points,
+        match f.fit.solution {
+            crate::coeffs::Solution::Exact => "exact",
+            crate::coeffs::Solution::LeastSquares => "least squares",
+        },
+        f.fit.rank,
+        num(f.fit.condition)
+    );
+    for (name, v) in &f.coefficients {
+        let _ = writeln!(out, "  {name} = {}", num(*v));
+    }
+    for m in &f.fit.merges {
+        let into: Vec<String> = m
+            .into
+            .iter()
+            .map(|(o, k)| format!("{}·{o}", num(*k)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  merged: {} = {} over the samples (its coefficient is in theirs)",
+            m.column,
+            if into.is_empty() {
+                "0".to_string()
+            } else {
+                into.join(" + ")
+            }
+        );
+    }
+    if let Some(e) = f
+        .fit
+        .leave_one_out
+        .as_ref()
+        .and_then(|l| l.mean_relative_error)
+    {
+        let _ = writeln!(out, "  leave-one-out error {}%", fixed(100.0 * e, 2));
+    }
+    out
+}

@@ -1,0 +1,502 @@
+//! From sample runs to coefficients (spec §3.2, "fitting variant"; §4 steps 5–6): a samples
+//! file gives the time of each segment, summed over the threads that run it, at a few small
+//! parameter values; each segment's time is linear in the coefficients
+//! ([`crate::instantiate::segment_terms`]), so the coefficients come from one least-squares
+//! problem over every (sample, segment) row, solved by [`crate::coeffs`] (exact when square,
+//! collinear coefficients merged and named).
+//!
+//! The rows are scaled to relative errors (each divided by its measured time): a segment of
+//! milliseconds counts as much as one of seconds.
+
+use std::collections::HashMap;
+
+use fit::read::csv::rows;
+use fit::read::ReadError;
+
+use crate::coeffs::{fit_coefficients, CoeffError, SampleRow, Samples, SegmentFit};
+use crate::instantiate::{segment_terms, Bindings, Limits, SegmentTerms};
+use crate::lang::{Model, ModelError};
+
+/// One measured segment time at a sample point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The parameter values, in the model's order of its given (not derived) parameters.
+    pub params: Vec<f64>,
+    /// The segment.
+    pub segment: String,
+    /// Its time in seconds, summed over the threads that run it.
+    pub seconds: f64,
+}
+
+/// A samples file read against a model.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SampleSet {
+    /// The model's given parameters, the columns of `params`.
+    pub names: Vec<String>,
+    /// The samples, in file order.
+    pub samples: Vec<Sample>,
+    /// The sample runs' wall times: (point, seconds) of each row of the reserved segment
+    /// name `run`.
+    pub runs: Vec<(Vec<f64>, f64)>,
+}
+
+/// Why samples cannot be read or fitted.
+#[derive(Debug, thiserror::Error)]
+pub enum SamplesError {
+    /// The file is not a valid samples CSV (located).
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The model cannot be evaluated at a sample point.
+    #[error("at the sample point {point}: {source}")]
+    Model {
+        /// The point, `N=200, P=2`.
+        point: String,
+        /// Why.
+        source: Box<ModelError>,
+    },
+    /// A coefficient no sampled segment uses.
+    #[error(
+        "no sampled segment uses the coefficient `{coeff}`; samples of {segments} would give it"
+    )]
+    Unsampled {
+        /// The coefficient.
+        coeff: String,
+        /// The segments that use it (`segment `x``).
+        segments: String,
+    },
+    /// Coefficients the samples cannot tell apart although the model can: their columns
+    /// are proportional at the sample points only.
+    #[error("the samples cannot tell `{coeff}` from {others}: sample {segments} at more sizes")]
+    Underdetermined {
+        /// The coefficient merged.
+        coeff: String,
+        /// Those it was merged into (`a`, `b`).
+        others: String,
+        /// The segments that use it.
+        segments: String,
+    },
+    /// The least-squares problem.
+    #[error(transparent)]
+    Fit(#[from] CoeffError),
+}
+
+/// Reads a samples CSV (`name` names it in messages) for `model`: a column per given
+/// parameter of the model, `segment` (a segment's name) and `seconds`; other columns (a
+/// repetition number, say) are ignored. Rows at the same point and segment are repetitions;
+/// rows of the segment `run` give a sample run's wall time.
+///
+/// # Errors
+/// [`SamplesError::Read`], located: malformed CSV, a missing column, a value that is not a
+/// finite number, a segment the model does not have (with the closest name), a negative
+/// time, no rows.
+pub fn read_samples(model: &Model, name: &str, text: &str) -> Result<SampleSet, SamplesError> {
+    let names = given_params(model);
+    let mut required: Vec<&str> = names.iter().map(String::as_str).collect();
+    required.push("seconds");
+    let r = rows(name, text, &required, &[], &["segment"])?;
+    let Some(Some(segments)) = r.texts.first() else {
+        return Err(ReadError {
+            kind: fit::read::ReadErrorKind::UnknownName,
+            message: format!("{name}: the samples have no `segment` column"),
+            help: Some("name the segment each time belongs to in a `segment` column".into()),
+            location: None,
+        }
+        .into());
+    };
+    let known: Vec<&str> = model_segments(model);
+    let column = |j: usize| r.numbers[j].as_deref().unwrap_or(&[]);
+    let mut samples = Vec::with_capacity(segments.len());
+    let mut runs = Vec::new();
+    for (i, segment) in segments.iter().enumerate() {
+        if segment == "run" && !known.contains(&"run") {
+            let point = (0..names.len()).map(|j| column(j)[i]).collect();
+            runs.push((point, column(names.len())[i].max(0.0)));
+            continue;
+        }
+        if !known.contains(&segment.as_str()) {
+            let hint = diag::did_you_mean(&diag::suggest(segment, known.iter().copied()))
+                .unwrap_or_else(|| format!("the model's segments: {}", known.join(", ")));
+            return Err(r
+                .value_error(
+                    (name, text),
+                    i,
+                    "segment",
+                    format!("the model has no segment `{}`", diag::short(segment)),
+                    hint,
+                )
+                .into());
+        }
+        let seconds = column(names.len())[i];
+        if seconds <= 0.0 {
+            return Err(r
+                .value_error(
+                    (name, text),
+                    i,
+                    "seconds",
+                    format!("a segment time of {seconds} s"),
+                    "a measured time is > 0",
+                )
+                .into());
+        }
+        samples.push(Sample {
+            params: (0..names.len()).map(|j| column(j)[i]).collect(),
+            segment: segment.clone(),
+            seconds,
+        });
+    }
+    Ok(SampleSet {
+        names,
+        samples,
+        runs,
+    })
+}
+
+/// The model's parameters that are given rather than derived: the columns of a samples or
+/// measurements file.
+pub fn given_params(model: &Model) -> Vec<String> {
+    model
+        .params
+        .iter()
+        .filter(|p| p.value.is_none())
+        .map(|p| p.name.name.clone())
+        .collect()
+}
+
+/// The names of the model's segments, in order of appearance.
+pub fn model_segments(model: &Model) -> Vec<&str> {
+    fn go<'a>(stmts: &'a [crate::lang::Stmt], out: &mut Vec<&'a str>) {
+        use crate::lang::Stmt;
+        for s in stmts {
+            match s {
+                Stmt::Compute { name, .. } if !out.contains(&name.name.as_str()) => {
+                    out.push(&name.name);
+                }
+                Stmt::Loop { body, .. } | Stmt::Critical(_, body) => go(body, out),
+                Stmt::Branch {
+                    then, otherwise, ..
+                } => {
+                    go(then, out);
+                    go(otherwise, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for t in &model.threads {
+        go(&t.body, &mut out);
+    }
+    out
+}
+
+/// The coefficients fitted to samples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fitted {
+    /// Each coefficient's value, in the model's order (a merged one is 0: its effect is in
+    /// the coefficient it was merged into).
+    pub coefficients: Vec<(String, f64)>,
+    /// The least-squares fit (rank, condition, merges, residuals, leave-one-out).
+    pub fit: SegmentFit,
+    /// Distinct sample points.
+    pub points: usize,
+    /// Coefficients the unconstrained fit made negative, held at 0 (with the value it gave).
+    pub clamped: Vec<(String, f64)>,
+}
+
+impl Fitted {
+    /// The coefficients as bindings.
+    pub fn bindings(&self, params: Vec<(String, f64)>) -> Bindings {
+        Bindings {
+            params,
+            coeffs: self.coefficients.clone(),
+        }
+    }
+}
+
+/// Fits the model's coefficients to `set`.
+///
+/// # Errors
+/// [`SamplesError`]: the model cannot be evaluated at a sample point, a coefficient that
+/// no sampled segment uses, too few samples, a rank the samples cannot resolve.
+pub fn fit_samples(
+    model: &Model,
+    set: &SampleSet,
+    limits: &Limits,
+) -> Result<Fitted, SamplesError> {
+    let coeffs: Vec<String> = model.coeffs.iter().map(|c| c.name.clone()).collect();
+    // The segments' terms at each distinct point.
+    let mut points: Vec<Vec<f64>> = Vec::new();
+    let mut terms: Vec<Vec<SegmentTerms>> = Vec::new();
+    // (point, segment) → times.
+    let mut groups: HashMap<(usize, String), Vec<f64>> = HashMap::new();
+    let mut order: Vec<(usize, String)> = Vec::new();
+    for s in &set.samples {
+        let p = match points.iter().position(|q| *q == s.params) {
+            Some(p) => p,
+            None => {
+                let b = Bindings {
+                    params: set
+                        .names
+                        .iter()
+                        .cloned()
+                        .zip(s.params.iter().copied())
+                        .collect(),
+                    coeffs: Vec::new(),
+                };
+                let t = segment_terms(model, &b, limits).map_err(|source| SamplesError::Model {
+                    point: point_text(&b.params),
+                    source,
+                })?;
+                points.push(s.params.clone());
+                terms.push(t);
+                points.len() - 1
+            }
+        };
+        let key = (p, s.segment.clone());
+        if !groups.contains_key(&key) {
+            order.push(key.clone());
+        }
+        groups.entry(key).or_default().push(s.seconds);
+    }
+    let mut used = vec![false; coeffs.len()];
+    let mut rows = Vec::with_capacity(order.len());
+    for key in &order {
+        let times = &groups[key];
+        // The median of the repetitions: one run slowed by the machine (a shared VM) must
+        // not move the fit.
+        let mut sorted = times.clone();
+        sorted.sort_by(f64::total_cmp);
+        let k = sorted.len();
+        let mean = if k % 2 == 1 {
+            sorted[k / 2]
+        } else {
+            (sorted[k / 2 - 1] + sorted[k / 2]) / 2.0
+        };
+        let seg = terms[key.0].iter().find(|t| t.name == key.1);
+        let (base, values) = match seg {
+            Some(t) => (
+                t.base,
+                coeffs
+                    .iter()
+                    .map(|c| t.terms.iter().find(|(n, _)| n == c).map_or(0.0, |x| x.1))
+                    .collect::<Vec<f64>>(),
+            ),
+            // A segment that does not run at this point (a zero-trip loop).
+            None => (0.0, vec![0.0; coeffs.len()]),
+        };
+        for (u, v) in used.iter_mut().zip(&values) {
+            *u |= *v != 0.0;
+        }
+        rows.push(
+            SampleRow::new(values.iter().map(|v| v / mean).collect(), 1.0).with_known(base / mean),
+        );
+    }
+    if let Some(g) = used.iter().position(|u| !u) {
+        let users: Vec<String> = segments_using(model, &coeffs[g]);
+        return Err(SamplesError::Unsampled {
+            coeff: coeffs[g].clone(),
+            segments: if users.is_empty() {
+                "a segment that uses it (none does)".to_string()
+            } else {
+                users.join(", ")
+            },
+        });
+    }
+    // A time is a sum of non-negative costs: a coefficient the fit makes negative (noise
+    // in a small term) is held at 0 and the others refitted, the most negative first (the
+    // active-set idea of non-negative least squares).
+    let mut columns = coeffs.clone();
+    let mut clamped = Vec::new();
+    let fit = loop {
+        let fit = fit_coefficients(&Samples {
+            columns: columns.clone(),
+            rows: rows.clone(),
+        })?;
+        let worst = fit
+            .coefficients
+            .iter()
+            .filter(|c| c.value < 0.0)
+            .min_by(|a, b| a.value.total_cmp(&b.value));
+        match worst {
+            Some(c) if columns.len() > 1 => {
+                let j = columns.iter().position(|n| *n == c.name).unwrap_or(0);
+                clamped.push((c.name.clone(), c.value));
+                columns.remove(j);
+                for r in &mut rows {
+                    r.values.remove(j);
+                }
+            }
+            _ => break fit,
+        }
+    };
+    check_merges(model, set, &fit, limits)?;
+    let coefficients = coeffs
+        .iter()
+        .map(|c| (c.clone(), fit.coefficient(c).unwrap_or(0.0)))
+        .collect();
+    Ok(Fitted {
+        coefficients,
+        fit,
+        points: points.len(),
+        clamped,
+    })
+}
+
+/// A merge the coefficient fit made holds for the model (as the EM trap of spec §6.3, where
+/// two terms are constant at every size) or only at the sample points (too few of them):
+/// checked at a point beyond the samples, every given parameter doubled.
+fn check_merges(
+    model: &Model,
+    set: &SampleSet,
+    fit: &SegmentFit,
+    limits: &Limits,
+) -> Result<(), SamplesError> {
+    if fit.merges.is_empty() {
+        return Ok(());
+    }
+    let Some(top) = set
+        .samples
+        .iter()
+        .map(|s| &s.params)
+        .max_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()))
+    else {
+        return Ok(());
+    };
+    let b = Bindings {
+        params: set
+            .names
+            .iter()
+            .cloned()
+            .zip(top.iter().map(|v| 2.0 * v))
+            .collect(),
+        coeffs: Vec::new(),
+    };
+    // A point the model cannot be evaluated at: nothing to check against.
+    let Ok(terms) = segment_terms(model, &b, limits) else {
+        return Ok(());
+    };
+    let factor =
+        |t: &SegmentTerms, c: &str| t.terms.iter().find(|(n, _)| n == c).map_or(0.0, |x| x.1);
+    for m in &fit.merges {
+        for t in &terms {
+            let own = factor(t, &m.column);
+            let implied: f64 = m.into.iter().map(|(o, f)| f * factor(t, o)).sum();
+            if (own - implied).abs() > 1e-9 * own.abs().max(implied.abs()) {
+                let others: Vec<String> = m.into.iter().map(|(o, _)| format!("`{o}`")).collect();
+                return Err(SamplesError::Underdetermined {
+                    coeff: m.column.clone(),
+                    others: if others.is_empty() {
+                        "zero".to_string()
+                    } else {
+                        others.join(", ")
+                    },
+                    segments: segments_using(model, &m.column).join(", "),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `N=200, P=2`.
+pub fn point_text(params: &[(String, f64)]) -> String {
+    params
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The segments whose time uses coefficient `coeff` (`segment `x``).
+pub(crate) fn segments_using(model: &Model, coeff: &str) -> Vec<String> {
+    fn go(stmts: &[crate::lang::Stmt], coeff: &str, out: &mut Vec<String>) {
+        use crate::lang::Stmt;
+        for s in stmts {
+            match s {
+                Stmt::Compute { name, cost } => {
+                    let seg = format!("segment `{}`", name.name);
+                    if cost.expr.free_vars().iter().any(|v| &**v == coeff) && !out.contains(&seg) {
+                        out.push(seg);
+                    }
+                }
+                Stmt::Loop { body, .. } | Stmt::Critical(_, body) => go(body, coeff, out),
+                Stmt::Branch {
+                    then, otherwise, ..
+                } => {
+                    go(then, coeff, out);
+                    go(otherwise, coeff, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for t in &model.threads {
+        go(&t.body, coeff, &mut out);
+    }
+    out
+}
+
+impl SampleSet {
+    /// The sample runs' wall time, seconds (T_sample of R_conservative, eq. 4.8; 0 without
+    /// `run` rows).
+    pub fn run_seconds(&self) -> f64 {
+        self.runs.iter().map(|r| r.1).sum()
+    }
+
+    /// The samples whose parameter `by` equals `value` (all of them when `by` is not a
+    /// parameter or `value` is `None`).
+    pub fn at(&self, by: &str, value: Option<f64>) -> SampleSet {
+        match (self.names.iter().position(|n| n == by), value) {
+            (Some(j), Some(v)) => SampleSet {
+                names: self.names.clone(),
+                runs: self.runs.iter().filter(|r| r.0[j] == v).cloned().collect(),
+                samples: self
+                    .samples
+                    .iter()
+                    .filter(|s| s.params[j] == v)
+                    .cloned()
+                    .collect(),
+            },
+            _ => self.clone(),
+        }
+    }
+
+    /// The distinct values of parameter `by`, ascending (`None` once when it is not one).
+    pub fn groups(&self, by: &str) -> Vec<Option<f64>> {
+        match self.names.iter().position(|n| n == by) {
+            Some(j) => {
+                let mut vs: Vec<f64> = self.samples.iter().map(|s| s.params[j]).collect();
+                vs.sort_by(f64::total_cmp);
+                vs.dedup();
+                vs.into_iter().map(Some).collect()
+            }
+            None => vec![None],
+        }
+    }
+}
+
+/// The coefficients for a prediction at `by = value`: fitted to the samples at that value
+/// (the paper's N₀ = N), or to all samples when there are none there — then the second
+/// value is a note for the user (samples from fewer processors tend to under-predict,
+/// from more to over-predict).
+///
+/// # Errors
+/// As [`fit_samples`].
+pub fn fit_for(
+    model: &Model,
+    set: &SampleSet,
+    by: &str,
+    value: Option<f64>,
+    limits: &Limits,
+) -> Result<(Fitted, Option<String>), SamplesError> {
+    let sub = set.at(by, value);
+    if sub.samples.is_empty() {
+        let note = format!(
+            "no samples at {by}={}; the coefficients are fitted to the samples at every {by} (samples from fewer processors tend to under-predict, from more to over-predict)",
+            value.unwrap_or(f64::NAN)
+        );
+        return Ok((fit_samples(model, set, limits)?, Some(note)));
+    }
+    Ok((fit_samples(model, &sub, limits)?, None))
+}

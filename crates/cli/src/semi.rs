@@ -37,6 +37,8 @@ pub enum SemiCommand {
     /// Predict measured runs and print E, Ē and R_conservative per processor count (the
     /// paper's Tables II–VI).
     Validate(ValidateArgs),
+    /// Predict over a grid of parameter values (-D N=1000..4000:1000 -D P=1,2,4).
+    Sweep(SweepArgs),
 }
 
 /// The model and its parameter values.
@@ -123,6 +125,29 @@ pub struct PredictArgs {
     format: Format,
 }
 
+/// Options of `vates semi sweep`.
+#[derive(clap::Args, Debug)]
+pub struct SweepArgs {
+    /// The thread-graph model (`.tg`).
+    #[arg(value_name = "MODEL")]
+    model: PathBuf,
+    /// Bind a parameter: NAME=VALUE, NAME=LO..HI, NAME=LO..HI:STEP or NAME=V1,V2,...
+    #[arg(short = 'D', value_name = "NAME=VALUES", value_parser = input::parse_define)]
+    define: Vec<Define>,
+    /// The most steps (Θ, segments, loop control) of each prediction.
+    #[arg(long, default_value_t = 1 << 32, value_name = "N", value_parser = input::parse_count)]
+    max_steps: u64,
+    #[command(flatten)]
+    coeffs: CoeffArgs,
+    #[command(flatten)]
+    machine: MachineArgs,
+    #[command(flatten)]
+    output: crate::SweepOutput,
+}
+
+/// The most points of one `semi sweep`.
+const MAX_SWEEP_POINTS: u64 = 100_000;
+
 /// Options of `vates semi validate`.
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
@@ -177,6 +202,7 @@ pub fn run(cmd: SemiCommand, out: &mut dyn Write) -> Result<()> {
         SemiCommand::Fit(a) => fit(&a, out),
         SemiCommand::Predict(a) => predict_cmd(&a, out),
         SemiCommand::Validate(a) => validate_cmd(&a, out),
+        SemiCommand::Sweep(a) => sweep_cmd(&a, out),
     }
 }
 
@@ -530,6 +556,168 @@ fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
                 "average_ratio": r.average_ratio, "max_ratio": r.max_ratio,
             })).collect::<Vec<_>>(),
         }))?,
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
+    use sweep::{
+        CsvSink, Evaluation, JsonLayout, JsonSink, Lines, OnError, RunError, Sample, Sink, Space,
+        TextColumn,
+    };
+    let m = load(&a.model)?;
+    let bindings: Vec<(expr::Name, expr::grid::Values)> = a
+        .define
+        .iter()
+        .map(|d| (d.name.clone(), d.values.clone()))
+        .collect();
+    let space =
+        Space::new(bindings, MAX_SWEEP_POINTS).map_err(|e| CliError::usage(e.to_string()))?;
+    for path in [&a.output.csv, &a.output.plot].into_iter().flatten() {
+        crate::error::check_output(path)?;
+    }
+    let names: Vec<String> = space.axes().iter().map(|x| x.name().to_string()).collect();
+    let costs = machine(a.machine.machine.as_deref())?;
+    // The coefficients per value of --by that the grid has (fitted to the samples there).
+    let mut coeffs: Vec<(Option<f64>, semi::sweep::Coefficients)> = Vec::new();
+    match space.axes().iter().find(|x| **x.name() == *a.coeffs.by) {
+        Some(axis) if a.coeffs.samples.is_some() => {
+            for k in 0..axis.len() {
+                let v = axis.values().get(k).map(|r| expr::number::to_f64(&r));
+                let at = vec![(a.coeffs.by.clone(), v.unwrap_or(f64::NAN))];
+                // No cache note here: the grid's working sets are many.
+                coeffs.push((v, coefficients(&m, &a.coeffs, &at, None)?));
+            }
+        }
+        _ => {
+            let fixed: Vec<(String, f64)> = space
+                .axes()
+                .iter()
+                .filter(|x| x.len() == 1)
+                .filter_map(|x| {
+                    x.values()
+                        .get(0)
+                        .map(|r| (x.name().to_string(), expr::number::to_f64(&r)))
+                })
+                .collect();
+            coeffs.push((None, coefficients(&m, &a.coeffs, &fixed, None)?));
+        }
+    }
+    let processors = a
+        .machine
+        .processors
+        .map_or(usize::MAX, |p| usize::try_from(p).unwrap_or(usize::MAX));
+    let opts = PredictOptions {
+        limits: limits(a.max_steps),
+        sim: Options {
+            processors,
+            seed: a.machine.seed,
+            max_steps: a.max_steps,
+            schedule: false,
+        },
+    };
+    let columns: Vec<String> = semi::sweep::COLUMNS.map(String::from).to_vec();
+    let mut csv = match &a.output.csv {
+        Some(p) => {
+            let f = std::fs::File::create(p).map_err(|e| CliError::write(p, &e))?;
+            Some(CsvSink::new(std::io::BufWriter::new(f)))
+        }
+        None => None,
+    };
+    let mut json =
+        (a.output.format == Format::Json).then(|| JsonSink::new(Vec::new(), JsonLayout::Elements));
+    let mut lines = a
+        .output
+        .plot
+        .as_ref()
+        .map(|_| Lines::new(semi::sweep::lines()));
+    let mut table = Sample::new(space.len(), 60);
+    let mut sinks: Vec<&mut dyn Sink> = vec![&mut table];
+    if let Some(c) = &mut csv {
+        sinks.push(c);
+    }
+    if let Some(j) = &mut json {
+        sinks.push(j);
+    }
+    if let Some(l) = &mut lines {
+        sinks.push(l);
+    }
+    let result = crate::progress::with_bar(space.len(), "predicting", |meter| {
+        let eval = Evaluation {
+            chunk: (rayon::current_num_threads() * 2) as u64,
+            meter: Some(meter),
+            on_error: OnError::Stop,
+        };
+        match &costs {
+            Some(c) => {
+                let sw = semi::sweep::Sweep {
+                    model: &m,
+                    names: names.clone(),
+                    coeffs: coeffs.clone(),
+                    by: a.coeffs.by.clone(),
+                    costs: c,
+                    opts,
+                };
+                sweep::run(
+                    &space,
+                    &columns,
+                    &eval,
+                    |_, p, o| sw.point(p, o),
+                    &mut sinks,
+                )
+            }
+            None => {
+                let free = FixedCosts::default();
+                let sw = semi::sweep::Sweep {
+                    model: &m,
+                    names: names.clone(),
+                    coeffs: coeffs.clone(),
+                    by: a.coeffs.by.clone(),
+                    costs: &free,
+                    opts,
+                };
+                sweep::run(
+                    &space,
+                    &columns,
+                    &eval,
+                    |_, p, o| sw.point(p, o),
+                    &mut sinks,
+                )
+            }
+        }
+    });
+    drop(sinks);
+    result.map_err(|e| match e {
+        RunError::Point { error, .. } => CliError::msg(error),
+        RunError::Sink { error, .. } => match &a.output.csv {
+            Some(p) => CliError::write(p, &error),
+            None => CliError::Stdout(error),
+        },
+    })?;
+    if let (Some(l), Some(plot)) = (&lines, &a.output.plot) {
+        let x = names.first().cloned().unwrap_or_default();
+        let svg = l
+            .render_svg(
+                &format!("{}: predicted time", a.model.display()),
+                &x,
+                "seconds",
+                (800, 500),
+            )
+            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
+        crate::error::write_file(plot, svg.as_bytes())?;
+    }
+    let text = match a.output.format {
+        Format::Text => {
+            let mut cols = TextColumn::swept(&space);
+            for (k, c) in semi::sweep::COLUMNS.iter().enumerate() {
+                cols.push(TextColumn::num(*c, k));
+            }
+            table.table(&cols).render("")
+        }
+        Format::Json => {
+            let body = json.map(|j| j.into_inner()).unwrap_or_default();
+            format!("[{}]\n", String::from_utf8_lossy(&body))
+        }
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }

@@ -727,3 +727,87 @@ fn a_missing_coefficient_and_a_misspelt_by_say_what_to_do() {
         "{err}"
     );
 }
+
+/// A sweep predicts every point of the grid (here each P with the coefficients fitted to
+/// the samples at that P), as a table, CSV, JSON and a plot; its point equals `predict`'s.
+#[test]
+fn sweep_predicts_every_point_as_predict_does() {
+    let dir = tempdir("semi-sweep");
+    let csv = dir.join("ge.csv");
+    let svg = dir.join("ge.svg");
+    let (csv_s, svg_s) = (csv.to_str().unwrap(), svg.to_str().unwrap());
+    let samples = ex("ge_samples.csv");
+    let common = [
+        "--samples",
+        samples.as_str(),
+        "-D",
+        "N=400..800:200",
+        "-D",
+        "P=1,2",
+    ];
+    let mut args = vec!["semi", "sweep"];
+    let model = ex("ge.tg");
+    args.push(&model);
+    args.extend_from_slice(&common);
+    args.extend_from_slice(&["--csv", csv_s, "--plot", svg_s]);
+    let text = stdout(&args);
+    assert!(text.contains("N  P"), "{text}");
+    let rows: Vec<String> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        rows[0],
+        "N,P,time,compute,barrier_wait,lock_wait,join_wait,recv_wait,event_costs,theta"
+    );
+    assert_eq!(rows.len(), 1 + 3 * 2);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    // The point N=600, P=2 is predict's.
+    let row: Vec<&str> = rows
+        .iter()
+        .find(|r| r.starts_with("600,2,"))
+        .unwrap()
+        .split(',')
+        .collect();
+    let p = json(&[
+        "semi",
+        "predict",
+        &model,
+        "--samples",
+        &samples,
+        "-D",
+        "N=600",
+        "-D",
+        "P=2",
+        "--format",
+        "json",
+    ]);
+    let swept: f64 = row[2].parse().unwrap();
+    assert!(
+        (swept - p["time"].as_f64().unwrap()).abs() < 1e-12 * swept,
+        "{swept} vs {p}"
+    );
+    // JSON: an array of points.
+    let mut jargs = args[..args.len() - 4].to_vec();
+    jargs.extend_from_slice(&["--format", "json"]);
+    let v = json(&jargs);
+    assert_eq!(v.as_array().unwrap().len(), 6);
+    assert_eq!(v[0]["N"], 400);
+    // A grid over the limit is a usage error before any work.
+    let err = fails(
+        &[
+            "semi",
+            "sweep",
+            &model,
+            "-C",
+            "c_init=1",
+            "-D",
+            "N=1..1000000",
+            "-D",
+            "P=1..2",
+        ],
+        2,
+    );
+    assert!(err.contains("100000"), "{err}");
+}

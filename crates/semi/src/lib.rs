@@ -52,3 +52,4 @@ pub mod report;
 pub mod samples;
 pub mod scaling;
 pub mod sim;
+pub mod sweep;

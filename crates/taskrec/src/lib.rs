@@ -96,14 +96,18 @@ impl<'scope> Scope<'_, 'scope> {
             }),
             Some(c) => {
                 let k = c.spawned();
+                // One count of the collector per spawned task, moved into its scope handle
+                // (each count is an atomic write to a line every worker touches).
                 let c = Arc::clone(c);
                 self.inner.spawn(move |s| {
                     let scope = Scope {
                         inner: s,
-                        rec: Some(Arc::clone(&c)),
+                        rec: Some(c),
                     };
                     let ((), child) = record::task(|| body(&scope));
-                    c.finished(k, child);
+                    if let Some(c) = &scope.rec {
+                        c.finished(k, child);
+                    }
                 })
             }
         }

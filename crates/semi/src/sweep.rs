@@ -1,0 +1,104 @@
+//! Predictions over a grid of parameter values, on the shared sweep runner
+//! ([`sweep::run`]): the point function and the columns are the engine's, the grid, the
+//! chunked evaluation and the sinks (CSV, JSON, table, line plot) are the runner's.
+
+use sweep::{LineSpec, LinesConfig};
+
+use crate::instantiate::Bindings;
+use crate::lang::Model;
+use crate::predict::{predict, PredictOptions};
+use crate::sim::{EventCosts, Options};
+
+/// The columns of a point: the predicted time, the threads' time summed by what it was
+/// spent on, and Θ.
+pub const COLUMNS: [&str; 8] = [
+    "time",
+    "compute",
+    "barrier_wait",
+    "lock_wait",
+    "join_wait",
+    "recv_wait",
+    "event_costs",
+    "theta",
+];
+
+/// Coefficient values by name.
+pub type Coefficients = Vec<(String, f64)>;
+
+/// A model to sweep: its coefficients (per value of the processor-count parameter, when
+/// they were fitted per value), the event costs and the options.
+pub struct Sweep<'a, C: EventCosts> {
+    /// The model.
+    pub model: &'a Model,
+    /// The names of the swept point's coordinates, in order.
+    pub names: Vec<String>,
+    /// The coefficients for each value of the parameter `by` (`None`: for every value).
+    pub coeffs: Vec<(Option<f64>, Coefficients)>,
+    /// The processor-count parameter: it selects the coefficients and, unless
+    /// `opts.sim.processors` is set below `usize::MAX`, the processors.
+    pub by: String,
+    /// The event costs.
+    pub costs: &'a C,
+    /// The prediction's options.
+    pub opts: PredictOptions,
+}
+
+impl<C: EventCosts + Sync> Sweep<'_, C> {
+    /// Predicts point `p` into `out` ([`COLUMNS`]).
+    ///
+    /// # Errors
+    /// The prediction's error as text (the runner names the point).
+    pub fn point(&self, p: &[f64], out: &mut [f64]) -> Result<(), String> {
+        let params: Vec<(String, f64)> =
+            self.names.iter().cloned().zip(p.iter().copied()).collect();
+        let at = params.iter().find(|(k, _)| *k == self.by).map(|x| x.1);
+        let coeffs = self
+            .coeffs
+            .iter()
+            .find(|(v, _)| v.is_none() || *v == at)
+            .map(|x| x.1.clone())
+            .ok_or_else(|| {
+                format!(
+                    "no coefficients for {}={}: no samples there",
+                    self.by,
+                    at.unwrap_or(f64::NAN)
+                )
+            })?;
+        let processors = match (self.opts.sim.processors, at) {
+            (usize::MAX, Some(v)) if v >= 1.0 => v as usize,
+            (n, _) => n,
+        };
+        let opts = PredictOptions {
+            sim: Options {
+                processors,
+                ..self.opts.sim
+            },
+            ..self.opts
+        };
+        let pred = predict(self.model, &Bindings { params, coeffs }, self.costs, &opts)
+            .map_err(|e| e.to_string())?;
+        let o = &pred.outcome;
+        let sum = |f: fn(&crate::sim::ThreadTimes) -> f64| o.threads.iter().map(f).sum::<f64>();
+        let values = [
+            o.time,
+            sum(|t| t.compute),
+            sum(|t| t.barrier_wait),
+            sum(|t| t.lock_wait),
+            sum(|t| t.join_wait),
+            sum(|t| t.recv_wait),
+            sum(|t| t.events),
+            o.events as f64,
+        ];
+        out.copy_from_slice(&values);
+        Ok(())
+    }
+}
+
+/// The line plot of a sweep: the predicted time over the first swept parameter, a line
+/// per combination of the others.
+pub fn lines() -> LinesConfig {
+    LinesConfig {
+        series: vec![LineSpec::new(0, "predicted time")],
+        ..LinesConfig::default()
+    }
+}

@@ -49,6 +49,16 @@ pub fn run(out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
         "  vates etccs analyse examples/etccs/scatter.etccs -D p=2..8 --plot scatter.svg"
     );
     let _ = writeln!(s, "  vates etccs analyse examples/etccs/parametric.etccs");
+    let _ = writeln!(
+        s,
+        "  vates semi predict examples/semi/ge.tg --samples examples/semi/ge_samples.csv \
+         --machine examples/semi/machine.json -D N=1600 -D P=2 --gantt ge.svg"
+    );
+    let _ = writeln!(
+        s,
+        "  vates taskpar fit examples/taskpar/train.csv --app sparselu -o sparselu.json && \
+         vates taskpar predict sparselu.json -n 160 -p 1..4 --plot sparselu.svg"
+    );
     if let Some(dir) = out_dir {
         let names: Vec<&str> = tour.pictures.iter().map(|(n, _)| *n).collect();
         for (name, contents) in &tour.pictures {

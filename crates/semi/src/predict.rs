@@ -132,7 +132,7 @@ pub struct Checked {
     pub point: String,
     /// The processor count it is grouped by.
     pub processors: u32,
-    /// The mean measured time.
+    /// The median measured time.
     pub actual: f64,
     /// The prediction.
     pub predicted: f64,
@@ -142,7 +142,7 @@ pub struct Checked {
     pub estimate_seconds: f64,
 }
 
-/// Predicts every measured point (the mean of its repetitions) and tabulates the errors per
+/// Predicts every measured point (the median of its repetitions) and tabulates the errors per
 /// value of the parameter `by` (the processor count): Ē and, with the time the sample runs
 /// took (`sample_seconds`), the average and largest R_conservative.
 ///
@@ -188,7 +188,9 @@ pub fn validate<C: EventCosts>(
             ..opts.sim
         };
         let pred = predict(model, &b, costs, &PredictOptions { sim, ..*opts })?;
-        let actual = times.iter().sum::<f64>() / times.len() as f64;
+        // The median of the repetitions, as for the samples: one run slowed by the machine
+        // must not move the actual time.
+        let actual = crate::metrics::median(times).unwrap_or(f64::NAN);
         checked.push(Checked {
             point: point_text(&params),
             processors,

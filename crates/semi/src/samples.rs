@@ -264,14 +264,7 @@ pub fn fit_samples(
         let times = &groups[key];
         // The median of the repetitions: one run slowed by the machine (a shared VM) must
         // not move the fit.
-        let mut sorted = times.clone();
-        sorted.sort_by(f64::total_cmp);
-        let k = sorted.len();
-        let mean = if k % 2 == 1 {
-            sorted[k / 2]
-        } else {
-            (sorted[k / 2 - 1] + sorted[k / 2]) / 2.0
-        };
+        let mean = crate::metrics::median(times).unwrap_or(f64::NAN);
         let seg = terms[key.0].iter().find(|t| t.name == key.1);
         let (base, values) = match seg {
             Some(t) => (

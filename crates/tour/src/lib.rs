@@ -10,6 +10,11 @@
 //!    BLAST workflow from WfCommons.
 //! 6. Message passing, Eager Timed CCS: the scatter–gather table of the thesis and a
 //!    parametric model's regions.
+//! 7. Shared memory, the semi-empirical method: Gaussian elimination fitted to sample runs
+//!    and predicted at larger sizes against measured runs; Algorithm G on a lock-and-barrier
+//!    cluster.
+//! 8. Task-parallel programs, the two-step model: the recorded sparselu runs predicted at
+//!    larger sizes, beside a direct regression.
 //!
 //! The pictures are `mrm_sweep.svg`, `mrm_gantt.svg`, `mrm_trace.json`, `adi.svg`,
 //! `membank.svg`, `blast_gantt.svg` and `etccs_scatter.svg`; the caller decides where they
@@ -20,6 +25,7 @@
 //! ```
 
 pub mod examples;
+mod measured;
 
 use std::fmt::Write as _;
 
@@ -147,7 +153,8 @@ pub fn run(pictures: bool) -> Result<Tour> {
          model into a symbolic lower bound T^l, checked here against exact simulation T.\n\
          Deterministic task graph analysis (Adve & Vernon) schedules a task DAG exactly.\n\
          Eager Timed CCS (MacDonald) explores every interleaving of a message-passing program,\n\
-         for numbers or for symbolic times."
+         for numbers or for symbolic times. The semi-empirical method (Xu, Zhang & Sun) and the\n\
+         two-step model (Namsraijav & Taura) predict real programs from small runs of them."
     );
     mrm(&mut t)?;
     adi(&mut t)?;
@@ -155,6 +162,8 @@ pub fn run(pictures: bool) -> Result<Tour> {
     membank(&mut t)?;
     task_graphs(&mut t)?;
     message_passing(&mut t)?;
+    measured::shared_memory(&mut t.text)?;
+    measured::task_parallel(&mut t.text)?;
     Ok(t)
 }
 

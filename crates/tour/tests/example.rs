@@ -10,6 +10,8 @@ fn main() {
         "1. The Machine Repair Model",
         "5. Task graphs",
         "6. Message passing",
+        "7. Shared memory",
+        "8. Task-parallel programs",
     ] {
         assert!(tour.text.contains(section), "{section}");
     }

@@ -243,6 +243,12 @@ impl<'a> Parser<'a> {
             return Err(self.found(start, what));
         }
         let expr = expr::parse(&self.text[start..end]).map_err(|e| {
+            if e.start >= end - start && i < bytes.len() {
+                // The expression stopped early: point at what stopped it.
+                let c = self.text[i..].chars().next().unwrap_or(' ');
+                let message = e.message.replace("the end of the input", &format!("`{c}`"));
+                return self.error(i..i + c.len_utf8(), format!("{what}: {message}"), "here");
+            }
             self.error(
                 start + e.start..start + e.end.max(e.start),
                 format!("{what}: {}", e.message),

@@ -541,13 +541,15 @@ fn a_syntax_error_is_located_with_a_caret() {
         "param P;\ncoeff c;\nthread main {\n  compute work = c * ;\n}\n",
     );
     let err = fails(&["semi", "check", &bad], 1);
-    assert!(err.contains("bad.tg:4:21"), "{err}");
+    // At the `;` that ended the expression.
+    assert!(err.contains("bad.tg:4:22"), "{err}");
     assert!(err.contains("expected an operand"), "{err}");
+    assert!(err.contains("found `;`"), "{err}");
     assert!(err.contains("compute work = c * ;"), "{err}");
     assert!(err.contains("╰── here"), "{err}");
     // The same model fails the same way in every command that reads it.
     let err = fails(&["semi", "predict", &bad, "-D", "P=1"], 1);
-    assert!(err.contains("bad.tg:4:21"), "{err}");
+    assert!(err.contains("bad.tg:4:22"), "{err}");
 }
 
 #[test]

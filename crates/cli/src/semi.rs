@@ -11,9 +11,12 @@ use semi::lang::{self, Model};
 use semi::predict::{
     predict, read_measured, validate_samples, PredictError, PredictOptions, Validation,
 };
-use semi::report::{fit_text, prediction_json, prediction_text, schedule_trace};
+use semi::report::{
+    fit_json, fit_text, model_summary, prediction_json, prediction_text, schedule_trace,
+    validation_json, validation_text,
+};
 use semi::samples::{fit_for, fit_samples, read_samples, Fitted, SampleSet, SamplesError};
-use semi::sim::{FixedCosts, Options, SimError};
+use semi::sim::{EventCosts, FixedCosts, Options, SimError};
 
 use crate::error::{json_text, CliError, Result};
 use crate::input::{self, Define};
@@ -263,7 +266,7 @@ fn sim_error(e: SimError) -> CliError {
 }
 
 fn read(path: &Path, what: &str) -> Result<String> {
-    input::read_text(path, MAX_FILE, what, "is larger than 64 MiB")
+    input::read_text(path, MAX_FILE, what, "")
 }
 
 fn load(path: &Path) -> Result<Model> {
@@ -288,18 +291,7 @@ fn params(defines: &[Define]) -> Result<Vec<(String, f64)>> {
 
 fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     let m = load(&a.model.model)?;
-    let segments = semi::samples::model_segments(&m);
-    let mut text = format!(
-        "{}: {} parameters, {} coefficients, {} threads or classes, {} barriers, {} locks, {} channels; segments: {}\n",
-        a.model.model.display(),
-        m.params.len(),
-        m.coeffs.len(),
-        m.threads.len(),
-        m.barriers.len(),
-        m.locks.len(),
-        m.channels.len(),
-        segments.join(", ")
-    );
+    let mut text = model_summary(&a.model.model.display().to_string(), &m);
     if !a.model.define.is_empty() {
         let b = Bindings {
             params: params(&a.model.define)?,
@@ -359,34 +351,33 @@ fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<()> {
     let text = match a.format {
         Format::Text => fits.iter().map(|(l, f)| fit_text(l, f)).collect::<String>(),
         Format::Json => json_text(&serde_json::Value::Array(
-            fits.iter()
-                .map(|(l, f)| {
-                    serde_json::json!({
-                        "group": l,
-                        "points": f.points,
-                        "rank": f.fit.rank,
-                        "condition": f.fit.condition,
-                        "coefficients": f.coefficients.iter().map(|(k, v)| serde_json::json!({"name": k, "value": v})).collect::<Vec<_>>(),
-                        "merges": f.fit.merges.iter().map(|mg| serde_json::json!({"column": mg.column, "into": mg.into})).collect::<Vec<_>>(),
-                        "leave_one_out": f.fit.leave_one_out.as_ref().and_then(|l| l.mean_relative_error),
-                    })
-                })
-                .collect(),
+            fits.iter().map(|(l, f)| fit_json(l, f)).collect(),
         ))?,
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 
-fn machine(path: Option<&Path>) -> Result<Option<MachineCosts>> {
+/// The machine profile, if one is given.
+fn profile(path: Option<&Path>) -> Result<Option<probe::Profile>> {
     let Some(path) = path else { return Ok(None) };
-    let text = input::read_text(path, MAX_PROFILE, "machine profile", "is larger than 4 MiB")?;
-    let profile = probe::Profile::from_json(&text).map_err(|e| {
+    let text = input::read_text(path, MAX_PROFILE, "machine profile", "")?;
+    probe::Profile::from_json(&text).map(Some).map_err(|e| {
         CliError::with_help(
             format!("{}: {e}", path.display()),
             "make a profile of this machine with `vates probe -o machine.json`",
         )
-    })?;
-    Ok(Some(MachineCosts { profile }))
+    })
+}
+
+/// Event costs chosen at run time.
+type Costs = Box<dyn EventCosts + Send + Sync>;
+
+/// The event costs: the profile's, or none.
+fn costs(profile: Option<&probe::Profile>) -> Costs {
+    match profile {
+        Some(p) => Box::new(MachineCosts { profile: p.clone() }),
+        None => Box::new(FixedCosts::default()),
+    }
 }
 
 /// The coefficients: fitted to the samples at the prediction's value of `by` (or all), then
@@ -395,7 +386,7 @@ fn coefficients(
     m: &Model,
     a: &CoeffArgs,
     at: &[(String, f64)],
-    profile: Option<&MachineCosts>,
+    profile: Option<&probe::Profile>,
 ) -> Result<Vec<(String, f64)>> {
     let mut coeffs: Vec<(String, f64)> = Vec::new();
     if let Some(path) = &a.samples {
@@ -409,9 +400,7 @@ fn coefficients(
         if let Some(c) = profile {
             let used = set.at(&a.by, value);
             let used = if used.samples.is_empty() { &set } else { &used };
-            if let Some(n) =
-                semi::predict::cache_note(m, &c.profile, used, at).map_err(predict_error)?
-            {
+            if let Some(n) = semi::predict::cache_note(m, c, used, at).map_err(predict_error)? {
                 crate::error::note(&format!("warning: {n}"));
             }
         }
@@ -431,19 +420,12 @@ fn coefficients(
     Ok(coeffs)
 }
 
-fn thread_names(m: &Model, b: &Bindings, lim: &Limits) -> Result<Vec<String>> {
-    // The instance names come from the instantiation (cheap next to the traversal).
-    semi::instantiate::instantiate(m, b, lim)
-        .map(|i| i.graph.threads.into_iter().map(|t| t.name).collect())
-        .map_err(model_error)
-}
-
 fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     a.timeline.check()?;
     let m = load(&a.model.model)?;
     let params = params(&a.model.define)?;
-    let costs = machine(a.machine.machine.as_deref())?;
-    let coeffs = coefficients(&m, &a.coeffs, &params, costs.as_ref())?;
+    let profile = profile(a.machine.machine.as_deref())?;
+    let coeffs = coefficients(&m, &a.coeffs, &params, profile.as_ref())?;
     let b = Bindings { params, coeffs };
     let lim = limits(a.model.max_steps);
     // A graph over --max-steps is refused before it is built, with the flag in the hint (the
@@ -481,15 +463,10 @@ fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
             schedule: a.timeline.wanted(),
         },
     };
-    let p = match &costs {
-        Some(c) => predict(&m, &b, c, &opts),
-        None => predict(&m, &b, &FixedCosts::default(), &opts),
-    }
-    .map_err(predict_error)?;
-    let names = thread_names(&m, &b, &lim)?;
+    let p = predict(&m, &b, &costs(profile.as_ref()), &opts).map_err(predict_error)?;
     if a.timeline.wanted() {
         let title = a.model.model.display().to_string();
-        let tr = schedule_trace(&title, &names, &p.outcome);
+        let tr = schedule_trace(&title, &p.threads, &p.outcome);
         // Times are seconds: a microsecond per second unless the flag says otherwise.
         let mut files = a.timeline.clone();
         if files.trace_unit_us == 1.0 {
@@ -498,8 +475,8 @@ fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
         files.write(&tr, &chart(&title, "seconds"))?;
     }
     let text = match a.format {
-        Format::Text => prediction_text(&a.model.model.display().to_string(), &names, &p),
-        Format::Json => json_text(&prediction_json(&names, &p))?,
+        Format::Text => prediction_text(&a.model.model.display().to_string(), &p),
+        Format::Json => json_text(&prediction_json(&p))?,
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
@@ -510,7 +487,7 @@ fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
     let text = read(&a.measured, "measurements")?;
     let measured =
         read_measured(&m, &a.measured.display().to_string(), &text).map_err(predict_error)?;
-    let costs = machine(a.machine.as_deref())?;
+    let profile = profile(a.machine.as_deref())?;
     let opts = PredictOptions {
         limits: limits(a.max_steps),
         sim: Options {
@@ -522,40 +499,17 @@ fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
     let v = Validation {
         by: &a.by,
         sample_seconds: a.sample_seconds,
-        profile: costs.as_ref().map(|c| &c.profile),
+        profile: profile.as_ref(),
     };
-    let (checked, table, notes) = match &costs {
-        Some(c) => validate_samples(&m, &set, &measured, c, &v, &opts),
-        None => validate_samples(&m, &set, &measured, &FixedCosts::default(), &v, &opts),
-    }
-    .map_err(predict_error)?;
+    let costs = costs(profile.as_ref());
+    let (checked, table, notes) =
+        validate_samples(&m, &set, &measured, &costs, &v, &opts).map_err(predict_error)?;
     for n in notes {
         crate::error::note(&format!("warning: {n}"));
     }
     let text = match a.format {
-        Format::Text => {
-            let mut s = String::new();
-            for c in &checked {
-                s.push_str(&format!(
-                    "  {}: measured {}, predicted {}, E = {}%\n",
-                    c.point,
-                    trace::text::seconds(c.actual),
-                    trace::text::seconds(c.predicted),
-                    trace::text::fixed(100.0 * c.error, 2)
-                ));
-            }
-            format!("{s}\n{table}")
-        }
-        Format::Json => json_text(&serde_json::json!({
-            "points": checked.iter().map(|c| serde_json::json!({
-                "point": c.point, "processors": c.processors, "actual": c.actual,
-                "predicted": c.predicted, "error": c.error, "estimate_seconds": c.estimate_seconds,
-            })).collect::<Vec<_>>(),
-            "table": table.rows.iter().map(|r| serde_json::json!({
-                "processors": r.label, "average_error": r.average_error,
-                "average_ratio": r.average_ratio, "max_ratio": r.max_ratio,
-            })).collect::<Vec<_>>(),
-        }))?,
+        Format::Text => validation_text(&checked, &table),
+        Format::Json => json_text(&validation_json(&checked, &table))?,
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
@@ -577,7 +531,7 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::check_output(path)?;
     }
     let names: Vec<String> = space.axes().iter().map(|x| x.name().to_string()).collect();
-    let costs = machine(a.machine.machine.as_deref())?;
+    let costs = costs(profile(a.machine.machine.as_deref())?.as_ref());
     // The coefficients per value of --by that the grid has (fitted to the samples there).
     let mut coeffs: Vec<(Option<f64>, semi::sweep::Coefficients)> = Vec::new();
     match space.axes().iter().find(|x| **x.name() == *a.coeffs.by) {
@@ -648,43 +602,21 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
             meter: Some(meter),
             on_error: OnError::Stop,
         };
-        match &costs {
-            Some(c) => {
-                let sw = semi::sweep::Sweep {
-                    model: &m,
-                    names: names.clone(),
-                    coeffs: coeffs.clone(),
-                    by: a.coeffs.by.clone(),
-                    costs: c,
-                    opts,
-                };
-                sweep::run(
-                    &space,
-                    &columns,
-                    &eval,
-                    |_, p, o| sw.point(p, o),
-                    &mut sinks,
-                )
-            }
-            None => {
-                let free = FixedCosts::default();
-                let sw = semi::sweep::Sweep {
-                    model: &m,
-                    names: names.clone(),
-                    coeffs: coeffs.clone(),
-                    by: a.coeffs.by.clone(),
-                    costs: &free,
-                    opts,
-                };
-                sweep::run(
-                    &space,
-                    &columns,
-                    &eval,
-                    |_, p, o| sw.point(p, o),
-                    &mut sinks,
-                )
-            }
-        }
+        let sw = semi::sweep::Sweep {
+            model: &m,
+            names: names.clone(),
+            coeffs,
+            by: a.coeffs.by.clone(),
+            costs: &costs,
+            opts,
+        };
+        sweep::run(
+            &space,
+            &columns,
+            &eval,
+            |_, p, o| sw.point(p, o),
+            &mut sinks,
+        )
     });
     drop(sinks);
     result.map_err(|e| match e {

@@ -820,3 +820,37 @@ fn sweep_predicts_every_point_as_predict_does() {
     );
     assert!(err.contains("100000"), "{err}");
 }
+
+/// Hostile inputs end in clear errors, fast: a binary model, /dev/zero as any input file,
+/// a parameter of 1e308, an expression nested a million deep.
+#[test]
+fn hostile_inputs_are_clear_errors() {
+    let dir = tempdir("semi-hostile");
+    let bin = dir.join("bin.tg");
+    std::fs::write(&bin, [0x84u8, 0xff, 0x00, 0x13]).unwrap();
+    let err = fails(&["semi", "check", bin.to_str().unwrap()], 1);
+    assert!(err.contains("is not UTF-8 text"), "{err}");
+    let model = ex("ge.tg");
+    let err = fails(&["semi", "check", "/dev/zero"], 1);
+    assert!(
+        err.contains("larger than 64 MiB, the limit for model"),
+        "{err}"
+    );
+    assert!(!err.contains("fileis"), "{err}");
+    let err = fails(&["semi", "fit", &model, "--samples", "/dev/zero"], 1);
+    assert!(err.contains("the limit for samples"), "{err}");
+    let big = write(&dir, "big.tg", "param N; thread t { loop N { mark m; } }");
+    let err = fails(&["semi", "predict", &big, "-D", "N=1e308"], 1);
+    assert!(err.contains("1e+308, more than can be counted"), "{err}");
+    let deep = write(
+        &dir,
+        "deep.tg",
+        &format!(
+            "param N; coeff c; thread t {{ compute a = {}c{}; }}",
+            "(".repeat(1_000_000),
+            ")".repeat(1_000_000)
+        ),
+    );
+    let err = fails(&["semi", "check", &deep], 1);
+    assert!(err.contains("nests deeper than"), "{err}");
+}

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use expr::eval::{eval_f64, EvalLimits};
 use expr::{Expr, Name};
+use trace::text::num;
 
 use crate::graph::{Barrier, Graph, Op, Size, Thread, ThreadId};
 use crate::lang::{ErrorKind, Locate, Model, ModelError, Range_, Ref, Result, Spanned, Stmt};
@@ -127,15 +128,37 @@ impl<'a> Ctx<'a> {
     /// A non-negative integer (a count, an index, a size).
     fn whole(&self, e: &Spanned, env: &Env, what: &str) -> Result<u64> {
         let v = self.value(e, env, what)?;
-        if v < 0.0 || v.fract() != 0.0 || v > 2f64.powi(53) {
+        if v > 2f64.powi(53) {
             return Err(eval_error(
                 self.m,
                 e.span.clone(),
-                format!("{what} is {v}; it must be a whole number ≥ 0"),
+                format!("{what} is {}, more than can be counted (2^53)", num(v)),
+            ));
+        }
+        if v < 0.0 || v.fract() != 0.0 {
+            return Err(eval_error(
+                self.m,
+                e.span.clone(),
+                format!("{what} is {}; it must be a whole number ≥ 0", num(v)),
             )
             .help("round it with `floor(…)` or `ceil(…)`"));
         }
         Ok(v as u64)
+    }
+
+    /// One more loop iteration walked by `what` (a count before instantiation), refused
+    /// past [`Limits::max_count_iterations`] at the loop `at` with `label`.
+    fn walk(&mut self, at: &Range<usize>, what: &str, label: &str) -> Result<()> {
+        self.walked += 1;
+        if self.walked > self.limits.max_count_iterations {
+            return Err(self
+                .too_large(format!(
+                    "{what} walks more than {} loop iterations",
+                    self.limits.max_count_iterations
+                ))
+                .at(&self.m.name, &self.m.text, at.clone(), label));
+        }
+        Ok(())
     }
 
     /// A branch's probability, in [0, 1].
@@ -162,7 +185,11 @@ impl<'a> Ctx<'a> {
                     return Err(eval_error(
                         self.m,
                         from.span.start..to.span.end,
-                        format!("the loop runs from {a} to {b}; its bounds must be whole numbers"),
+                        format!(
+                            "the loop runs from {} to {}; its bounds must be whole numbers",
+                            num(a),
+                            num(b)
+                        ),
                     ));
                 }
                 Ok((a, if b < a { 0 } else { (b - a + 1.0) as u64 }))
@@ -201,20 +228,13 @@ impl<'a> Ctx<'a> {
                         // Nested bounds change with the variable: walk the iterations.
                         let mut sum = Count::default();
                         for k in 0..n {
-                            self.walked += 1;
-                            if self.walked > self.limits.max_count_iterations {
+                            if let Err(e) = self.walk(
+                                at,
+                                "counting Θ",
+                                "this loop's nested bounds change with its variable",
+                            ) {
                                 env.pop();
-                                return Err(self
-                                    .too_large(format!(
-                                        "counting Θ walks more than {} loop iterations",
-                                        self.limits.max_count_iterations
-                                    ))
-                                    .at(
-                                        &self.m.name,
-                                        &self.m.text,
-                                        at.clone(),
-                                        "this loop's nested bounds change with its variable",
-                                    ));
+                                return Err(e);
                             }
                             env.set_last(first + k as f64);
                             let b = self.count(body, env)?;
@@ -326,7 +346,7 @@ impl<'a> Ctx<'a> {
                         return Err(eval_error(
                             self.m,
                             cost.span.clone(),
-                            format!("segment `{}` takes {v} s; a time is ≥ 0", name.name),
+                            format!("segment `{}` takes {} s; a time is ≥ 0", name.name, num(v)),
                         ));
                     }
                     out.push(Op::Compute(v));
@@ -866,15 +886,13 @@ impl Ctx<'_> {
                         Range_::Var(v, ..) if uses(body, &v.name) => {
                             env.push(&v.name, first);
                             for k in 0..n {
-                                self.walked += 1;
-                                if self.walked > self.limits.max_count_iterations {
+                                if let Err(e) = self.walk(
+                                    at,
+                                    "summing the segments",
+                                    "this loop's body uses its variable",
+                                ) {
                                     env.pop();
-                                    return Err(self
-                                        .too_large(format!(
-                                            "summing the segments walks more than {} loop iterations",
-                                            self.limits.max_count_iterations
-                                        ))
-                                        .at(&self.m.name, &self.m.text, at.clone(), "this loop's body uses its variable"));
+                                    return Err(e);
                                 }
                                 env.set_last(first + k as f64);
                                 self.tally(body, env, weight, acc)?;
@@ -956,7 +974,7 @@ pub fn working_set(m: &Model, b: &Bindings) -> Result<Option<f64>> {
         return Err(eval_error(
             m,
             mem.span.clone(),
-            format!("the working set is {v} bytes; it is ≥ 0"),
+            format!("the working set is {} bytes; it is ≥ 0", num(v)),
         ));
     }
     Ok(Some(v))

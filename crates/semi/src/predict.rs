@@ -29,6 +29,8 @@ pub struct PredictOptions {
 pub struct Prediction {
     /// Every parameter's value, derived ones included.
     pub params: Vec<(String, f64)>,
+    /// The threads' names (`main`, `worker[3]`), in the order of `outcome.threads`.
+    pub threads: Vec<String>,
     /// Θ and the traversal's steps.
     pub size: Size,
     /// What G found: the time and where each thread's time went.
@@ -79,6 +81,7 @@ pub fn predict<C: EventCosts>(
     let outcome = simulate(&inst.graph, costs, &opts.sim)?;
     Ok(Prediction {
         params: inst.params,
+        threads: inst.graph.threads.into_iter().map(|t| t.name).collect(),
         size: inst.size,
         outcome,
         estimate_seconds: started.elapsed().as_secs_f64(),

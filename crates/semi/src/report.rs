@@ -37,8 +37,8 @@ fn waits(t: &ThreadTimes) -> [f64; 6] {
 /// The prediction as text: the time, Θ, and a row per thread (the first
 /// [`MAX_THREAD_ROWS`], then the others summed) with the split of its time, and the split
 /// over all threads.
-pub fn prediction_text(model: &str, names: &[String], p: &Prediction) -> String {
-    let o = &p.outcome;
+pub fn prediction_text(model: &str, p: &Prediction) -> String {
+    let (o, names) = (&p.outcome, &p.threads);
     let mut out = String::new();
     // The time spent predicting is in the JSON (it differs from run to run).
     let _ = writeln!(
@@ -112,8 +112,8 @@ pub fn prediction_text(model: &str, names: &[String], p: &Prediction) -> String 
 
 /// The prediction as JSON: `time`, `events` (Θ), `steps`, `estimate_seconds`, `params`,
 /// and per thread its name, start, end and the split of its time.
-pub fn prediction_json(names: &[String], p: &Prediction) -> Value {
-    let o = &p.outcome;
+pub fn prediction_json(p: &Prediction) -> Value {
+    let (o, names) = (&p.outcome, &p.threads);
     let threads: Vec<Value> = names
         .iter()
         .zip(&o.threads)
@@ -218,4 +218,69 @@ pub fn fit_text(label: &str, f: &Fitted) -> String {
         let _ = writeln!(out, "  leave-one-out error {}%", fixed(100.0 * e, 2));
     }
     out
+}
+
+/// A model's summary: its counts of declarations and its segments.
+pub fn model_summary(name: &str, m: &crate::lang::Model) -> String {
+    format!(
+        "{name}: {} parameters, {} coefficients, {} threads or classes, {} barriers, {} locks, {} channels; segments: {}\n",
+        m.params.len(),
+        m.coeffs.len(),
+        m.threads.len(),
+        m.barriers.len(),
+        m.locks.len(),
+        m.channels.len(),
+        crate::samples::model_segments(m).join(", ")
+    )
+}
+
+/// The fitted coefficients of one group as JSON: `group`, `points`, `rank`, `condition`,
+/// `coefficients` (name, value), `merges` (column, into), `leave_one_out`.
+pub fn fit_json(label: &str, f: &Fitted) -> Value {
+    json!({
+        "group": label,
+        "points": f.points,
+        "rank": f.fit.rank,
+        "condition": f.fit.condition,
+        "coefficients": f.coefficients.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),
+        "merges": f.fit.merges.iter().map(|m| json!({"column": m.column, "into": m.into})).collect::<Vec<_>>(),
+        "leave_one_out": f.fit.leave_one_out.as_ref().and_then(|l| l.mean_relative_error),
+    })
+}
+
+/// A validation as text: a line per point (measured, predicted, E), then the paper's table.
+pub fn validation_text(
+    checked: &[crate::predict::Checked],
+    table: &crate::metrics::ValidationTable,
+) -> String {
+    let mut s = String::new();
+    for c in checked {
+        let _ = writeln!(
+            s,
+            "  {}: measured {}, predicted {}, E = {}%",
+            c.point,
+            seconds(c.actual),
+            seconds(c.predicted),
+            fixed(100.0 * c.error, 2)
+        );
+    }
+    format!("{s}\n{table}")
+}
+
+/// A validation as JSON: `points` (point, processors, actual, predicted, error,
+/// estimate_seconds) and `table` (processors, average_error, average_ratio, max_ratio).
+pub fn validation_json(
+    checked: &[crate::predict::Checked],
+    table: &crate::metrics::ValidationTable,
+) -> Value {
+    json!({
+        "points": checked.iter().map(|c| json!({
+            "point": c.point, "processors": c.processors, "actual": c.actual,
+            "predicted": c.predicted, "error": c.error, "estimate_seconds": c.estimate_seconds,
+        })).collect::<Vec<_>>(),
+        "table": table.rows.iter().map(|r| json!({
+            "processors": r.label, "average_error": r.average_error,
+            "average_ratio": r.average_ratio, "max_ratio": r.max_ratio,
+        })).collect::<Vec<_>>(),
+    })
 }

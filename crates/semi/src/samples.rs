@@ -395,7 +395,7 @@ fn check_merges(
 pub fn point_text(params: &[(String, f64)]) -> String {
     params
         .iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|(k, v)| format!("{k}={}", trace::text::num(*v)))
         .collect::<Vec<_>>()
         .join(", ")
 }

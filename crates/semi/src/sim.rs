@@ -37,6 +37,34 @@ pub trait EventCosts {
     fn recv(&self, bytes: u64) -> f64;
 }
 
+/// Costs chosen at run time (a machine profile, or none) behind one type.
+impl EventCosts for Box<dyn EventCosts + Send + Sync> {
+    fn barrier(&self, participants: usize) -> f64 {
+        (**self).barrier(participants)
+    }
+    fn lock(&self) -> f64 {
+        (**self).lock()
+    }
+    fn unlock(&self) -> f64 {
+        (**self).unlock()
+    }
+    fn fork(&self, children: usize) -> f64 {
+        (**self).fork(children)
+    }
+    fn join(&self, children: usize) -> f64 {
+        (**self).join(children)
+    }
+    fn send(&self, bytes: u64) -> f64 {
+        (**self).send(bytes)
+    }
+    fn latency(&self, bytes: u64) -> f64 {
+        (**self).latency(bytes)
+    }
+    fn recv(&self, bytes: u64) -> f64 {
+        (**self).recv(bytes)
+    }
+}
+
 /// Event costs that do not depend on the participants or the size (a message's latency is
 /// `latency + bytes·per_byte`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -222,22 +222,24 @@ fn train_error(app: &str, e: model::TrainError) -> CliError {
     )
 }
 
+/// `app` is among the applications `apps` of the runs in `path`.
+fn has_app(path: &Path, apps: &[String], app: &str) -> Result<()> {
+    if apps.iter().any(|a| a == app) {
+        return Ok(());
+    }
+    Err(CliError::with_help(
+        format!("`{}` has no runs of `{}`", path.display(), diag::short(app)),
+        format!("its applications: {}", shortened(apps)),
+    ))
+}
+
 /// Runs `vates taskpar fit`.
 pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     crate::error::check_output(&a.output)?;
     let mut set = read_set(&a.train)?;
     let apps = set.apps();
     if let Some(app) = &a.how.app {
-        if !apps.contains(app) {
-            return Err(CliError::with_help(
-                format!(
-                    "`{}` has no runs of `{}`",
-                    a.train.display(),
-                    diag::short(app)
-                ),
-                format!("its applications: {}", shortened(&apps)),
-            ));
-        }
+        has_app(&a.train, &apps, app)?;
         set = set.for_app(app);
     }
     let apps = set.apps();
@@ -367,16 +369,7 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     let mut apps = train_set.apps();
     a.how.check_apps(&apps)?;
     if let Some(app) = &a.how.app {
-        if !apps.contains(app) {
-            return Err(CliError::with_help(
-                format!(
-                    "`{}` has no runs of `{}`",
-                    a.train.display(),
-                    diag::short(app)
-                ),
-                format!("its applications: {}", shortened(&apps)),
-            ));
-        }
+        has_app(&a.train, &apps, app)?;
         apps.retain(|x| x == app);
     }
     let untested: Vec<&String> = apps

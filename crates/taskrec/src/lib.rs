@@ -14,7 +14,7 @@
 //!   millions of tasks leave small files).
 //!
 //! Each thread keeps its open tasks and their strands in its own buffers; a finished task
-//! goes back to its parent by value, and a spawned task of a scope into the scope's list.
+//! goes back to its parent by value, and a spawned task into a slot that its create holds.
 //!
 //! ```
 //! fn fib(n: u64) -> u64 {
@@ -47,9 +47,8 @@ pub use file::{
     TAG_TASK, TRAILER,
 };
 
-use record::{Collector, ENABLED};
+use record::ENABLED;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use tree::{Child, Item};
 
 /// The environment variable that names the DAG file and switches recording on.
@@ -78,7 +77,8 @@ where
 /// every task spawned into it.
 pub struct Scope<'a, 'scope> {
     inner: &'a rayon::Scope<'scope>,
-    rec: Option<Arc<Collector>>,
+    /// The recorded scope's number, when recording.
+    rec: Option<u64>,
 }
 
 impl<'scope> Scope<'_, 'scope> {
@@ -87,29 +87,23 @@ impl<'scope> Scope<'_, 'scope> {
     where
         BODY: for<'b> FnOnce(&Scope<'b, 'scope>) + Send + 'scope,
     {
-        match &self.rec {
+        let slot = self
+            .rec
+            .and_then(|id| record::spawned(id).map(|slot| (id, slot)));
+        match slot {
             None => self.inner.spawn(move |s| {
                 body(&Scope {
                     inner: s,
                     rec: None,
                 })
             }),
-            Some(c) => {
-                let k = c.spawned();
-                // One count of the collector per spawned task, moved into its scope handle
-                // (each count is an atomic write to a line every worker touches).
-                let c = Arc::clone(c);
-                self.inner.spawn(move |s| {
-                    let scope = Scope {
-                        inner: s,
-                        rec: Some(c),
-                    };
-                    let ((), child) = record::task(|| body(&scope));
-                    if let Some(c) = &scope.rec {
-                        c.finished(k, child);
-                    }
-                })
-            }
+            Some((id, slot)) => self.inner.spawn(move |s| {
+                let scope = Scope {
+                    inner: s,
+                    rec: Some(id),
+                };
+                slot.run(|| body(&scope));
+            }),
         }
     }
 }
@@ -133,17 +127,16 @@ where
                 rec: None,
             })
         }),
-        Some((at, c)) => {
-            let c = Arc::new(c);
+        Some((at, id)) => {
             let r = rayon::scope(|s| {
                 let r = op(&Scope {
                     inner: s,
-                    rec: Some(Arc::clone(&c)),
+                    rec: Some(id),
                 });
                 record::scope_body_done();
                 r
             });
-            record::close_scope(at, &c);
+            record::close_scope(at, id);
             r
         }
     }

@@ -2,20 +2,36 @@
 //! items of their chains (no shared writes on `join`'s path); a finished task or section is
 //! handed back by value and collapsed at once when it ran on one worker.
 
-use crate::tree::{
-    collapse_section, collapse_task, fill, Child, EndKind, Item, Section, Strand, Task,
-};
-use std::cell::RefCell;
+use crate::tree::{collapse_section, collapse_task, Child, EndKind, Item, Section, Strand, Task};
+use std::cell::{Cell, RefCell, UnsafeCell};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 
-pub(crate) use crate::clock::ticks as now;
+/// Reads the clock, and keeps the reading as this thread's last.
+#[inline]
+pub(crate) fn now() -> u64 {
+    let t = crate::clock::ticks();
+    LAST.with(|c| c.set(t));
+    t
+}
+
+/// This thread's last clock reading. A task that runs on the worker that created it was
+/// taken from that worker's own deque, with no idle time since the worker's last reading
+/// (a worker with a job in its deque does not go looking for work), so it starts at that
+/// reading: one clock read less per task, and the runtime's few instructions between count
+/// as the task's work.
+fn last() -> u64 {
+    LAST.with(Cell::get)
+}
 
 /// Whether calls are being recorded (set by [`crate::run`] for the length of its body).
 pub(crate) static ENABLED: AtomicBool = AtomicBool::new(false);
 /// Whether single-worker subgraphs are collapsed.
 pub(crate) static COLLAPSE: AtomicBool = AtomicBool::new(true);
-static SCOPES: AtomicU64 = AtomicU64::new(1);
+/// The most empty slots a thread keeps for reuse.
+const MAX_FREE_SLOTS: usize = 4096;
+/// Threads that have opened a recorded scope.
+static THREADS: AtomicU64 = AtomicU64::new(0);
 
 /// This thread's rayon worker index (`u32::MAX` outside the pool).
 fn worker() -> u32 {
@@ -30,17 +46,27 @@ struct Frame {
     worker: u32,
 }
 
-#[derive(Default)]
 struct Local {
     items: Vec<Item>,
     frames: Vec<Frame>,
 }
 
 thread_local! {
-    static LOCAL: RefCell<Local> = RefCell::new(Local::default());
-    /// The clock read that ended a join's first closure on this thread, for its second
-    /// closure when that runs here next.
-    static A_END: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+    static LOCAL: RefCell<Local> = const {
+        RefCell::new(Local {
+            items: Vec::new(),
+            frames: Vec::new(),
+        })
+    };
+    /// Empty slots for this thread's next spawns: a slot goes back to the list of the
+    /// thread that closes its scope, which is mostly the one that spawned into it.
+    // Boxed: a slot's address is handed to its task and must not move.
+    #[allow(clippy::vec_box)]
+    static FREE_SLOTS: RefCell<Vec<Box<Slot>>> = const { RefCell::new(Vec::new()) };
+    /// This thread's last clock reading ([`last`]).
+    static LAST: Cell<u64> = const { Cell::new(0) };
+    /// This thread's number for scope numbers (0: none yet) and the scopes it opened.
+    static SCOPE_NUMBERS: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
 }
 
 /// Whether this thread is running a recorded task.
@@ -51,14 +77,13 @@ pub(crate) fn in_task() -> bool {
 /// Runs `f` as a task on this thread: its strands, sections and end are recorded, and the
 /// task comes back collapsed when it ran on this worker alone.
 pub(crate) fn task<R>(f: impl FnOnce() -> R) -> (R, Child) {
-    let (r, child, _) = task_from(None, f);
+    let (r, child, _) = task_from(None, worker(), f);
     (r, child)
 }
 
-/// [`task`], starting at `start` when given (the clock read that ended the strand just
-/// before it on this thread), and returning when it ended.
-fn task_from<R>(start: Option<u64>, f: impl FnOnce() -> R) -> (R, Child, u64) {
-    let w = worker();
+/// [`task`], starting at `start` when given (this thread's last clock reading, when the task
+/// follows it at once), on worker `w` (this thread's), and returning when it ended.
+fn task_from<R>(start: Option<u64>, w: u32, f: impl FnOnce() -> R) -> (R, Child, u64) {
     let start = start.unwrap_or_else(now);
     LOCAL.with(|l| {
         let mut l = l.borrow_mut();
@@ -76,13 +101,21 @@ fn task_from<R>(start: Option<u64>, f: impl FnOnce() -> R) -> (R, Child, u64) {
         let Some(fr) = l.frames.pop() else {
             return Child::Task(Box::default());
         };
-        l.items.push(Item::Strand(Strand {
+        let last = Item::Strand(Strand {
             start: fr.strand_start,
             end,
             worker: fr.worker,
             kind: EndKind::End,
-        }));
-        let collapsed = if COLLAPSE.load(Ordering::Relaxed) {
+        });
+        let collapse = COLLAPSE.load(Ordering::Relaxed);
+        if collapse && l.items.len() == fr.base {
+            // A task of one strand (most leaves): collapsed without a trip through the stack.
+            if let Some(a) = collapse_task(std::slice::from_ref(&last), fr.worker) {
+                return Child::Collapsed(a);
+            }
+        }
+        l.items.push(last);
+        let collapsed = if collapse {
             collapse_task(&l.items[fr.base..], fr.worker)
         } else {
             None
@@ -187,24 +220,15 @@ where
     let (ra, (rb, child, b_end, stolen)) = rayon::join_context(
         |_| {
             let r = a();
-            if let Some((_, t)) = end_strand(EndKind::Wait, None) {
-                A_END.with(|c| c.set(Some(t)));
-            }
+            end_strand(EndKind::Wait, None);
             r
         },
         |ctx| {
-            let start = if ctx.migrated() {
-                None
-            } else {
-                A_END.with(|c| c.take())
-            };
-            let (rb, child, end) = task_from(start, b);
+            let start = (!ctx.migrated()).then(last);
+            let (rb, child, end) = task_from(start, worker(), b);
             (rb, child, end, ctx.migrated())
         },
     );
-    if stolen {
-        A_END.with(|c| c.set(None));
-    }
     let next = (!stolen).then_some(b_end);
     end_section(at, 0, next, |items| {
         if let Some(Item::Create { child: c, .. }) = items.first_mut() {
@@ -214,44 +238,118 @@ where
     (ra, rb)
 }
 
-/// What a recorded scope's spawned tasks hand back when they finish.
-pub(crate) struct Collector {
-    id: u64,
-    next: AtomicU64,
-    done: Mutex<Vec<(u64, Child)>>,
-}
+/// Where a spawned task leaves its finished record for its scope: allocated by the spawn,
+/// written once by the task, read and freed when the scope closes. No lock and no shared
+/// counter: the create item holds the slot's address, and rayon's scope, which returns
+/// only after every task spawned into it has finished, orders the write before the read.
+#[derive(Default)]
+struct Slot(UnsafeCell<Option<Child>>);
 
-impl Collector {
-    /// Records a spawn on this thread's open task; the spawn's number in the scope.
-    pub(crate) fn spawned(&self) -> u64 {
-        let k = self.next.fetch_add(1, Ordering::Relaxed);
-        end_strand(EndKind::Create, Some((self.id, Child::Pending(k))));
-        k
+/// A spawned task's hold on its slot, and the worker that spawned it.
+pub(crate) struct SlotRef(NonNull<Slot>, u32);
+
+// SAFETY: the slot is written only by the task that holds its `SlotRef` (which is not
+// `Clone`), and read only when its scope closes, after rayon's scope has returned and so
+// after that task has finished.
+#[allow(unsafe_code)]
+unsafe impl Send for SlotRef {}
+
+impl SlotRef {
+    /// Runs the spawned task `f` on this thread ([`task`]; without a clock read at its start
+    /// when it runs on the worker that spawned it) and leaves its record in the slot.
+    pub(crate) fn run(self, f: impl FnOnce()) {
+        let w = worker();
+        let start = (self.1 == w).then(last);
+        let ((), child, _) = task_from(start, w, f);
+        self.put(child);
     }
 
-    /// Hands back spawn `k`'s finished task.
-    pub(crate) fn finished(&self, k: u64, child: Child) {
-        if let Ok(mut d) = self.done.lock() {
-            d.push((k, child));
+    /// Leaves the finished task's record in the slot.
+    fn put(self, child: Child) {
+        // SAFETY: see `Send`: until the scope closes, this task alone accesses the slot,
+        // which lives until then.
+        #[allow(unsafe_code)]
+        unsafe {
+            *(*self.0.as_ptr()).0.get() = Some(child);
         }
     }
 }
 
-/// Opens a recorded scope on this thread's task: the section's first item and its
-/// collector, or `None` when no task is open here.
-pub(crate) fn open_scope() -> Option<(usize, Collector)> {
+/// Records a spawn into scope `scope` on this thread's open task: the slot the spawned task
+/// leaves its record in, or `None` when no task is open here.
+pub(crate) fn spawned(scope: u64) -> Option<SlotRef> {
+    let slot = FREE_SLOTS
+        .with(|f| f.borrow_mut().pop())
+        .unwrap_or_default();
+    let slot = Box::into_raw(slot);
+    let token = slot.expose_provenance() as u64;
+    match end_strand(EndKind::Create, Some((scope, Child::Pending(token)))) {
+        Some(_) => NonNull::new(slot).map(|s| SlotRef(s, worker())),
+        None => {
+            // SAFETY: the slot was allocated above and nothing refers to it.
+            #[allow(unsafe_code)]
+            drop(unsafe { Box::from_raw(slot) });
+            None
+        }
+    }
+}
+
+/// Puts the finished tasks of scope `scope` into the create items that made them, in
+/// `items` and in every task and section kept in full below them, freeing their slots.
+/// Called once per scope, after every task spawned into it has finished.
+fn fill(items: &mut [Item], scope: u64) {
+    for item in items {
+        match item {
+            Item::Create { target, child, .. } => {
+                if let Child::Pending(token) = *child {
+                    if *target == scope && token != 0 {
+                        let slot = std::ptr::with_exposed_provenance_mut::<Slot>(token as usize);
+                        // SAFETY: `spawned` made the token from a live slot and put it in
+                        // this create item alone; the scope's tasks have all finished, and
+                        // this is the scope's one fill, so the slot is taken once.
+                        #[allow(unsafe_code)]
+                        let mut slot = unsafe { Box::from_raw(slot) };
+                        *child = slot.0.get_mut().take().unwrap_or(Child::Pending(0));
+                        FREE_SLOTS.with(|f| {
+                            let mut f = f.borrow_mut();
+                            if f.len() < MAX_FREE_SLOTS {
+                                f.push(slot);
+                            }
+                        });
+                    }
+                }
+                if let Child::Task(t) = child {
+                    fill(&mut t.items, scope);
+                }
+            }
+            Item::Section(s) => fill(&mut s.items, scope),
+            Item::Strand(_) | Item::Collapsed(_) => {}
+        }
+    }
+}
+
+/// Opens a recorded scope on this thread's task: the section's first item and the scope's
+/// number, or `None` when no task is open here.
+pub(crate) fn open_scope() -> Option<(usize, u64)> {
     let at = LOCAL.with(|l| {
         let l = l.borrow();
         l.frames.last().map(|_| l.items.len())
     })?;
-    Some((
-        at,
-        Collector {
-            id: SCOPES.fetch_add(1, Ordering::Relaxed),
-            next: AtomicU64::new(0),
-            done: Mutex::new(Vec::new()),
-        },
-    ))
+    Some((at, next_scope()))
+}
+
+/// A number for a new scope, unique in the process: this thread's number (taken once per
+/// thread from a shared counter) and its count of scopes, so that opening a scope writes
+/// nothing another thread reads.
+fn next_scope() -> u64 {
+    SCOPE_NUMBERS.with(|c| {
+        let (mut thread, opened) = c.get();
+        if thread == 0 {
+            thread = THREADS.fetch_add(1, Ordering::Relaxed) + 1;
+        }
+        c.set((thread, opened + 1));
+        (thread << 40) | ((opened + 1) & ((1 << 40) - 1))
+    })
 }
 
 /// The end of a scope's body: its strand waits for the spawned tasks.
@@ -259,16 +357,9 @@ pub(crate) fn scope_body_done() {
     end_strand(EndKind::Wait, None);
 }
 
-/// Closes a recorded scope once every spawned task has finished.
-pub(crate) fn close_scope(at: usize, c: &Collector) {
-    let n = c.next.load(Ordering::Relaxed) as usize;
-    let mut done: Vec<Option<Child>> = (0..n).map(|_| None).collect();
-    if let Ok(mut d) = c.done.lock() {
-        for (k, child) in d.drain(..) {
-            if let Some(slot) = done.get_mut(k as usize) {
-                *slot = Some(child);
-            }
-        }
-    }
-    end_section(at, c.id, None, |items| fill(items, c.id, &mut done));
+/// Closes recorded scope `scope`, whose section began at item `at`, once every task spawned
+/// into it has finished. When everything in it ran on this worker, the scope never waited
+/// idle, and the strand after it starts at this thread's last clock reading.
+pub(crate) fn close_scope(at: usize, scope: u64) {
+    end_section(at, scope, Some(last()), |items| fill(items, scope));
 }

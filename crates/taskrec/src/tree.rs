@@ -115,7 +115,8 @@ impl Agg {
 /// The task a create strand created.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Child {
-    /// Not finished yet while recording (the spawn's number in its scope).
+    /// Not finished yet while recording (a token of the recorder's); a recording that
+    /// completed holds none.
     Pending(u64),
     /// A task kept in full (it ran on more than one worker).
     Task(Box<Task>),
@@ -224,29 +225,6 @@ pub fn collapse_section(items: &[Item], worker: u32) -> Option<Agg> {
         acc.span_burdens = chain_b;
     }
     (acc.strands > 0).then_some(acc)
-}
-
-/// Puts the finished tasks of scope `scope` into the create strands that made them,
-/// in `items` and in every task and section kept in full below them.
-pub fn fill(items: &mut [Item], scope: u64, done: &mut [Option<Child>]) {
-    for item in items {
-        match item {
-            Item::Create { target, child, .. } => {
-                if let Child::Pending(k) = *child {
-                    if *target == scope {
-                        if let Some(c) = done.get_mut(k as usize).and_then(Option::take) {
-                            *child = c;
-                        }
-                    }
-                }
-                if let Child::Task(t) = child {
-                    fill(&mut t.items, scope, done);
-                }
-            }
-            Item::Section(s) => fill(&mut s.items, scope, done),
-            Item::Strand(_) | Item::Collapsed(_) => {}
-        }
-    }
 }
 
 #[cfg(test)]

@@ -89,3 +89,86 @@ fn outside_a_recording_nothing_is_recorded_and_results_are_the_same() {
         7
     );
 }
+
+/// Whether any create in the tree still waits for its task.
+fn has_pending(c: &taskrec::tree::Child) -> bool {
+    use taskrec::tree::{Child, Item};
+    fn chain(items: &[Item]) -> bool {
+        items.iter().any(|i| match i {
+            Item::Create { child, .. } => has_pending(child),
+            Item::Section(s) => chain(&s.items),
+            Item::Strand(_) | Item::Collapsed(_) => false,
+        })
+    }
+    match c {
+        Child::Pending(_) => true,
+        Child::Task(t) => chain(&t.items),
+        Child::Collapsed(_) => false,
+    }
+}
+
+#[test]
+fn spawns_into_an_outer_scope_from_nested_tasks_and_joins_are_all_filled() {
+    let _turn = turn();
+    for collapse in [true, false] {
+        for _ in 0..20 {
+            let (total, dag) = taskrec::record_with(taskrec::Options { collapse }, || {
+                let sum = std::sync::atomic::AtomicU64::new(0);
+                let sum = &sum;
+                taskrec::scope(|outer| {
+                    for k in 0..6u64 {
+                        outer.spawn(move |inner| {
+                            // A spawn into the same scope from a spawned task.
+                            inner.spawn(move |_| {
+                                sum.fetch_add(
+                                    fib(10 + k % 3),
+                                    std::sync::atomic::Ordering::Relaxed,
+                                );
+                            });
+                            // And from both sides of a join, and from a nested scope.
+                            taskrec::join(
+                                || {
+                                    inner.spawn(move |_| {
+                                        sum.fetch_add(fib(8), std::sync::atomic::Ordering::Relaxed);
+                                    })
+                                },
+                                || {
+                                    taskrec::scope(|s| {
+                                        s.spawn(|_| {
+                                            sum.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                        });
+                                        inner.spawn(move |_| {
+                                            sum.fetch_add(
+                                                fib(6),
+                                                std::sync::atomic::Ordering::Relaxed,
+                                            );
+                                        });
+                                    })
+                                },
+                            );
+                        });
+                    }
+                });
+                sum.load(std::sync::atomic::Ordering::Relaxed)
+            });
+            let want: u64 = (0..6).map(|k| fib(10 + k % 3) + fib(8) + 1 + fib(6)).sum();
+            assert_eq!(total, want);
+            assert!(
+                !has_pending(&dag.root),
+                "collapse {collapse}: a create left unfilled"
+            );
+            // Per outer task: 3 spawns into the outer scope, 1 join, 1 inner scope with one
+            // spawn; the outer scope's 6 spawns; the fibs' joins.
+            let joins_of: u64 = (0..6)
+                .map(|k| joins(10 + k % 3) + joins(8) + joins(6))
+                .sum();
+            assert_eq!(
+                dag.creates(),
+                6 + 6 * (3 + 1 + 1) + joins_of,
+                "collapse {collapse}"
+            );
+            // Waits: the outer scope, per outer task its join and its inner scope, the fibs'.
+            assert_eq!(dag.waits(), 1 + 6 * 2 + joins_of, "collapse {collapse}");
+        }
+    }
+}

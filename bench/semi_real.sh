@@ -5,8 +5,12 @@
 # over the threads), and measured runs at sizes at least 4× the larger sample size, five
 # repetitions each. Then `vates semi validate` prints the paper's table form.
 #
-#   bench/semi_real.sh              # all three programs (a few minutes on 2 cores)
+#   bench/semi_real.sh              # every set (about an hour on 2 cores, most of it ge_large)
 #   bench/semi_real.sh ge queue     # some
+#
+# Sets: ge (samples whose matrices fit in a cache, targets' not), ge_large (GE at sizes 5×
+# larger: samples past the probe's latency boundary but within the 32 MiB last-level cache,
+# targets far past it), apsp, queue. Both GE sets carry the cache-level warning.
 #
 # Writes examples/semi/machine.json (a full `vates probe`, unless it exists) and
 # examples/semi/PROGRAM_{samples,measured}.csv (appending; delete them to start over: runs
@@ -22,36 +26,39 @@ REPS=5
 
 [ -f "$OUT/machine.json" ] || $V probe -o "$OUT/machine.json" > /dev/null
 
-declare -A PARAM SAMPLE MEASURE
-PARAM[ge]=N;    SAMPLE[ge]="240 320";     MEASURE[ge]="1280 1600"
-PARAM[apsp]=N;  SAMPLE[apsp]="192 256";   MEASURE[apsp]="1024 1280"
-PARAM[queue]=W; SAMPLE[queue]="1000 2000"; MEASURE[queue]="8000 16000"
+# Per set: the program (and model), its size parameter, the sample sizes, the measured sizes.
+declare -A PROG PARAM SAMPLE MEASURE
+PROG[ge]=ge;       PARAM[ge]=N;      SAMPLE[ge]="240 320";        MEASURE[ge]="1280 1600"
+PROG[ge_large]=ge;  PARAM[ge_large]=N; SAMPLE[ge_large]="1600 1792"; MEASURE[ge_large]="6400 7168"
+PROG[apsp]=apsp;   PARAM[apsp]=N;    SAMPLE[apsp]="192 256";      MEASURE[apsp]="1024 1280"
+PROG[queue]=queue; PARAM[queue]=W;   SAMPLE[queue]="1000 2000";   MEASURE[queue]="8000 16000"
 
-programs=("$@")
-[ ${#programs[@]} -eq 0 ] && programs=(ge apsp queue)
+sets=("$@")
+[ ${#sets[@]} -eq 0 ] && sets=(ge ge_large apsp queue)
 
 # Repetitions sweep every size and thread count in turn, so that a drift of the shared
 # machine's speed reaches the sample runs and the measured runs alike.
-for prog in "${programs[@]}"; do
-  x=${PARAM[$prog]}
-  samples="$OUT/${prog}_samples.csv"
-  measured="$OUT/${prog}_measured.csv"
+for set in "${sets[@]}"; do
+  prog=${PROG[$set]}
+  x=${PARAM[$set]}
+  samples="$OUT/${set}_samples.csv"
+  measured="$OUT/${set}_measured.csv"
   [ -f "$samples" ] || echo "$x,P,rep,segment,seconds" > "$samples"
   [ -f "$measured" ] || echo "$x,P,rep,seconds" > "$measured"
   for rep in $(seq 0 $((REPS - 1))); do
     for p in 1 2; do
-      for n in ${SAMPLE[$prog]}; do
+      for n in ${SAMPLE[$set]}; do
         grep -q "^$n,$p,$rep," "$samples" && continue
         $T "$prog" "$n" "$p" $((rep + 1)) 2> /dev/null | sed "s/^/$n,$p,$rep,/" >> "$samples"
       done
-      for n in ${MEASURE[$prog]}; do
+      for n in ${MEASURE[$set]}; do
         grep -q "^$n,$p,$rep," "$measured" && continue
         t=$($T "$prog" "$n" "$p" $((rep + 1)) 2> /dev/null | sed -n 's/^run,//p')
         echo "$n,$p,$rep,$t" >> "$measured"
       done
     done
   done
-  echo "== $prog"
+  echo "== $set"
   $V semi validate "$OUT/$prog.tg" --samples "$samples" --measured "$measured" \
     --machine "$OUT/machine.json"
 done

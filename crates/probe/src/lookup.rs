@@ -142,6 +142,28 @@ impl Profile {
             .count()
     }
 
+    /// The level of the memory hierarchy a working set of `bytes` bytes fits in by the cache
+    /// sizes the system reports (data and unified caches): the lowest level whose cache
+    /// holds it, or one more than the highest level (main memory). `None` when the system
+    /// reported no caches. A streaming access pattern can keep a working set in a cache
+    /// that the probe's random pointer chase already sees as main memory, so the two
+    /// classifications can differ.
+    pub fn reported_cache_level(&self, bytes: u64) -> Option<usize> {
+        let caches: Vec<_> = self
+            .machine
+            .caches
+            .iter()
+            .filter(|c| c.kind != "Instruction")
+            .collect();
+        let top = caches.iter().map(|c| c.level).max()?;
+        let fits = caches
+            .iter()
+            .filter(|c| bytes <= c.size_bytes)
+            .map(|c| c.level)
+            .min();
+        Some(fits.unwrap_or(top + 1) as usize)
+    }
+
     /// The read bandwidth of `threads` threads together, bytes per second: linear in the
     /// thread count between measured counts, flat beyond both ends (more threads than cores
     /// do not read faster).

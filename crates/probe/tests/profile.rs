@@ -185,6 +185,25 @@ fn memory_latency_is_flat_beyond_the_table_and_levels_follow_the_boundaries() {
     assert_eq!(p.cache_level(8 << 20), 3);
     assert_eq!(p.bandwidth_bytes_per_s(2), 18e9);
     assert_eq!(p.bandwidth_bytes_per_s(16), 18e9);
+    // By the reported sizes: the one data cache of 32 KiB, then main memory; instruction
+    // caches do not count, and without reported caches there is no placing.
+    assert_eq!(p.reported_cache_level(32 << 10), Some(1));
+    assert_eq!(p.reported_cache_level((32 << 10) + 1), Some(2));
+    let mut q = p.clone();
+    q.machine.caches.push(SysCache {
+        level: 2,
+        kind: "Instruction".into(),
+        size_bytes: 1 << 30,
+    });
+    q.machine.caches.push(SysCache {
+        level: 3,
+        kind: "Unified".into(),
+        size_bytes: 32 << 20,
+    });
+    assert_eq!(q.reported_cache_level(1 << 20), Some(3));
+    assert_eq!(q.reported_cache_level(33 << 20), Some(4));
+    q.machine.caches.clear();
+    assert_eq!(q.reported_cache_level(1), None);
 }
 
 /// The known profile's JSON with `edit` applied to its value.

@@ -314,9 +314,12 @@ pub fn validate_samples<C: EventCosts>(
 }
 
 /// The warning of spec §7.1 item 13: the samples' and the target's working sets (the
-/// model's `memory` declaration) fall in different levels of the machine's memory hierarchy
-/// (the probe's latency boundaries), so the samples' costs per element need not hold at the
-/// target. `None` when they agree or the model declares no working set.
+/// model's `memory` declaration) fall in different levels of the machine's memory hierarchy,
+/// so the samples' costs per element need not hold at the target. The levels are placed
+/// twice: by the probe's latency boundaries, and by the cache sizes the system reports (a
+/// streaming loop can keep a working set in a cache that the probe's random pointer chase
+/// already sees as main memory). `None` when both agree for every sample or the model
+/// declares no working set.
 ///
 /// # Errors
 /// As [`crate::instantiate::working_set`].
@@ -326,48 +329,82 @@ pub fn cache_note(
     samples: &SampleSet,
     target: &[(String, f64)],
 ) -> Result<Option<String>, PredictError> {
-    let at = |params: Vec<(String, f64)>| -> Result<Option<(f64, usize)>, PredictError> {
+    let bytes_at = |params: Vec<(String, f64)>| -> Result<Option<f64>, PredictError> {
         let b = Bindings {
             params,
             coeffs: Vec::new(),
         };
-        Ok(crate::instantiate::working_set(model, &b)?
-            .map(|bytes| (bytes, profile.cache_level(bytes.max(0.0) as u64))))
+        Ok(crate::instantiate::working_set(model, &b)?.map(|bytes| bytes.max(0.0)))
     };
-    let Some((bytes, level)) = at(target.to_vec())? else {
+    let Some(bytes) = bytes_at(target.to_vec())? else {
         return Ok(None);
     };
     let mut points: Vec<&Vec<f64>> = samples.samples.iter().map(|s| &s.params).collect();
     points.dedup();
-    let mut levels = Vec::new();
+    let mut sample_bytes = Vec::new();
     for p in points {
-        if let Some((b, l)) = at(samples
+        let params = samples
             .names
             .iter()
             .cloned()
             .zip(p.iter().copied())
-            .collect())?
-        {
-            levels.push((b, l));
+            .collect();
+        if let Some(b) = bytes_at(params)? {
+            sample_bytes.push(b);
         }
     }
-    let levels_name = |l: usize| {
-        if l > profile.memory.boundaries.len() {
-            "main memory".to_string()
+    // The two ways of placing a working set (0: the probe's boundaries, 1: the reported
+    // cache sizes), each with its number of cache levels and how the warning names it.
+    let place = |way: usize, b: f64| {
+        if way == 0 {
+            Some(profile.cache_level(b as u64))
         } else {
-            format!("cache level {l}")
+            profile.reported_cache_level(b as u64)
         }
     };
-    match levels.iter().find(|(_, l)| *l != level) {
-        Some(&(b, l)) => Ok(Some(format!(
-            "the target's working set ({}) is in {}, a sample's ({}) in {}: costs per element can differ between levels",
-            bytes_text(bytes),
-            levels_name(level),
-            bytes_text(b),
-            levels_name(l)
-        ))),
-        None => Ok(None),
+    let reported_levels = profile
+        .machine
+        .caches
+        .iter()
+        .filter(|c| c.kind != "Instruction")
+        .map(|c| c.level as usize)
+        .max()
+        .unwrap_or(0);
+    let ways = [
+        (profile.memory.boundaries.len(), ""),
+        (
+            reported_levels,
+            " (by the cache sizes the system reports; the probe's latency boundaries place them alike)",
+        ),
+    ];
+    for (way, (levels, by)) in ways.into_iter().enumerate() {
+        let level_of = |b: f64| place(way, b);
+        let Some(level) = level_of(bytes) else {
+            continue;
+        };
+        let name = |l: usize| {
+            if l > levels {
+                "main memory".to_string()
+            } else {
+                format!("cache level {l}")
+            }
+        };
+        if let Some((b, l)) = sample_bytes
+            .iter()
+            .filter_map(|&b| level_of(b).map(|l| (b, l)))
+            .find(|&(_, l)| l != level)
+        {
+            return Ok(Some(format!(
+                "the target's working set ({}) is in {}, a sample's ({}) in {}{by}: costs per element can differ between levels; take samples whose working set is in {} too",
+                bytes_text(bytes),
+                name(level),
+                bytes_text(b),
+                name(l),
+                name(level)
+            )));
+        }
     }
+    Ok(None)
 }
 
 fn bytes_text(b: f64) -> String {

@@ -272,10 +272,18 @@ fn syntax_errors_are_located() {
     );
     // Binary and very long input: errors, no panic.
     let _ = parse("bin.tg", "\u{0}\u{1}\u{fffd}");
-    let long = format!("param {};", "x".repeat(100_000));
+    let long = format!("param {}; thread t {{ mark m; }}", "x".repeat(100_000));
     assert!(parse("long.tg", &long).is_ok());
     let e = parse("huge.tg", &" ".repeat(17 << 20)).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Limit);
+    // A model without threads would predict 0 s: it is refused, at its end.
+    for text in ["", "// nothing yet\n", "param N;\ncoeff c;\n\n"] {
+        let e = error(text);
+        assert_eq!(e.kind, ErrorKind::Syntax, "{text:?}");
+        assert!(e.message.contains("no threads"), "{}", e.message);
+        assert!(e.help.as_deref().is_some_and(|h| h.contains("thread main")));
+    }
+    assert_eq!(error("param N;\ncoeff c;\n\n").line_col(), Some((2, 9)));
 }
 
 #[test]

@@ -15,11 +15,63 @@ fn file(name: &str) -> String {
     std::fs::read_to_string(path).expect("a committed file")
 }
 
-/// (program, Ē at P = 1, Ē at P = 2).
-const PINNED: [(&str, f64, f64); 3] = [
-    ("ge", 0.235993, 0.195677),
-    ("apsp", 0.066781, 0.097341),
-    ("queue", 0.007089, 0.049301),
+/// One set of real runs: its name (the files' prefix in `examples/semi/`), the program's
+/// model, Ē at P = 1 and P = 2, whether the cache-level warning is expected (a sample's
+/// working set in another level of the memory hierarchy than a target's), and whether the
+/// issue's goal, Ē under 10% at both P, is asserted.
+struct Runs {
+    name: &'static str,
+    model: &'static str,
+    e1: f64,
+    e2: f64,
+    cache_warning: bool,
+    goal: bool,
+    /// The smallest ratio of a measured size to the larger sample size.
+    ratio: f64,
+}
+
+const PINNED: [Runs; 4] = [
+    // Gaussian elimination at larger sizes: samples (N = 1600, 1792; 20-25 MiB) past the
+    // probe's latency boundary but within the reported 32 MiB last-level cache, targets
+    // (N = 6400, 7168) far past it. The cost per element still grows between them.
+    Runs {
+        name: "ge_large",
+        model: "ge",
+        e1: 0.195360,
+        e2: 0.376381,
+        cache_warning: true,
+        goal: false,
+        // 6400 is 4× the smaller sample size, 3.6× the larger.
+        ratio: 3.5,
+    },
+    // Samples (N = 240, 320) whose matrices fit in a cache, targets' (N = 1280, 1600) not.
+    Runs {
+        name: "ge",
+        model: "ge",
+        e1: 0.235993,
+        e2: 0.195677,
+        cache_warning: true,
+        goal: false,
+        ratio: 4.0,
+    },
+    Runs {
+        name: "apsp",
+        model: "apsp",
+        e1: 0.066781,
+        e2: 0.097341,
+        cache_warning: true,
+        goal: true,
+        ratio: 4.0,
+    },
+    Runs {
+        name: "queue",
+        model: "queue",
+        e1: 0.007089,
+        e2: 0.049301,
+        cache_warning: false,
+        goal: true,
+        ratio: 4.0,
+    },
 ];
 
 #[test]
@@ -28,20 +80,21 @@ fn the_real_runs_validate_as_pinned() {
     let costs = MachineCosts { profile };
     let mut seen = Vec::new();
     let mut wrong = Vec::new();
-    for (prog, p1, p2) in PINNED {
-        let model = parse(prog, &file(&format!("{prog}.tg"))).expect("the model");
+    for run in PINNED {
+        let prog = run.name;
+        let model = parse(run.model, &file(&format!("{}.tg", run.model))).expect("the model");
         let samples = read_samples(&model, "samples", &file(&format!("{prog}_samples.csv")))
             .expect("the samples");
         let measured = read_measured(&model, "measured", &file(&format!("{prog}_measured.csv")))
             .expect("the measurements");
-        // Each measured size is at least 4× the larger sample size.
+        // Each measured size is at least 4× the larger sample size (but one set).
         let largest = samples
             .samples
             .iter()
             .map(|s| s.params[0])
             .fold(0.0, f64::max);
         assert!(
-            measured.runs.iter().all(|r| r.0[0] >= 4.0 * largest),
+            measured.runs.iter().all(|r| r.0[0] >= run.ratio * largest),
             "{prog}"
         );
         let (checked, table, notes) = validate_samples(
@@ -69,11 +122,19 @@ fn the_real_runs_validate_as_pinned() {
             .rows
             .iter()
             .all(|r| r.max_ratio.is_some_and(|v| v > 0.0)));
-        if prog != "queue" {
-            assert!(!notes.is_empty(), "{prog}: the cache-level warning");
+        assert_eq!(
+            notes.iter().any(|n| n.contains("working set")),
+            run.cache_warning,
+            "{prog}: the cache-level warning; notes {notes:?}"
+        );
+        if run.goal {
+            assert!(
+                e.iter().all(|&x| x < 0.10),
+                "{prog}: Ē {e:?} misses the 10% goal"
+            );
         }
-        seen.push(format!("(\"{prog}\", {:.6}, {:.6}),", e[0], e[1]));
-        if (e[0] - p1).abs() >= 1e-4 || (e[1] - p2).abs() >= 1e-4 {
+        seen.push(format!("{prog}: e1 {:.6}, e2 {:.6}", e[0], e[1]));
+        if !((e[0] - run.e1).abs() < 1e-4 && (e[1] - run.e2).abs() < 1e-4) {
             wrong.push(prog);
         }
     }

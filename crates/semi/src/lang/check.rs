@@ -108,6 +108,17 @@ pub(crate) fn check(m: &Model) -> Result<()> {
         }
         c.block(&t.body, &mut scope)?;
     }
+    if m.threads.is_empty() {
+        let end = m.text.trim_end().len();
+        return Err(c
+            .error(
+                ErrorKind::Syntax,
+                end..end,
+                "the model has no threads, so nothing runs".to_string(),
+                "the model ends here",
+            )
+            .help("declare a thread: `thread main { compute work = c * N; }`"));
+    }
     Ok(())
 }
 

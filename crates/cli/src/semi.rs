@@ -15,7 +15,7 @@ use semi::report::{
     fit_json, fit_text, model_summary, prediction_json, prediction_text, schedule_trace,
     validation_json, validation_text,
 };
-use semi::samples::{fit_for, fit_samples, read_samples, Fitted, SampleSet, SamplesError};
+use semi::samples::{fit_for, read_samples, Fitted, SampleSet, SamplesError};
 use semi::sim::{EventCosts, FixedCosts, Options, SimError};
 
 use crate::error::{json_text, CliError, Result};
@@ -107,6 +107,10 @@ pub struct FitArgs {
     /// count); `--by none` fits them all together.
     #[arg(long, value_name = "PARAM", default_value = "P")]
     by: String,
+    /// The machine profile: event costs for a fit to whole-program times (samples with
+    /// `run` rows only), which runs Algorithm G; without it events cost nothing.
+    #[arg(long, value_name = "MACHINE.json")]
+    machine: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -333,17 +337,20 @@ fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<()> {
             set.names.join(", ")
         )));
     }
+    let costs = costs(profile(a.machine.as_deref())?.as_ref());
     let mut fits: Vec<(String, Fitted)> = Vec::new();
     for g in set.groups(&a.by) {
-        let sub = set.at(&a.by, g);
         let label = match g {
             Some(v) => format!("{}={v}", a.by),
             None => "all samples".to_string(),
         };
-        let f = fit_samples(&m, &sub, &Limits::default()).map_err(|e| match e {
+        let f = fit_for(&m, &set, &a.by, g, &costs, &PredictOptions::default());
+        let f = f.map(|(f, _)| f).map_err(|e| match e {
             SamplesError::Fit(_)
             | SamplesError::Underdetermined { .. }
-            | SamplesError::Unsampled { .. } => CliError::msg(format!("{label}: {e}")),
+            | SamplesError::Unsampled { .. }
+            | SamplesError::Traversal { .. }
+            | SamplesError::Unsettled { .. } => CliError::msg(format!("{label}: {e}")),
             other => samples_error(other),
         })?;
         fits.push((label, f));
@@ -392,14 +399,19 @@ fn coefficients(
     if let Some(path) = &a.samples {
         let set = load_samples(m, path)?;
         let value = at.iter().find(|(k, _)| *k == a.by).map(|x| x.1);
+        let fit_opts = PredictOptions::default();
         let (fitted, note) =
-            fit_for(m, &set, &a.by, value, &Limits::default()).map_err(samples_error)?;
+            fit_for(m, &set, &a.by, value, &costs(profile), &fit_opts).map_err(samples_error)?;
         if let Some(n) = note {
             crate::error::note(&format!("note: {n}"));
         }
         if let Some(c) = profile {
             let used = set.at(&a.by, value);
-            let used = if used.samples.is_empty() { &set } else { &used };
+            let used = if used.samples.is_empty() && used.runs.is_empty() {
+                &set
+            } else {
+                &used
+            };
             if let Some(n) = semi::predict::cache_note(m, c, used, at).map_err(predict_error)? {
                 crate::error::note(&format!("warning: {n}"));
             }

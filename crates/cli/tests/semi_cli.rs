@@ -861,3 +861,89 @@ fn hostile_inputs_are_clear_errors() {
     let err = fails(&["semi", "check", &deep], 1);
     assert!(err.contains("nests deeper than"), "{err}");
 }
+
+/// Samples with whole-program times only (`run` rows) are fitted through Algorithm G: a
+/// class of P workers sharing N units of work, then a barrier, timed at two sizes per P.
+/// With the machine's barrier cost the coefficient is what remains of each run's time.
+/// GE's four coefficients need more than its two run times per P: a clear error.
+#[test]
+fn fit_to_whole_program_times_runs_algorithm_g() {
+    let dir = tempdir("semi-whole");
+    let model = write(
+        &dir,
+        "w.tg",
+        "param N;\nparam P;\ncoeff c_work;\nbarrier b(P);\nclass w[i in P] {\n    compute work = c_work * N / P;\n    barrier b;\n}\n",
+    );
+    let runs = write(
+        &dir,
+        "runs.csv",
+        "N,P,segment,seconds\n1000,1,run,0.001\n2000,1,run,0.002\n1000,2,run,0.0005\n2000,2,run,0.001\n1000,2,run,0.0006\n",
+    );
+    let out = json(&[
+        "semi",
+        "fit",
+        &model,
+        "--samples",
+        &runs,
+        "--format",
+        "json",
+    ]);
+    let fits = out.as_array().expect("one fit per P");
+    assert_eq!(fits.len(), 2);
+    for f in fits {
+        // A time linear in the coefficient: settled after one or two solves.
+        let k = num(&f["whole_program_linearisations"]);
+        assert!((1.0..=2.0).contains(&k), "{f}");
+        assert_eq!(num(&f["points"]), 2.0);
+        // The median of the two runs at N = 1000, P = 2 is 0.55 ms: least squares over
+        // both points, so P = 2 is near 1e-6 but not exactly.
+        let c = num(&f["coefficients"][0]["value"]);
+        assert!((c - 1e-6).abs() < 0.05e-6, "{f}");
+    }
+    assert_eq!(num(&fits[0]["coefficients"][0]["value"]), 1e-6);
+    // With the machine profile each run's barrier (10.7 µs for two threads here) is
+    // known, and the coefficient falls by it.
+    let with = json(&[
+        "semi",
+        "fit",
+        &model,
+        "--samples",
+        &runs,
+        "--machine",
+        &ex("machine.json"),
+        "--format",
+        "json",
+    ]);
+    let c2 = num(&with[1]["coefficients"][0]["value"]);
+    assert!(c2 < num(&fits[1]["coefficients"][0]["value"]), "{with}");
+    // The prediction from the same samples runs the same fit.
+    let out = stdout(&[
+        "semi",
+        "predict",
+        &model,
+        "--samples",
+        &runs,
+        "-D",
+        "N=8000",
+        "-D",
+        "P=1",
+    ]);
+    assert!(out.contains("at N=8000, P=1: 8 ms"), "{out}");
+    // GE from its run rows alone: two points per P for four coefficients.
+    let ge_runs = csv_rows(&ex("ge_samples.csv"))
+        .into_iter()
+        .filter(|r| r["segment"] == "run")
+        .map(|r| format!("{},{},run,{}", r["N"], r["P"], r["seconds"]))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ge_runs = write(
+        &dir,
+        "ge_runs.csv",
+        &format!("N,P,segment,seconds\n{ge_runs}\n"),
+    );
+    let err = fails(&["semi", "fit", &ex("ge.tg"), "--samples", &ge_runs], 1);
+    assert!(
+        err.contains("P=1: ") && err.contains("sample points, there are 2"),
+        "{err}"
+    );
+}

@@ -53,3 +53,4 @@ pub mod samples;
 pub mod scaling;
 pub mod sim;
 pub mod sweep;
+pub mod whole;

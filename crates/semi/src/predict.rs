@@ -264,7 +264,7 @@ pub fn validate_samples<C: EventCosts>(
     values.dedup();
     let (mut checked, mut rows, mut notes) = (Vec::new(), Vec::new(), Vec::new());
     for value in values {
-        let (fitted, note) = fit_for(model, samples, by, Some(value), &opts.limits)?;
+        let (fitted, note) = fit_for(model, samples, by, Some(value), costs, opts)?;
         notes.extend(note);
         let mine = Measured {
             names: measured.names.clone(),
@@ -276,7 +276,7 @@ pub fn validate_samples<C: EventCosts>(
                 .collect(),
         };
         let used = samples.at(by, Some(value));
-        let used = if used.samples.is_empty() {
+        let used = if used.samples.is_empty() && used.runs.is_empty() {
             samples
         } else {
             &used
@@ -339,7 +339,12 @@ pub fn cache_note(
     let Some(bytes) = bytes_at(target.to_vec())? else {
         return Ok(None);
     };
-    let mut points: Vec<&Vec<f64>> = samples.samples.iter().map(|s| &s.params).collect();
+    let mut points: Vec<&Vec<f64>> = samples
+        .samples
+        .iter()
+        .map(|s| &s.params)
+        .chain(samples.runs.iter().map(|r| &r.0))
+        .collect();
     points.dedup();
     let mut sample_bytes = Vec::new();
     for p in points {

@@ -179,9 +179,16 @@ pub fn fit_text(label: &str, f: &Fitted) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{label}: {} coefficients from {} sample points ({}; rank {}, condition {})",
+        "{label}: {} coefficients from {} sample points{} ({}; rank {}, condition {})",
         f.coefficients.len(),
         f.points,
+        match f.whole_program {
+            Some(k) => format!(
+                "' whole-program times (through Algorithm G, {k} linearisation{})",
+                if k == 1 { "" } else { "s" }
+            ),
+            None => String::new(),
+        },
         match f.fit.solution {
             crate::coeffs::Solution::Exact => "exact",
             crate::coeffs::Solution::LeastSquares => "least squares",
@@ -240,6 +247,7 @@ pub fn fit_json(label: &str, f: &Fitted) -> Value {
     json!({
         "group": label,
         "points": f.points,
+        "whole_program_linearisations": f.whole_program,
         "rank": f.fit.rank,
         "condition": f.fit.condition,
         "coefficients": f.coefficients.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),

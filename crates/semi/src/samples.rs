@@ -7,6 +7,9 @@
 //!
 //! The rows are scaled to relative errors (each divided by its measured time): a segment of
 //! milliseconds counts as much as one of seconds.
+//!
+//! Samples that give only whole-program times (rows of the segment `run`) are fitted through
+//! Algorithm G instead ([`crate::whole`]); [`fit_for`] chooses.
 
 use std::collections::HashMap;
 
@@ -16,6 +19,8 @@ use fit::read::ReadError;
 use crate::coeffs::{fit_coefficients, CoeffError, SampleRow, Samples, SegmentFit};
 use crate::instantiate::{segment_terms, Bindings, Limits, SegmentTerms};
 use crate::lang::{Model, ModelError};
+use crate::predict::PredictOptions;
+use crate::sim::EventCosts;
 
 /// One measured segment time at a sample point.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,6 +83,26 @@ pub enum SamplesError {
     /// The least-squares problem.
     #[error(transparent)]
     Fit(#[from] CoeffError),
+    /// Algorithm G failed at a sample point while fitting whole-program times.
+    #[error("at the sample point {point}: {message}")]
+    Traversal {
+        /// The point, `N=200, P=2`.
+        point: String,
+        /// Why.
+        message: String,
+    },
+    /// Whole-program times that the linearised fit did not settle on (it alternates
+    /// between critical paths).
+    #[error("the fit to whole-program times did not settle after {iterations} linearisations (the coefficients still moved by {change:.1e} relative)")]
+    Unsettled {
+        /// The linearisations taken.
+        iterations: usize,
+        /// The last relative change of the coefficients.
+        change: f64,
+    },
+    /// No segment time and no whole-program time.
+    #[error("the samples hold no times")]
+    Empty,
 }
 
 /// Reads a samples CSV (`name` names it in messages) for `model`: a column per given
@@ -192,6 +217,9 @@ pub fn model_segments(model: &Model) -> Vec<&str> {
 /// The coefficients fitted to samples.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fitted {
+    /// Fitted to whole-program times through Algorithm G: the linearisations it took
+    /// (`None`: fitted to segment times).
+    pub whole_program: Option<usize>,
     /// Each coefficient's value, in the model's order (a merged one is 0: its effect is in
     /// the coefficient it was merged into).
     pub coefficients: Vec<(String, f64)>,
@@ -295,10 +323,34 @@ pub fn fit_samples(
             },
         });
     }
-    // A time is a sum of non-negative costs: a coefficient the fit makes negative (noise
-    // in a small term) is held at 0 and the others refitted, the most negative first (the
-    // active-set idea of non-negative least squares).
-    let mut columns = coeffs.clone();
+    let (fit, clamped) = solve_nonnegative(&coeffs, rows)?;
+    check_merges(model, set, &fit, limits)?;
+    let coefficients = coeffs
+        .iter()
+        .map(|c| (c.clone(), fit.coefficient(c).unwrap_or(0.0)))
+        .collect();
+    Ok(Fitted {
+        whole_program: None,
+        coefficients,
+        fit,
+        points: points.len(),
+        clamped,
+    })
+}
+
+/// Solves `rows` for the coefficients `coeffs` by least squares with merges. A time is a
+/// sum of non-negative costs: a coefficient the fit makes negative (noise in a small term)
+/// is held at 0 and the others refitted, the most negative first (the active-set idea of
+/// non-negative least squares). Returns the fit and the coefficients held at 0 with the
+/// value the fit gave them.
+///
+/// # Errors
+/// [`SamplesError::Fit`].
+pub(crate) fn solve_nonnegative(
+    coeffs: &[String],
+    mut rows: Vec<SampleRow>,
+) -> Result<(SegmentFit, Vec<(String, f64)>), SamplesError> {
+    let mut columns = coeffs.to_vec();
     let mut clamped = Vec::new();
     let fit = loop {
         let fit = fit_coefficients(&Samples {
@@ -322,17 +374,7 @@ pub fn fit_samples(
             _ => break fit,
         }
     };
-    check_merges(model, set, &fit, limits)?;
-    let coefficients = coeffs
-        .iter()
-        .map(|c| (c.clone(), fit.coefficient(c).unwrap_or(0.0)))
-        .collect();
-    Ok(Fitted {
-        coefficients,
-        fit,
-        points: points.len(),
-        clamped,
-    })
+    Ok((fit, clamped))
 }
 
 /// A merge the coefficient fit made holds for the model (as the EM trap of spec §6.3, where
@@ -375,20 +417,26 @@ fn check_merges(
             let own = factor(t, &m.column);
             let implied: f64 = m.into.iter().map(|(o, f)| f * factor(t, o)).sum();
             if (own - implied).abs() > 1e-9 * own.abs().max(implied.abs()) {
-                let others: Vec<String> = m.into.iter().map(|(o, _)| format!("`{o}`")).collect();
-                return Err(SamplesError::Underdetermined {
-                    coeff: m.column.clone(),
-                    others: if others.is_empty() {
-                        "zero".to_string()
-                    } else {
-                        others.join(", ")
-                    },
-                    segments: segments_using(model, &m.column).join(", "),
-                });
+                return Err(refuted(m, segments_using(model, &m.column).join(", ")));
             }
         }
     }
     Ok(())
+}
+
+/// The error for merge `m`, which the samples imply and the model refutes; `segments` says
+/// what to sample at more sizes.
+pub(crate) fn refuted(m: &crate::coeffs::Merge, segments: String) -> SamplesError {
+    let others: Vec<String> = m.into.iter().map(|(o, _)| format!("`{o}`")).collect();
+    SamplesError::Underdetermined {
+        coeff: m.column.clone(),
+        others: if others.is_empty() {
+            "zero".to_string()
+        } else {
+            others.join(", ")
+        },
+        segments,
+    }
 }
 
 /// `N=200, P=2`.
@@ -459,7 +507,12 @@ impl SampleSet {
     pub fn groups(&self, by: &str) -> Vec<Option<f64>> {
         match self.names.iter().position(|n| n == by) {
             Some(j) => {
-                let mut vs: Vec<f64> = self.samples.iter().map(|s| s.params[j]).collect();
+                let mut vs: Vec<f64> = self
+                    .samples
+                    .iter()
+                    .map(|s| s.params[j])
+                    .chain(self.runs.iter().map(|r| r.0[j]))
+                    .collect();
                 vs.sort_by(f64::total_cmp);
                 vs.dedup();
                 vs.into_iter().map(Some).collect()
@@ -472,24 +525,37 @@ impl SampleSet {
 /// The coefficients for a prediction at `by = value`: fitted to the samples at that value
 /// (the paper's N₀ = N), or to all samples when there are none there — then the second
 /// value is a note for the user (samples from fewer processors tend to under-predict,
-/// from more to over-predict).
+/// from more to over-predict). Segment times are fitted directly ([`fit_samples`]); samples
+/// with whole-program times only are fitted through Algorithm G with `costs` and `opts`
+/// ([`crate::whole::fit_runs`]).
 ///
 /// # Errors
-/// As [`fit_samples`].
-pub fn fit_for(
+/// As [`fit_samples`] and [`crate::whole::fit_runs`]; [`SamplesError::Empty`] when the
+/// samples hold no time at all.
+pub fn fit_for<C: EventCosts>(
     model: &Model,
     set: &SampleSet,
     by: &str,
     value: Option<f64>,
-    limits: &Limits,
+    costs: &C,
+    opts: &PredictOptions,
 ) -> Result<(Fitted, Option<String>), SamplesError> {
     let sub = set.at(by, value);
-    if sub.samples.is_empty() {
+    let (used, note) = if sub.samples.is_empty() && sub.runs.is_empty() {
         let note = format!(
             "no samples at {by}={}; the coefficients are fitted to the samples at every {by} (samples from fewer processors tend to under-predict, from more to over-predict)",
             value.unwrap_or(f64::NAN)
         );
-        return Ok((fit_samples(model, set, limits)?, Some(note)));
-    }
-    Ok((fit_samples(model, &sub, limits)?, None))
+        (set, Some(note))
+    } else {
+        (&sub, None)
+    };
+    let fitted = if !used.samples.is_empty() {
+        fit_samples(model, used, &opts.limits)?
+    } else if !used.runs.is_empty() {
+        crate::whole::fit_runs(model, used, by, costs, opts)?
+    } else {
+        return Err(SamplesError::Empty);
+    };
+    Ok((fitted, note))
 }

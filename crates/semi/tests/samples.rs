@@ -183,3 +183,113 @@ fn a_time_not_linear_in_a_coefficient_is_an_error() {
         "{err}"
     );
 }
+
+/// Algorithm G's time of `model` at (N, P) with the true coefficients and `costs`.
+fn true_time(model: &semi::lang::Model, n: f64, p: f64, costs: &FixedCosts) -> f64 {
+    let b = Bindings {
+        params: vec![("N".into(), n), ("P".into(), p)],
+        coeffs: TRUTH.iter().map(|(c, v)| (c.to_string(), *v)).collect(),
+    };
+    let opts = semi::predict::PredictOptions {
+        sim: Options {
+            processors: p as usize,
+            ..Options::default()
+        },
+        ..Default::default()
+    };
+    semi::predict::predict(model, &b, costs, &opts)
+        .unwrap()
+        .outcome
+        .time
+}
+
+/// Whole-program times (`run` rows only) made by G from the true coefficients, with
+/// barrier costs, are fitted back through G: c_init·N²/P and c_solve·N² both lie on the
+/// critical path and grow alike, so only their sum is known, and the fitted model
+/// predicts a run 4× larger as the true one does.
+#[test]
+fn whole_program_times_are_fitted_through_algorithm_g() {
+    let m = ge();
+    let costs = FixedCosts {
+        barrier: 2e-6,
+        ..FixedCosts::default()
+    };
+    let mut csv = String::from("N,P,segment,seconds\n");
+    for p in [1.0, 2.0] {
+        for n in [64.0, 96.0, 128.0, 160.0, 192.0] {
+            let t = true_time(&m, n, p, &costs);
+            // Two repetitions around the truth: their median is the truth.
+            csv.push_str(&format!(
+                "{n},{p},run,{}\n{n},{p},run,{}\n",
+                t * 0.99,
+                t * 1.01
+            ));
+        }
+    }
+    let set = read_samples(&m, "runs.csv", &csv).unwrap();
+    assert!(set.samples.is_empty() && set.runs.len() == 20);
+    for p in [1.0, 2.0] {
+        let (f, note) = semi::samples::fit_for(
+            &m,
+            &set,
+            "P",
+            Some(p),
+            &costs,
+            &semi::predict::PredictOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(note, None);
+        let k = f.whole_program.expect("fitted to whole-program times");
+        assert!(k <= 10, "{k} linearisations");
+        assert_eq!(f.points, 5);
+        let b = Bindings {
+            params: vec![("N".into(), 768.0), ("P".into(), p)],
+            coeffs: f.coefficients.clone(),
+        };
+        let opts = semi::predict::PredictOptions {
+            sim: Options {
+                processors: p as usize,
+                ..Options::default()
+            },
+            ..Default::default()
+        };
+        let predicted = semi::predict::predict(&m, &b, &costs, &opts)
+            .unwrap()
+            .outcome
+            .time;
+        let truth = true_time(&m, 768.0, p, &costs);
+        assert!(
+            (predicted - truth).abs() <= 1e-6 * truth,
+            "P={p}: {predicted} against {truth}"
+        );
+        // c_elim and c_pivot come back; of c_init and c_solve, only c_init/P + c_solve.
+        let c = |name: &str| f.coefficients.iter().find(|c| c.0 == name).unwrap().1;
+        for (name, want) in [("c_elim", 1e-9), ("c_pivot", 5e-9)] {
+            assert!(
+                (c(name) - want).abs() <= 1e-6 * want,
+                "{name} = {}",
+                c(name)
+            );
+        }
+        let seen = c("c_init") / p + c("c_solve");
+        let want = 2e-9 / p + 3e-9;
+        assert!((seen - want).abs() <= 1e-6 * want, "{seen} against {want}");
+    }
+    // Two points cannot give four coefficients: a clear error, not an empty answer.
+    let few: String = csv
+        .lines()
+        .filter(|l| !l.starts_with("64,") && !l.starts_with("96,") && !l.starts_with("128,"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let set = read_samples(&m, "runs.csv", &few).unwrap();
+    let err = semi::samples::fit_for(
+        &m,
+        &set,
+        "P",
+        Some(1.0),
+        &costs,
+        &semi::predict::PredictOptions::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("sample points"), "{err}");
+}

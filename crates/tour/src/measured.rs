@@ -208,8 +208,14 @@ fn ge_table(
     );
     let _ = writeln!(s, "  {}", "-".repeat(64));
     for [n, p] in points {
-        let (fitted, _) =
-            fit_for(model, &samples, "P", Some(p), &Limits::default()).map_err(err)?;
+        let opts = PredictOptions {
+            sim: Options {
+                processors: p as usize,
+                ..Options::default()
+            },
+            ..PredictOptions::default()
+        };
+        let (fitted, _) = fit_for(model, &samples, "P", Some(p), costs, &opts).map_err(err)?;
         let times: Vec<f64> = measured
             .runs
             .iter()
@@ -219,13 +225,6 @@ fn ge_table(
         let b = Bindings {
             params: vec![("N".into(), n), ("P".into(), p)],
             coeffs: fitted.coefficients.clone(),
-        };
-        let opts = PredictOptions {
-            sim: Options {
-                processors: p as usize,
-                ..Options::default()
-            },
-            ..PredictOptions::default()
         };
         let pred = predict(model, &b, costs, &opts).map_err(err)?;
         let o = &pred.outcome;

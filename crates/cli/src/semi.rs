@@ -406,13 +406,8 @@ fn coefficients(
             crate::error::note(&format!("note: {n}"));
         }
         if let Some(c) = profile {
-            let used = set.at(&a.by, value);
-            let used = if used.samples.is_empty() && used.runs.is_empty() {
-                &set
-            } else {
-                &used
-            };
-            if let Some(n) = semi::predict::cache_note(m, c, used, at).map_err(predict_error)? {
+            let (used, _) = set.for_prediction(&a.by, value);
+            if let Some(n) = semi::predict::cache_note(m, c, &used, at).map_err(predict_error)? {
                 crate::error::note(&format!("warning: {n}"));
             }
         }

@@ -275,12 +275,8 @@ pub fn validate_samples<C: EventCosts>(
                 .cloned()
                 .collect(),
         };
-        let used = samples.at(by, Some(value));
-        let used = if used.samples.is_empty() && used.runs.is_empty() {
-            samples
-        } else {
-            &used
-        };
+        let (used, _) = samples.for_prediction(by, Some(value));
+        let used = &used;
         if let Some(profile) = profile {
             for (p, _) in &mine.runs {
                 let target: Vec<(String, f64)> = measured

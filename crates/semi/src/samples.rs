@@ -503,6 +503,22 @@ impl SampleSet {
         }
     }
 
+    /// The samples a prediction at `by = value` is fitted to: those at that value (the
+    /// paper's N₀ = N), or all of them when there are none there, with a note for the user
+    /// (samples from fewer processors tend to under-predict, from more to over-predict).
+    pub fn for_prediction(&self, by: &str, value: Option<f64>) -> (SampleSet, Option<String>) {
+        let sub = self.at(by, value);
+        if sub.samples.is_empty() && sub.runs.is_empty() {
+            let note = format!(
+                "no samples at {by}={}; the coefficients are fitted to the samples at every {by} (samples from fewer processors tend to under-predict, from more to over-predict)",
+                value.unwrap_or(f64::NAN)
+            );
+            (self.clone(), Some(note))
+        } else {
+            (sub, None)
+        }
+    }
+
     /// The distinct values of parameter `by`, ascending (`None` once when it is not one).
     pub fn groups(&self, by: &str) -> Vec<Option<f64>> {
         match self.names.iter().position(|n| n == by) {
@@ -540,16 +556,8 @@ pub fn fit_for<C: EventCosts>(
     costs: &C,
     opts: &PredictOptions,
 ) -> Result<(Fitted, Option<String>), SamplesError> {
-    let sub = set.at(by, value);
-    let (used, note) = if sub.samples.is_empty() && sub.runs.is_empty() {
-        let note = format!(
-            "no samples at {by}={}; the coefficients are fitted to the samples at every {by} (samples from fewer processors tend to under-predict, from more to over-predict)",
-            value.unwrap_or(f64::NAN)
-        );
-        (set, Some(note))
-    } else {
-        (&sub, None)
-    };
+    let (used, note) = set.for_prediction(by, value);
+    let used = &used;
     let fitted = if !used.samples.is_empty() {
         fit_samples(model, used, &opts.limits)?
     } else if !used.runs.is_empty() {

@@ -418,14 +418,15 @@ fn predict_beyond_the_samples_warns_of_another_cache_level() {
     );
     // At N = 400 (1.2 MiB) the probe's boundaries place target and samples alike (up to
     // 2 MiB), but by the cache sizes the system reports the sample at N = 240 (450 KiB)
-    // fits in the 512 KiB level-2 cache and the target does not.
+    // fits in the 512 KiB level-2 cache and the one at N = 320 and the target do not: the
+    // samples span two levels.
     let a = args("400");
     let a: Vec<&str> = a.iter().map(String::as_str).collect();
     let (_, err) = output_with_code(&a, 0);
     assert!(
         err.contains(
-            "the target's working set (1.2 MiB) is in cache level 3, a sample's (450.0 KiB) in cache level 2 (by the cache sizes the system reports"
-        ),
+            "the samples' working sets (450.0 KiB, 800.0 KiB) span cache level 2 and cache level 3 (by the cache sizes the system reports"
+        ) && err.contains("the target's (1.2 MiB) is in cache level 3"),
         "{err}"
     );
 }

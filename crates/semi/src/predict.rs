@@ -390,20 +390,39 @@ pub fn cache_note(
                 format!("cache level {l}")
             }
         };
-        if let Some((b, l)) = sample_bytes
+        let mut placed: Vec<(f64, usize)> = sample_bytes
             .iter()
             .filter_map(|&b| level_of(b).map(|l| (b, l)))
-            .find(|&(_, l)| l != level)
-        {
+            .collect();
+        placed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        placed.dedup_by(|a, b| a.0 == b.0);
+        let Some(&(b, l)) = placed.iter().find(|&&(_, l)| l != level) else {
+            continue;
+        };
+        if placed.iter().any(|&(_, l)| l == level) {
+            // Some samples share the target's level and some do not: the fit mixes levels.
+            let mut spread: Vec<usize> = placed.iter().map(|p| p.1).collect();
+            spread.sort_unstable();
+            spread.dedup();
+            let names: Vec<String> = spread.iter().map(|&l| name(l)).collect();
+            let sizes: Vec<String> = placed.iter().map(|p| bytes_text(p.0)).collect();
             return Ok(Some(format!(
-                "the target's working set ({}) is in {}, a sample's ({}) in {}{by}: costs per element can differ between levels; take samples whose working set is in {} too",
+                "the samples' working sets ({}) span {}{by}, the target's ({}) is in {}: the fit mixes costs per element of different levels; take every sample in {} too",
+                sizes.join(", "),
+                names.join(" and "),
                 bytes_text(bytes),
                 name(level),
-                bytes_text(b),
-                name(l),
                 name(level)
             )));
         }
+        return Ok(Some(format!(
+            "the target's working set ({}) is in {}, a sample's ({}) in {}{by}: costs per element can differ between levels; take samples whose working set is in {} too",
+            bytes_text(bytes),
+            name(level),
+            bytes_text(b),
+            name(l),
+            name(level)
+        )));
     }
     Ok(None)
 }

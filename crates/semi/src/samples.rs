@@ -93,7 +93,7 @@ pub enum SamplesError {
     },
     /// Whole-program times that the linearised fit did not settle on (it alternates
     /// between critical paths).
-    #[error("the fit to whole-program times did not settle after {iterations} linearisations (the coefficients still moved by {change:.1e} relative)")]
+    #[error("the fit to whole-program times did not settle after {iterations} linearisations (the sample runs' times still moved by {change:.1e} relative)")]
     Unsettled {
         /// The linearisations taken.
         iterations: usize,
@@ -103,6 +103,24 @@ pub enum SamplesError {
     /// No segment time and no whole-program time.
     #[error("the samples hold no times")]
     Empty,
+    /// A coefficient that changes no sample run's time at the fitted values: its segments
+    /// lie on no critical path.
+    #[error("no sample run's time depends on `{coeff}`: {segments} lie on no critical path of the sample runs; time runs where they do")]
+    OffCriticalPath {
+        /// The coefficient.
+        coeff: String,
+        /// The segments that use it.
+        segments: String,
+    },
+    /// A coefficient the fit makes negative even with every other held at 0: the measured
+    /// times are shorter than what the model takes from elsewhere.
+    #[error("the fit makes `{coeff}` negative ({value:.3e}) even with every other coefficient at 0: the measured times are shorter than the model's known parts (event costs from the machine profile, constant segments)")]
+    Negative {
+        /// The coefficient.
+        coeff: String,
+        /// The value the fit gave it.
+        value: f64,
+    },
 }
 
 /// Reads a samples CSV (`name` names it in messages) for `model`: a column per given
@@ -371,7 +389,13 @@ pub(crate) fn solve_nonnegative(
                     r.values.remove(j);
                 }
             }
-            _ => break fit,
+            Some(c) => {
+                return Err(SamplesError::Negative {
+                    coeff: c.name.clone(),
+                    value: c.value,
+                })
+            }
+            None => break fit,
         }
     };
     Ok((fit, clamped))
@@ -379,7 +403,7 @@ pub(crate) fn solve_nonnegative(
 
 /// A merge the coefficient fit made holds for the model (as the EM trap of spec §6.3, where
 /// two terms are constant at every size) or only at the sample points (too few of them):
-/// checked at a point beyond the samples, every given parameter doubled.
+/// checked at a point beyond the samples ([`beyond`]).
 fn check_merges(
     model: &Model,
     set: &SampleSet,
@@ -389,21 +413,11 @@ fn check_merges(
     if fit.merges.is_empty() {
         return Ok(());
     }
-    let Some(top) = set
-        .samples
-        .iter()
-        .map(|s| &s.params)
-        .max_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()))
-    else {
+    let Some(top) = beyond(set.samples.iter().map(|s| s.params.as_slice())) else {
         return Ok(());
     };
     let b = Bindings {
-        params: set
-            .names
-            .iter()
-            .cloned()
-            .zip(top.iter().map(|v| 2.0 * v))
-            .collect(),
+        params: set.names.iter().cloned().zip(top).collect(),
         coeffs: Vec::new(),
     };
     // A point the model cannot be evaluated at: nothing to check against.
@@ -422,6 +436,28 @@ fn check_merges(
         }
     }
     Ok(())
+}
+
+/// A point beyond the samples, to check a merge at: the largest sample point with every
+/// parameter that varies over the samples doubled (one they share, as the processor count
+/// of a fit per P, is kept: a merge may hold at one processor count only; from a single
+/// point, every parameter is doubled).
+pub(crate) fn beyond<'a>(points: impl Iterator<Item = &'a [f64]> + Clone) -> Option<Vec<f64>> {
+    let first = points.clone().next()?;
+    let mut varies: Vec<bool> = (0..first.len())
+        .map(|j| points.clone().any(|p| p[j] != first[j]))
+        .collect();
+    if !varies.contains(&true) {
+        // One point: every parameter doubled.
+        varies.iter_mut().for_each(|v| *v = true);
+    }
+    let top = points.max_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()))?;
+    Some(
+        top.iter()
+            .zip(&varies)
+            .map(|(v, &d)| if d { 2.0 * v } else { *v })
+            .collect(),
+    )
 }
 
 /// The error for merge `m`, which the samples imply and the model refutes; `segments` says

@@ -21,7 +21,7 @@ use crate::instantiate::Bindings;
 use crate::lang::Model;
 use crate::predict::{predict, PredictOptions};
 use crate::samples::{
-    point_text, refuted, segments_using, solve_nonnegative, Fitted, SampleSet, SamplesError,
+    beyond, point_text, refuted, segments_using, solve_nonnegative, Fitted, SampleSet, SamplesError,
 };
 use crate::sim::{EventCosts, Options};
 
@@ -30,7 +30,7 @@ pub const MAX_LINEARISATIONS: usize = 40;
 /// The relative change of the sample points' times under which the fit has settled.
 const SETTLED: f64 = 1e-9;
 /// The relative step of the forward differences.
-const STEP: f64 = 1e-5;
+const STEP: f64 = 1e-3;
 
 /// Fits the model's coefficients to the whole-program times of `set` (its `runs`), with
 /// the event costs `costs` and the prediction options `opts`. Each sample point runs on as
@@ -80,20 +80,28 @@ pub fn fit_runs<C: EventCosts>(
             message: "the run's time is 0 s; a whole-program time must be > 0".to_string(),
         });
     }
-    // Start with every coefficient equal, scaled to the first point's time.
+    // The start: each coefficient alone explains an equal share of the largest sample's
+    // time (coefficients that differ by orders of magnitude, as a cost per element and
+    // one per step do, start near their scales, and every segment starts on some path).
     let mut c = {
-        let (p, measured) = &points[0];
-        let t0 = time.at(p, &vec![0.0; coeffs.len()])?;
-        let t1 = time.at(p, &vec![1.0; coeffs.len()])?;
-        let scale = (measured - t0) / (t1 - t0);
-        vec![
-            if scale.is_finite() && scale > 0.0 {
-                scale
+        let (p, measured) = points
+            .iter()
+            .max_by(|a, b| a.0.iter().sum::<f64>().total_cmp(&b.0.iter().sum::<f64>()))
+            .unwrap_or(&points[0]);
+        let zero = vec![0.0; coeffs.len()];
+        let t0 = time.at(p, &zero)?;
+        let mut c = Vec::with_capacity(coeffs.len());
+        for g in 0..coeffs.len() {
+            let mut unit = zero.clone();
+            unit[g] = 1.0;
+            let share = (measured - t0) / (time.at(p, &unit)? - t0) / coeffs.len() as f64;
+            c.push(if share.is_finite() && share > 0.0 {
+                share
             } else {
-                1e-12
-            };
-            coeffs.len()
-        ]
+                0.0
+            });
+        }
+        c
     };
     // Settled when the times at the sample points stop moving: along a direction the
     // samples cannot see (two coefficients whose terms grow alike) the coefficients may
@@ -112,11 +120,22 @@ pub fn fit_runs<C: EventCosts>(
             );
             times.push(t);
         }
+        // A coefficient whose segments lie on no sample's critical path at these
+        // coefficients: held where it is for this step (it may join a path later).
+        let off: Vec<bool> = (0..coeffs.len())
+            .map(|g| rows.iter().all(|r| r.values[g] == 0.0))
+            .collect();
         if let Some((before, fit, clamped)) = last.take() {
             change = times.iter().zip(&before).fold(0.0f64, |m, (a, b)| {
                 m.max((a - b).abs() / a.abs().max(f64::MIN_POSITIVE))
             });
             if change <= SETTLED {
+                if let Some(g) = off.iter().position(|&o| o) {
+                    return Err(SamplesError::OffCriticalPath {
+                        coeff: coeffs[g].clone(),
+                        segments: segments_using(model, &coeffs[g]).join(", "),
+                    });
+                }
                 time.check_merges(&fit, &c, &points)?;
                 return Ok(Fitted {
                     whole_program: Some(iteration - 1),
@@ -127,17 +146,32 @@ pub fn fit_runs<C: EventCosts>(
                 });
             }
         }
-        if let Some(g) = (0..coeffs.len()).find(|&g| rows.iter().all(|r| r.values[g] == 0.0)) {
-            return Err(SamplesError::Unsampled {
-                coeff: coeffs[g].clone(),
-                segments: whole_program_hint(model, &coeffs[g]),
+        let on: Vec<String> = (0..coeffs.len())
+            .filter(|&g| !off[g])
+            .map(|g| coeffs[g].clone())
+            .collect();
+        if on.is_empty() {
+            return Err(SamplesError::OffCriticalPath {
+                coeff: coeffs[0].clone(),
+                segments: segments_using(model, &coeffs[0]).join(", "),
             });
         }
-        let (fit, clamped) = solve_nonnegative(&coeffs, rows)?;
-        c = coeffs
-            .iter()
-            .map(|n| fit.coefficient(n).unwrap_or(0.0))
+        let rows = rows
+            .into_iter()
+            .map(|mut r| {
+                r.values = (0..coeffs.len())
+                    .filter(|&g| !off[g])
+                    .map(|g| r.values[g])
+                    .collect();
+                r
+            })
             .collect();
+        let (fit, clamped) = solve_nonnegative(&on, rows)?;
+        for (g, name) in coeffs.iter().enumerate() {
+            if !off[g] {
+                c[g] = fit.coefficient(name).unwrap_or(0.0);
+            }
+        }
         last = Some((times, fit, clamped));
     }
     Err(SamplesError::Unsettled {
@@ -149,19 +183,6 @@ pub fn fit_runs<C: EventCosts>(
 /// One linearisation's solution: the sample points' times it started from, the fit and the
 /// coefficients it held at 0.
 type Solved = (Vec<f64>, crate::coeffs::SegmentFit, Vec<(String, f64)>);
-
-/// Which samples would give a coefficient that changes no whole-program time.
-fn whole_program_hint(model: &Model, coeff: &str) -> String {
-    let users = segments_using(model, coeff);
-    if users.is_empty() {
-        "a segment that uses it (none does)".to_string()
-    } else {
-        format!(
-            "{} (its time changes no sample run's critical path)",
-            users.join(", ")
-        )
-    }
-}
 
 /// Algorithm G's time at a sample point for given coefficients.
 struct Timer<'a, C: EventCosts> {
@@ -221,7 +242,7 @@ impl<C: EventCosts> Timer<'_, C> {
     }
 
     /// A merge the fit made must hold beyond the samples too: checked on the linearisation
-    /// at the largest sample point with every parameter doubled.
+    /// at a point beyond them ([`beyond`]).
     fn check_merges(
         &self,
         fit: &crate::coeffs::SegmentFit,
@@ -231,14 +252,9 @@ impl<C: EventCosts> Timer<'_, C> {
         if fit.merges.is_empty() {
             return Ok(());
         }
-        let Some(top) = points
-            .iter()
-            .map(|(p, _)| p)
-            .max_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()))
-        else {
+        let Some(doubled) = beyond(points.iter().map(|(p, _)| p.as_slice())) else {
             return Ok(());
         };
-        let doubled: Vec<f64> = top.iter().map(|v| 2.0 * v).collect();
         // A point G cannot traverse: nothing to check against.
         let Ok((_, grad)) = self.linearised(&doubled, c) else {
             return Ok(());

@@ -293,3 +293,72 @@ fn whole_program_times_are_fitted_through_algorithm_g() {
     .unwrap_err();
     assert!(err.to_string().contains("sample points"), "{err}");
 }
+
+/// Fits whole-program times of `model` at (N, P) points made by G from `truth`.
+fn fit_whole(
+    model: &str,
+    truth: &[(&str, f64)],
+    points: &[(f64, f64)],
+) -> Result<semi::samples::Fitted, SamplesError> {
+    let m = parse("w.tg", model).unwrap();
+    let opts = |p: f64| semi::predict::PredictOptions {
+        sim: Options {
+            processors: p as usize,
+            ..Options::default()
+        },
+        ..Default::default()
+    };
+    let mut csv = String::from("N,P,segment,seconds\n");
+    for &(n, p) in points {
+        let b = Bindings {
+            params: vec![("N".into(), n), ("P".into(), p)],
+            coeffs: truth.iter().map(|(c, v)| (c.to_string(), *v)).collect(),
+        };
+        let t = semi::predict::predict(&m, &b, &FixedCosts::default(), &opts(p))
+            .unwrap()
+            .outcome
+            .time;
+        csv.push_str(&format!("{n},{p},run,{t}\n"));
+    }
+    let set = read_samples(&m, "runs.csv", &csv).unwrap();
+    let p = points[0].1;
+    semi::samples::fit_for(&m, &set, "P", Some(p), &FixedCosts::default(), &opts(p)).map(|(f, _)| f)
+}
+
+/// Two terms that grow alike at a fixed P (a·N/P and b·N) can only be known as a sum: the
+/// fit merges them, and the merge holds beyond the samples at the same P.
+#[test]
+fn whole_program_terms_that_grow_alike_are_merged() {
+    let model = "param N;\nparam P;\ncoeff a, b;\nclass w[i in P] {\n    compute x = a * N / P;\n    compute y = b * N;\n}\n";
+    let f = fit_whole(
+        model,
+        &[("a", 2e-6), ("b", 1e-6)],
+        &[(1000.0, 2.0), (2000.0, 2.0), (4000.0, 2.0)],
+    )
+    .unwrap();
+    assert_eq!(f.fit.merges.len(), 1, "{:?}", f.fit);
+    let c = |n: &str| f.coefficients.iter().find(|c| c.0 == n).unwrap().1;
+    let sum = c("a") / 2.0 + c("b");
+    assert!((sum - 2e-6).abs() < 1e-12, "{sum}");
+}
+
+/// A fork whose two sides are critical at different sizes (a·N on main, b·N² on a side
+/// thread, crossing at N = 1000): the fit moves between the paths and recovers both. When
+/// the side thread is never critical, b cannot be known, and the error says so.
+#[test]
+fn whole_program_fits_follow_the_critical_path() {
+    let model = "param N;\nparam P;\ncoeff a, b;\nthread main {\n    fork side;\n    compute x = a * N;\n    join side;\n}\nthread side {\n    compute y = b * N * N;\n}\n";
+    let points = [(250.0, 2.0), (500.0, 2.0), (2000.0, 2.0), (4000.0, 2.0)];
+    let f = fit_whole(model, &[("a", 1e-6), ("b", 1e-9)], &points).unwrap();
+    let c = |n: &str| f.coefficients.iter().find(|c| c.0 == n).unwrap().1;
+    assert!(
+        (c("a") - 1e-6).abs() < 1e-12 && (c("b") - 1e-9).abs() < 1e-15,
+        "{f:?}"
+    );
+    let small = [(100.0, 2.0), (200.0, 2.0), (300.0, 2.0)];
+    let err = fit_whole(model, &[("a", 1e-6), ("b", 1e-9)], &small).unwrap_err();
+    assert!(
+        matches!(&err, SamplesError::OffCriticalPath { coeff, .. } if coeff == "b"),
+        "{err}"
+    );
+}

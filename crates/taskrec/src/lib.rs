@@ -16,6 +16,11 @@
 //! Each thread keeps its open tasks and their strands in its own buffers; a finished task
 //! goes back to its parent by value, and a spawned task into a slot that its create holds.
 //!
+//! Record the whole parallel part with these calls: a plain `rayon::join` or parallel
+//! iterator inside a recorded task is timed as that task's own work, and a recorded task
+//! that rayon runs while waiting for it overlaps that work (its strands are timed twice). A
+//! task that panics leaves its slot unfreed.
+//!
 //! ```
 //! fn fib(n: u64) -> u64 {
 //!     if n < 2 {
@@ -127,16 +132,16 @@ where
                 rec: None,
             })
         }),
-        Some((at, id)) => {
+        Some(open) => {
             let r = rayon::scope(|s| {
                 let r = op(&Scope {
                     inner: s,
-                    rec: Some(id),
+                    rec: Some(open.id),
                 });
                 record::scope_body_done();
                 r
             });
-            record::close_scope(at, id);
+            record::close_scope(open);
             r
         }
     }

@@ -30,6 +30,10 @@ pub(crate) static ENABLED: AtomicBool = AtomicBool::new(false);
 pub(crate) static COLLAPSE: AtomicBool = AtomicBool::new(true);
 /// The most empty slots a thread keeps for reuse.
 const MAX_FREE_SLOTS: usize = 4096;
+/// Spawns into recorded scopes that could not be recorded, made on a thread with no open
+/// task (a thread outside the recording that holds a scope's handle): a scope that had one
+/// may have waited idle for it, so it does not end at its last clock reading.
+static UNRECORDED: AtomicU64 = AtomicU64::new(0);
 /// Threads that have opened a recorded scope.
 static THREADS: AtomicU64 = AtomicU64::new(0);
 
@@ -286,6 +290,7 @@ pub(crate) fn spawned(scope: u64) -> Option<SlotRef> {
     match end_strand(EndKind::Create, Some((scope, Child::Pending(token)))) {
         Some(_) => NonNull::new(slot).map(|s| SlotRef(s, worker())),
         None => {
+            UNRECORDED.fetch_add(1, Ordering::Relaxed);
             // SAFETY: the slot was allocated above and nothing refers to it.
             #[allow(unsafe_code)]
             drop(unsafe { Box::from_raw(slot) });
@@ -328,14 +333,28 @@ fn fill(items: &mut [Item], scope: u64) {
     }
 }
 
-/// Opens a recorded scope on this thread's task: the section's first item and the scope's
-/// number, or `None` when no task is open here.
-pub(crate) fn open_scope() -> Option<(usize, u64)> {
+/// A recorded scope while it runs.
+#[derive(Clone, Copy)]
+pub(crate) struct OpenScope {
+    /// Its section's first item on this thread.
+    at: usize,
+    /// Its number.
+    pub(crate) id: u64,
+    /// The count of unrecorded spawns when it opened.
+    unrecorded: u64,
+}
+
+/// Opens a recorded scope on this thread's task, or `None` when no task is open here.
+pub(crate) fn open_scope() -> Option<OpenScope> {
     let at = LOCAL.with(|l| {
         let l = l.borrow();
         l.frames.last().map(|_| l.items.len())
     })?;
-    Some((at, next_scope()))
+    Some(OpenScope {
+        at,
+        id: next_scope(),
+        unrecorded: UNRECORDED.load(Ordering::Relaxed),
+    })
 }
 
 /// A number for a new scope, unique in the process: this thread's number (taken once per
@@ -357,9 +376,10 @@ pub(crate) fn scope_body_done() {
     end_strand(EndKind::Wait, None);
 }
 
-/// Closes recorded scope `scope`, whose section began at item `at`, once every task spawned
-/// into it has finished. When everything in it ran on this worker, the scope never waited
+/// Closes a recorded scope once every task spawned into it has finished. When everything in
+/// it ran on this worker, and no spawn went unrecorded meanwhile, the scope never waited
 /// idle, and the strand after it starts at this thread's last clock reading.
-pub(crate) fn close_scope(at: usize, scope: u64) {
-    end_section(at, scope, Some(last()), |items| fill(items, scope));
+pub(crate) fn close_scope(s: OpenScope) {
+    let next = (UNRECORDED.load(Ordering::Relaxed) == s.unrecorded).then(last);
+    end_section(s.at, s.id, next, |items| fill(items, s.id));
 }

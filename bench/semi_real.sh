@@ -5,12 +5,14 @@
 # over the threads), and measured runs at sizes at least 4× the larger sample size, five
 # repetitions each. Then `vates semi validate` prints the paper's table form.
 #
-#   bench/semi_real.sh              # every set (about an hour on 2 cores, most of it ge_large)
-#   bench/semi_real.sh ge queue     # some
+#   bench/semi_real.sh ge apsp queue     # the quick sets (a few minutes on 2 cores)
+#   bench/semi_real.sh ge_large          # about 35 minutes
+#   REPS=3 bench/semi_real.sh ge_dram    # about 25 minutes per repetition
 #
-# Sets: ge (samples whose matrices fit in a cache, targets' not), ge_large (GE at sizes 5×
-# larger: samples past the probe's latency boundary but within the 32 MiB last-level cache,
-# targets far past it), apsp, queue. Both GE sets carry the cache-level warning.
+# Sets: ge (samples whose matrices fit in a cache, targets' not), ge_large (samples past the
+# probe's latency boundary but within the 32 MiB last-level cache, targets far past it),
+# ge_dram (samples and target past every cache, as the paper prescribes), apsp, queue.
+# The first two GE sets carry the cache-level warning. Without arguments: every set.
 #
 # Writes examples/semi/machine.json (a full `vates probe`, unless it exists) and
 # examples/semi/PROGRAM_{samples,measured}.csv (appending; delete them to start over: runs
@@ -22,7 +24,7 @@ cargo build --release -q -p vates -p threadprogs
 V=target/release/vates
 T=target/release/threadprogs
 OUT=examples/semi
-REPS=5
+REPS=${REPS:-5}
 
 [ -f "$OUT/machine.json" ] || $V probe -o "$OUT/machine.json" > /dev/null
 
@@ -30,11 +32,12 @@ REPS=5
 declare -A PROG PARAM SAMPLE MEASURE
 PROG[ge]=ge;       PARAM[ge]=N;      SAMPLE[ge]="240 320";        MEASURE[ge]="1280 1600"
 PROG[ge_large]=ge;  PARAM[ge_large]=N; SAMPLE[ge_large]="1600 1792"; MEASURE[ge_large]="6400 7168"
+PROG[ge_dram]=ge;   PARAM[ge_dram]=N;  SAMPLE[ge_dram]="3072 3328";  MEASURE[ge_dram]="13312"
 PROG[apsp]=apsp;   PARAM[apsp]=N;    SAMPLE[apsp]="192 256";      MEASURE[apsp]="1024 1280"
 PROG[queue]=queue; PARAM[queue]=W;   SAMPLE[queue]="1000 2000";   MEASURE[queue]="8000 16000"
 
 sets=("$@")
-[ ${#sets[@]} -eq 0 ] && sets=(ge ge_large apsp queue)
+[ ${#sets[@]} -eq 0 ] && sets=(ge ge_large ge_dram apsp queue)
 
 # Repetitions sweep every size and thread count in turn, so that a drift of the shared
 # machine's speed reaches the sample runs and the measured runs alike.

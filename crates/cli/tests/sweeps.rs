@@ -33,7 +33,8 @@ fn num(field: &str) -> Option<f64> {
 
 /// Runs `vates args… --csv FILE` and reads the CSV it wrote.
 fn sweep_csv(args: &[&str], name: &str) -> (Vec<String>, Vec<Vec<String>>) {
-    let path = tempdir("sweeps").join(name);
+    let dir = tempdir(&format!("sweeps-{name}"));
+    let path = dir.join(name);
     let mut args = args.to_vec();
     let file = path.display().to_string();
     args.extend(["--csv", file.as_str()]);

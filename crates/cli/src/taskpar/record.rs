@@ -294,6 +294,8 @@ fn run_program(a: &RecordArgs, pt: Point, env: &[(&str, &Path)]) -> Result<()> {
     let err_path =
         std::env::temp_dir().join(format!("vates-taskpar-{}-stderr.txt", std::process::id()));
     let err_file = std::fs::File::create(&err_path).map_err(|e| CliError::write(&err_path, &e))?;
+    // Removed on every way out (a timeout, a program that cannot start).
+    let _remove = RemoveOnDrop(&err_path);
     let mut cmd = Command::new(&a.command[0]);
     cmd.args(&args)
         .env("RAYON_NUM_THREADS", pt.p.to_string())
@@ -332,7 +334,6 @@ fn run_program(a: &RecordArgs, pt: Point, env: &[(&str, &Path)]) -> Result<()> {
         }
     };
     let text = std::fs::read(&err_path).unwrap_or_default();
-    let _ = std::fs::remove_file(&err_path);
     if !status.success() {
         let tail = String::from_utf8_lossy(&text[text.len().saturating_sub(2000)..]).into_owned();
         return Err(CliError::with_help(
@@ -353,4 +354,13 @@ fn run_program(a: &RecordArgs, pt: Point, env: &[(&str, &Path)]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Removes a scratch file when dropped.
+struct RemoveOnDrop<'a>(&'a Path);
+
+impl Drop for RemoveOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(self.0);
+    }
 }

@@ -1,7 +1,7 @@
 //! Helpers shared by the CLI test files.
 #![allow(dead_code)] // each test file uses a subset
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -26,12 +26,34 @@ pub fn vates() -> Command {
     Command::cargo_bin("vates").expect("the vates binary is built")
 }
 
+/// A temporary directory for one test, removed with its contents when dropped.
+pub struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A fresh temporary directory for one test.
-pub fn tempdir(tag: &str) -> PathBuf {
+pub fn tempdir(tag: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("vates-test-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    TempDir(d)
 }
 
 /// Runs `vates args…`, expects success and returns standard output.

@@ -149,19 +149,27 @@ impl Profile {
     /// that the probe's random pointer chase already sees as main memory, so the two
     /// classifications can differ.
     pub fn reported_cache_level(&self, bytes: u64) -> Option<usize> {
-        let caches: Vec<_> = self
-            .machine
+        let top = self.reported_cache_levels()?;
+        let fits = self
+            .data_caches()
+            .filter(|c| bytes <= c.size_bytes)
+            .map(|c| c.level as usize)
+            .min();
+        Some(fits.unwrap_or(top + 1))
+    }
+
+    /// The highest level of the data and unified caches the system reports (`None`: it
+    /// reported none); past it lies main memory.
+    pub fn reported_cache_levels(&self) -> Option<usize> {
+        self.data_caches().map(|c| c.level as usize).max()
+    }
+
+    /// The data and unified caches the system reports.
+    fn data_caches(&self) -> impl Iterator<Item = &crate::machine::SysCache> {
+        self.machine
             .caches
             .iter()
             .filter(|c| c.kind != "Instruction")
-            .collect();
-        let top = caches.iter().map(|c| c.level).max()?;
-        let fits = caches
-            .iter()
-            .filter(|c| bytes <= c.size_bytes)
-            .map(|c| c.level)
-            .min();
-        Some(fits.unwrap_or(top + 1) as usize)
     }
 
     /// The read bandwidth of `threads` threads together, bytes per second: linear in the

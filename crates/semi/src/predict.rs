@@ -363,14 +363,7 @@ pub fn cache_note(
             profile.reported_cache_level(b as u64)
         }
     };
-    let reported_levels = profile
-        .machine
-        .caches
-        .iter()
-        .filter(|c| c.kind != "Instruction")
-        .map(|c| c.level as usize)
-        .max()
-        .unwrap_or(0);
+    let reported_levels = profile.reported_cache_levels().unwrap_or(0);
     let ways = [
         (profile.memory.boundaries.len(), ""),
         (

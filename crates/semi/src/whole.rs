@@ -114,6 +114,16 @@ pub fn fit_runs<C: EventCosts>(
         for (p, measured) in &points {
             let (t, grad) = time.linearised(p, &c)?;
             let known = t - grad.iter().zip(&c).map(|(g, v)| g * v).sum::<f64>();
+            if !known.is_finite() || grad.iter().any(|g| !g.is_finite()) {
+                let params: Vec<(String, f64)> =
+                    set.names.iter().cloned().zip(p.iter().copied()).collect();
+                return Err(SamplesError::Traversal {
+                    point: point_text(&params),
+                    message: format!(
+                        "the run's time ({measured} s) is too large to fit: Algorithm G's time overflows"
+                    ),
+                });
+            }
             rows.push(
                 SampleRow::new(grad.iter().map(|g| g / measured).collect(), 1.0)
                     .with_known(known / measured),

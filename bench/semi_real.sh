@@ -8,6 +8,7 @@
 #   bench/semi_real.sh ge apsp queue     # the quick sets (a few minutes on 2 cores)
 #   bench/semi_real.sh ge_large          # about 35 minutes
 #   REPS=3 bench/semi_real.sh ge_dram    # about 25 minutes per repetition
+#   bench/semi_real.sh ge_steps          # GE's cost per element by step, N = 3072, 9216, 3072
 #
 # Sets: ge (samples whose matrices fit in a cache, targets' not), ge_large (samples past the
 # probe's latency boundary but within the 32 MiB last-level cache, targets far past it),
@@ -38,6 +39,18 @@ PROG[queue]=queue; PARAM[queue]=W;   SAMPLE[queue]="1000 2000";   MEASURE[queue]
 
 sets=("$@")
 [ ${#sets[@]} -eq 0 ] && sets=(ge ge_large ge_dram apsp queue)
+
+# ge_steps: why GE's samples do not scale on this machine. GE's elimination cost per
+# element in bands of trailing size m (step k updates m = N - k - 1 rows of m columns), one
+# thread, a small and a large size interleaved within the hour (GE_STEPS_SIZES), so that the
+# machine's drift between hours cannot explain a difference between them.
+if [ "${sets[*]}" = ge_steps ]; then
+  for n in ${GE_STEPS_SIZES:-3072 9216 3072}; do
+    echo "== ge-steps N=$n P=1 ($(date -u +%H:%M))"
+    $T ge-steps "$n" 1 1 2> /dev/null
+  done
+  exit 0
+fi
 
 # Repetitions sweep every size and thread count in turn, so that a drift of the shared
 # machine's speed reaches the sample runs and the measured runs alike.

@@ -51,11 +51,14 @@ pub fn dijkstra(w: &[f64], n: usize, s: usize) -> Vec<f64> {
 /// Shortest paths between all pairs of an n-vertex graph on `p` workers.
 ///
 /// # Errors
-/// `n < 2` or `p < 1`, a distance that fails the check.
+/// `n < 2` or `p < 1`, sizes over the limits ([`crate::MAX_THREADS`],
+/// [`crate::MAX_MATRIX_BYTES`]), a distance that fails the check.
 pub fn run(n: usize, p: usize, seed: u64) -> Result<Report, String> {
     if n < 2 || p < 1 {
         return Err(format!("apsp needs n ≥ 2 and p ≥ 1 (got n = {n}, p = {p})"));
     }
+    // The weights and the distances.
+    crate::check_size("apsp", n, p, 2)?;
     let start = Instant::now();
     let mut seg = Segments::new(SEGMENTS);
     let w: Vec<f64> = seg.time(INIT, || {
@@ -84,6 +87,7 @@ pub fn run(n: usize, p: usize, seed: u64) -> Result<Report, String> {
     Ok(Report {
         segments: seg.totals(),
         seconds,
+        steps: Vec::new(),
         check: format!("sum of distances {total:.6e}"),
     })
 }

@@ -51,14 +51,13 @@ struct Shared {
 
 type Columns = Vec<(usize, Vec<f64>)>;
 
-fn worker(
-    w: usize,
-    n: usize,
-    p: usize,
-    seed: u64,
-    sh: &Shared,
-) -> Result<(Segments, Columns), String> {
+/// What a worker hands back: its segment times, its seconds per elimination step, its
+/// columns.
+type Worked = (Segments, Vec<f64>, Columns);
+
+fn worker(w: usize, n: usize, p: usize, seed: u64, sh: &Shared) -> Result<Worked, String> {
     let mut seg = Segments::new(SEGMENTS);
+    let mut steps = vec![0.0; n - 1];
     let publish = |cols: &Columns, k: usize| -> Result<(), String> {
         if let Some((_, col)) = cols.iter().find(|(j, _)| *j == k) {
             sh.pivot
@@ -78,7 +77,7 @@ fn worker(
     sh.barrier.wait();
     for k in 0..n - 1 {
         sh.barrier.wait();
-        seg.time(ELIM, || -> Result<(), String> {
+        let (done, seconds) = seg.timed(ELIM, || -> Result<(), String> {
             let st = sh.step.read().map_err(|_| "a thread panicked")?;
             for (j, col) in cols.iter_mut() {
                 if *j < k {
@@ -94,10 +93,12 @@ fn worker(
             }
             drop(st);
             publish(&cols, k + 1)
-        })?;
+        });
+        done?;
+        steps[k] = seconds;
         sh.barrier.wait();
     }
-    Ok((seg, cols))
+    Ok((seg, steps, cols))
 }
 
 /// The main thread's pivot of step `k`: the pivot row, the multipliers, the right-hand side
@@ -142,11 +143,13 @@ fn back_substitute(cols: &[Vec<f64>], mut b: Vec<f64>) -> Vec<f64> {
 /// Eliminates and solves an n × n system on `p` workers (and the main thread).
 ///
 /// # Errors
-/// `n < 2` or `p < 1`, a singular matrix, a residual over the bound.
+/// `n < 2` or `p < 1`, sizes over the limits ([`crate::MAX_THREADS`],
+/// [`crate::MAX_MATRIX_BYTES`]), a singular matrix, a residual over the bound.
 pub fn run(n: usize, p: usize, seed: u64) -> Result<Report, String> {
     if n < 2 || p < 1 {
         return Err(format!("ge needs n ≥ 2 and p ≥ 1 (got n = {n}, p = {p})"));
     }
+    crate::check_size("ge", n, p, 1)?;
     let sh = Shared {
         barrier: Barrier::new(p + 1),
         pivot: Mutex::new(vec![0.0; n]),
@@ -158,7 +161,7 @@ pub fn run(n: usize, p: usize, seed: u64) -> Result<Report, String> {
     let start = Instant::now();
     let mut b: Vec<f64> = (0..n).map(|i| rhs(seed, i)).collect();
     let mut seg = Segments::new(SEGMENTS);
-    let (workers, x) = std::thread::scope(|s| -> Result<_, String> {
+    let (workers, steps, x) = std::thread::scope(|s| -> Result<_, String> {
         let handles: Vec<_> = (0..p)
             .map(|w| {
                 let sh = &sh;
@@ -176,9 +179,13 @@ pub fn run(n: usize, p: usize, seed: u64) -> Result<Report, String> {
         }
         let mut cols: Vec<Vec<f64>> = vec![Vec::new(); n];
         let mut workers = Segments::new(SEGMENTS);
+        let mut steps = vec![0.0; n - 1];
         for h in handles {
-            let (ws, owned) = h.join().map_err(|_| "a worker panicked".to_string())??;
+            let (ws, st, owned) = h.join().map_err(|_| "a worker panicked".to_string())??;
             workers.add(&ws);
+            for (a, b) in steps.iter_mut().zip(st) {
+                *a += b;
+            }
             for (j, col) in owned {
                 cols[j] = col;
             }
@@ -187,7 +194,7 @@ pub fn run(n: usize, p: usize, seed: u64) -> Result<Report, String> {
             return Err(e);
         }
         let x = seg.time(SOLVE, || back_substitute(&cols, b));
-        Ok((workers, x))
+        Ok((workers, steps, x))
     })?;
     let seconds = start.elapsed().as_secs_f64();
     seg.add(&workers);
@@ -205,6 +212,60 @@ pub fn run(n: usize, p: usize, seed: u64) -> Result<Report, String> {
     Ok(Report {
         segments: seg.totals(),
         seconds,
+        steps,
         check: format!("residual {rel:.1e} of ‖A‖‖x‖"),
     })
+}
+
+/// A band of elimination steps, grouped by the size of the trailing matrix they update.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    /// The smallest and largest trailing size m of the band's steps (step k updates the
+    /// m = n − k − 1 rows and columns below and right of the pivot).
+    pub trailing: (usize, usize),
+    /// The largest step's trailing matrix, bytes (8 m²).
+    pub working_set: f64,
+    /// The elements the band's steps update, Σ m².
+    pub elements: f64,
+    /// Their elimination seconds, summed over the workers.
+    pub seconds: f64,
+}
+
+impl Band {
+    /// Nanoseconds per updated element.
+    pub fn ns_per_element(&self) -> f64 {
+        self.seconds / self.elements * 1e9
+    }
+}
+
+/// The elimination's cost per element by trailing size, from a run's [`Report::steps`], in
+/// at most `bands` bands of equal width. The thread graph takes one cost per element for
+/// every step and every size (`c_elim`); this shows where a machine departs from that, the
+/// cache levels' boundaries among others.
+pub fn cost_by_trailing(steps: &[f64], bands: usize) -> Vec<Band> {
+    let last = steps.len();
+    let bands = bands.clamp(1, last.max(1));
+    let mut out: Vec<Band> = (0..bands)
+        .map(|b| {
+            let (lo, hi) = (b * last / bands + 1, (b + 1) * last / bands);
+            Band {
+                trailing: (lo, hi),
+                working_set: 8.0 * (hi * hi) as f64,
+                elements: 0.0,
+                seconds: 0.0,
+            }
+        })
+        .collect();
+    for (k, s) in steps.iter().enumerate() {
+        let m = last - k;
+        let band = out
+            .iter_mut()
+            .find(|b| b.trailing.0 <= m && m <= b.trailing.1);
+        if let Some(b) = band {
+            b.elements += (m * m) as f64;
+            b.seconds += s;
+        }
+    }
+    out.retain(|b| b.elements > 0.0);
+    out
 }

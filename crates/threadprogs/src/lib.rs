@@ -22,6 +22,32 @@ pub mod timer;
 
 pub use timer::{Report, Segments};
 
+/// The most threads a program starts.
+pub const MAX_THREADS: usize = 1024;
+
+/// The most memory a program's matrices may take, bytes (16 GiB).
+pub const MAX_MATRIX_BYTES: u128 = 16 << 30;
+
+/// Refuses `p` threads over [`MAX_THREADS`], or `matrices` n × n matrices of f64 over
+/// [`MAX_MATRIX_BYTES`], before any is allocated.
+pub(crate) fn check_size(program: &str, n: usize, p: usize, matrices: u128) -> Result<(), String> {
+    if p > MAX_THREADS {
+        return Err(format!(
+            "{program}: {p} threads, over the limit of {MAX_THREADS}; take fewer"
+        ));
+    }
+    let bytes = (n as u128)
+        .saturating_mul(n as u128)
+        .saturating_mul(8 * matrices);
+    if bytes > MAX_MATRIX_BYTES {
+        return Err(format!(
+            "{program}: n = {n} needs {:.1} GiB of matrices, over the limit of 16 GiB; take a smaller n",
+            bytes as f64 / (1u64 << 30) as f64
+        ));
+    }
+    Ok(())
+}
+
 /// Runs program `name` (`ge`, `apsp`, `queue`) at size `n` on `p` threads.
 ///
 /// # Errors

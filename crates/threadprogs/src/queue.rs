@@ -46,13 +46,15 @@ fn update(s: &mut State, v: u64) {
 /// Runs `w` items on each of `p` workers.
 ///
 /// # Errors
-/// `w < 1` or `p < 1`, or a result that differs from the serial one.
+/// `w < 1` or `p < 1`, over [`crate::MAX_THREADS`] threads, or a result that differs from
+/// the serial one.
 pub fn run(w: usize, p: usize, seed: u64) -> Result<Report, String> {
     if w < 1 || p < 1 {
         return Err(format!(
             "queue needs w ≥ 1 and p ≥ 1 (got w = {w}, p = {p})"
         ));
     }
+    crate::check_size("queue", 0, p, 0)?;
     let state = Mutex::new(State {
         bins: [0; 64],
         count: 0,
@@ -89,6 +91,7 @@ pub fn run(w: usize, p: usize, seed: u64) -> Result<Report, String> {
     Ok(Report {
         segments: seg.totals(),
         seconds,
+        steps: Vec::new(),
         check: format!("{} updates", got.count),
     })
 }

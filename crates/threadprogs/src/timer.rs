@@ -22,10 +22,16 @@ impl Segments {
 
     /// Runs `f` as segment `segment` (an index into the names) and adds its time.
     pub fn time<R>(&mut self, segment: usize, f: impl FnOnce() -> R) -> R {
+        self.timed(segment, f).0
+    }
+
+    /// As [`Segments::time`], and returns this run's seconds too.
+    pub fn timed<R>(&mut self, segment: usize, f: impl FnOnce() -> R) -> (R, f64) {
         let start = Instant::now();
         let r = f();
-        self.totals[segment] += start.elapsed().as_secs_f64();
-        r
+        let seconds = start.elapsed().as_secs_f64();
+        self.totals[segment] += seconds;
+        (r, seconds)
     }
 
     /// Adds another thread's totals.
@@ -53,6 +59,9 @@ pub struct Report {
     pub segments: Vec<(&'static str, f64)>,
     /// The timed region's wall time, seconds.
     pub seconds: f64,
+    /// Seconds per step of a program that goes in steps (GE: step k's elimination, summed
+    /// over the workers); empty for the others.
+    pub steps: Vec<f64>,
     /// What the result check found (for the reader).
     pub check: String,
 }

@@ -407,13 +407,23 @@ fn coefficients(
         }
         if let Some(c) = profile {
             let (used, _) = set.for_prediction(&a.by, value);
-            if let Some(n) = semi::predict::cache_note(m, c, &used, at).map_err(predict_error)? {
-                crate::error::note(&format!("warning: {n}"));
+            if let Some(n) = semi::cache::mismatch(m, c, &used, at).map_err(predict_error)? {
+                crate::error::note(&format!("warning: {}", n.text()));
             }
         }
         coeffs = fitted.coefficients;
     }
-    for (k, v) in &a.coeff {
+    set_coefficients(m, &a.coeff, &mut coeffs)?;
+    Ok(coeffs)
+}
+
+/// The -C values over `coeffs`.
+fn set_coefficients(
+    m: &Model,
+    given: &[(String, f64)],
+    coeffs: &mut Vec<(String, f64)>,
+) -> Result<()> {
+    for (k, v) in given {
         if !m.coeffs.iter().any(|c| c.name == *k) {
             return Err(CliError::usage(format!(
                 "-C {k}: the model has no coefficient `{k}`"
@@ -424,7 +434,7 @@ fn coefficients(
             None => coeffs.push((k.clone(), *v)),
         }
     }
-    Ok(coeffs)
+    Ok(())
 }
 
 fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
@@ -540,29 +550,37 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let names: Vec<String> = space.axes().iter().map(|x| x.name().to_string()).collect();
     let costs = costs(profile(a.machine.machine.as_deref())?.as_ref());
     // The coefficients per value of --by that the grid has (fitted to the samples there).
-    let mut coeffs: Vec<(Option<f64>, semi::sweep::Coefficients)> = Vec::new();
-    match space.axes().iter().find(|x| **x.name() == *a.coeffs.by) {
-        Some(axis) if a.coeffs.samples.is_some() => {
-            for k in 0..axis.len() {
-                let v = axis.values().get(k).map(|r| expr::number::to_f64(&r));
-                let at = vec![(a.coeffs.by.clone(), v.unwrap_or(f64::NAN))];
-                // No cache note here: the grid's working sets are many.
-                coeffs.push((v, coefficients(&m, &a.coeffs, &at, None)?));
-            }
-        }
-        _ => {
-            let fixed: Vec<(String, f64)> = space
+    let mut coeffs = match &a.coeffs.samples {
+        Some(path) => {
+            let set = load_samples(&m, path)?;
+            let values: Vec<f64> = space
                 .axes()
                 .iter()
-                .filter(|x| x.len() == 1)
-                .filter_map(|x| {
-                    x.values()
-                        .get(0)
-                        .map(|r| (x.name().to_string(), expr::number::to_f64(&r)))
+                .find(|x| **x.name() == *a.coeffs.by)
+                .map(|axis| {
+                    (0..axis.len())
+                        .filter_map(|k| axis.values().get(k).map(|r| expr::number::to_f64(&r)))
+                        .collect()
                 })
-                .collect();
-            coeffs.push((None, coefficients(&m, &a.coeffs, &fixed, None)?));
+                .unwrap_or_default();
+            let (coeffs, notes) = semi::sweep::fit_per_value(
+                &m,
+                &set,
+                &a.coeffs.by,
+                &values,
+                &costs,
+                &PredictOptions::default(),
+            )
+            .map_err(samples_error)?;
+            for n in notes {
+                crate::error::note(&format!("note: {n}"));
+            }
+            coeffs
         }
+        None => vec![(None, Vec::new())],
+    };
+    for (_, c) in &mut coeffs {
+        set_coefficients(&m, &a.coeffs.coeff, c)?;
     }
     let processors = a
         .machine

@@ -407,10 +407,7 @@ fn predict_beyond_the_samples_warns_of_another_cache_level() {
         err.contains("warning: the target's working set (7.6 MiB) is in main memory"),
         "{err}"
     );
-    assert!(
-        err.contains("a sample's (450.0 KiB) in cache level"),
-        "{err}"
-    );
+    assert!(err.contains("a sample's (450 KiB) in cache level"), "{err}");
     // The machine's event costs count: the events column is not all zero.
     assert!(
         out.contains("event costs") && !out.contains("event costs 0.0%"),
@@ -425,7 +422,7 @@ fn predict_beyond_the_samples_warns_of_another_cache_level() {
     let (_, err) = output_with_code(&a, 0);
     assert!(
         err.contains(
-            "the samples' working sets (450.0 KiB, 800.0 KiB) span cache level 2 and cache level 3 (by the cache sizes the system reports"
+            "the samples' working sets (450 KiB, 800 KiB) span cache level 2 and cache level 3 (by the cache sizes the system reports"
         ) && err.contains("the target's (1.2 MiB) is in cache level 3"),
         "{err}"
     );

@@ -68,7 +68,7 @@ pub use profile::{
     Bandwidth, BandwidthPoint, Memory, Profile, RayonJoin, SizePoint, ThreadPoint, FORMAT, VERSION,
 };
 pub use stat::{Rate, Stat};
-pub use text::profile_text;
+pub use text::{bytes_text, profile_text};
 
 /// The cores the dedicated two-thread set-ups (barrier, ping-pong) need.
 pub const MIN_CORES: usize = 2;
@@ -119,7 +119,7 @@ pub fn run(
     let mut events = events(options, &threads, &mut steps)?;
     events.channel = message_table(options, &messages, &mut steps)?;
     let latency = memory::latencies(options, &mut |b| {
-        steps.next(&format!("memory latency, {}", text::bytes(b)))
+        steps.next(&format!("memory latency, {}", text::bytes_text(b)))
     })?;
     let array_bytes = memory::bandwidth_array_bytes(options, machine.largest_cache_bytes());
     let rates = memory::bandwidths(options, array_bytes, &readers, &mut |k| {
@@ -214,7 +214,7 @@ fn message_table(
     steps: &mut Steps,
 ) -> Result<Vec<SizePoint>, ProbeError> {
     let stats = channel::latencies(options, sizes, &mut |b| {
-        steps.next(&format!("message, {}", text::bytes(b)))
+        steps.next(&format!("message, {}", text::bytes_text(b)))
     })?;
     Ok(sizes
         .iter()

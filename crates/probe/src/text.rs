@@ -90,7 +90,7 @@ fn thread_table(title: &str, points: &[ThreadPoint]) -> String {
 fn size_table(title: &str, key: &str, points: &[SizePoint]) -> String {
     let mut t = Table::new(&[key, "median", "min – max", "reps", "ops/rep"]);
     for pt in points {
-        t.row(stat_cells(bytes(pt.bytes), &pt.time));
+        t.row(stat_cells(bytes_text(pt.bytes), &pt.time));
     }
     format!("{title}\n{}", t.render())
 }
@@ -99,7 +99,7 @@ fn size_table(title: &str, key: &str, points: &[SizePoint]) -> String {
 fn latency_table(p: &Profile) -> String {
     let mut t = Table::new(&["working set", "median", "min – max", "reps", "level"]);
     for pt in &p.memory.latency {
-        let mut cells = stat_cells(bytes(pt.bytes), &pt.time);
+        let mut cells = stat_cells(bytes_text(pt.bytes), &pt.time);
         cells[4] = level_name(p.cache_level(pt.bytes), p.memory.boundaries.len());
         t.row(cells);
     }
@@ -132,12 +132,12 @@ fn boundary_table(p: &Profile) -> String {
         let reported: Vec<String> = sys
             .iter()
             .filter(|c| c.level as usize == level)
-            .map(|c| format!("{} {}", bytes(c.size_bytes), c.kind.to_lowercase()))
+            .map(|c| format!("{} {}", bytes_text(c.size_bytes), c.kind.to_lowercase()))
             .collect();
         t.row(vec![
             format!("L{level}"),
-            b.map_or("-".into(), |b| bytes(b.fits_bytes)),
-            b.map_or("-".into(), |b| bytes(b.jump_bytes)),
+            b.map_or("-".into(), |b| bytes_text(b.fits_bytes)),
+            b.map_or("-".into(), |b| bytes_text(b.jump_bytes)),
             b.map_or("-".into(), |b| {
                 format!("{} → {}", time(b.before_s), time(b.after_s))
             }),
@@ -172,7 +172,7 @@ fn bandwidth_table(p: &Profile) -> String {
     }
     format!(
         "memory read bandwidth ({} array, one slice per thread)\n{}",
-        bytes(p.bandwidth.array_bytes),
+        bytes_text(p.bandwidth.array_bytes),
         t.render()
     )
 }
@@ -226,7 +226,7 @@ fn sig3(x: f64) -> String {
 }
 
 /// A size in B, KiB, MiB or GiB (exact for whole multiples, else one decimal).
-pub(crate) fn bytes(b: u64) -> String {
+pub fn bytes_text(b: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
     for (size, unit) in UNITS {
         if b >= size {
@@ -291,10 +291,10 @@ mod tests {
 
     #[test]
     fn sizes_and_times_read_well() {
-        assert_eq!(bytes(8), "8 B");
-        assert_eq!(bytes(2048), "2 KiB");
-        assert_eq!(bytes(256 << 20), "256 MiB");
-        assert_eq!(bytes(1536), "1.5 KiB");
+        assert_eq!(bytes_text(8), "8 B");
+        assert_eq!(bytes_text(2048), "2 KiB");
+        assert_eq!(bytes_text(256 << 20), "256 MiB");
+        assert_eq!(bytes_text(1536), "1.5 KiB");
         assert_eq!(time(3.4567e-6), "3.46 µs");
         assert_eq!(time(1.234e-9), "1.23 ns");
         assert_eq!(time(0.0123), "12.3 ms");

@@ -11,7 +11,8 @@
 //! * [`metrics`]: E, Ē and R_conservative (eqs. 4.8–4.10);
 //! * [`lang`]: the thread-graph language; [`instantiate`]: full instantiation, Θ first;
 //! * [`samples`]: coefficients from sample runs; [`costs`]: event costs from a `probe`
-//!   profile; [`predict`]: prediction and validation; [`report`]: text, JSON, timelines.
+//!   profile; [`predict`]: prediction and validation; [`cache`]: the cache-level warning;
+//!   [`report`]: text, JSON, timelines.
 //!
 //! ```
 //! use semi::instantiate::{instantiate, Bindings, Limits};
@@ -41,6 +42,7 @@
 //!
 //! The library returns typed results and limits; it prints nothing and opens no file.
 
+pub mod cache;
 pub mod coeffs;
 pub mod costs;
 pub mod graph;

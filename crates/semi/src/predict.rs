@@ -241,7 +241,7 @@ pub struct Validation<'a> {
 /// Validates every group of measured runs by their value of `v.by` (the processor count):
 /// the coefficients fitted to the samples at that value ([`fit_for`]), the runs predicted,
 /// and one table row per value. With the machine's profile, the notes include the
-/// cache-level warnings ([`cache_note`]).
+/// cache-level warnings, one per cause ([`crate::cache::grouped`]).
 ///
 /// # Errors
 /// As [`validate`] and [`fit_for`].
@@ -263,6 +263,7 @@ pub fn validate_samples<C: EventCosts>(
     values.sort_by(f64::total_cmp);
     values.dedup();
     let (mut checked, mut rows, mut notes) = (Vec::new(), Vec::new(), Vec::new());
+    let mut mismatches = Vec::new();
     for value in values {
         let (fitted, note) = fit_for(model, samples, by, Some(value), costs, opts)?;
         notes.extend(note);
@@ -285,11 +286,8 @@ pub fn validate_samples<C: EventCosts>(
                     .cloned()
                     .zip(p.iter().copied())
                     .collect();
-                if let Some(n) = cache_note(model, profile, used, &target)? {
-                    let n = format!("at {}: {n}", point_text(&target));
-                    if !notes.contains(&n) {
-                        notes.push(n);
-                    }
+                if let Some(m) = crate::cache::mismatch(model, profile, used, &target)? {
+                    mismatches.push((point_text(&target), m));
                 }
             }
         }
@@ -306,128 +304,6 @@ pub fn validate_samples<C: EventCosts>(
         checked.extend(c);
         rows.extend(t.rows);
     }
+    notes.extend(crate::cache::grouped(&mismatches));
     Ok((checked, ValidationTable { rows }, notes))
-}
-
-/// The warning of spec §7.1 item 13: the samples' and the target's working sets (the
-/// model's `memory` declaration) fall in different levels of the machine's memory hierarchy,
-/// so the samples' costs per element need not hold at the target. The levels are placed
-/// twice: by the probe's latency boundaries, and by the cache sizes the system reports (a
-/// streaming loop can keep a working set in a cache that the probe's random pointer chase
-/// already sees as main memory). `None` when both agree for every sample or the model
-/// declares no working set.
-///
-/// # Errors
-/// As [`crate::instantiate::working_set`].
-pub fn cache_note(
-    model: &Model,
-    profile: &probe::Profile,
-    samples: &SampleSet,
-    target: &[(String, f64)],
-) -> Result<Option<String>, PredictError> {
-    let bytes_at = |params: Vec<(String, f64)>| -> Result<Option<f64>, PredictError> {
-        let b = Bindings {
-            params,
-            coeffs: Vec::new(),
-        };
-        Ok(crate::instantiate::working_set(model, &b)?.map(|bytes| bytes.max(0.0)))
-    };
-    let Some(bytes) = bytes_at(target.to_vec())? else {
-        return Ok(None);
-    };
-    let mut points: Vec<&Vec<f64>> = samples
-        .samples
-        .iter()
-        .map(|s| &s.params)
-        .chain(samples.runs.iter().map(|r| &r.0))
-        .collect();
-    points.dedup();
-    let mut sample_bytes = Vec::new();
-    for p in points {
-        let params = samples
-            .names
-            .iter()
-            .cloned()
-            .zip(p.iter().copied())
-            .collect();
-        if let Some(b) = bytes_at(params)? {
-            sample_bytes.push(b);
-        }
-    }
-    // The two ways of placing a working set (0: the probe's boundaries, 1: the reported
-    // cache sizes), each with its number of cache levels and how the warning names it.
-    let place = |way: usize, b: f64| {
-        if way == 0 {
-            Some(profile.cache_level(b as u64))
-        } else {
-            profile.reported_cache_level(b as u64)
-        }
-    };
-    let reported_levels = profile.reported_cache_levels().unwrap_or(0);
-    let ways = [
-        (profile.memory.boundaries.len(), ""),
-        (
-            reported_levels,
-            " (by the cache sizes the system reports; the probe's latency boundaries place them alike)",
-        ),
-    ];
-    for (way, (levels, by)) in ways.into_iter().enumerate() {
-        let level_of = |b: f64| place(way, b);
-        let Some(level) = level_of(bytes) else {
-            continue;
-        };
-        let name = |l: usize| {
-            if l > levels {
-                "main memory".to_string()
-            } else {
-                format!("cache level {l}")
-            }
-        };
-        let mut placed: Vec<(f64, usize)> = sample_bytes
-            .iter()
-            .filter_map(|&b| level_of(b).map(|l| (b, l)))
-            .collect();
-        placed.sort_by(|a, b| a.0.total_cmp(&b.0));
-        placed.dedup_by(|a, b| a.0 == b.0);
-        let Some(&(b, l)) = placed.iter().find(|&&(_, l)| l != level) else {
-            continue;
-        };
-        if placed.iter().any(|&(_, l)| l == level) {
-            // Some samples share the target's level and some do not: the fit mixes levels.
-            let mut spread: Vec<usize> = placed.iter().map(|p| p.1).collect();
-            spread.sort_unstable();
-            spread.dedup();
-            let names: Vec<String> = spread.iter().map(|&l| name(l)).collect();
-            let sizes: Vec<String> = placed.iter().map(|p| bytes_text(p.0)).collect();
-            return Ok(Some(format!(
-                "the samples' working sets ({}) span {}{by}, the target's ({}) is in {}: the fit mixes costs per element of different levels; take every sample in {} too",
-                sizes.join(", "),
-                names.join(" and "),
-                bytes_text(bytes),
-                name(level),
-                name(level)
-            )));
-        }
-        return Ok(Some(format!(
-            "the target's working set ({}) is in {}, a sample's ({}) in {}{by}: costs per element can differ between levels; take samples whose working set is in {} too",
-            bytes_text(bytes),
-            name(level),
-            bytes_text(b),
-            name(l),
-            name(level)
-        )));
-    }
-    Ok(None)
-}
-
-fn bytes_text(b: f64) -> String {
-    if b >= (1u64 << 30) as f64 {
-        format!("{:.1} GiB", b / (1u64 << 30) as f64)
-    } else if b >= (1u64 << 20) as f64 {
-        format!("{:.1} MiB", b / (1u64 << 20) as f64)
-    } else if b >= 1024.0 {
-        format!("{:.1} KiB", b / 1024.0)
-    } else {
-        format!("{b:.0} B")
-    }
 }

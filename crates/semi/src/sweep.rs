@@ -7,6 +7,7 @@ use sweep::{LineSpec, LinesConfig};
 use crate::instantiate::Bindings;
 use crate::lang::Model;
 use crate::predict::{predict, PredictOptions};
+use crate::samples::{fit_for, SampleSet, SamplesError};
 use crate::sim::{EventCosts, Options};
 
 /// The columns of a point: the predicted time, the threads' time summed by what it was
@@ -25,6 +26,42 @@ pub const COLUMNS: [&str; 8] = [
 /// Coefficient values by name.
 pub type Coefficients = Vec<(String, f64)>;
 
+/// Coefficients per value of the processor-count parameter (`None`: for every value).
+pub type ByValue = Vec<(Option<f64>, Coefficients)>;
+
+/// The coefficients of a sweep whose grid has the values `values` of the processor-count
+/// parameter `by`: per value, fitted to the samples at that value ([`fit_for`]); with no
+/// values (`by` is not swept), one fit to every sample, for every point. The second part is
+/// the fits' notes, each once.
+///
+/// # Errors
+/// As [`fit_for`], at the first value whose fit fails.
+pub fn fit_per_value<C: EventCosts>(
+    model: &Model,
+    samples: &SampleSet,
+    by: &str,
+    values: &[f64],
+    costs: &C,
+    opts: &PredictOptions,
+) -> Result<(ByValue, Vec<String>), SamplesError> {
+    let values: Vec<Option<f64>> = if values.is_empty() {
+        vec![None]
+    } else {
+        values.iter().copied().map(Some).collect()
+    };
+    let (mut coeffs, mut notes) = (Vec::with_capacity(values.len()), Vec::new());
+    for value in values {
+        let (fitted, note) = fit_for(model, samples, by, value, costs, opts)?;
+        if let Some(n) = note {
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+        coeffs.push((value, fitted.coefficients));
+    }
+    Ok((coeffs, notes))
+}
+
 /// A model to sweep: its coefficients (per value of the processor-count parameter, when
 /// they were fitted per value), the event costs and the options.
 pub struct Sweep<'a, C: EventCosts> {
@@ -33,7 +70,7 @@ pub struct Sweep<'a, C: EventCosts> {
     /// The names of the swept point's coordinates, in order.
     pub names: Vec<String>,
     /// The coefficients for each value of the parameter `by` (`None`: for every value).
-    pub coeffs: Vec<(Option<f64>, Coefficients)>,
+    pub coeffs: ByValue,
     /// The processor-count parameter: it selects the coefficients and, unless
     /// `opts.sim.processors` is set below `usize::MAX`, the processors.
     pub by: String,

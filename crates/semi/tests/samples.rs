@@ -362,3 +362,51 @@ fn whole_program_fits_follow_the_critical_path() {
         "{err}"
     );
 }
+
+/// A sweep's coefficients: per value of P in the grid, fitted to the samples there, and to
+/// every sample (with one note) where there are none; whole-program times are fitted with
+/// the sweep's event costs, so a barrier's cost is not taken for work.
+#[test]
+fn a_sweep_fits_per_value_of_p_with_its_event_costs() {
+    let model = "param N;\nparam P;\ncoeff a;\nbarrier b(P);\nclass w[i in P] {\n    compute x = a * N / P;\n    barrier b;\n}\n";
+    let m = parse("w.tg", model).unwrap();
+    let costs = FixedCosts {
+        barrier: 0.01,
+        ..FixedCosts::default()
+    };
+    let opts = semi::predict::PredictOptions::default();
+    let mut csv = String::from("N,P,segment,seconds\n");
+    for p in [1.0, 2.0] {
+        for n in [1000.0, 2000.0, 4000.0] {
+            let b = Bindings {
+                params: vec![("N".into(), n), ("P".into(), p)],
+                coeffs: vec![("a".into(), 1e-5)],
+            };
+            let t = semi::predict::predict(&m, &b, &costs, &opts)
+                .unwrap()
+                .outcome
+                .time;
+            csv.push_str(&format!("{n},{p},run,{t}\n"));
+        }
+    }
+    let set = read_samples(&m, "runs.csv", &csv).unwrap();
+    let (by_value, notes) =
+        semi::sweep::fit_per_value(&m, &set, "P", &[1.0, 2.0, 4.0], &costs, &opts).unwrap();
+    assert_eq!(
+        by_value.iter().map(|v| v.0).collect::<Vec<_>>(),
+        [Some(1.0), Some(2.0), Some(4.0)]
+    );
+    for (p, c) in &by_value {
+        let a = c.iter().find(|c| c.0 == "a").unwrap().1;
+        assert!((a - 1e-5).abs() < 1e-11, "P={p:?}: a = {a}");
+    }
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].starts_with("no samples at P=4"), "{}", notes[0]);
+    // Without the barrier's cost the fit takes it for work.
+    let (free, _) =
+        semi::sweep::fit_per_value(&m, &set, "P", &[], &FixedCosts::default(), &opts).unwrap();
+    assert_eq!(free.len(), 1);
+    assert_eq!(free[0].0, None);
+    let a = free[0].1.iter().find(|c| c.0 == "a").unwrap().1;
+    assert!(a > 1.01e-5, "{a}");
+}

@@ -53,9 +53,49 @@ pub struct ModelArgs {
     /// Bind a parameter: NAME=VALUE.
     #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = input::parse_define)]
     define: Vec<Define>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Limits as their flags: `--max-steps 500 and --max-ops 10`.
+fn flags(over: &[(&str, u64)]) -> String {
+    let f: Vec<String> = over.iter().map(|(f, v)| format!("{f} {v}")).collect();
+    f.join(" and ")
+}
+
+/// The limits of an instantiation and its traversal.
+#[derive(clap::Args, Debug)]
+pub struct LimitArgs {
     /// The most steps (Θ, segments, loop control) of an instantiation and traversal.
     #[arg(long, default_value_t = 1 << 32, value_name = "N", value_parser = input::parse_count)]
     max_steps: u64,
+    /// The most ops of an instantiated graph (segments and events, each iteration of an
+    /// unrolled loop counted; tens of bytes of memory each).
+    #[arg(long, default_value_t = Limits::default().max_ops, value_name = "N", value_parser = input::parse_count)]
+    max_ops: u64,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_steps: self.max_steps,
+            max_ops: self.max_ops,
+            ..Limits::default()
+        }
+    }
+
+    /// The limits a counted instantiation is over, as the flags that raise them
+    /// (`--max-steps 500`).
+    fn over(&self, c: &semi::instantiate::Count) -> Vec<(&'static str, u64)> {
+        let mut over = Vec::new();
+        if c.size.steps > self.max_steps {
+            over.push(("--max-steps", self.max_steps));
+        }
+        if c.ops > self.max_ops {
+            over.push(("--max-ops", self.max_ops));
+        }
+        over
+    }
 }
 
 /// Options of `vates semi check`.
@@ -141,9 +181,8 @@ pub struct SweepArgs {
     /// Bind a parameter: NAME=VALUE, NAME=LO..HI, NAME=LO..HI:STEP or NAME=V1,V2,...
     #[arg(short = 'D', value_name = "NAME=VALUES", value_parser = input::parse_define)]
     define: Vec<Define>,
-    /// The most steps (Θ, segments, loop control) of each prediction.
-    #[arg(long, default_value_t = 1 << 32, value_name = "N", value_parser = input::parse_count)]
-    max_steps: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
     #[command(flatten)]
     coeffs: CoeffArgs,
     #[command(flatten)]
@@ -180,9 +219,8 @@ pub struct ValidateArgs {
     /// Seed of the random order of simultaneous events and of branches.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The most steps (Θ, segments, loop control) of each prediction.
-    #[arg(long, default_value_t = 1 << 32, value_name = "N", value_parser = input::parse_count)]
-    max_steps: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -215,6 +253,13 @@ pub fn run(cmd: SemiCommand, out: &mut dyn Write) -> Result<()> {
 
 fn model_error(e: Box<lang::ModelError>) -> CliError {
     let mut e = e;
+    if e.kind == lang::ErrorKind::Limit
+        && e.help
+            .as_deref()
+            .is_some_and(|h| h.ends_with("raise the limit"))
+    {
+        e.help = Some("predict at smaller parameters, or raise --max-steps and --max-ops".into());
+    }
     if !e.missing_coeffs.is_empty() {
         let given: Vec<String> = e
             .missing_coeffs
@@ -255,6 +300,13 @@ fn predict_error(e: PredictError) -> CliError {
         PredictError::Sim(e) => sim_error(e),
         PredictError::Read(r) => r.into(),
         PredictError::Samples(e) => samples_error(e),
+        e @ PredictError::NoGroup { .. } => CliError::usage(format!(
+            "--by: {e}; validate makes a table row per value of a parameter (the processor count, `P` by default)"
+        )),
+        e @ PredictError::NotFinite { .. } => CliError::with_help(
+            e.to_string(),
+            "check the coefficients (-C, --samples) and the event costs of --machine",
+        ),
         other => CliError::msg(other.to_string()),
     }
 }
@@ -278,13 +330,6 @@ fn load(path: &Path) -> Result<Model> {
     lang::parse(&path.display().to_string(), &text).map_err(model_error)
 }
 
-fn limits(max_steps: u64) -> Limits {
-    Limits {
-        max_steps,
-        ..Limits::default()
-    }
-}
-
 fn params(defines: &[Define]) -> Result<Vec<(String, f64)>> {
     input::single_values(defines, "semi", None).map(|v| {
         v.into_iter()
@@ -301,20 +346,16 @@ fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
             params: params(&a.model.define)?,
             coeffs: Vec::new(),
         };
-        let (c, all) = count(&m, &b, &limits(a.model.max_steps)).map_err(model_error)?;
+        let (c, all) = count(&m, &b, &a.model.limits.limits()).map_err(model_error)?;
         text.push_str(&format!(
             "at {}: Θ = {} event processings, {} steps, {} ops{}\n",
             semi::samples::point_text(&all),
             c.size.events,
             c.size.steps,
             c.ops,
-            if c.size.steps > a.model.max_steps {
-                format!(
-                    " (over --max-steps {}: predict would refuse it)",
-                    a.model.max_steps
-                )
-            } else {
-                String::new()
+            match a.model.limits.over(&c)[..] {
+                [] => String::new(),
+                ref over => format!(" (over {}: predict would refuse it)", flags(over)),
             }
         ));
     }
@@ -326,17 +367,24 @@ fn load_samples(m: &Model, path: &Path) -> Result<SampleSet> {
     read_samples(m, &path.display().to_string(), &text).map_err(samples_error)
 }
 
+/// `--by` names a given parameter of the samples, or is `none`.
+fn check_by(set: &SampleSet, by: &str) -> Result<()> {
+    if by == "none" || set.names.iter().any(|n| n == by) {
+        return Ok(());
+    }
+    let hint = diag::did_you_mean(&diag::suggest(by, set.names.iter().map(String::as_str)))
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
+    Err(CliError::usage(format!(
+        "--by {by}: the model has no parameter `{by}` (its parameters: {}; `--by none` fits all samples together){hint}",
+        set.names.join(", ")
+    )))
+}
+
 fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<()> {
     let m = load(&a.model)?;
     let set = load_samples(&m, &a.samples)?;
-    if a.by != "none" && !set.names.contains(&a.by) {
-        return Err(CliError::usage(format!(
-            "--by {}: the model has no parameter `{}` (its parameters: {}; `--by none` fits all samples together)",
-            a.by,
-            a.by,
-            set.names.join(", ")
-        )));
-    }
+    check_by(&set, &a.by)?;
     let costs = costs(profile(a.machine.as_deref())?.as_ref());
     let mut fits: Vec<(String, Fitted)> = Vec::new();
     for g in set.groups(&a.by) {
@@ -398,6 +446,7 @@ fn coefficients(
     let mut coeffs: Vec<(String, f64)> = Vec::new();
     if let Some(path) = &a.samples {
         let set = load_samples(m, path)?;
+        check_by(&set, &a.by)?;
         let value = at.iter().find(|(k, _)| *k == a.by).map(|x| x.1);
         let fit_opts = PredictOptions::default();
         let (fitted, note) =
@@ -444,20 +493,26 @@ fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     let profile = profile(a.machine.machine.as_deref())?;
     let coeffs = coefficients(&m, &a.coeffs, &params, profile.as_ref())?;
     let b = Bindings { params, coeffs };
-    let lim = limits(a.model.max_steps);
-    // A graph over --max-steps is refused before it is built, with the flag in the hint (the
-    // instantiation's own limit error names no flag).
+    let lim = a.model.limits.limits();
+    // A graph over --max-steps or --max-ops is refused before it is built, with the flag in
+    // the hint (the instantiation's own limit error names no flag).
     let (counted, all) = count(&m, &b, &lim).map_err(model_error)?;
-    if counted.size.steps > lim.max_steps {
+    let over = a.model.limits.over(&counted);
+    if !over.is_empty() {
+        let raise: Vec<&str> = over.iter().map(|o| o.0).collect();
         return Err(CliError::with_help(
             format!(
-                "at {}: Θ = {} event processings, {} steps, over --max-steps {}",
+                "at {}: Θ = {} event processings, {} steps, {} ops, over {}",
                 semi::samples::point_text(&all),
                 counted.size.events,
                 counted.size.steps,
-                lim.max_steps
+                counted.ops,
+                flags(&over)
             ),
-            "raise --max-steps, or predict at smaller parameters",
+            format!(
+                "raise {}, or predict at smaller parameters",
+                raise.join(" and ")
+            ),
         ));
     }
     let processors = a
@@ -476,11 +531,14 @@ fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
         sim: Options {
             processors,
             seed: a.machine.seed,
-            max_steps: a.model.max_steps,
+            max_steps: a.model.limits.max_steps,
             schedule: a.timeline.wanted(),
         },
     };
     let p = predict(&m, &b, &costs(profile.as_ref()), &opts).map_err(predict_error)?;
+    for n in &p.notes {
+        crate::error::note(&format!("warning: {n}"));
+    }
     if a.timeline.wanted() {
         let title = a.model.model.display().to_string();
         let tr = schedule_trace(&title, &p.threads, &p.outcome);
@@ -506,10 +564,10 @@ fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
         read_measured(&m, &a.measured.display().to_string(), &text).map_err(predict_error)?;
     let profile = profile(a.machine.as_deref())?;
     let opts = PredictOptions {
-        limits: limits(a.max_steps),
+        limits: a.limits.limits(),
         sim: Options {
             seed: a.seed,
-            max_steps: a.max_steps,
+            max_steps: a.limits.max_steps,
             ..Options::default()
         },
     };
@@ -553,6 +611,7 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let mut coeffs = match &a.coeffs.samples {
         Some(path) => {
             let set = load_samples(&m, path)?;
+            check_by(&set, &a.coeffs.by)?;
             let values: Vec<f64> = space
                 .axes()
                 .iter()
@@ -587,11 +646,11 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         .processors
         .map_or(usize::MAX, |p| usize::try_from(p).unwrap_or(usize::MAX));
     let opts = PredictOptions {
-        limits: limits(a.max_steps),
+        limits: a.limits.limits(),
         sim: Options {
             processors,
             seed: a.machine.seed,
-            max_steps: a.max_steps,
+            max_steps: a.limits.max_steps,
             schedule: false,
         },
     };

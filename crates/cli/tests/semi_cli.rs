@@ -380,27 +380,31 @@ fn predict_writes_a_trace_and_a_gantt_chart() {
     assert!(svg.contains("worker[2]") && svg.contains("forkjoin.tg"));
 }
 
+/// `vates semi predict` of GE at (N, P) with the shipped samples and machine profile.
+fn ge_predict_on_the_machine(n: &str, p: &str, more: &[&str]) -> Vec<String> {
+    let mut a = vec![
+        "semi".to_string(),
+        "predict".into(),
+        ex("ge.tg"),
+        "-D".into(),
+        format!("N={n}"),
+        "-D".into(),
+        format!("P={p}"),
+        "--samples".into(),
+        ex("ge_samples.csv"),
+        "--machine".into(),
+        ex("machine.json"),
+    ];
+    a.extend(more.iter().map(|m| m.to_string()));
+    a
+}
+
 #[test]
 fn predict_beyond_the_samples_warns_of_another_cache_level() {
-    let args = |n: &'static str| {
-        vec![
-            "semi".to_string(),
-            "predict".into(),
-            ex("ge.tg"),
-            "-D".into(),
-            format!("N={n}"),
-            "-D".into(),
-            "P=2".into(),
-            "--samples".into(),
-            ex("ge_samples.csv"),
-            "--machine".into(),
-            ex("machine.json"),
-        ]
-    };
+    let args = |n: &str| ge_predict_on_the_machine(n, "2", &[]);
     // 8·1000² bytes = 7.6 MiB, past the profile's last cache boundary (4 MiB); the samples'
     // 8·240² and 8·320² bytes are inside it.
     let a = args("1000");
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
     let (out, err) = output_with_code(&a, 0);
     assert!(out.contains("ge.tg at N=1000, P=2: "), "{out}");
     assert!(
@@ -418,7 +422,6 @@ fn predict_beyond_the_samples_warns_of_another_cache_level() {
     // fits in the 512 KiB level-2 cache and the one at N = 320 and the target do not: the
     // samples span two levels.
     let a = args("400");
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
     let (_, err) = output_with_code(&a, 0);
     assert!(
         err.contains(
@@ -669,25 +672,26 @@ fn a_machine_file_that_is_no_profile_says_to_probe() {
 
 #[test]
 fn a_graph_over_max_steps_is_refused_with_theta() {
-    let err = fails(
-        &[
-            "semi",
-            "predict",
-            &ex("ge.tg"),
-            "-D",
-            "N=100",
-            "-D",
-            "P=4",
-            "-C",
-            "c_init=1",
-            "--max-steps",
-            "500",
-        ],
-        1,
-    );
+    let ge = ex("ge.tg");
+    let args = |flag: &'static str, limit: &'static str| {
+        let mut a = vec!["semi", "predict", &ge, "-D", "N=100", "-D", "P=4"];
+        for c in ["c_init=1", "c_pivot=1", "c_elim=1", "c_solve=1"] {
+            a.extend(["-C", c]);
+        }
+        a.extend([flag, limit]);
+        a
+    };
+    let err = fails(&args("--max-steps", "500"), 1);
     assert!(err.contains("Θ = 997 event processings"), "{err}");
     assert!(err.contains("over --max-steps 500"), "{err}");
     assert!(err.contains("raise --max-steps"), "{err}");
+    // The graph's ops have their own limit and flag.
+    let err = fails(&args("--max-ops", "100"), 1);
+    assert!(
+        err.contains("over --max-ops 100") && err.contains("raise --max-ops"),
+        "{err}"
+    );
+    assert!(stdout(&args("--max-ops", "100000")).contains("at N=100, P=4: "));
 }
 
 #[test]
@@ -944,4 +948,70 @@ fn fit_to_whole_program_times_runs_algorithm_g() {
         err.contains("P=1: ") && err.contains("sample points, there are 2"),
         "{err}"
     );
+}
+
+/// `--by` is a given parameter or `none` in fit, predict and sweep alike; a misspelt one is
+/// a usage error with a suggestion, and validate, which needs a parameter, says so.
+#[test]
+fn by_is_one_rule_for_every_subcommand() {
+    let base = |sub: &str| {
+        vec![
+            "semi".to_string(),
+            sub.into(),
+            ex("ge.tg"),
+            "--samples".into(),
+            ex("ge_samples.csv"),
+            "--by".into(),
+            "p".into(),
+        ]
+    };
+    for (sub, more) in [
+        ("fit", vec![]),
+        ("predict", vec!["-D", "N=400", "-D", "P=2"]),
+        ("sweep", vec!["-D", "N=400", "-D", "P=1,2"]),
+    ] {
+        let mut a = base(sub);
+        a.extend(more.iter().map(|s| s.to_string()));
+        let err = fails(&a, 2);
+        assert!(
+            err.contains("--by p: the model has no parameter `p`") && err.contains("`P`"),
+            "{sub}: {err}"
+        );
+    }
+    let err = fails(
+        &[
+            "semi",
+            "validate",
+            &ex("ge.tg"),
+            "--samples",
+            &ex("ge_samples.csv"),
+            "--measured",
+            &ex("ge_measured.csv"),
+            "--by",
+            "none",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("a table row per value of a parameter"),
+        "{err}"
+    );
+}
+
+/// Events beyond what the machine profile measured (barriers of more threads) are costed by
+/// extrapolation, and predict says so.
+#[test]
+fn predict_warns_of_event_costs_beyond_the_profile() {
+    let args = |p: &str| ge_predict_on_the_machine("200", p, &["--by", "none"]);
+    // The profile measured barriers of up to 4 threads; P = 8 meets at barriers of 9.
+    let a = args("8");
+    let (out, err) = output_with_code(&a, 0);
+    assert!(out.contains("at N=200, P=8: "), "{out}");
+    assert!(
+        err.contains("warning: the model has barriers of 9 threads, the machine profile measured them up to 4: their costs are extrapolated"),
+        "{err}"
+    );
+    let a = args("2");
+    let (_, err) = output_with_code(&a, 0);
+    assert!(!err.contains("extrapolated"), "{err}");
 }

@@ -11,6 +11,7 @@
 
 use probe::Profile;
 
+use crate::graph::{Graph, Op};
 use crate::sim::EventCosts;
 
 /// The event costs of a measured machine.
@@ -44,5 +45,44 @@ impl EventCosts for MachineCosts {
     }
     fn recv(&self, _: u64) -> f64 {
         0.0
+    }
+    fn beyond(&self, graph: &Graph) -> Vec<String> {
+        let p = &self.profile;
+        let barrier = graph.barriers.iter().map(|b| b.participants).max();
+        let (mut fork, mut bytes) = (None, None);
+        let mut stack: Vec<&[Op]> = graph.threads.iter().map(|t| &t.ops[..]).collect();
+        while let Some(ops) = stack.pop() {
+            for op in ops {
+                match op {
+                    Op::Loop { body, .. } => stack.push(body),
+                    Op::Fork(c) | Op::Join(c) => fork = fork.max(Some(c.len())),
+                    Op::Send { bytes: b, .. } => bytes = bytes.max(Some(*b)),
+                    _ => {}
+                }
+            }
+        }
+        let mut notes = Vec::new();
+        let threads = |points: &[probe::ThreadPoint]| points.iter().map(|t| t.threads).max();
+        for (what, used, measured) in [
+            ("barriers", barrier, threads(&p.barrier)),
+            ("forks and joins", fork, threads(&p.fork_join)),
+        ] {
+            if let (Some(u), Some(m)) = (used, measured) {
+                if u > m {
+                    notes.push(format!(
+                        "the model has {what} of {u} threads, the machine profile measured them up to {m}: their costs are extrapolated; probe up to {u} threads to measure them"
+                    ));
+                }
+            }
+        }
+        if let (Some(u), Some(m)) = (bytes, p.channel.iter().map(|c| c.bytes).max()) {
+            if u > m {
+                notes.push(format!(
+                    "the model sends messages of {} bytes, the machine profile measured them up to {}: their latency is extrapolated",
+                    u, m
+                ));
+            }
+        }
+        notes
     }
 }

@@ -37,6 +37,9 @@ pub struct Prediction {
     pub outcome: Outcome,
     /// The time spent instantiating and traversing, seconds (T_estimate of eq. 4.8).
     pub estimate_seconds: f64,
+    /// What the user should know: events whose costs are extrapolated beyond the machine
+    /// profile ([`EventCosts::beyond`]).
+    pub notes: Vec<String>,
 }
 
 /// Why a prediction failed.
@@ -57,6 +60,15 @@ pub enum PredictError {
     /// The samples cannot be fitted.
     #[error(transparent)]
     Samples(#[from] SamplesError),
+    /// The predicted time is not a finite number: segment times and event costs added up past
+    /// the largest number.
+    #[error("at {point}: the predicted time is {time} s, not a finite number: the segment times and event costs add up past the largest number")]
+    NotFinite {
+        /// The point (`N=800, P=8`).
+        point: String,
+        /// The time (infinite or NaN).
+        time: f64,
+    },
     /// The processor-count parameter is not a parameter of the model.
     #[error("the model has no parameter `{name}` to group the validation by")]
     NoGroup {
@@ -68,8 +80,8 @@ pub enum PredictError {
 /// Predicts `model` at `b` (parameters and coefficients) with event costs `costs`.
 ///
 /// # Errors
-/// [`PredictError::Model`] (a binding, a value, a limit with Θ) or [`PredictError::Sim`]
-/// (a deadlock, the step limit).
+/// [`PredictError::Model`] (a binding, a value, a limit with Θ), [`PredictError::Sim`]
+/// (a deadlock, the step limit) or [`PredictError::NotFinite`].
 pub fn predict<C: EventCosts>(
     model: &Model,
     b: &Bindings,
@@ -78,13 +90,21 @@ pub fn predict<C: EventCosts>(
 ) -> Result<Prediction, PredictError> {
     let started = Instant::now();
     let inst = instantiate(model, b, &opts.limits)?;
+    let notes = costs.beyond(&inst.graph);
     let outcome = simulate(&inst.graph, costs, &opts.sim)?;
+    if !outcome.time.is_finite() {
+        return Err(PredictError::NotFinite {
+            point: point_text(&inst.params),
+            time: outcome.time,
+        });
+    }
     Ok(Prediction {
         params: inst.params,
         threads: inst.graph.threads.into_iter().map(|t| t.name).collect(),
         size: inst.size,
         outcome,
         estimate_seconds: started.elapsed().as_secs_f64(),
+        notes,
     })
 }
 
@@ -141,6 +161,8 @@ pub struct Checked {
     pub predicted: f64,
     /// E (eq. 4.9).
     pub error: f64,
+    /// The prediction's notes ([`Prediction::notes`]).
+    pub notes: Vec<String>,
     /// The time spent predicting.
     pub estimate_seconds: f64,
 }
@@ -201,6 +223,7 @@ pub fn validate<C: EventCosts>(
             predicted: pred.outcome.time,
             error: crate::metrics::error(actual, pred.outcome.time)?,
             estimate_seconds: pred.estimate_seconds,
+            notes: pred.notes,
         });
     }
     let mut rows: Vec<ValidationRow> = Vec::new();
@@ -301,6 +324,11 @@ pub fn validate_samples<C: EventCosts>(
             sample_seconds,
             opts,
         )?;
+        for n in c.iter().flat_map(|c| &c.notes) {
+            if !notes.contains(n) {
+                notes.push(n.clone());
+            }
+        }
         checked.extend(c);
         rows.extend(t.rows);
     }

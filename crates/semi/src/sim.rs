@@ -35,6 +35,12 @@ pub trait EventCosts {
     fn latency(&self, bytes: u64) -> f64;
     /// Receiving a message of `bytes` (after its arrival).
     fn recv(&self, bytes: u64) -> f64;
+    /// Where `graph`'s events lie beyond what these costs were measured for, so that they
+    /// are extrapolated: a note for the user per kind of event (none by default).
+    fn beyond(&self, graph: &Graph) -> Vec<String> {
+        let _ = graph;
+        Vec::new()
+    }
 }
 
 /// Costs chosen at run time (a machine profile, or none) behind one type.
@@ -62,6 +68,9 @@ impl EventCosts for Box<dyn EventCosts + Send + Sync> {
     }
     fn recv(&self, bytes: u64) -> f64 {
         (**self).recv(bytes)
+    }
+    fn beyond(&self, graph: &Graph) -> Vec<String> {
+        (**self).beyond(graph)
     }
 }
 
@@ -225,6 +234,16 @@ pub enum SimError {
         events: u64,
         /// The limit.
         limit: u64,
+    },
+    /// A thread unlocks a lock that it does not hold.
+    #[error("`{thread}` unlocks lock `{lock}`, which {}", match .holder { Some(h) => format!("`{h}` holds"), None => "nobody holds".to_string() })]
+    NotHeld {
+        /// The thread.
+        thread: String,
+        /// The lock.
+        lock: String,
+        /// The thread that holds it, if any.
+        holder: Option<String>,
     },
     /// Threads wait for something that never happens.
     #[error("deadlock: {}", describe(.blocked))]
@@ -404,7 +423,7 @@ struct BarrierState {
 }
 
 struct LockState {
-    held: bool,
+    holder: Option<ThreadId>,
     waiting: VecDeque<(ThreadId, f64)>,
 }
 
@@ -488,6 +507,8 @@ struct Engine<'a, C: EventCosts> {
     ready: BinaryHeap<Reverse<u128>>,
     /// The arrivals of a barrier being released (reused).
     released: Vec<(ThreadId, f64)>,
+    /// The first unlock by a thread that did not hold the lock: (thread, lock, holder).
+    misuse: Option<(ThreadId, u32, Option<ThreadId>)>,
     /// Threads released together at one time, waiting in the pool as one entry (a
     /// barrier's participants): taken in a random order when it comes up.
     batches: Vec<Vec<ThreadId>>,
@@ -582,6 +603,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
             times: vec![ThreadTimes::default(); n],
             ready: BinaryHeap::new(),
             released: Vec::new(),
+            misuse: None,
             batches: Vec::new(),
             free_batches: Vec::new(),
             rng: SplitMix64::new(opts.seed),
@@ -598,7 +620,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
                 .locks
                 .iter()
                 .map(|_| LockState {
-                    held: false,
+                    holder: None,
                     waiting: VecDeque::new(),
                 })
                 .collect(),
@@ -826,20 +848,25 @@ impl<'a, C: EventCosts> Engine<'a, C> {
             }
             Instr::Lock(l) => {
                 let ls = &mut self.locks[l as usize];
-                if ls.held {
+                if ls.holder.is_some() {
                     ls.waiting.push_back((thread, t));
                     self.threads[thread].wait = Wait::Lock(l);
                     return None;
                 }
-                ls.held = true;
+                ls.holder = Some(thread);
                 Some(self.pay(thread, t, self.costs.lock()))
             }
             Instr::Unlock(l) => {
                 let after = t + self.costs.unlock();
                 let ls = &mut self.locks[l as usize];
-                ls.held = false;
+                if ls.holder != Some(thread) {
+                    // The thread stops here; the traversal ends in an error.
+                    self.misuse.get_or_insert((thread, l, ls.holder));
+                    return None;
+                }
+                ls.holder = None;
                 if let Some((w, since)) = ls.waiting.pop_front() {
-                    ls.held = true;
+                    ls.holder = Some(w);
                     self.threads[w].wait = Wait::None;
                     self.times[w].lock_wait += t - since;
                     self.record(w, Activity::LockWait, since, t);
@@ -954,6 +981,14 @@ impl<'a, C: EventCosts> Engine<'a, C> {
     }
 
     fn finish(self, graph: &Graph) -> Result<Outcome, SimError> {
+        if let Some((thread, lock, holder)) = self.misuse {
+            let name = |t: ThreadId| graph.threads[t].name.clone();
+            return Err(SimError::NotHeld {
+                thread: name(thread),
+                lock: graph.locks[lock as usize].clone(),
+                holder: holder.map(name),
+            });
+        }
         let blocked: Vec<(String, String)> = self
             .threads
             .iter()

@@ -3,7 +3,7 @@
 
 use semi::instantiate::{instantiate, Bindings, Limits};
 use semi::lang::{parse, ErrorKind, ModelError};
-use semi::sim::{simulate, FixedCosts, Options};
+use semi::sim::{simulate, FixedCosts, Options, SimError};
 
 fn example(name: &str) -> String {
     let path = format!("{}/../../examples/semi/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -382,4 +382,89 @@ fn errors_render_with_the_source() {
         .unwrap();
     assert!(out.contains("bad.tg:3:20"), "{out}");
     assert!(out.contains("did you mean `step`?"), "{out}");
+}
+
+/// A segment's time is a sum of terms, each a coefficient times a function of the
+/// parameters: anything else is refused where it is written, since the samples' fit could
+/// not find its coefficients.
+#[test]
+fn segment_times_not_linear_in_the_coefficients_are_located() {
+    let model = |cost: &str| {
+        format!("param N;\nparam P;\ncoeff c, d;\nthread t {{\n    compute w = {cost};\n}}\n")
+    };
+    for ok in [
+        "c * N^2 / P + d * N",
+        "(c + d) * N",
+        "c * floor(N / P) - d",
+        "c * N / 2 + 3",
+        "-c * N",
+    ] {
+        parse("ok.tg", &model(ok)).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+    for (bad, why) in [
+        ("c * d * N", "multiplies coefficients together"),
+        ("N / c", "divides by a coefficient"),
+        ("c^2 * N", "raises a coefficient to a power"),
+        ("floor(c * N)", "inside a function"),
+        ("min(c, d) * N", "inside a function"),
+    ] {
+        let e = error(&model(bad));
+        assert_eq!(e.kind, ErrorKind::Misuse, "{bad}");
+        assert!(
+            e.message
+                .starts_with("the time of segment `w` is not linear in the coefficients")
+                && e.message.contains(why),
+            "{bad}: {}",
+            e.message
+        );
+        let at = e.location.as_ref().expect("located");
+        assert_eq!(at.line_col().0, 5, "{bad}");
+        assert!(
+            e.help.as_deref().unwrap_or("").contains("sum of terms"),
+            "{bad}"
+        );
+    }
+}
+
+/// Event costs that add up past the largest number make an error naming the point, not a
+/// prediction of `inf`.
+#[test]
+fn a_prediction_that_overflows_is_an_error() {
+    let m = parse(
+        "big.tg",
+        "param N;\nbarrier b(1);\nthread t {\n    loop N {\n        barrier b;\n    }\n}\n",
+    )
+    .unwrap();
+    let costs = FixedCosts {
+        barrier: 1e308,
+        ..FixedCosts::default()
+    };
+    let opts = semi::predict::PredictOptions::default();
+    let fine = semi::predict::predict(&m, &bind(&[("N", 1.0)], &[]), &costs, &opts).unwrap();
+    assert_eq!(fine.outcome.time, 1e308);
+    let e = semi::predict::predict(&m, &bind(&[("N", 3.0)], &[]), &costs, &opts).unwrap_err();
+    assert!(
+        matches!(&e, semi::predict::PredictError::NotFinite { point, .. } if point == "N=3"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("not a finite number"), "{e}");
+}
+
+/// Unlocking a lock the thread does not hold is an error naming the thread, the lock and
+/// who holds it, not a release of another thread's critical section.
+#[test]
+fn unlocking_a_lock_not_held_is_an_error() {
+    let run = |text: &str| {
+        let m = parse("locks.tg", text).unwrap();
+        let g = instantiate(&m, &bind(&[], &[]), &Limits::default()).unwrap();
+        simulate(&g.graph, &FixedCosts::default(), &Options::default()).unwrap_err()
+    };
+    let e = run("lock l;\nthread main {\n    compute w = 0.5;\n    unlock l;\n}\nthread b {\n    lock l;\n    compute x = 1;\n    unlock l;\n}\n");
+    assert!(
+        matches!(&e, SimError::NotHeld { thread, lock, holder } if thread == "main" && lock == "l" && holder.as_deref() == Some("b")),
+        "{e}"
+    );
+    assert_eq!(e.to_string(), "`main` unlocks lock `l`, which `b` holds");
+    let e = run("lock l;\nthread main {\n    unlock l;\n}\n");
+    assert_eq!(e.to_string(), "`main` unlocks lock `l`, which nobody holds");
 }

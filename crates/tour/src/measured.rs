@@ -72,7 +72,9 @@ pub(crate) fn shared_memory(s: &mut String) -> Result<()> {
     let _ = writeln!(
         s,
         "\nCloser, and no warning, but not within 10%: the samples cost 1.3 ns per element at\n\
-         P = 1 and the target 1.0-1.2 ns, a change no sample shows. Samples in between\n\
+         P = 1 and the target 1.0-1.2 ns, a change no sample shows (`threadprogs ge-steps`\n\
+         prints the cost per step: it falls with N, about as 0.9 + 1166/N ns, an N^2 term two\n\
+         nearby sample sizes cannot separate from the N^3 one). Samples in between\n\
          (N = 1600, 1792: past the probe's latency boundary, inside the last-level cache) miss\n\
          by 20% and 38% (examples/semi/ge_large_*.csv). Each sample run here took 8-17 s, the\n\
          target 9-16 minutes. The imbalance column is the main thread waiting while the\n\

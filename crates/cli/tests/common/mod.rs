@@ -57,8 +57,11 @@ pub fn tempdir(tag: &str) -> TempDir {
 }
 
 /// Runs `vates args…`, expects success and returns standard output.
-pub fn stdout(args: &[&str]) -> String {
-    let out = vates().args(args).output().expect("runs");
+pub fn stdout<S: AsRef<str> + std::fmt::Debug>(args: &[S]) -> String {
+    let out = vates()
+        .args(args.iter().map(AsRef::as_ref))
+        .output()
+        .expect("runs");
     assert!(
         out.status.success(),
         "vates {args:?} failed: {}",
@@ -69,8 +72,14 @@ pub fn stdout(args: &[&str]) -> String {
 
 /// Runs `vates args…`, expects exit code `code` and returns (standard output, standard
 /// error): for runs that print results and still fail (a table with rows at a limit).
-pub fn output_with_code(args: &[&str], code: i32) -> (String, String) {
-    let out = vates().args(args).output().expect("runs");
+pub fn output_with_code<S: AsRef<str> + std::fmt::Debug>(
+    args: &[S],
+    code: i32,
+) -> (String, String) {
+    let out = vates()
+        .args(args.iter().map(AsRef::as_ref))
+        .output()
+        .expect("runs");
     assert_eq!(
         out.status.code(),
         Some(code),
@@ -84,8 +93,11 @@ pub fn output_with_code(args: &[&str], code: i32) -> (String, String) {
 }
 
 /// Runs `vates args…`, expects exit code `code` and returns standard error.
-pub fn fails(args: &[&str], code: i32) -> String {
-    let out = vates().args(args).output().expect("runs");
+pub fn fails<S: AsRef<str> + std::fmt::Debug>(args: &[S], code: i32) -> String {
+    let out = vates()
+        .args(args.iter().map(AsRef::as_ref))
+        .output()
+        .expect("runs");
     assert_eq!(
         out.status.code(),
         Some(code),

@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use expr::{Expr, FoldOp, Name};
+
 use super::ast::{Ident, Model, Range_, Ref, Spanned, Stmt};
 use super::error::{ErrorKind, Locate, ModelError, Result};
 
@@ -35,6 +37,46 @@ impl Kind {
 struct Checker<'a> {
     m: &'a Model,
     globals: HashMap<&'a str, (Kind, Range<usize>)>,
+}
+
+/// The degree of `e` in the coefficients (0: free of them, 1: linear), or what makes it
+/// not linear.
+fn coeff_degree(
+    e: &Expr,
+    is_coeff: &dyn Fn(&Name) -> bool,
+) -> std::result::Result<u8, &'static str> {
+    let has = |x: &Expr| x.free_vars().iter().any(is_coeff);
+    match e {
+        Expr::Num(_) => Ok(0),
+        Expr::Var(v) => Ok(u8::from(is_coeff(v))),
+        Expr::Add(xs) => xs
+            .iter()
+            .try_fold(0, |d, x| Ok(d.max(coeff_degree(x, is_coeff)?))),
+        Expr::Mul(xs) => {
+            let mut d = 0;
+            for x in xs {
+                d += coeff_degree(x, is_coeff)?;
+                if d > 1 {
+                    return Err("it multiplies coefficients together");
+                }
+            }
+            Ok(d)
+        }
+        Expr::Pow(b, k) => match (coeff_degree(b, is_coeff)?, *k) {
+            (0, _) => Ok(0),
+            (_, 1) => Ok(1),
+            (_, k) if k < 0 => Err("it divides by a coefficient"),
+            _ => Err("it raises a coefficient to a power"),
+        },
+        Expr::Fold(f) if f.op == FoldOp::Sum && !has(&f.lo) && !has(&f.hi) => {
+            coeff_degree(&f.body, is_coeff)
+        }
+        Expr::If(c, a, b) if !c.free_vars().iter().any(is_coeff) => {
+            Ok(coeff_degree(a, is_coeff)?.max(coeff_degree(b, is_coeff)?))
+        }
+        other if has(other) => Err("a coefficient is inside a function or a condition"),
+        _ => Ok(0),
+    }
 }
 
 pub(crate) fn check(m: &Model) -> Result<()> {
@@ -208,6 +250,23 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
+    /// A segment's time is linear in the coefficients: a sum of terms, each a coefficient
+    /// times a function of the parameters, as the samples' fit needs.
+    fn linear(&self, segment: &str, cost: &Spanned) -> Result<()> {
+        let is_coeff = |v: &Name| self.globals.get(&**v).map(|g| g.0) == Some(Kind::Coeff);
+        match coeff_degree(&cost.expr, &is_coeff) {
+            Ok(_) => Ok(()),
+            Err(why) => Err(self
+                .error(
+                    ErrorKind::Misuse,
+                    cost.span.clone(),
+                    format!("the time of segment `{segment}` is not linear in the coefficients: {why}"),
+                    "in this expression",
+                )
+                .help("write the time as a sum of terms, each a coefficient times a function of the parameters (c_a * N^2 + c_b * N)")),
+        }
+    }
+
     fn vars(&self, e: &Spanned, allowed: &[&str], rule: &str) -> Result<()> {
         self.vars_with(e, allowed, false, rule)
     }
@@ -289,12 +348,15 @@ impl<'a> Checker<'a> {
             "loop bounds use parameters, the instance index and enclosing loop variables";
         for s in stmts {
             match s {
-                Stmt::Compute { cost, .. } => self.vars_with(
-                    cost,
-                    scope,
-                    true,
-                    "a segment's time uses parameters, coefficients, the instance index and loop variables",
-                )?,
+                Stmt::Compute { name, cost } => {
+                    self.vars_with(
+                        cost,
+                        scope,
+                        true,
+                        "a segment's time uses parameters, coefficients, the instance index and loop variables",
+                    )?;
+                    self.linear(&name.name, cost)?;
+                }
                 Stmt::Loop { range, body, .. } => match range {
                     Range_::Count(c) => {
                         self.vars(c, scope, IN_LOOP)?;
@@ -325,7 +387,11 @@ impl<'a> Checker<'a> {
                 Stmt::Send(r, bytes) => {
                     self.reference(r, |k| matches!(k, Kind::Channel { .. }), "a channel", scope)?;
                     if let Some(b) = bytes {
-                        self.vars(b, scope, "a message size uses parameters, the instance index and loop variables")?;
+                        self.vars(
+                            b,
+                            scope,
+                            "a message size uses parameters, the instance index and loop variables",
+                        )?;
                     }
                 }
                 Stmt::Recv(r) => {
@@ -336,7 +402,11 @@ impl<'a> Checker<'a> {
                     then,
                     otherwise,
                 } => {
-                    self.vars(probability, scope, "a probability uses parameters, the instance index and loop variables")?;
+                    self.vars(
+                        probability,
+                        scope,
+                        "a probability uses parameters, the instance index and loop variables",
+                    )?;
                     self.block(then, scope)?;
                     self.block(otherwise, scope)?;
                 }

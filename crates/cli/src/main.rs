@@ -90,14 +90,15 @@ pub enum Format {
     Json,
 }
 
-/// What a sweep writes besides its table (`pamela sweep`, `graph sweep`).
+/// What a sweep writes besides its table (`pamela sweep`, `graph sweep`, `semi sweep`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SweepOutput {
     /// Write every point to a CSV file, one row per point (the format of every vates sweep).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Write an SVG line plot over the first swept parameter (`graph sweep`: the speedup with
-    /// the work and span bounds).
+    /// Write an SVG line plot over the first swept parameter, a line per combination of the
+    /// others (`graph sweep`: the speedup with the work and span bounds; the others: the
+    /// predicted time).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Output format.

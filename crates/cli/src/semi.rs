@@ -214,7 +214,7 @@ pub struct ValidateArgs {
     machine: Option<PathBuf>,
     /// The time the sample runs took, seconds (T_sample of R_conservative; default: the sum
     /// of the samples' `run` rows, if they have them).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = input::parse_scale)]
     sample_seconds: Option<f64>,
     /// Seed of the random order of simultaneous events and of branches.
     #[arg(long, default_value_t = 0)]
@@ -367,6 +367,15 @@ fn load_samples(m: &Model, path: &Path) -> Result<SampleSet> {
     read_samples(m, &path.display().to_string(), &text).map_err(samples_error)
 }
 
+/// Names joined by commas, or `none`.
+fn list_or_none(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// `--by` names a given parameter of the samples, or is `none`.
 fn check_by(set: &SampleSet, by: &str) -> Result<()> {
     if by == "none" || set.names.iter().any(|n| n == by) {
@@ -474,8 +483,13 @@ fn set_coefficients(
 ) -> Result<()> {
     for (k, v) in given {
         if !m.coeffs.iter().any(|c| c.name == *k) {
+            let names: Vec<&str> = m.coeffs.iter().map(|c| c.name.as_str()).collect();
+            let hint = match diag::did_you_mean(&diag::suggest(k, names.iter().copied())) {
+                Some(h) => format!("; {h}"),
+                None => format!(" (its coefficients: {})", list_or_none(&names)),
+            };
             return Err(CliError::usage(format!(
-                "-C {k}: the model has no coefficient `{k}`"
+                "-C {k}: the model has no coefficient `{k}`{hint}"
             )));
         }
         match coeffs.iter_mut().find(|(n, _)| n == k) {

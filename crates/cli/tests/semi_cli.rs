@@ -52,19 +52,27 @@ const GE_COEFFS: [&str; 4] = ["c_init", "c_pivot", "c_elim", "c_solve"];
 #[test]
 fn check_lists_parameters_coefficients_and_segments() {
     let out = stdout(&["semi", "check", &ex("ge.tg")]);
+    // A line per kind of declaration, with the names.
+    for line in [
+        "  parameters   N, P",
+        "  coefficients c_init, c_pivot, c_elim, c_solve",
+        "  threads      main, worker[i in P]",
+        "  barriers     step",
+        "  locks        -",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line}: {out}");
+    }
+    // Segments in order of appearance: main's, then the workers'.
     assert!(
-        out.contains(
-            "2 parameters, 4 coefficients, 2 threads or classes, 1 barriers, 0 locks, 0 channels"
-        ),
+        out.lines()
+            .any(|l| l == "  segments     pivot, solve, init, elim"),
         "{out}"
     );
-    // Segments in order of appearance: main's, then the workers'.
-    assert!(out.contains("segments: pivot, solve, init, elim"), "{out}");
     // Without -D nothing is instantiated.
     assert!(!out.contains('Θ'), "{out}");
     let q = stdout(&["semi", "check", &ex("queue.tg")]);
-    assert!(q.contains("1 locks"), "{q}");
-    assert!(q.contains("segments: item, update"), "{q}");
+    assert!(q.lines().any(|l| l == "  locks        state"), "{q}");
+    assert!(q.lines().any(|l| l == "  segments     item, update"), "{q}");
 }
 
 #[test]
@@ -380,6 +388,21 @@ fn predict_writes_a_trace_and_a_gantt_chart() {
     assert!(svg.contains("worker[2]") && svg.contains("forkjoin.tg"));
 }
 
+/// `vates semi validate` of GE's shipped samples against the runs of `measured`.
+fn ge_validate(measured: &str, more: &[&str]) -> Vec<String> {
+    let mut a = vec![
+        "semi".to_string(),
+        "validate".into(),
+        ex("ge.tg"),
+        "--samples".into(),
+        ex("ge_samples.csv"),
+        "--measured".into(),
+        measured.into(),
+    ];
+    a.extend(more.iter().map(|m| m.to_string()));
+    a
+}
+
 /// `vates semi predict` of GE at (N, P) with the shipped samples and machine profile.
 fn ge_predict_on_the_machine(n: &str, p: &str, more: &[&str]) -> Vec<String> {
     let mut a = vec![
@@ -653,17 +676,7 @@ fn a_machine_file_that_is_no_profile_says_to_probe() {
     assert!(err.contains("vates probe -o machine.json"), "{err}");
     // Not JSON at all: the same hint.
     let err = fails(
-        &[
-            "semi",
-            "validate",
-            &ex("ge.tg"),
-            "--samples",
-            &ex("ge_samples.csv"),
-            "--measured",
-            &ex("ge_measured.csv"),
-            "--machine",
-            &ex("ge.tg"),
-        ],
+        &ge_validate(&ex("ge_measured.csv"), &["--machine", &ex("ge.tg")]),
         1,
     );
     assert!(err.contains("is not JSON"), "{err}");
@@ -978,20 +991,7 @@ fn by_is_one_rule_for_every_subcommand() {
             "{sub}: {err}"
         );
     }
-    let err = fails(
-        &[
-            "semi",
-            "validate",
-            &ex("ge.tg"),
-            "--samples",
-            &ex("ge_samples.csv"),
-            "--measured",
-            &ex("ge_measured.csv"),
-            "--by",
-            "none",
-        ],
-        2,
-    );
+    let err = fails(&ge_validate(&ex("ge_measured.csv"), &["--by", "none"]), 2);
     assert!(
         err.contains("a table row per value of a parameter"),
         "{err}"
@@ -1014,4 +1014,20 @@ fn predict_warns_of_event_costs_beyond_the_profile() {
     let a = args("2");
     let (_, err) = output_with_code(&a, 0);
     assert!(!err.contains("extrapolated"), "{err}");
+}
+
+/// A measured point the model cannot be instantiated at is named in the error, with the
+/// flags that raise the limit it is over.
+#[test]
+fn validate_names_the_measured_point_it_cannot_predict() {
+    let dir = tempdir("semi-measured-point");
+    let measured = write(&dir, "m.csv", "N,P,seconds\n1280,1,0.3\n10000000,1,5\n");
+    let err = fails(&ge_validate(&measured, &[]), 1);
+    assert!(
+        err.contains(
+            "at the measured point N=10000000, P=1: the instantiated graph has Θ = 40000000"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("raise --max-steps and --max-ops"), "{err}");
 }

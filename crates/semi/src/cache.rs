@@ -65,7 +65,7 @@ impl Mismatch {
         let by = if self.by_reported_sizes {
             " (by the cache sizes the system reports; the probe's latency boundaries place them alike)"
         } else {
-            ""
+            " (by the probe's latency boundaries)"
         };
         let lo = targets.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = targets.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -212,7 +212,20 @@ pub fn validate<C: EventCosts>(
             processors: processors.max(1) as usize,
             ..opts.sim
         };
-        let pred = predict(model, &b, costs, &PredictOptions { sim, ..*opts })?;
+        let pred = predict(model, &b, costs, &PredictOptions { sim, ..*opts }).map_err(|e| {
+            match e {
+                // Name the measured point: the model's message names only the model text.
+                PredictError::Model(mut m) => {
+                    m.message = format!(
+                        "at the measured point {}: {}",
+                        point_text(&params),
+                        m.message
+                    );
+                    PredictError::Model(m)
+                }
+                other => other,
+            }
+        })?;
         // The median of the repetitions, as for the samples: one run slowed by the machine
         // must not move the actual time.
         let actual = crate::metrics::median(times).unwrap_or(f64::NAN);

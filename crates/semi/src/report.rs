@@ -227,18 +227,66 @@ pub fn fit_text(label: &str, f: &Fitted) -> String {
     out
 }
 
-/// A model's summary: its counts of declarations and its segments.
+/// A model's summary: the names it declares, a line per kind, and its segments.
 pub fn model_summary(name: &str, m: &crate::lang::Model) -> String {
-    format!(
-        "{name}: {} parameters, {} coefficients, {} threads or classes, {} barriers, {} locks, {} channels; segments: {}\n",
-        m.params.len(),
-        m.coeffs.len(),
-        m.threads.len(),
-        m.barriers.len(),
-        m.locks.len(),
-        m.channels.len(),
-        crate::samples::model_segments(m).join(", ")
-    )
+    let list = |names: Vec<String>| {
+        if names.is_empty() {
+            "-".to_string()
+        } else {
+            names.join(", ")
+        }
+    };
+    let sized = |d: &crate::lang::ArrayDecl| match &d.size {
+        Some(_) => format!("{}[…]", d.name.name),
+        None => d.name.name.clone(),
+    };
+    let rows = [
+        (
+            "parameters",
+            list(m.params.iter().map(|p| p.name.name.clone()).collect()),
+        ),
+        (
+            "coefficients",
+            list(m.coeffs.iter().map(|c| c.name.clone()).collect()),
+        ),
+        (
+            "threads",
+            list(
+                m.threads
+                    .iter()
+                    .map(|t| match &t.class {
+                        Some((var, n)) => format!(
+                            "{}[{} in {}]",
+                            t.name.name,
+                            var.name,
+                            m.text.get(n.span.clone()).unwrap_or("…").trim()
+                        ),
+                        None => t.name.name.clone(),
+                    })
+                    .collect(),
+            ),
+        ),
+        (
+            "barriers",
+            list(m.barriers.iter().map(|b| b.name.name.clone()).collect()),
+        ),
+        ("locks", list(m.locks.iter().map(sized).collect())),
+        ("channels", list(m.channels.iter().map(sized).collect())),
+        (
+            "segments",
+            list(
+                crate::samples::model_segments(m)
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+            ),
+        ),
+    ];
+    let mut out = format!("{name}:\n");
+    for (what, names) in rows {
+        out.push_str(&format!("  {what:<13}{names}\n"));
+    }
+    out
 }
 
 /// The fitted coefficients of one group as JSON: `group`, `points`, `rank`, `condition`,

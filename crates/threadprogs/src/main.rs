@@ -9,16 +9,47 @@ use std::process::ExitCode;
 /// The bands of `ge-steps`.
 const BANDS: usize = 16;
 
+const USAGE: &str = "usage: threadprogs ge|apsp|queue|ge-steps N P [SEED]
+
+  ge N P        Gaussian elimination of an N x N system on P workers
+  apsp N P      all-pairs shortest paths on N vertices, P workers
+  queue W P     W work items per worker, a critical section each, P workers
+  ge-steps N P  GE, printing its elimination's cost per element by trailing size
+  SEED          the inputs' random seed (default 1)
+
+Prints `segment,seconds` per segment (summed over the threads) and `run,SECONDS` (wall
+time); ge-steps prints `trailing_from,trailing_to,working_set_mib,elements,seconds,
+ns_per_element` per band of steps (seconds summed over the workers).";
+
+/// The programs, as the first argument names them.
+const PROGRAMS: [&str; 4] = ["ge", "apsp", "queue", "ge-steps"];
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: threadprogs ge|apsp|queue|ge-steps N P [SEED]";
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     if args.len() < 3 || args.len() > 4 {
-        eprintln!("{usage}");
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    }
+    if !PROGRAMS.contains(&args[0].as_str()) {
+        eprintln!(
+            "threadprogs: unknown program `{}` ({})\n{USAGE}",
+            args[0],
+            PROGRAMS.join(", ")
+        );
         return ExitCode::from(2);
     }
     let num = |s: &str, what: &str| -> Result<usize, String> {
-        s.parse()
-            .map_err(|_| format!("{what} `{s}` is not a whole number\n{usage}"))
+        s.parse().map_err(|e: std::num::ParseIntError| {
+            let why = match e.kind() {
+                std::num::IntErrorKind::PosOverflow => "too large",
+                _ => "not a whole number",
+            };
+            format!("{what} `{s}` is {why}\n{USAGE}")
+        })
     };
     let parsed = (|| -> Result<(usize, usize, u64), String> {
         let seed = match args.get(3) {
@@ -30,7 +61,7 @@ fn main() -> ExitCode {
     let (n, p, seed) = match parsed {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("threadprogs: {e}");
             return ExitCode::from(2);
         }
     };
@@ -59,6 +90,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
+            // The program's errors name it as `ge`; ge-steps is what the user typed.
+            let e = if steps {
+                e.replacen("ge", "ge-steps", 1)
+            } else {
+                e
+            };
             eprintln!("threadprogs: {e}");
             ExitCode::FAILURE
         }

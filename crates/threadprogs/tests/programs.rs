@@ -135,9 +135,28 @@ fn the_binary_prints_segments_or_ge_steps_and_refuses_bad_arguments() {
         .map(|l| l.split(',').nth(3).unwrap().parse::<f64>().unwrap())
         .sum();
     assert_eq!(elements, (1..64).map(|m| m * m).sum::<usize>() as f64);
-    for bad in [&["ge-steps", "x", "1"][..], &["ge"], &["nope", "10", "1"]] {
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).to_string();
+    for (bad, says) in [
+        (&["ge-steps", "x", "1"][..], "N `x` is not a whole number"),
+        (&["ge"], "usage: threadprogs"),
+        (
+            &["nope", "10", "1"],
+            "unknown program `nope` (ge, apsp, queue, ge-steps)",
+        ),
+        (&["ge", "99999999999999999999999", "1"], "is too large"),
+    ] {
         let o = run(bad);
-        assert!(!o.status.success(), "{bad:?}");
-        assert!(!o.stderr.is_empty());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(stderr(&o).contains(says), "{bad:?}: {}", stderr(&o));
     }
+    let o = run(&["ge-steps", "1", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("ge-steps needs n ≥ 2"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["--help"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ge-steps N P"));
 }

@@ -83,6 +83,9 @@ impl<'a> Table<'a> {
         self.header.iter().position(|h| h == n).ok_or_else(|| {
             let names = self.header.iter().map(String::as_str);
             let hint = diag::did_you_mean(&diag::suggest(n, names)).unwrap_or_else(|| {
+                if self.header.iter().all(|h| h.trim().is_empty()) {
+                    return "the file has no header: its first line names the columns".to_string();
+                }
                 let shown: Vec<String> = self
                     .header
                     .iter()
@@ -333,7 +336,7 @@ impl Rows {
             .unwrap_or(usize::MAX);
         let start = self.starts.get(row).copied().unwrap_or(0);
         ReadError::at(
-            ReadErrorKind::Mismatch,
+            ReadErrorKind::OutOfRange,
             (name, text),
             field_range(text, start, j),
             message,

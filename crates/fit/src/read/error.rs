@@ -16,6 +16,8 @@ pub enum ReadErrorKind {
     Mismatch,
     /// A column or parameter named by the caller that the file does not have.
     UnknownName,
+    /// A number outside the range its column allows (a time that is not > 0).
+    OutOfRange,
     /// The file holds no measurements.
     Empty,
 }
@@ -83,6 +85,7 @@ impl ReadErrorKind {
             ReadErrorKind::NotFinite => "not finite",
             ReadErrorKind::Mismatch => "does not match",
             ReadErrorKind::UnknownName => "unknown",
+            ReadErrorKind::OutOfRange => "out of range",
             ReadErrorKind::Empty => "empty",
         }
     }

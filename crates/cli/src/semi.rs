@@ -481,7 +481,12 @@ fn set_coefficients(
     given: &[(String, f64)],
     coeffs: &mut Vec<(String, f64)>,
 ) -> Result<()> {
-    for (k, v) in given {
+    for (i, (k, v)) in given.iter().enumerate() {
+        if given[..i].iter().any(|(e, _)| e == k) {
+            return Err(CliError::usage(format!(
+                "-C {k}: given twice; give each coefficient once"
+            )));
+        }
         if !m.coeffs.iter().any(|c| c.name == *k) {
             let names: Vec<&str> = m.coeffs.iter().map(|c| c.name.as_str()).collect();
             let hint = match diag::did_you_mean(&diag::suggest(k, names.iter().copied())) {

@@ -996,6 +996,11 @@ fn by_is_one_rule_for_every_subcommand() {
         err.contains("a table row per value of a parameter"),
         "{err}"
     );
+    // A coefficient given twice is a usage error too, not the last value silently.
+    let fj = ex("forkjoin.tg");
+    let twice = ["-D", "P=2", "-C", "c_unit=1", "-C", "c_unit=2"];
+    let err = fails(&[&["semi", "predict", fj.as_str()][..], &twice].concat(), 2);
+    assert!(err.contains("-C c_unit: given twice"), "{err}");
 }
 
 /// Events beyond what the machine profile measured (barriers of more threads) are costed by

@@ -69,6 +69,19 @@ pub enum SamplesError {
         /// The segments that use it (`segment `x``).
         segments: String,
     },
+    /// A coefficient whose sampled segments do no work at any sample point (a loop or a
+    /// class thread of no iterations or instances there).
+    #[error(
+        "the coefficient `{coeff}` counts for nothing at the sample points ({points}): {segments} runs no work there; take samples where it does"
+    )]
+    Idle {
+        /// The coefficient.
+        coeff: String,
+        /// The sampled segments that use it (`segment `x``).
+        segments: String,
+        /// The sample points (the first four).
+        points: String,
+    },
     /// Coefficients the samples cannot tell apart although the model can: their columns
     /// are proportional at the sample points only.
     #[error("the samples cannot tell `{coeff}` from {others}: sample {segments} at more sizes")]
@@ -332,6 +345,33 @@ pub fn fit_samples(
     }
     if let Some(g) = used.iter().position(|u| !u) {
         let users: Vec<String> = segments_using(model, &coeffs[g]);
+        // Sampled segments that use it but contribute nothing at the sample points (a loop
+        // or class of zero size there).
+        let idle: Vec<String> = users
+            .iter()
+            .filter(|u| order.iter().any(|k| **u == format!("segment `{}`", k.1)))
+            .cloned()
+            .collect();
+        if !idle.is_empty() {
+            let mut at: Vec<String> = points
+                .iter()
+                .map(|p| {
+                    point_text(
+                        &set.names
+                            .iter()
+                            .cloned()
+                            .zip(p.iter().copied())
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .collect();
+            at.truncate(4);
+            return Err(SamplesError::Idle {
+                coeff: coeffs[g].clone(),
+                segments: idle.join(", "),
+                points: at.join("; "),
+            });
+        }
         return Err(SamplesError::Unsampled {
             coeff: coeffs[g].clone(),
             segments: if users.is_empty() {

@@ -961,6 +961,33 @@ fn fit_to_whole_program_times_runs_algorithm_g() {
         err.contains("P=1: ") && err.contains("sample points, there are 2"),
         "{err}"
     );
+    // Three sizes for four coefficients: those the samples do not pin down come out
+    // negative unconstrained and are held at 0, and the fit says so.
+    let three = write(
+        &dir,
+        "ge_three.csv",
+        "N,P,segment,seconds\n240,1,run,0.01\n320,1,run,0.024\n480,1,run,0.08\n",
+    );
+    let out = stdout(&["semi", "fit", &ex("ge.tg"), "--samples", &three]);
+    assert!(
+        out.contains("  held at 0: c_init (the unconstrained fit gave -"),
+        "{out}"
+    );
+    let v = json(&[
+        "semi",
+        "fit",
+        &ex("ge.tg"),
+        "--samples",
+        &three,
+        "--format",
+        "json",
+    ]);
+    let held = v[0]["held_at_zero"].as_array().unwrap();
+    assert!(
+        held.iter()
+            .any(|h| h["name"] == "c_init" && num(&h["unconstrained"]) < 0.0),
+        "{v}"
+    );
 }
 
 /// `--by` is a given parameter or `none` in fit, predict and sweep alike; a misspelt one is

@@ -216,6 +216,13 @@ pub fn fit_text(label: &str, f: &Fitted) -> String {
             }
         );
     }
+    for (name, v) in &f.clamped {
+        let _ = writeln!(
+            out,
+            "  held at 0: {name} (the unconstrained fit gave {}, a negative cost: the samples do not determine it; sample its segments at more sizes)",
+            num(*v)
+        );
+    }
     if let Some(e) = f
         .fit
         .leave_one_out
@@ -290,7 +297,8 @@ pub fn model_summary(name: &str, m: &crate::lang::Model) -> String {
 }
 
 /// The fitted coefficients of one group as JSON: `group`, `points`, `rank`, `condition`,
-/// `coefficients` (name, value), `merges` (column, into), `leave_one_out`.
+/// `coefficients` (name, value), `merges` (column, into), `held_at_zero` (name, the
+/// unconstrained fit's value), `leave_one_out`.
 pub fn fit_json(label: &str, f: &Fitted) -> Value {
     json!({
         "group": label,
@@ -300,6 +308,7 @@ pub fn fit_json(label: &str, f: &Fitted) -> Value {
         "condition": f.fit.condition,
         "coefficients": f.coefficients.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),
         "merges": f.fit.merges.iter().map(|m| json!({"column": m.column, "into": m.into})).collect::<Vec<_>>(),
+        "held_at_zero": f.clamped.iter().map(|(k, v)| json!({"name": k, "unconstrained": v})).collect::<Vec<_>>(),
         "leave_one_out": f.fit.leave_one_out.as_ref().and_then(|l| l.mean_relative_error),
     })
 }

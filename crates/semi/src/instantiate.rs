@@ -126,6 +126,35 @@ impl<'a> Ctx<'a> {
     }
 
     /// A non-negative integer (a count, an index, a size).
+    /// A given parameter's value `v` is of its type and within its bounds.
+    fn within_bounds(&self, p: &crate::lang::Param, v: f64, env: &Env) -> Result<()> {
+        let name = &p.name.name;
+        let refuse = |why: String| {
+            ModelError::new(
+                ErrorKind::Binding,
+                format!("parameter `{name}` = {}: {why}", num(v)),
+            )
+            .at(&self.m.name, &self.m.text, p.span.clone(), "declared here")
+            .help(format!("give `{name}` a value its declaration allows"))
+        };
+        if p.integer && v.fract() != 0.0 {
+            return Err(refuse("it is declared `int`".to_string()));
+        }
+        if let Some(lo) = &p.min {
+            let lo = self.value(lo, env, &format!("the lowest value of `{name}`"))?;
+            if v < lo {
+                return Err(refuse(format!("below its lowest value {}", num(lo))));
+            }
+        }
+        if let Some(hi) = &p.max {
+            let hi = self.value(hi, env, &format!("the highest value of `{name}`"))?;
+            if v > hi {
+                return Err(refuse(format!("above its highest value {}", num(hi))));
+            }
+        }
+        Ok(())
+    }
+
     fn whole(&self, e: &Spanned, env: &Env, what: &str) -> Result<u64> {
         let v = self.value(e, env, what)?;
         if v > 2f64.powi(53) {
@@ -626,6 +655,9 @@ fn prepare<'a>(
                 }
             },
         };
+        if v.is_finite() {
+            ctx0.within_bounds(p, v, &env)?;
+        }
         env.push(&p.name.name, v);
         params.push((p.name.name.clone(), v));
     }

@@ -468,3 +468,49 @@ fn unlocking_a_lock_not_held_is_an_error() {
     let e = run("lock l;\nthread main {\n    unlock l;\n}\n");
     assert_eq!(e.to_string(), "`main` unlocks lock `l`, which nobody holds");
 }
+
+/// Parameters may declare a type and bounds (`param N: int >= 2;`, `param P in 1..=N;`);
+/// a value outside them is refused at the declaration, before anything is built.
+#[test]
+fn parameter_bounds_refuse_values_outside_them() {
+    let text = "param N: int >= 2;\nparam P: int in 1..=N;\nparam S <= 0.5;\nthread t {\n    compute w = N;\n}\n";
+    let m = parse("b.tg", text).unwrap();
+    let ok = bind(&[("N", 4.0), ("P", 4.0), ("S", 0.5)], &[]);
+    instantiate(&m, &ok, &Limits::default()).unwrap();
+    for (n, p, s, says) in [
+        (1.0, 1.0, 0.0, "parameter `N` = 1: below its lowest value 2"),
+        (2.5, 1.0, 0.0, "parameter `N` = 2.5: it is declared `int`"),
+        (
+            4.0,
+            5.0,
+            0.0,
+            "parameter `P` = 5: above its highest value 4",
+        ),
+        (4.0, 0.0, 0.0, "parameter `P` = 0: below its lowest value 1"),
+        (
+            4.0,
+            1.0,
+            0.75,
+            "parameter `S` = 0.75: above its highest value 0.5",
+        ),
+    ] {
+        let e = inst_error(text, &bind(&[("N", n), ("P", p), ("S", s)], &[]));
+        assert_eq!(e.kind, ErrorKind::Binding, "{says}");
+        assert_eq!(e.message, says);
+        let at = e.location.as_ref().expect("located at the declaration");
+        assert_eq!(at.label(), "declared here");
+    }
+    // Bounds use the parameters before it; a derived parameter takes none; the type is
+    // `int` or `real`.
+    let e = error("param P in 1..=N;\nparam N;\nthread t { compute w = 1; }");
+    assert!(e.message.contains("`N`"), "{}", e.message);
+    let e = error("param N;\nparam B: int = N / 2;\nthread t { compute w = 1; }");
+    assert!(
+        e.message
+            .contains("a derived parameter takes no type or bounds"),
+        "{}",
+        e.message
+    );
+    let e = error("param N: float;\nthread t { compute w = 1; }");
+    assert!(e.message.contains("`int` or `real`"), "{}", e.message);
+}

@@ -411,17 +411,22 @@ fn a_sweep_fits_per_value_of_p_with_its_event_costs() {
     assert!(a > 1.01e-5, "{a}");
 }
 
-/// Samples whose points give a sampled segment nothing to do (no worker at P = 0) cannot
+/// Samples whose points give a sampled segment nothing to do (no worker at P = 0, which
+/// this model's parameters do not forbid) cannot
 /// give its coefficient, and the error says why rather than that nothing was sampled.
 #[test]
 fn a_coefficient_whose_segments_do_no_work_at_the_samples_says_so() {
-    let m = ge();
-    let csv = "N,P,segment,seconds\n240,0,init,0.1\n240,0,pivot,0.1\n240,0,elim,0.1\n240,0,solve,0.1\n320,0,init,0.1\n320,0,pivot,0.2\n320,0,elim,0.1\n320,0,solve,0.2\n";
+    let m = parse(
+        "idle.tg",
+        "param N;\nparam P;\ncoeff a, b;\nthread main {\n    compute serial = b * N;\n}\nclass w[i in P] {\n    compute part = a * N;\n}\n",
+    )
+    .unwrap();
+    let csv = "N,P,segment,seconds\n240,0,serial,0.1\n240,0,part,1e-9\n320,0,serial,0.2\n320,0,part,1e-9\n";
     let set = read_samples(&m, "p0.csv", csv).unwrap();
     let err = fit_samples(&m, &set, &Limits::default()).unwrap_err();
     assert!(
         matches!(&err, SamplesError::Idle { coeff, segments, points }
-            if coeff == "c_init" && segments == "segment `init`" && points == "N=240, P=0; N=320, P=0"),
+            if coeff == "a" && segments == "segment `part`" && points == "N=240, P=0; N=320, P=0"),
         "{err}"
     );
     assert!(

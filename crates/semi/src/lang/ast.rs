@@ -23,13 +23,21 @@ pub struct Ident {
     pub span: Range<usize>,
 }
 
-/// `param N;` or `param B = N / P;` (derived).
+/// `param N;`, `param N: int >= 2;`, `param P in 1..=64;` or `param B = N / P;` (derived).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Param {
     /// The name.
     pub name: Ident,
     /// The definition of a derived parameter.
     pub value: Option<Spanned>,
+    /// A given value must be a whole number (`: int`).
+    pub integer: bool,
+    /// The lowest value a given value may take (`>= e`, `in e..=…`).
+    pub min: Option<Spanned>,
+    /// The highest (`<= e`, `in …..=e`).
+    pub max: Option<Spanned>,
+    /// The declaration, from the name to its `;`.
+    pub span: Range<usize>,
 }
 
 /// `barrier step(P);`: a barrier and its participants.

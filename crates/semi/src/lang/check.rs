@@ -85,13 +85,14 @@ pub(crate) fn check(m: &Model) -> Result<()> {
         globals: HashMap::new(),
     };
     for (i, p) in m.params.iter().enumerate() {
-        if let Some(v) = &p.value {
-            // A derived parameter uses the parameters before it.
-            let before: Vec<&str> = m.params[..i].iter().map(|q| q.name.name.as_str()).collect();
+        // A derived parameter's definition and a parameter's bounds use the parameters
+        // before it.
+        let before: Vec<&str> = m.params[..i].iter().map(|q| q.name.name.as_str()).collect();
+        for e in [&p.value, &p.min, &p.max].into_iter().flatten() {
             c.vars(
-                v,
+                e,
                 &before,
-                "a parameter's definition may use the parameters before it",
+                "a parameter's definition and bounds may use the parameters before it",
             )?;
         }
         c.declare(&p.name, Kind::Param)?;

@@ -20,7 +20,9 @@
 //!
 //! ```text
 //! model  := item*
-//! item   := 'param' NAME ['=' expr] ';'           -- given at instantiation, or derived
+//! item   := 'param' NAME [':' ('int'|'real')] [bound] ';'   -- given at instantiation
+//!         | 'param' NAME '=' expr ';'             -- derived
+//! bound  := '>=' expr | '<=' expr | 'in' expr '..=' expr    -- a given value outside is refused
 //!         | 'coeff' NAME {',' NAME} ';'           -- fitted from samples, or given
 //!         | 'barrier' NAME '(' expr ')' ';'       -- and its number of participants
 //!         | 'lock' NAME ['[' expr ']'] ';'        -- one lock or an array of them
@@ -46,7 +48,7 @@
 //! ```
 //!
 //! Expressions are the `expr` crate's arithmetic (`+ - * / ^`, `min`, `max`, `floor`,
-//! `ceil`, `log2`, …). A parameter's definition uses the parameters before it; a barrier's
+//! `ceil`, `log2`, …). A parameter's definition and bounds use the parameters before it; a barrier's
 //! participants, an array's length and a class's instance count use parameters; loop
 //! bounds, indices, sizes and probabilities add the instance index and the enclosing loop
 //! variables; a segment's time adds the coefficients. Threads that no `fork` starts begin

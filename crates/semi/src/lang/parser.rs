@@ -278,13 +278,51 @@ impl<'a> Parser<'a> {
         let at = self.pos;
         if self.keyword("param") {
             let name = self.name("the parameter")?;
+            let integer = if self.eat(":") {
+                let at = self.pos;
+                if self.keyword("int") {
+                    true
+                } else if self.keyword("real") {
+                    false
+                } else {
+                    return Err(self.found(at, "`int` or `real` (as in `param N: int >= 1;`)"));
+                }
+            } else {
+                false
+            };
+            let (mut min, mut max) = (None, None);
+            if self.eat(">=") {
+                min = Some(self.expr(&[], "the parameter's lowest value")?);
+            } else if self.eat("<=") {
+                max = Some(self.expr(&[], "the parameter's highest value")?);
+            } else if self.keyword("in") {
+                min = Some(self.expr(&["..="], "the parameter's lowest value")?);
+                self.expect("..=")?;
+                max = Some(self.expr(&[], "the parameter's highest value")?);
+            }
             let value = if self.eat("=") {
+                let at = self.pos;
+                if integer || min.is_some() || max.is_some() {
+                    return Err(self.error(
+                        at..at,
+                        "a derived parameter takes no type or bounds",
+                        "here",
+                    ));
+                }
                 Some(self.expr(&[], "the parameter's definition")?)
             } else {
                 None
             };
+            let span = name.span.start..self.pos;
             self.expect(";")?;
-            m.params.push(Param { name, value });
+            m.params.push(Param {
+                name,
+                value,
+                integer,
+                min,
+                max,
+                span,
+            });
         } else if self.keyword("coeff") {
             loop {
                 m.coeffs.push(self.name("the coefficient")?);

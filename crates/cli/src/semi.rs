@@ -120,6 +120,16 @@ pub struct CoeffArgs {
     by: String,
 }
 
+impl CoeffArgs {
+    /// `--by` is checked when it matters: with samples, or when given.
+    fn check_by(&self, m: &Model) -> Result<()> {
+        if self.samples.is_some() || self.by != "P" {
+            check_by(m, &self.by)?;
+        }
+        Ok(())
+    }
+}
+
 /// The machine: a profile of `vates probe`, or no event costs.
 #[derive(clap::Args, Debug)]
 pub struct MachineArgs {
@@ -317,6 +327,10 @@ fn sim_error(e: SimError) -> CliError {
             e.to_string(),
             "raise --max-steps, or predict at smaller parameters",
         ),
+        SimError::NotHeld { .. } => CliError::with_help(
+            e.to_string(),
+            "a lock belongs to the thread that took it: unlock it there; to signal another thread, send it a message (send/recv)",
+        ),
         other => CliError::msg(other.to_string()),
     }
 }
@@ -376,24 +390,31 @@ fn list_or_none(names: &[&str]) -> String {
     }
 }
 
-/// `--by` names a given parameter of the samples, or is `none`.
-fn check_by(set: &SampleSet, by: &str) -> Result<()> {
-    if by == "none" || set.names.iter().any(|n| n == by) {
+/// `--by` names a given parameter of the model, or is `none`.
+fn check_by(m: &Model, by: &str) -> Result<()> {
+    let given = semi::samples::given_params(m);
+    if by == "none" || given.iter().any(|n| n == by) {
         return Ok(());
     }
-    let hint = diag::did_you_mean(&diag::suggest(by, set.names.iter().map(String::as_str)))
+    if m.params.iter().any(|p| p.name.name == by) {
+        return Err(CliError::usage(format!(
+            "--by {by}: `{by}` is derived from other parameters; group by a given one (its given parameters: {}), or `--by none`",
+            given.join(", ")
+        )));
+    }
+    let hint = diag::did_you_mean(&diag::suggest(by, given.iter().map(String::as_str)))
         .map(|h| format!("; {h}"))
         .unwrap_or_default();
     Err(CliError::usage(format!(
         "--by {by}: the model has no parameter `{by}` (its parameters: {}; `--by none` fits all samples together){hint}",
-        set.names.join(", ")
+        given.join(", ")
     )))
 }
 
 fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<()> {
     let m = load(&a.model)?;
+    check_by(&m, &a.by)?;
     let set = load_samples(&m, &a.samples)?;
-    check_by(&set, &a.by)?;
     let costs = costs(profile(a.machine.as_deref())?.as_ref());
     let mut fits: Vec<(String, Fitted)> = Vec::new();
     for g in set.groups(&a.by) {
@@ -451,13 +472,17 @@ fn coefficients(
     a: &CoeffArgs,
     at: &[(String, f64)],
     profile: Option<&probe::Profile>,
+    limits: Limits,
 ) -> Result<Vec<(String, f64)>> {
+    a.check_by(m)?;
     let mut coeffs: Vec<(String, f64)> = Vec::new();
     if let Some(path) = &a.samples {
         let set = load_samples(m, path)?;
-        check_by(&set, &a.by)?;
         let value = at.iter().find(|(k, _)| *k == a.by).map(|x| x.1);
-        let fit_opts = PredictOptions::default();
+        let fit_opts = PredictOptions {
+            limits,
+            ..PredictOptions::default()
+        };
         let (fitted, note) =
             fit_for(m, &set, &a.by, value, &costs(profile), &fit_opts).map_err(samples_error)?;
         if let Some(n) = note {
@@ -510,7 +535,13 @@ fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     let m = load(&a.model.model)?;
     let params = params(&a.model.define)?;
     let profile = profile(a.machine.machine.as_deref())?;
-    let coeffs = coefficients(&m, &a.coeffs, &params, profile.as_ref())?;
+    let coeffs = coefficients(
+        &m,
+        &a.coeffs,
+        &params,
+        profile.as_ref(),
+        a.model.limits.limits(),
+    )?;
     let b = Bindings { params, coeffs };
     let lim = a.model.limits.limits();
     // A graph over --max-steps or --max-ops is refused before it is built, with the flag in
@@ -627,10 +658,10 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let names: Vec<String> = space.axes().iter().map(|x| x.name().to_string()).collect();
     let costs = costs(profile(a.machine.machine.as_deref())?.as_ref());
     // The coefficients per value of --by that the grid has (fitted to the samples there).
+    a.coeffs.check_by(&m)?;
     let mut coeffs = match &a.coeffs.samples {
         Some(path) => {
             let set = load_samples(&m, path)?;
-            check_by(&set, &a.coeffs.by)?;
             let values: Vec<f64> = space
                 .axes()
                 .iter()
@@ -641,15 +672,13 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
                         .collect()
                 })
                 .unwrap_or_default();
-            let (coeffs, notes) = semi::sweep::fit_per_value(
-                &m,
-                &set,
-                &a.coeffs.by,
-                &values,
-                &costs,
-                &PredictOptions::default(),
-            )
-            .map_err(samples_error)?;
+            let fit_opts = PredictOptions {
+                limits: a.limits.limits(),
+                ..PredictOptions::default()
+            };
+            let (coeffs, notes) =
+                semi::sweep::fit_per_value(&m, &set, &a.coeffs.by, &values, &costs, &fit_opts)
+                    .map_err(samples_error)?;
             for n in notes {
                 crate::error::note(&format!("note: {n}"));
             }

@@ -638,6 +638,8 @@ fn a_misspelt_segment_in_the_samples_gets_a_suggestion() {
     assert!(err.contains("s.csv:3:3"), "{err}");
     assert!(err.contains("the model has no segment `wrok`"), "{err}");
     assert!(err.contains("did you mean `work`?"), "{err}");
+    // The caret's label says what is wrong with the field.
+    assert!(err.contains("── unknown"), "{err}");
     // predict reads the samples the same way.
     let err = fails(
         &[
@@ -1023,8 +1025,31 @@ fn by_is_one_rule_for_every_subcommand() {
         err.contains("a table row per value of a parameter"),
         "{err}"
     );
-    // A coefficient given twice is a usage error too, not the last value silently.
+    // Given without samples, --by is checked too (it sets the processors); a derived
+    // parameter cannot group samples.
     let fj = ex("forkjoin.tg");
+    let err = fails(
+        &[
+            "semi", "predict", &fj, "-D", "P=2", "-C", "c_unit=1", "--by", "p",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--by p: the model has no parameter `p`"),
+        "{err}"
+    );
+    let pipe = ex("pipeline.tg");
+    let err = fails(
+        &[
+            "semi", "predict", &pipe, "-D", "N=4", "-D", "P=2", "--by", "B",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--by B: `B` is derived from other parameters"),
+        "{err}"
+    );
+    // A coefficient given twice is a usage error too, not the last value silently.
     let twice = ["-D", "P=2", "-C", "c_unit=1", "-C", "c_unit=2"];
     let err = fails(&[&["semi", "predict", fj.as_str()][..], &twice].concat(), 2);
     assert!(err.contains("-C c_unit: given twice"), "{err}");

@@ -13,7 +13,7 @@ use crate::lang::Model;
 use crate::predict::PredictError;
 use crate::samples::SampleSet;
 
-/// A working set's size in words (rounded down to whole bytes).
+/// A working set's size in bytes, as text (rounded down to whole bytes).
 fn bytes_text(b: f64) -> String {
     probe::bytes_text(b as u64)
 }

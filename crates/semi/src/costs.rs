@@ -55,6 +55,9 @@ impl EventCosts for MachineCosts {
             for op in ops {
                 match op {
                     Op::Loop { body, .. } => stack.push(body),
+                    Op::Branch {
+                        then, otherwise, ..
+                    } => stack.extend([&then[..], &otherwise[..]]),
                     Op::Fork(c) | Op::Join(c) => fork = fork.max(Some(c.len())),
                     Op::Send { bytes: b, .. } => bytes = bytes.max(Some(*b)),
                     _ => {}

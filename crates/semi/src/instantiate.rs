@@ -125,7 +125,6 @@ impl<'a> Ctx<'a> {
         Ok(v)
     }
 
-    /// A non-negative integer (a count, an index, a size).
     /// A given parameter's value `v` is of its type and within its bounds.
     fn within_bounds(&self, p: &crate::lang::Param, v: f64, env: &Env) -> Result<()> {
         let name = &p.name.name;
@@ -155,6 +154,7 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// A non-negative integer (a count, an index, a size).
     fn whole(&self, e: &Spanned, env: &Env, what: &str) -> Result<u64> {
         let v = self.value(e, env, what)?;
         if v > 2f64.powi(53) {
@@ -655,9 +655,6 @@ fn prepare<'a>(
                 }
             },
         };
-        if v.is_finite() {
-            ctx0.within_bounds(p, v, &env)?;
-        }
         env.push(&p.name.name, v);
         params.push((p.name.name.clone(), v));
     }
@@ -668,6 +665,10 @@ fn prepare<'a>(
             format!("parameters without a value: {}", list.join(", ")),
         )
         .missing(missing));
+    }
+    // Bounds once every parameter has a value (a bound may use an earlier one).
+    for (p, (_, v)) in m.params.iter().zip(&params) {
+        ctx0.within_bounds(p, *v, &env)?;
     }
     let mut ctx = ctx0;
     let mut sizes = Vec::new();
@@ -682,10 +683,12 @@ fn prepare<'a>(
             None => 1,
         };
         if n as u64 > limits.max_ops {
-            return Err(ctx.too_large(format!(
-                "`{}` has {n} instances, over the limit of {} ops",
-                t.name.name, limits.max_ops
-            )));
+            return Err(ctx
+                .too_large(format!(
+                    "`{}` has {n} instances, over the limit of {} ops",
+                    t.name.name, limits.max_ops
+                ))
+                .help("predict at smaller parameters, or raise the limit"));
         }
         ctx.threads.insert(&t.name.name, (next, n));
         sizes.push((next, n));
@@ -709,10 +712,12 @@ fn prepare<'a>(
             table.insert(d.name.name.as_str(), (at, len));
             at += len.unwrap_or(1);
             if at as u64 > limits.max_ops {
-                return Err(ctx.too_large(format!(
-                    "`{}` is longer than the limit of {} ops",
-                    d.name.name, limits.max_ops
-                )));
+                return Err(ctx
+                    .too_large(format!(
+                        "`{}` is longer than the limit of {} ops",
+                        d.name.name, limits.max_ops
+                    ))
+                    .help("predict at smaller parameters, or raise the limit"));
             }
         }
         Ok(table)

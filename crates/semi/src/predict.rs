@@ -92,10 +92,16 @@ pub fn predict<C: EventCosts>(
     let inst = instantiate(model, b, &opts.limits)?;
     let notes = costs.beyond(&inst.graph);
     let outcome = simulate(&inst.graph, costs, &opts.sim)?;
-    if !outcome.time.is_finite() {
+    // A thread ending at NaN (inf − inf) would not move the maximum: check every end.
+    let bad = outcome
+        .threads
+        .iter()
+        .filter_map(|t| t.end)
+        .find(|e| !e.is_finite());
+    if let Some(time) = bad.or((!outcome.time.is_finite()).then_some(outcome.time)) {
         return Err(PredictError::NotFinite {
             point: point_text(&inst.params),
-            time: outcome.time,
+            time,
         });
     }
     Ok(Prediction {

@@ -219,7 +219,7 @@ pub fn fit_text(label: &str, f: &Fitted) -> String {
     for (name, v) in &f.clamped {
         let _ = writeln!(
             out,
-            "  held at 0: {name} (the unconstrained fit gave {}, a negative cost: the samples do not determine it; sample its segments at more sizes)",
+            "  held at 0: {name} (the unconstrained fit gave {}, a negative cost: too few or too noisy samples to fix it, or a term the program does not have)",
             num(*v)
         );
     }

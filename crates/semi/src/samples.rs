@@ -72,14 +72,14 @@ pub enum SamplesError {
     /// A coefficient whose sampled segments do no work at any sample point (a loop or a
     /// class thread of no iterations or instances there).
     #[error(
-        "the coefficient `{coeff}` counts for nothing at the sample points ({points}): {segments} runs no work there; take samples where it does"
+        "the coefficient `{coeff}` contributes nothing at the sample points ({points}): its factor in {segments} is 0 there (no iterations or instances, say); take samples where it is not"
     )]
     Idle {
         /// The coefficient.
         coeff: String,
         /// The sampled segments that use it (`segment `x``).
         segments: String,
-        /// The sample points (the first four).
+        /// The sample points (the first four, then `…`).
         points: String,
     },
     /// Coefficients the samples cannot tell apart although the model can: their columns
@@ -173,7 +173,8 @@ pub fn read_samples(model: &Model, name: &str, text: &str) -> Result<SampleSet, 
             let hint = diag::did_you_mean(&diag::suggest(segment, known.iter().copied()))
                 .unwrap_or_else(|| format!("the model's segments: {}", known.join(", ")));
             return Err(r
-                .value_error(
+                .field_error(
+                    fit::read::ReadErrorKind::UnknownName,
                     (name, text),
                     i,
                     "segment",
@@ -365,7 +366,10 @@ pub fn fit_samples(
                     )
                 })
                 .collect();
-            at.truncate(4);
+            if at.len() > 4 {
+                at.truncate(4);
+                at.push("…".to_string());
+            }
             return Err(SamplesError::Idle {
                 coeff: coeffs[g].clone(),
                 segments: idle.join(", "),

@@ -467,6 +467,18 @@ fn unlocking_a_lock_not_held_is_an_error() {
     assert_eq!(e.to_string(), "`main` unlocks lock `l`, which `b` holds");
     let e = run("lock l;\nthread main {\n    unlock l;\n}\n");
     assert_eq!(e.to_string(), "`main` unlocks lock `l`, which nobody holds");
+    // One element of a lock array taken, another released.
+    let e = run("lock ls[2];\nthread main {\n    lock ls[0];\n    unlock ls[1];\n}\n");
+    assert!(matches!(&e, SimError::NotHeld { holder: None, .. }), "{e}");
+    // Contended critical sections hand the lock over and run to the end.
+    let m = parse(
+        "cs.tg",
+        "lock l;\nclass w[i in 3] {\n    critical l {\n        compute x = 1;\n    }\n}\n",
+    )
+    .unwrap();
+    let g = instantiate(&m, &bind(&[], &[]), &Limits::default()).unwrap();
+    let o = simulate(&g.graph, &FixedCosts::default(), &Options::default()).unwrap();
+    assert_eq!(o.time, 3.0);
 }
 
 /// Parameters may declare a type and bounds (`param N: int >= 2;`, `param P in 1..=N;`);
@@ -500,6 +512,28 @@ fn parameter_bounds_refuse_values_outside_them() {
         let at = e.location.as_ref().expect("located at the declaration");
         assert_eq!(at.label(), "declared here");
     }
+    // A missing parameter is reported as missing, not as a bound that cannot be computed.
+    let e = inst_error(text, &bind(&[("P", 2.0), ("S", 0.0)], &[]));
+    assert_eq!(e.message, "parameters without a value: `N`");
+    // A bound may use a derived parameter before it.
+    let m = parse(
+        "d.tg",
+        "param N;\nparam H = N / 2;\nparam P <= H;\nthread t { compute w = 1; }",
+    )
+    .unwrap();
+    instantiate(
+        &m,
+        &bind(&[("N", 8.0), ("P", 4.0)], &[]),
+        &Limits::default(),
+    )
+    .unwrap();
+    let e = instantiate(
+        &m,
+        &bind(&[("N", 8.0), ("P", 5.0)], &[]),
+        &Limits::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.message, "parameter `P` = 5: above its highest value 4");
     // Bounds use the parameters before it; a derived parameter takes none; the type is
     // `int` or `real`.
     let e = error("param P in 1..=N;\nparam N;\nthread t { compute w = 1; }");
@@ -513,4 +547,31 @@ fn parameter_bounds_refuse_values_outside_them() {
     );
     let e = error("param N: float;\nthread t { compute w = 1; }");
     assert!(e.message.contains("`int` or `real`"), "{}", e.message);
+}
+
+/// Events beyond what the machine profile measured are named, in branches too.
+#[test]
+fn event_costs_beyond_the_profile_are_named() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/semi/machine.json"
+    );
+    let profile = probe::Profile::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let costs = semi::costs::MachineCosts { profile };
+    let m = parse(
+        "b.tg",
+        "channel c;\nthread main {\n    branch 0.5 {\n        fork w;\n        join w;\n    } else {\n        send c 4194304;\n    }\n}\nclass w[i in 8] {\n    compute x = 1;\n}\nthread r {\n    branch 0.5 { recv c; }\n}\n",
+    )
+    .unwrap();
+    let g = instantiate(&m, &bind(&[], &[]), &Limits::default()).unwrap();
+    use semi::sim::EventCosts;
+    let notes = costs.beyond(&g.graph);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].starts_with(
+            "the model has forks and joins of 8 threads, the machine profile measured them up to 4"
+        ),
+        "{notes:?}"
+    );
+    assert!(notes[1].starts_with("the model sends messages of 4194304 bytes, the machine profile measured them up to 1048576"), "{notes:?}");
 }

@@ -430,7 +430,7 @@ fn a_coefficient_whose_segments_do_no_work_at_the_samples_says_so() {
         "{err}"
     );
     assert!(
-        err.to_string().contains("take samples where it does"),
+        err.to_string().contains("take samples where it is not"),
         "{err}"
     );
 }

@@ -241,7 +241,9 @@ impl Band {
 /// The elimination's cost per element by trailing size, from a run's [`Report::steps`], in
 /// at most `bands` bands of equal width. The thread graph takes one cost per element for
 /// every step and every size (`c_elim`); this shows where a machine departs from that, the
-/// cache levels' boundaries among others.
+/// cache levels' boundaries among others. A step's time also covers the O(n) publishing of
+/// the next pivot column and the scan of the worker's columns, which weigh most in the
+/// bands of small m.
 pub fn cost_by_trailing(steps: &[f64], bands: usize) -> Vec<Band> {
     let last = steps.len();
     let bands = bands.clamp(1, last.max(1));

@@ -18,8 +18,8 @@ const USAGE: &str = "usage: threadprogs ge|apsp|queue|ge-steps N P [SEED]
   SEED          the inputs' random seed (default 1)
 
 Prints `segment,seconds` per segment (summed over the threads) and `run,SECONDS` (wall
-time); ge-steps prints `trailing_from,trailing_to,working_set_mib,elements,seconds,
-ns_per_element` per band of steps (seconds summed over the workers).";
+time); ge-steps prints per band of steps (seconds summed over the workers):
+`trailing_from,trailing_to,working_set_mib,elements,seconds,ns_per_element`.";
 
 /// The programs, as the first argument names them.
 const PROGRAMS: [&str; 4] = ["ge", "apsp", "queue", "ge-steps"];
@@ -91,10 +91,9 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             // The program's errors name it as `ge`; ge-steps is what the user typed.
-            let e = if steps {
-                e.replacen("ge", "ge-steps", 1)
-            } else {
-                e
+            let e = match e.strip_prefix("ge") {
+                Some(rest) if steps => format!("ge-steps{rest}"),
+                _ => e,
             };
             eprintln!("threadprogs: {e}");
             ExitCode::FAILURE

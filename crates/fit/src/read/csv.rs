@@ -320,9 +320,24 @@ pub struct Rows {
 }
 
 impl Rows {
-    /// An error about the value of column `column` in row `row` (located at the field).
+    /// An error about the value of column `column` in row `row` (located at the field): a
+    /// number outside the range its column allows.
     pub fn value_error(
         &self,
+        src: (&str, &str),
+        row: usize,
+        column: &str,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> ReadError {
+        self.field_error(ReadErrorKind::OutOfRange, src, row, column, message, help)
+    }
+
+    /// An error of class `kind` about the field of column `column` in row `row` (located
+    /// at the field): a name the caller does not know, say.
+    pub fn field_error(
+        &self,
+        kind: ReadErrorKind,
         (name, text): (&str, &str),
         row: usize,
         column: &str,
@@ -335,13 +350,7 @@ impl Rows {
             .position(|h| h == column)
             .unwrap_or(usize::MAX);
         let start = self.starts.get(row).copied().unwrap_or(0);
-        ReadError::at(
-            ReadErrorKind::OutOfRange,
-            (name, text),
-            field_range(text, start, j),
-            message,
-        )
-        .help(help)
+        ReadError::at(kind, (name, text), field_range(text, start, j), message).help(help)
     }
 }
 

@@ -22,7 +22,6 @@
 //! model  := item*
 //! item   := 'param' NAME [':' ('int'|'real')] [bound] ';'   -- given at instantiation
 //!         | 'param' NAME '=' expr ';'             -- derived
-//! bound  := '>=' expr | '<=' expr | 'in' expr '..=' expr    -- a given value outside is refused
 //!         | 'coeff' NAME {',' NAME} ';'           -- fitted from samples, or given
 //!         | 'barrier' NAME '(' expr ')' ';'       -- and its number of participants
 //!         | 'lock' NAME ['[' expr ']'] ';'        -- one lock or an array of them
@@ -45,14 +44,17 @@
 //!         | 'branch' expr block ['else' block]    -- the first block with probability expr
 //!         | 'mark' NAME ';'                       -- a named point
 //! ref    := NAME ['[' expr ']']
+//! bound  := '>=' expr | '<=' expr | 'in' expr '..=' expr   -- a given value outside is refused
 //! ```
 //!
 //! Expressions are the `expr` crate's arithmetic (`+ - * / ^`, `min`, `max`, `floor`,
-//! `ceil`, `log2`, …). A parameter's definition and bounds use the parameters before it; a barrier's
-//! participants, an array's length and a class's instance count use parameters; loop
-//! bounds, indices, sizes and probabilities add the instance index and the enclosing loop
-//! variables; a segment's time adds the coefficients. Threads that no `fork` starts begin
-//! at time 0. Comments are `// …` and `/* … */`.
+//! `ceil`, `log2`, …). A parameter's definition and bounds use the parameters before it; a
+//! barrier's participants, an array's length and a class's instance count use parameters;
+//! loop bounds, indices, sizes and probabilities add the instance index and the enclosing
+//! loop variables; a segment's time adds the coefficients, and is linear in them (a sum of
+//! terms, each a coefficient times a function of the rest). A lock belongs to the thread
+//! that took it. Threads that no `fork` starts begin at time 0. Comments are `// …` and
+//! `/* … */`.
 
 mod ast;
 mod check;

@@ -381,34 +381,9 @@ fn load_samples(m: &Model, path: &Path) -> Result<SampleSet> {
     read_samples(m, &path.display().to_string(), &text).map_err(samples_error)
 }
 
-/// Names joined by commas, or `none`.
-fn list_or_none(names: &[&str]) -> String {
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
-    }
-}
-
 /// `--by` names a given parameter of the model, or is `none`.
 fn check_by(m: &Model, by: &str) -> Result<()> {
-    let given = semi::samples::given_params(m);
-    if by == "none" || given.iter().any(|n| n == by) {
-        return Ok(());
-    }
-    if m.params.iter().any(|p| p.name.name == by) {
-        return Err(CliError::usage(format!(
-            "--by {by}: `{by}` is derived from other parameters; group by a given one (its given parameters: {}), or `--by none`",
-            given.join(", ")
-        )));
-    }
-    let hint = diag::did_you_mean(&diag::suggest(by, given.iter().map(String::as_str)))
-        .map(|h| format!("; {h}"))
-        .unwrap_or_default();
-    Err(CliError::usage(format!(
-        "--by {by}: the model has no parameter `{by}` (its parameters: {}; `--by none` fits all samples together){hint}",
-        given.join(", ")
-    )))
+    semi::given::check_group(m, by).map_err(|e| CliError::usage(format!("--by {by}: {e}")))
 }
 
 fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<()> {
@@ -506,28 +481,8 @@ fn set_coefficients(
     given: &[(String, f64)],
     coeffs: &mut Vec<(String, f64)>,
 ) -> Result<()> {
-    for (i, (k, v)) in given.iter().enumerate() {
-        if given[..i].iter().any(|(e, _)| e == k) {
-            return Err(CliError::usage(format!(
-                "-C {k}: given twice; give each coefficient once"
-            )));
-        }
-        if !m.coeffs.iter().any(|c| c.name == *k) {
-            let names: Vec<&str> = m.coeffs.iter().map(|c| c.name.as_str()).collect();
-            let hint = match diag::did_you_mean(&diag::suggest(k, names.iter().copied())) {
-                Some(h) => format!("; {h}"),
-                None => format!(" (its coefficients: {})", list_or_none(&names)),
-            };
-            return Err(CliError::usage(format!(
-                "-C {k}: the model has no coefficient `{k}`{hint}"
-            )));
-        }
-        match coeffs.iter_mut().find(|(n, _)| n == k) {
-            Some(c) => c.1 = *v,
-            None => coeffs.push((k.clone(), *v)),
-        }
-    }
-    Ok(())
+    semi::given::set_coefficients(m, given, coeffs)
+        .map_err(|e| CliError::usage(format!("-C {}: {e}", e.name())))
 }
 
 fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
@@ -584,6 +539,7 @@ fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
             max_steps: a.model.limits.max_steps,
             schedule: a.timeline.wanted(),
         },
+        notes: true,
     };
     let p = predict(&m, &b, &costs(profile.as_ref()), &opts).map_err(predict_error)?;
     for n in &p.notes {
@@ -620,6 +576,7 @@ fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
             max_steps: a.limits.max_steps,
             ..Options::default()
         },
+        notes: true,
     };
     let v = Validation {
         by: &a.by,
@@ -701,6 +658,8 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
             max_steps: a.limits.max_steps,
             schedule: false,
         },
+        // A sweep prints a table of numbers, not a note per point.
+        notes: false,
     };
     let columns: Vec<String> = semi::sweep::COLUMNS.map(String::from).to_vec();
     let mut csv = match &a.output.csv {

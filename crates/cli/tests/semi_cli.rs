@@ -1027,28 +1027,24 @@ fn by_is_one_rule_for_every_subcommand() {
     );
     // Given without samples, --by is checked too (it sets the processors); a derived
     // parameter cannot group samples.
-    let fj = ex("forkjoin.tg");
-    let err = fails(
-        &[
-            "semi", "predict", &fj, "-D", "P=2", "-C", "c_unit=1", "--by", "p",
-        ],
-        2,
-    );
-    assert!(
-        err.contains("--by p: the model has no parameter `p`"),
-        "{err}"
-    );
-    let pipe = ex("pipeline.tg");
-    let err = fails(
-        &[
-            "semi", "predict", &pipe, "-D", "N=4", "-D", "P=2", "--by", "B",
-        ],
-        2,
-    );
-    assert!(
-        err.contains("--by B: `B` is derived from other parameters"),
-        "{err}"
-    );
+    let (fj, pipe) = (ex("forkjoin.tg"), ex("pipeline.tg"));
+    for (args, says) in [
+        (
+            [
+                "semi", "predict", &fj, "-D", "P=2", "-C", "c_unit=1", "--by", "p",
+            ],
+            "--by p: the model has no parameter `p`",
+        ),
+        (
+            [
+                "semi", "predict", &pipe, "-D", "N=4", "-D", "P=2", "--by", "B",
+            ],
+            "--by B: `B` is derived from other parameters",
+        ),
+    ] {
+        let err = fails(&args, 2);
+        assert!(err.contains(says), "{err}");
+    }
     // A coefficient given twice is a usage error too, not the last value silently.
     let twice = ["-D", "P=2", "-C", "c_unit=1", "-C", "c_unit=2"];
     let err = fails(&[&["semi", "predict", fj.as_str()][..], &twice].concat(), 2);

@@ -142,13 +142,7 @@ pub fn mismatch(
     points.dedup();
     let mut sample_bytes = Vec::new();
     for p in points {
-        let params = samples
-            .names
-            .iter()
-            .cloned()
-            .zip(p.iter().copied())
-            .collect();
-        if let Some(b) = bytes_at(params)? {
+        if let Some(b) = bytes_at(crate::samples::named(&samples.names, p))? {
             sample_bytes.push(b);
         }
     }

@@ -10,7 +10,8 @@
 //! * [`coeffs`]: segment coefficients from sample runs;
 //! * [`metrics`]: E, Ē and R_conservative (eqs. 4.8–4.10);
 //! * [`lang`]: the thread-graph language; [`instantiate`]: full instantiation, Θ first;
-//! * [`samples`]: coefficients from sample runs; [`costs`]: event costs from a `probe`
+//! * [`samples`]: coefficients from sample runs; [`given`]: the grouping parameter and
+//!   given coefficients, checked against the model; [`costs`]: event costs from a `probe`
 //!   profile; [`predict`]: prediction and validation; [`cache`]: the cache-level warning;
 //!   [`report`]: text, JSON, timelines.
 //!
@@ -45,6 +46,7 @@
 pub mod cache;
 pub mod coeffs;
 pub mod costs;
+pub mod given;
 pub mod graph;
 pub mod instantiate;
 pub mod lang;

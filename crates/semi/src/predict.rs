@@ -12,7 +12,7 @@ use crate::graph::Size;
 use crate::instantiate::{instantiate, Bindings, Limits};
 use crate::lang::{Model, ModelError};
 use crate::metrics::{MetricError, ValidationPoint, ValidationRow, ValidationTable};
-use crate::samples::{fit_for, point_text, SampleSet, SamplesError};
+use crate::samples::{fit_for, named, point_text, SampleSet, SamplesError};
 use crate::sim::{simulate, EventCosts, Options, Outcome, SimError};
 
 /// How to predict.
@@ -22,6 +22,10 @@ pub struct PredictOptions {
     pub limits: Limits,
     /// Algorithm G's options (processors, seed, step limit, schedule).
     pub sim: Options,
+    /// Compare the graph's events with what the event costs were measured for and note the
+    /// gaps ([`EventCosts::beyond`], a walk over the graph): for predictions a user reads,
+    /// not for the many a fit makes.
+    pub notes: bool,
 }
 
 /// One prediction.
@@ -38,7 +42,7 @@ pub struct Prediction {
     /// The time spent instantiating and traversing, seconds (T_estimate of eq. 4.8).
     pub estimate_seconds: f64,
     /// What the user should know: events whose costs are extrapolated beyond the machine
-    /// profile ([`EventCosts::beyond`]).
+    /// profile ([`EventCosts::beyond`]; with [`PredictOptions::notes`]).
     pub notes: Vec<String>,
 }
 
@@ -90,7 +94,11 @@ pub fn predict<C: EventCosts>(
 ) -> Result<Prediction, PredictError> {
     let started = Instant::now();
     let inst = instantiate(model, b, &opts.limits)?;
-    let notes = costs.beyond(&inst.graph);
+    let notes = if opts.notes {
+        costs.beyond(&inst.graph)
+    } else {
+        Vec::new()
+    };
     let outcome = simulate(&inst.graph, costs, &opts.sim)?;
     // A thread ending at NaN (inf − inf) would not move the maximum: check every end.
     let bad = outcome
@@ -203,12 +211,7 @@ pub fn validate<C: EventCosts>(
     }
     let mut checked = Vec::with_capacity(points.len());
     for (p, times) in &points {
-        let params: Vec<(String, f64)> = measured
-            .names
-            .iter()
-            .cloned()
-            .zip(p.iter().copied())
-            .collect();
+        let params = named(&measured.names, p);
         let b = Bindings {
             params: params.clone(),
             coeffs: coeffs.to_vec(),
@@ -322,12 +325,7 @@ pub fn validate_samples<C: EventCosts>(
         let used = &used;
         if let Some(profile) = profile {
             for (p, _) in &mine.runs {
-                let target: Vec<(String, f64)> = measured
-                    .names
-                    .iter()
-                    .cloned()
-                    .zip(p.iter().copied())
-                    .collect();
+                let target = named(&measured.names, p);
                 if let Some(m) = crate::cache::mismatch(model, profile, used, &target)? {
                     mismatches.push((point_text(&target), m));
                 }

@@ -295,12 +295,7 @@ pub fn fit_samples(
             Some(p) => p,
             None => {
                 let b = Bindings {
-                    params: set
-                        .names
-                        .iter()
-                        .cloned()
-                        .zip(s.params.iter().copied())
-                        .collect(),
+                    params: named(&set.names, &s.params),
                     coeffs: Vec::new(),
                 };
                 let t = segment_terms(model, &b, limits).map_err(|source| SamplesError::Model {
@@ -356,15 +351,7 @@ pub fn fit_samples(
         if !idle.is_empty() {
             let mut at: Vec<String> = points
                 .iter()
-                .map(|p| {
-                    point_text(
-                        &set.names
-                            .iter()
-                            .cloned()
-                            .zip(p.iter().copied())
-                            .collect::<Vec<_>>(),
-                    )
-                })
+                .map(|p| point_text(&named(&set.names, p)))
                 .collect();
             if at.len() > 4 {
                 at.truncate(4);
@@ -461,7 +448,7 @@ fn check_merges(
         return Ok(());
     };
     let b = Bindings {
-        params: set.names.iter().cloned().zip(top).collect(),
+        params: named(&set.names, &top),
         coeffs: Vec::new(),
     };
     // A point the model cannot be evaluated at: nothing to check against.
@@ -517,6 +504,11 @@ pub(crate) fn refuted(m: &crate::coeffs::Merge, segments: String) -> SamplesErro
         },
         segments,
     }
+}
+
+/// A point's coordinates with their parameters' names: `names` and `values` zipped.
+pub fn named(names: &[String], values: &[f64]) -> Vec<(String, f64)> {
+    names.iter().cloned().zip(values.iter().copied()).collect()
 }
 
 /// `N=200, P=2`.

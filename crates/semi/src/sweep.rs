@@ -86,8 +86,7 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
     /// # Errors
     /// The prediction's error as text (the runner names the point).
     pub fn point(&self, p: &[f64], out: &mut [f64]) -> Result<(), String> {
-        let params: Vec<(String, f64)> =
-            self.names.iter().cloned().zip(p.iter().copied()).collect();
+        let params = crate::samples::named(&self.names, p);
         let at = params.iter().find(|(k, _)| *k == self.by).map(|x| x.1);
         let coeffs = self
             .coeffs

@@ -21,7 +21,8 @@ use crate::instantiate::Bindings;
 use crate::lang::Model;
 use crate::predict::{predict, PredictOptions};
 use crate::samples::{
-    beyond, point_text, refuted, segments_using, solve_nonnegative, Fitted, SampleSet, SamplesError,
+    beyond, named, point_text, refuted, segments_using, solve_nonnegative, Fitted, SampleSet,
+    SamplesError,
 };
 use crate::sim::{EventCosts, Options};
 
@@ -74,9 +75,8 @@ pub fn fit_runs<C: EventCosts>(
         return Err(SamplesError::Empty);
     }
     if let Some((p, _)) = points.iter().find(|(_, t)| t.is_nan() || *t <= 0.0) {
-        let params: Vec<(String, f64)> = set.names.iter().cloned().zip(p.iter().copied()).collect();
         return Err(SamplesError::Traversal {
-            point: point_text(&params),
+            point: point_text(&named(&set.names, p)),
             message: "the run's time is 0 s; a whole-program time must be > 0".to_string(),
         });
     }
@@ -115,10 +115,8 @@ pub fn fit_runs<C: EventCosts>(
             let (t, grad) = time.linearised(p, &c)?;
             let known = t - grad.iter().zip(&c).map(|(g, v)| g * v).sum::<f64>();
             if !known.is_finite() || grad.iter().any(|g| !g.is_finite()) {
-                let params: Vec<(String, f64)> =
-                    set.names.iter().cloned().zip(p.iter().copied()).collect();
                 return Err(SamplesError::Traversal {
-                    point: point_text(&params),
+                    point: point_text(&named(&set.names, p)),
                     message: format!(
                         "the run's time ({measured} s) is too large to fit: Algorithm G's time overflows"
                     ),
@@ -206,13 +204,7 @@ struct Timer<'a, C: EventCosts> {
 
 impl<C: EventCosts> Timer<'_, C> {
     fn at(&self, p: &[f64], c: &[f64]) -> Result<f64, SamplesError> {
-        let params: Vec<(String, f64)> = self
-            .set
-            .names
-            .iter()
-            .cloned()
-            .zip(p.iter().copied())
-            .collect();
+        let params = named(&self.set.names, p);
         let processors = match (self.opts.sim.processors, self.by) {
             (usize::MAX, Some(j)) => p[j].max(1.0) as usize,
             (n, _) => n,
@@ -224,6 +216,7 @@ impl<C: EventCosts> Timer<'_, C> {
                 schedule: false,
                 ..self.opts.sim
             },
+            notes: false,
         };
         let b = Bindings {
             coeffs: self.coeffs.iter().cloned().zip(c.iter().copied()).collect(),

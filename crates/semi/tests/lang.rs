@@ -574,4 +574,22 @@ fn event_costs_beyond_the_profile_are_named() {
         "{notes:?}"
     );
     assert!(notes[1].starts_with("the model sends messages of 4194304 bytes, the machine profile measured them up to 1048576"), "{notes:?}");
+    // A prediction carries them when asked (a user's), not by default (a fit's many).
+    let m = parse(
+        "f.tg",
+        "thread main {\n    fork w;\n    join w;\n}\nclass w[i in 8] {\n    compute x = 1;\n}\n",
+    )
+    .unwrap();
+    let b = bind(&[], &[]);
+    let quiet = semi::predict::PredictOptions::default();
+    let told = semi::predict::PredictOptions {
+        notes: true,
+        ..quiet
+    };
+    assert!(semi::predict::predict(&m, &b, &costs, &quiet)
+        .unwrap()
+        .notes
+        .is_empty());
+    let notes = semi::predict::predict(&m, &b, &costs, &told).unwrap().notes;
+    assert_eq!(notes.len(), 1, "{notes:?}");
 }

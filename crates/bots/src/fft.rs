@@ -17,8 +17,8 @@
 //! arithmetic (the same transform, a different operation order). The input is random
 //! complex numbers with parts uniform in `[-1, 1)`.
 
-use crate::rng::SplitMix64;
 use crate::Counts;
+use stats::rng::Draw;
 use std::ops::{Add, Mul, Sub};
 
 /// A complex number.
@@ -293,7 +293,7 @@ pub fn twiddle_serial(
 
 /// Random complex numbers with parts uniform in `[-1, 1)`.
 pub fn input(n: usize, seed: u64) -> Vec<Complex> {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = stats::rng::seeded(seed);
     (0..n)
         .map(|_| Complex::new(rng.symmetric(), rng.symmetric()))
         .collect()
@@ -395,7 +395,7 @@ pub fn verify(input: &[Complex], output: &[Complex]) -> Result<f64, String> {
         (out_energy / n as f64 - energy).abs() / energy.max(f64::MIN_POSITIVE),
         "Parseval's identity",
     )?;
-    let mut rng = SplitMix64::new(n as u64);
+    let mut rng = stats::rng::seeded(n as u64);
     let mut e = 0.0f64;
     for _ in 0..16 {
         let k = rng.below(n as u64) as usize;

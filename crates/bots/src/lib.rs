@@ -40,7 +40,6 @@
 pub mod fft;
 pub mod fib;
 pub mod nqueens;
-pub mod rng;
 pub mod sort;
 pub mod sparselu;
 pub mod strassen;

@@ -9,8 +9,8 @@
 //!
 //! The input, as in BOTS, is the numbers `0..n` scrambled by `n` random swaps.
 
-use crate::rng::{mix, SplitMix64};
 use crate::Counts;
+use stats::rng::{mix, Draw};
 
 /// Sort's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ impl Config {
 /// BOTS's input: `0..n` scrambled by swapping each element with a random one.
 pub fn input(n: usize, seed: u64) -> Vec<i64> {
     let mut a: Vec<i64> = (0..n as i64).collect();
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = stats::rng::seeded(seed);
     for i in 0..n {
         let j = rng.below(n as u64) as usize;
         a.swap(i, j);

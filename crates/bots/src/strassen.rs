@@ -11,8 +11,8 @@
 //! has its own contiguous buffer (safe Rust cannot hand four tasks the interleaved rows of
 //! one matrix), so a call allocates 15 quadrants where BOTS allocates 11.
 
-use crate::rng::SplitMix64;
 use crate::Counts;
+use stats::rng::Draw;
 
 /// Strassen's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +171,7 @@ pub fn combine(c: &mut [f64], p: &[f64], q: usize) {
 
 /// Two random `n × n` matrices, uniform in `[-1, 1)`.
 pub fn input(n: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = stats::rng::seeded(seed);
     let a = (0..n * n).map(|_| rng.symmetric()).collect();
     let b = (0..n * n).map(|_| rng.symmetric()).collect();
     (a, b)
@@ -194,7 +194,7 @@ pub fn verify(a: &[f64], b: &[f64], c: &[f64], n: usize, seed: u64) -> Result<f6
         return Err(format!("the matrices are not {n} × {n}"));
     }
     let scale = norm(a) * norm(b);
-    let mut rng = SplitMix64::new(seed ^ 0xF4EE_7A1D);
+    let mut rng = stats::rng::seeded(seed ^ 0xF4EE_7A1D);
     let mut worst = 0.0f64;
     for _ in 0..3 {
         let v: Vec<f64> = (0..n).map(|_| rng.symmetric()).collect();

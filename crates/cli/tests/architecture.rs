@@ -74,18 +74,36 @@ const ALLOWED_ENGINE_EDGES: [(&str, &str); 4] = [
     ("semi", "probe"),
 ];
 /// Libraries that record runs or measure the host (the recorder user programs link, the
-/// host probe): they depend on no workspace crate, and only the engines listed in
-/// `ALLOWED_ENGINE_EDGES` use them.
+/// host probe): they depend on no workspace crate but the base, and only the engines listed
+/// in `ALLOWED_ENGINE_EDGES` use them. The recorder user programs link depends on none at
+/// all.
 const RECORDERS: [&str; 2] = ["taskrec", "probe"];
 /// Example programs (the task-parallel kernels on the recorder, the shared-memory programs
-/// of the semi-empirical method): they use recorders only.
+/// of the semi-empirical method): they use recorders and the base only.
 const PROGRAMS: [&str; 2] = ["bots", "threadprogs"];
+/// The base under everything (medians, quantiles, the seeded generator): it depends on no
+/// workspace crate, and every crate may use it.
+const BASE: [&str; 1] = ["stats"];
 
 #[test]
 fn engines_depend_only_on_foundations_and_the_listed_engines() {
     let all = crates();
     for c in &all {
-        let d = deps(c, &all);
+        let mut d = deps(c, &all);
+        if BASE.contains(&c.as_str()) {
+            assert!(
+                d.is_empty(),
+                "the base `{c}` depends on {d:?}: it sits below every crate"
+            );
+            continue;
+        }
+        if c == "taskrec" {
+            assert!(
+                d.is_empty(),
+                "the recorder `taskrec` depends on {d:?}: programs link it"
+            );
+        }
+        d.retain(|x| !BASE.contains(&x.as_str()));
         if ENGINES.contains(&c.as_str()) {
             for dep in &d {
                 let ok = FOUNDATIONS.contains(&dep.as_str())
@@ -109,7 +127,7 @@ fn engines_depend_only_on_foundations_and_the_listed_engines() {
         } else if RECORDERS.contains(&c.as_str()) {
             assert!(
                 d.is_empty(),
-                "recorder `{c}` depends on {d:?}: programs link it, so it stands alone"
+                "recorder `{c}` depends on {d:?}: it stands on the base alone"
             );
         } else if PROGRAMS.contains(&c.as_str()) {
             for dep in &d {
@@ -245,4 +263,76 @@ fn the_flag_finder_finds_flags() {
     );
     assert_eq!(flag_in("    // see `--procs`"), None);
     assert_eq!(flag_in("let x = a--b;"), None);
+}
+
+/// A source file of the workspace outside `owner` (a crate name) that contains `needle`,
+/// code or test alike: one mechanism has one owner.
+fn outside_owner(owner: &str, needles: &[&str]) -> Vec<String> {
+    let mut hits = Vec::new();
+    for c in crates().iter().filter(|c| *c != owner) {
+        let mut files = Vec::new();
+        for dir in ["src", "tests", "benches", "examples"] {
+            let d = root().join("crates").join(c).join(dir);
+            if d.is_dir() {
+                rust_files(&d, &mut files);
+            }
+        }
+        // This file names the needles itself.
+        files.retain(|f| !f.ends_with("cli/tests/architecture.rs"));
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("source");
+            // Digit separators do not hide a constant.
+            let flat = text.replace('_', "").to_ascii_lowercase();
+            for n in needles {
+                let n = n.replace('_', "").to_ascii_lowercase();
+                if flat.contains(&n) {
+                    hits.push(format!("{}: `{n}`", f.display()));
+                }
+            }
+        }
+    }
+    hits
+}
+
+/// The owners of issue 29's mechanisms: a second copy anywhere fails here, naming the owner
+/// to use instead.
+#[test]
+fn each_mechanism_has_one_owner() {
+    let owners: [(&str, &[&str], &str); 5] = [
+        (
+            "stats",
+            &["fn median(", "fn median_sorted(", "fn lower_median(", "fn quantile(", "fn percentile("],
+            "medians and quantiles are `stats::{median, lower_median, quantile}`",
+        ),
+        (
+            "stats",
+            // SplitMix64's mixers, other generator families, a generator of one's own (the
+            // golden-ratio constant alone is also Fibonacci hashing, as in `etccs`).
+            &["0xBF58476D1CE4E5B9", "0x94D049BB133111EB", "ChaCha", "Xoshiro", "Pcg", "impl RngCore", "StdRng", "thread_rng"],
+            "random numbers come from `stats::rng` (seeded, stream, mix, Draw)",
+        ),
+        (
+            "fit",
+            &["fn nnls", "Lawson", "fn lasso", "fn least_squares", "Gram–Schmidt", "Gram-Schmidt"],
+            "least squares, NNLS, the Lasso and collinearity are `fit`'s",
+        ),
+        (
+            "expr",
+            &["fn parse_binding", "split_once(\"..\")", "fn escape_latex", "fn escape_tex", "\\textbackslash"],
+            "the `-D` grammar is `expr::grid::parse_binding`; LaTeX escaping is `expr::print::escape_latex`",
+        ),
+        (
+            "sweep",
+            &["struct Limit ", "struct Reached", "struct Meter"],
+            "limits, stop reasons and progress are `sweep`'s",
+        ),
+    ];
+    let mut all = Vec::new();
+    for (owner, needles, rule) in owners {
+        let hits = outside_owner(owner, needles);
+        if !hits.is_empty() {
+            all.push(format!("{rule}:\n  {}", hits.join("\n  ")));
+        }
+    }
+    assert!(all.is_empty(), "{}", all.join("\n"));
 }

@@ -442,13 +442,13 @@ fn latex_name(name: &str) -> String {
         let core_tex = if GREEK.contains(&core) {
             format!("\\{core}")
         } else if core.chars().count() <= 1 || core.chars().all(|c| c.is_ascii_digit()) {
-            escape_latex(core)
+            escape_latex(core, LatexMode::Math)
         } else if base {
-            format!("\\mathit{{{}}}", escape_latex(core))
+            format!("\\mathit{{{}}}", escape_latex(core, LatexMode::Math))
         } else {
-            format!("\\mathrm{{{}}}", escape_latex(core))
+            format!("\\mathrm{{{}}}", escape_latex(core, LatexMode::Math))
         };
-        format!("{core_tex}{}", escape_latex(primes))
+        format!("{core_tex}{}", escape_latex(primes, LatexMode::Math))
     }
     let mut parts = name.split('_');
     let base = parts.next().unwrap_or("");
@@ -467,19 +467,38 @@ fn latex_name(name: &str) -> String {
     out
 }
 
-fn escape_latex(s: &str) -> String {
-    let mut out = String::new();
+/// Where escaped LaTeX goes: math mode (a name in a formula) or text mode (a label in a
+/// table). The two need different commands for `\ ^ ~`, which have no plain form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LatexMode {
+    /// Inside `$…$`: `\backslash{}`, `\wedge{}`, `\sim{}`.
+    Math,
+    /// Running text: `\textbackslash{}`, `\textasciicircum{}`, `\textasciitilde{}`, and
+    /// `<`, `>` as `\textless{}`, `\textgreater{}` (T1 fonts aside, they print as other
+    /// glyphs).
+    Text,
+}
+
+/// `s` with LaTeX's special characters escaped for `mode`, control characters as `?`: the
+/// workspace's one LaTeX escaper.
+pub fn escape_latex(s: &str, mode: LatexMode) -> String {
+    let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        match c {
-            '{' | '}' | '$' | '&' | '#' | '%' | '_' => {
+        match (c, mode) {
+            ('{' | '}' | '$' | '&' | '#' | '%' | '_', _) => {
                 out.push('\\');
                 out.push(c);
             }
-            '\\' => out.push_str("\\backslash{}"),
-            '^' => out.push_str("\\wedge{}"),
-            '~' => out.push_str("\\sim{}"),
-            c if c.is_control() => out.push('?'),
-            c => out.push(c),
+            ('\\', LatexMode::Math) => out.push_str("\\backslash{}"),
+            ('^', LatexMode::Math) => out.push_str("\\wedge{}"),
+            ('~', LatexMode::Math) => out.push_str("\\sim{}"),
+            ('\\', LatexMode::Text) => out.push_str("\\textbackslash{}"),
+            ('^', LatexMode::Text) => out.push_str("\\textasciicircum{}"),
+            ('~', LatexMode::Text) => out.push_str("\\textasciitilde{}"),
+            ('<', LatexMode::Text) => out.push_str("\\textless{}"),
+            ('>', LatexMode::Text) => out.push_str("\\textgreater{}"),
+            (c, _) if c.is_control() => out.push('?'),
+            (c, _) => out.push(c),
         }
     }
     out

@@ -9,10 +9,11 @@ use fit::read::csv::{read, CsvOptions};
 use fit::read::{Experiment, Series};
 use fit::run::{model_experiment, Modeler, RunOptions};
 use fit::Measurement;
+use stats::rng::Draw;
 
 /// A deterministic pseudo-random factor around 1 (±5%).
 fn jitter(i: u64) -> f64 {
-    1.0 + 0.1 * (fit::rng::SplitMix64::new(i).uniform() - 0.5)
+    1.0 + 0.1 * (stats::rng::seeded(i).uniform() - 0.5)
 }
 
 /// 10^6 rows `p,time`: p = 2, 4, …, 2^20, 50,000 runs each, time = 3 + 0.5·p·log2(p).

@@ -7,7 +7,7 @@ mod suite;
 
 use fit::pmnf::{extrap_single, ExtrapOptions};
 use fit::vates::{vates_single, VatesOptions};
-use suite::{cases, median, Kind, TARGET};
+use suite::{cases, median_or_nan, Kind, TARGET};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -73,8 +73,8 @@ fn main() {
             .iter()
             .filter(|r| kind.is_none_or(|k| r.0 == k))
             .collect();
-        let me = median(sel.iter().map(|r| r.1).collect());
-        let mv = median(sel.iter().map(|r| r.2).collect());
+        let me = median_or_nan(sel.iter().map(|r| r.1).collect());
+        let mv = median_or_nan(sel.iter().map(|r| r.2).collect());
         println!(
             "| {name} | {} | {:.4} | {:.4} | {:.3} |",
             sel.len(),

@@ -20,12 +20,7 @@ pub fn kfold(n: usize, k: usize) -> Vec<Split> {
 /// by size: contiguous folds would then all extrapolate); the same seed gives the same folds.
 pub fn kfold_shuffled(n: usize, k: usize, seed: u64) -> Vec<Split> {
     let mut rows: Vec<usize> = (0..n).collect();
-    // Fisher–Yates.
-    let mut rng = crate::rng::SplitMix64::new(seed);
-    for i in (1..n).rev() {
-        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-        rows.swap(i, j);
-    }
+    stats::rng::Draw::shuffle(&mut stats::rng::seeded(seed), &mut rows);
     kfold_of(&rows, k)
 }
 

@@ -21,7 +21,7 @@
 //!   [`run`]: every series of an experiment modelled, with bootstrap intervals and warnings;
 //!   [`report`]: text, JSON, LaTeX, rankings and plots of the models.
 //! * [`cv`]: K-fold (contiguous, as scikit-learn's `KFold`, optionally shuffled) and
-//!   leave-one-out splits; [`stats`]: the F distribution; [`rng`]: the seeded generator.
+//!   leave-one-out splits; [`stats`]: the F distribution (the seeded generator is the workspace's, [`stats::rng`]).
 //!
 //! Every function checks its input (shapes, finite values, enough rows) and says what is
 //! wrong in a [`FitError`] (or a reader's located [`read::ReadError`]); none panics on data.
@@ -41,7 +41,6 @@ mod ols;
 pub mod pmnf;
 pub mod read;
 pub mod report;
-pub mod rng;
 pub mod run;
 pub mod stats;
 pub mod vates;
@@ -54,4 +53,4 @@ pub use lars::{
 pub use matrix::Design;
 pub use model::{Basis, Fitted, Measurement, Model, ModelTerm, Quality, UserBasis};
 pub use nnls::{nnls, Nnls, NnlsOptions};
-pub use ols::{least_squares, Collinear, LeastSquares};
+pub use ols::{independent_columns, least_squares, Collinear, LeastSquares};

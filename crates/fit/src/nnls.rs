@@ -29,6 +29,25 @@ pub struct Nnls {
 /// As [`least_squares`] for the input, and [`FitError::IterationLimit`].
 pub fn nnls(a: &Design, b: &[f64], opts: &NnlsOptions) -> Result<Nnls, FitError> {
     check_observations(a, b)?;
+    // Columns scaled to unit norm: the same optimum, but the tolerances of the active set then
+    // speak of the basis functions' shapes, not their units (columns a factor 10^10 apart
+    // otherwise make the active set cycle).
+    let norms: Vec<f64> = (0..a.columns())
+        .map(|j| a.m.column(j).norm())
+        .map(|v| if v > 0.0 && v.is_finite() { v } else { 1.0 })
+        .collect();
+    let scaled = Design {
+        m: nalgebra::DMatrix::from_fn(a.rows(), a.columns(), |i, j| a.m[(i, j)] / norms[j]),
+    };
+    let mut out = nnls_unit(&scaled, b, opts)?;
+    for (x, n) in out.x.iter_mut().zip(&norms) {
+        *x /= n;
+    }
+    Ok(out)
+}
+
+/// [`nnls`] on columns of unit norm.
+fn nnls_unit(a: &Design, b: &[f64], opts: &NnlsOptions) -> Result<Nnls, FitError> {
     let (m, n) = (a.rows(), a.columns());
     let limit = opts.max_iter.unwrap_or(3 * n).max(1);
     let mut x = vec![0.0; n];
@@ -58,6 +77,11 @@ pub fn nnls(a: &Design, b: &[f64], opts: &NnlsOptions) -> Result<Nnls, FitError>
                 });
             }
             let cols: Vec<usize> = (0..n).filter(|&j| passive[j]).collect();
+            if cols.is_empty() {
+                // Every variable stepped back to its bound: x = 0 is the point to go on from.
+                x = vec![0.0; n];
+                break;
+            }
             let sub = Design {
                 m: a.m.select_columns(&cols),
             };

@@ -53,6 +53,12 @@ pub struct Collinear {
 pub fn least_squares(x: &Design, y: &[f64]) -> Result<LeastSquares, FitError> {
     check_observations(x, y)?;
     let (n, k) = (x.rows(), x.columns());
+    if n == 0 || k == 0 {
+        return Err(FitError::Empty {
+            rows: n,
+            columns: k,
+        });
+    }
     // Scale every column to unit norm: the rank cut-off and the condition number then speak
     // of the basis functions' shapes, not of their units.
     let norms: Vec<f64> = (0..k)
@@ -157,4 +163,49 @@ pub fn least_squares(x: &Design, y: &[f64]) -> Result<LeastSquares, FitError> {
         adjusted_r2,
         collinear,
     })
+}
+
+/// The indices of the columns kept when they are taken in order and a column nearly in the
+/// span of those kept before is left out: each column is scaled to unit norm (centred first
+/// when `center`, for a model with an intercept) and orthogonalised against the kept ones
+/// (twice, for orthogonality in floating point); it is kept when the norm left exceeds
+/// `tolerance`. A zero or non-finite column is never kept. Where [`least_squares`] names the
+/// collinear columns of a fit, this says which of a basis survive when earlier columns take
+/// precedence.
+///
+/// ```
+/// // The third column is the sum of the first two.
+/// let cols = vec![vec![1.0, 0.0, 1.0], vec![0.0, 1.0, 1.0], vec![1.0, 1.0, 2.0]];
+/// assert_eq!(fit::independent_columns(&cols, false, 1e-7), vec![0, 1]);
+/// ```
+pub fn independent_columns(cols: &[Vec<f64>], center: bool, tolerance: f64) -> Vec<usize> {
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    let mut keep = Vec::new();
+    for (j, col) in cols.iter().enumerate() {
+        let mean = if center {
+            col.iter().sum::<f64>() / col.len().max(1) as f64
+        } else {
+            0.0
+        };
+        let mut v: Vec<f64> = col.iter().map(|x| x - mean).collect();
+        let norm0 = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if !(norm0 > 0.0 && norm0.is_finite()) {
+            continue;
+        }
+        v.iter_mut().for_each(|x| *x /= norm0);
+        // Twice, for orthogonality in floating point.
+        for _ in 0..2 {
+            for q in &basis {
+                let d: f64 = q.iter().zip(&v).map(|(a, b)| a * b).sum();
+                v.iter_mut().zip(q).for_each(|(x, a)| *x -= d * a);
+            }
+        }
+        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if norm > tolerance {
+            v.iter_mut().for_each(|x| *x /= norm);
+            basis.push(v);
+            keep.push(j);
+        }
+    }
+    keep
 }

@@ -489,9 +489,12 @@ pub fn latex(names: &[String], entries: &[Entry<'_>]) -> String {
             .copied()
             .collect::<Vec<_>>()
             .join(" / ");
-        let label = escape_tex(&label);
+        let label = expr::print::escape_latex(&label, expr::print::LatexMode::Text);
         let lhs = match m.times_param {
-            Some(p) => format!("{}\\,f({args})", escape_tex(&names[p])),
+            Some(p) => format!(
+                "{}\\,f({args})",
+                expr::print::escape_latex(&names[p], expr::print::LatexMode::Text)
+            ),
             None => format!("f({args})"),
         };
         s.push_str(&format!(
@@ -502,25 +505,6 @@ pub fn latex(names: &[String], entries: &[Entry<'_>]) -> String {
     }
     s.push_str("\\end{align*}\n");
     s
-}
-
-fn escape_tex(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '_' | '&' | '%' | '$' | '#' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\\' => out.push_str("\\textbackslash{}"),
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '>' => out.push_str("\\textgreater{}"),
-            '<' => out.push_str("\\textless{}"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// A basis regression as text: one line per coefficient, then its quality.

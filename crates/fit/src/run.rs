@@ -7,6 +7,7 @@ use crate::pmnf::{extrap, ExtrapOptions};
 use crate::read::{Experiment, Series};
 use crate::vates::{moments, refit, vates, VatesOptions};
 use crate::FitError;
+use stats::rng::Draw;
 
 /// Which search chooses the models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -120,8 +121,8 @@ impl SeriesModel {
                 return None;
             }
             v.sort_by(f64::total_cmp);
-            let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
-            Some((value + at(0.025), value + at(0.975)))
+            let at = |q: f64| stats::quantile_sorted(&v, q);
+            Some((value + at(0.025)?, value + at(0.975)?))
         });
         let mut warnings = Vec::new();
         if !value.is_finite() {
@@ -209,7 +210,7 @@ fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: boo
     if ms.iter().all(|m| m.values.len() < 2) {
         return None;
     }
-    let mut rng = crate::rng::SplitMix64::new(opts.seed);
+    let mut rng = stats::rng::seeded(opts.seed);
     let bases: Vec<_> = model.terms.iter().map(|t| t.basis.clone()).collect();
     let cols: Vec<Vec<f64>> = bases
         .iter()
@@ -239,7 +240,10 @@ fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: boo
                 // The resampled mean of many repetitions is normal about the mean.
                 y[i] + se[i] * rng.gauss()
             } else {
-                (0..r).map(|_| m.values[rng.below(r)]).sum::<f64>() / r as f64
+                (0..r)
+                    .map(|_| m.values[rng.below(r as u64) as usize])
+                    .sum::<f64>()
+                    / r as f64
             };
         }
         if let Some(c) = refit(&refs, &means, &reps, relative) {

@@ -16,8 +16,7 @@
 //! Prints α binned by θ (mean, minimum, count) and writes the scatter plot as SVG.
 
 use pamela::sim::{simulate, SimOptions};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use stats::rng::{seeded, RandExt as Rng, Rng as Generator};
 use std::fmt::Write as _;
 
 struct Options {
@@ -63,7 +62,7 @@ fn options() -> Result<Options, String> {
 }
 
 /// One random model as `.pam` text, and the θ it was drawn for.
-fn random_model(g: &mut ChaCha8Rng, tasks: usize, accesses: usize) -> String {
+fn random_model(g: &mut Generator, tasks: usize, accesses: usize) -> String {
     let m: usize = g.gen_range(2..=100);
     // Balanced load: omega ≈ tasks*accesses*y/m, phi ≈ accesses*(x + y), so
     // theta ≈ ln(tasks*y / (m*(x + y))). Draw the target theta and solve for x/y.
@@ -104,7 +103,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut g = ChaCha8Rng::seed_from_u64(o.seed);
+    let mut g = seeded(o.seed);
     let mut points: Vec<(f64, f64)> = Vec::with_capacity(o.models);
     for k in 0..o.models {
         let src = random_model(&mut g, o.tasks, o.accesses);

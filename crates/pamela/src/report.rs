@@ -263,7 +263,10 @@ pub fn bound_latex(a: &BoundAnalysis) -> String {
     line("\\phi", &a.shown.phi, v.map(|v| v.phi));
     line("\\omega", &a.shown.omega, v.map(|v| v.omega));
     for r in &a.shown.resources {
-        let lhs = format!("\\omega_{{\\mathrm{{{}}}}}", r.name.replace('_', "\\_"));
+        let lhs = format!(
+            "\\omega_{{\\mathrm{{{}}}}}",
+            expr::print::escape_latex(&r.name, expr::print::LatexMode::Math)
+        );
         line(&lhs, &r.omega, omega_of(v, &r.name));
     }
     if let Some(v) = v {

@@ -4,12 +4,11 @@
 
 use pamela::sim::{simulate, Arbitration, SimOptions};
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use stats::rng::{seeded, RandExt as Rng, Rng as Generator};
 
 /// A random model as `.pam` text.
 fn random_model(seed: u64) -> String {
-    let mut g = ChaCha8Rng::seed_from_u64(seed);
+    let mut g = seeded(seed);
     let plain = g.gen_range(1..=3);
     let mut out = String::new();
     for r in 0..plain {
@@ -23,7 +22,7 @@ fn random_model(seed: u64) -> String {
     out
 }
 
-fn time(g: &mut ChaCha8Rng, vars: &[String]) -> String {
+fn time(g: &mut Generator, vars: &[String]) -> String {
     let base = match g.gen_range(0..4) {
         0 => "0".to_string(),
         1 => format!("{}", g.gen_range(1..=5)),
@@ -37,7 +36,7 @@ fn time(g: &mut ChaCha8Rng, vars: &[String]) -> String {
 }
 
 fn term(
-    g: &mut ChaCha8Rng,
+    g: &mut Generator,
     depth: usize,
     vars: &mut Vec<String>,
     plain: usize,

@@ -8,8 +8,7 @@
 use std::path::PathBuf;
 
 use pamela::{syntax, ErrorKind, Model, ModelError, TermKind};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use stats::rng::{seeded, RandExt as Rng, Rng as Generator};
 
 fn examples() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/pamela");
@@ -168,7 +167,7 @@ const FRAGMENTS: &[&str] = &[
     "99999999999999999999999",
 ];
 
-fn mutate(rng: &mut ChaCha8Rng, text: &str) -> String {
+fn mutate(rng: &mut Generator, text: &str) -> String {
     let mut b = text.as_bytes().to_vec();
     for _ in 0..rng.gen_range(1..=4) {
         let len = b.len().max(1);
@@ -199,7 +198,7 @@ fn mutate(rng: &mut ChaCha8Rng, text: &str) -> String {
 
 #[test]
 fn random_mutations_of_examples() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x9a3e1a);
+    let mut rng = seeded(0x9a3e1a);
     let examples = examples();
     let mut errs = 0;
     let cases = 256;
@@ -218,7 +217,7 @@ fn random_mutations_of_examples() {
 
 #[test]
 fn random_token_soup() {
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = seeded(7);
     for case in 0..256 {
         let n = rng.gen_range(0..200);
         let mut s = String::new();
@@ -238,7 +237,7 @@ fn random_token_soup() {
 /// Random but well-formed models: they all parse, and what fails is only the checker.
 #[test]
 fn random_well_formed_terms() {
-    fn term(rng: &mut ChaCha8Rng, depth: usize, vars: &mut Vec<String>) -> String {
+    fn term(rng: &mut Generator, depth: usize, vars: &mut Vec<String>) -> String {
         let pick = if depth > 6 {
             rng.gen_range(0..3)
         } else {
@@ -277,7 +276,7 @@ fn random_well_formed_terms() {
             ),
         }
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut rng = seeded(11);
     for _ in 0..128 {
         let body = term(&mut rng, 0, &mut Vec::new());
         let text = format!(

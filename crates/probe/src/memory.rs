@@ -33,25 +33,6 @@ pub struct CacheBoundary {
     pub after_s: f64,
 }
 
-/// A small, fast generator (SplitMix64) for the random permutation; the probe needs no
-/// cryptographic quality, only the same cycle for the same seed.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (`n > 0`), by multiply-shift.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
-    }
-}
-
 /// A vector of `len` elements from `fill`, allocated without aborting on failure.
 fn try_vec<T>(what: &str, len: usize, fill: impl FnMut(usize) -> T) -> Result<Vec<T>, ProbeError> {
     let mut v = Vec::new();
@@ -71,9 +52,9 @@ fn chase_array(bytes: u64) -> Result<Vec<usize>, ProbeError> {
         bytes,
     })?;
     let mut order = try_vec("memory latency", lines, |i| i)?;
-    let mut rng = SplitMix(0x5EED ^ bytes);
+    let mut rng = stats::rng::seeded(0x5EED ^ bytes);
     for i in (1..lines).rev() {
-        order.swap(i, rng.below(i));
+        order.swap(i, stats::rng::Draw::below(&mut rng, i as u64) as usize);
     }
     let mut chase = try_vec("memory latency", lines * WORDS_PER_LINE, |_| 0usize)?;
     for (line, &next) in order.iter().enumerate() {
@@ -147,7 +128,8 @@ pub fn cache_boundaries(latency: &[SizePoint], factor: f64) -> Vec<CacheBoundary
             i += 1;
             continue;
         };
-        let reference = median(&mut plateau);
+        // The lower median, so that the reference is a measured latency.
+        let reference = stats::lower_median(&plateau).unwrap_or(f64::NAN);
         if lat(end) > factor * reference {
             out.push(CacheBoundary {
                 level: out.len() + 1,
@@ -163,13 +145,6 @@ pub fn cache_boundaries(latency: &[SizePoint], factor: f64) -> Vec<CacheBoundary
         i = end + 1;
     }
     out
-}
-
-/// The median of a non-empty list (sorted in place; the lower middle for an even count, so
-/// the reference is a measured latency).
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[(v.len() - 1) / 2]
 }
 
 /// The array size of the bandwidth table: the option, or four times the largest cache the

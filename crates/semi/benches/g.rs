@@ -17,11 +17,6 @@ fn var(name: &str, default: f64) -> f64 {
         .unwrap_or(default)
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn main() {
     let (n, p) = (var("SEMI_BENCH_N", 4096.0), var("SEMI_BENCH_P", 64.0));
     let rounds = var("SEMI_BENCH_ROUNDS", 5.0) as usize;
@@ -59,7 +54,8 @@ fn main() {
         last = Some((inst.size, out));
     }
     let (size, out) = last.expect("a round");
-    let (b, w) = (median(&mut build), median(&mut walk));
+    let med = |v: &[f64]| stats::median(v).unwrap_or(f64::NAN);
+    let (b, w) = (med(&build), med(&walk));
     println!(
         "Algorithm G on ge.tg, N = {n}, P = {p} ({} rounds; medians)",
         rounds.max(1)

@@ -148,7 +148,7 @@ impl SampleRow {
     }
 
     /// The mean of the measured times.
-    fn mean_time(&self) -> f64 {
+    pub(crate) fn mean_time(&self) -> f64 {
         metrics::mean(&self.times).unwrap_or(f64::NAN)
     }
 }

@@ -102,18 +102,6 @@ pub fn mean(values: &[f64]) -> Option<f64> {
     }
 }
 
-/// The median (the mean of the two middle values for an even count), `None` for no values.
-pub fn median(values: &[f64]) -> Option<f64> {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let middle = sorted.len() / 2;
-    match sorted.len() {
-        0 => None,
-        n if n % 2 == 1 => Some(sorted[middle]),
-        _ => Some((sorted[middle - 1] + sorted[middle]) / 2.0),
-    }
-}
-
 fn check_finite(what: &'static str, value: f64) -> Result<(), MetricError> {
     if value.is_finite() {
         Ok(())

@@ -237,7 +237,7 @@ pub fn validate<C: EventCosts>(
         })?;
         // The median of the repetitions, as for the samples: one run slowed by the machine
         // must not move the actual time.
-        let actual = crate::metrics::median(times).unwrap_or(f64::NAN);
+        let actual = stats::median(times).unwrap_or(f64::NAN);
         checked.push(Checked {
             point: point_text(&params),
             processors,

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use fit::read::csv::rows;
 use fit::read::ReadError;
+use fit::Design;
 
 use crate::coeffs::{fit_coefficients, CoeffError, SampleRow, Samples, SegmentFit};
 use crate::instantiate::{segment_terms, Bindings, Limits, SegmentTerms};
@@ -319,7 +320,7 @@ pub fn fit_samples(
         let times = &groups[key];
         // The median of the repetitions: one run slowed by the machine (a shared VM) must
         // not move the fit.
-        let mean = crate::metrics::median(times).unwrap_or(f64::NAN);
+        let mean = stats::median(times).unwrap_or(f64::NAN);
         let seg = terms[key.0].iter().find(|t| t.name == key.1);
         let (base, values) = match seg {
             Some(t) => (
@@ -388,20 +389,23 @@ pub fn fit_samples(
 }
 
 /// Solves `rows` for the coefficients `coeffs` by least squares with merges. A time is a
-/// sum of non-negative costs: a coefficient the fit makes negative (noise in a small term)
-/// is held at 0 and the others refitted, the most negative first (the active-set idea of
-/// non-negative least squares). Returns the fit and the coefficients held at 0 with the
-/// value the fit gave them.
+/// sum of non-negative costs: when the fit makes a coefficient negative (noise in a small
+/// term), the coefficients that the non-negative least-squares optimum holds at 0
+/// ([`fit::nnls`]'s active set) are held at 0 and the others refitted.
+/// Returns the fit and the coefficients held at 0 with the value the unconstrained fit gave
+/// them.
 ///
 /// # Errors
-/// [`SamplesError::Fit`].
+/// [`SamplesError::Fit`]; [`SamplesError::Negative`] when every coefficient would be held at
+/// 0.
 pub(crate) fn solve_nonnegative(
     coeffs: &[String],
-    mut rows: Vec<SampleRow>,
+    rows: Vec<SampleRow>,
 ) -> Result<(SegmentFit, Vec<(String, f64)>), SamplesError> {
-    let mut columns = coeffs.to_vec();
-    let mut clamped = Vec::new();
-    let fit = loop {
+    let (mut columns, mut rows) = (coeffs.to_vec(), rows);
+    let mut clamped: Vec<(String, f64)> = Vec::new();
+    // Each pass drops at least one column: at most one pass per coefficient.
+    loop {
         let fit = fit_coefficients(&Samples {
             columns: columns.clone(),
             rows: rows.clone(),
@@ -411,25 +415,39 @@ pub(crate) fn solve_nonnegative(
             .iter()
             .filter(|c| c.value < 0.0)
             .min_by(|a, b| a.value.total_cmp(&b.value));
-        match worst {
-            Some(c) if columns.len() > 1 => {
-                let j = columns.iter().position(|n| *n == c.name).unwrap_or(0);
-                clamped.push((c.name.clone(), c.value));
-                columns.remove(j);
-                for r in &mut rows {
-                    r.values.remove(j);
-                }
-            }
-            Some(c) => {
-                return Err(SamplesError::Negative {
-                    coeff: c.name.clone(),
-                    value: c.value,
-                })
-            }
-            None => break fit,
+        let Some(worst) = worst else {
+            return Ok((fit, clamped));
+        };
+        let design = Design::from_rows(&rows.iter().map(|r| r.values.clone()).collect::<Vec<_>>())
+            .map_err(CoeffError::from)?;
+        let observed: Vec<f64> = rows.iter().map(|r| r.mean_time() - r.known).collect();
+        let optimum = fit::nnls(&design, &observed, &fit::NnlsOptions::default())
+            .map_err(CoeffError::from)?;
+        let mut zero: Vec<usize> = (0..columns.len())
+            .filter(|&j| optimum.x[j] <= 0.0)
+            .collect();
+        if zero.is_empty() {
+            // Merged columns can leave the optimum positive where the merged fit is not.
+            zero = columns
+                .iter()
+                .position(|n| *n == worst.name)
+                .into_iter()
+                .collect();
         }
-    };
-    Ok((fit, clamped))
+        if zero.len() >= columns.len() {
+            return Err(SamplesError::Negative {
+                coeff: worst.name.clone(),
+                value: worst.value,
+            });
+        }
+        for &j in zero.iter().rev() {
+            let name = columns.remove(j);
+            clamped.push((name.clone(), fit.coefficient(&name).unwrap_or(0.0)));
+            for r in &mut rows {
+                r.values.remove(j);
+            }
+        }
+    }
 }
 
 /// A merge the coefficient fit made holds for the model (as the EM trap of spec §6.3, where

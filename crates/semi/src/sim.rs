@@ -12,7 +12,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use fit::rng::SplitMix64;
+use stats::rng::RngCore;
 use thiserror::Error;
 
 use crate::graph::{Graph, GraphError, Op, Size, ThreadId};
@@ -514,7 +514,7 @@ struct Engine<'a, C: EventCosts> {
     batches: Vec<Vec<ThreadId>>,
     /// Free slots of `batches`.
     free_batches: Vec<usize>,
-    rng: SplitMix64,
+    rng: stats::rng::Rng,
     barriers: Vec<BarrierState>,
     participants: Vec<usize>,
     locks: Vec<LockState>,
@@ -606,7 +606,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
             misuse: None,
             batches: Vec::new(),
             free_batches: Vec::new(),
-            rng: SplitMix64::new(opts.seed),
+            rng: stats::rng::seeded(opts.seed),
             barriers: graph
                 .barriers
                 .iter()

@@ -61,7 +61,7 @@ pub fn fit_runs<C: EventCosts>(
     }
     let points: Vec<(Vec<f64>, f64)> = points
         .into_iter()
-        .map(|(p, ts)| (p, crate::metrics::median(&ts).unwrap_or(f64::NAN)))
+        .map(|(p, ts)| (p, stats::median(&ts).unwrap_or(f64::NAN)))
         .collect();
     let time = Timer {
         model,

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use semi::coeffs::{fit_coefficients, CoeffError, SampleRow, Samples, Solution};
 use semi::metrics::{
-    conservative_ratio, error, mean, mean_error, median, MetricError, TableRow, ValidationPoint,
+    conservative_ratio, error, mean, mean_error, MetricError, TableRow, ValidationPoint,
     ValidationRow, ValidationTable,
 };
 use semi::scaling::{
@@ -148,7 +148,7 @@ fn rt_a_all_twenty_entries_max_mean_median() {
     assert_percent(Some(max_of(&all)), 14.9, 1);
     assert_percent(Some(max_of(&table_vi().average_errors())), 14.9, 1);
     assert_percent(mean(&all), 7.0155, 4);
-    assert_percent(median(&all), 5.97, 2);
+    assert_percent(stats::median(&all), 5.97, 2);
 }
 
 #[test]

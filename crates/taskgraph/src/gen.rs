@@ -3,7 +3,7 @@
 //! Every generator takes [`GenOptions`]: the exact number of tasks N, a width W, a mean
 //! in-degree D (layered only), a time distribution ([`TimeDist`], parsed from `const:1`,
 //! `uniform:1,10` or `exp:5`) and a seed. The structure and the times are drawn from two
-//! independent ChaCha8 streams of the seed, so the same options always give the same graph
+//! independent streams of the seed (the workspace generator, [`stats::rng`]), so the same options always give the same graph
 //! (on every platform with the same `f64::ln`), and changing the time distribution does not
 //! change the structure. Graphs are acyclic by construction; ids are `t0`, `t1`, … in a
 //! topological order. All generators run in O(N·D) time and memory.
@@ -26,8 +26,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::str::FromStr;
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use stats::rng::{seeded, RandExt as Rng};
 
 use crate::error::{ErrorKind, GraphError};
 use crate::graph::{Limits, TaskGraph, TaskGraphBuilder};
@@ -186,8 +185,8 @@ pub fn generate(kind: GenKind, opts: &GenOptions) -> Result<TaskGraph, GraphErro
 
 struct Gen {
     b: TaskGraphBuilder,
-    structure: ChaCha8Rng,
-    times: ChaCha8Rng,
+    structure: stats::rng::Rng,
+    times: stats::rng::Rng,
     dist: TimeDist,
     name: String,
 }
@@ -219,9 +218,8 @@ fn start(opts: &GenOptions, edges: usize) -> Result<Gen, GraphError> {
     let mut b = TaskGraphBuilder::with_limits(opts.limits);
     b.reserve(opts.tasks, edges);
     b.assume_unique_ids();
-    let structure = ChaCha8Rng::seed_from_u64(opts.seed);
-    let mut times = ChaCha8Rng::seed_from_u64(opts.seed);
-    times.set_stream(1);
+    let structure = seeded(opts.seed);
+    let times = stats::rng::stream(opts.seed, 1);
     Ok(Gen {
         b,
         structure,
@@ -478,7 +476,7 @@ mod tests {
 
     #[test]
     fn dist_moments() {
-        let mut r = ChaCha8Rng::seed_from_u64(1);
+        let mut r = seeded(1);
         let n = 200_000;
         let m: f64 = (0..n)
             .map(|_| TimeDist::Exp(5.0).sample(&mut r))

@@ -13,7 +13,7 @@ mod synthetic {
     // Synthetic runs generated from the paper's equations 10–15 (or a span-based no_work) with
     // known coefficients and multiplicative noise.
 
-    use fit::rng::SplitMix64;
+    use stats::rng::Draw;
     use taskpar::model::{equations, Run, TrainingSet};
 
     /// How no_work is generated.
@@ -102,7 +102,7 @@ mod synthetic {
             noise: f64,
             seed: u64,
         ) -> TrainingSet {
-            let mut rng = SplitMix64::new(seed);
+            let mut rng = stats::rng::seeded(seed);
             let mut jitter = move |v: f64| v * (1.0 + noise * rng.gauss());
             let mut runs = Vec::new();
             for &n in sizes {

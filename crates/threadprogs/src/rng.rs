@@ -1,13 +1,8 @@
-//! Deterministic values from indices (SplitMix64's finaliser): matrices and graphs that any
-//! thread can regenerate, so a check needs no copy of the input.
+//! Deterministic values from indices: matrices and graphs that any thread can regenerate, so
+//! a check needs no copy of the input. The hash is the workspace generator's
+//! ([`stats::rng::mix`]).
 
-/// A well-mixed 64-bit hash of `x`.
-pub fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+pub use stats::rng::mix;
 
 /// A value in [-1, 1) from `(seed, i, j)`.
 pub fn unit(seed: u64, i: usize, j: usize) -> f64 {

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 
 use semi::costs::MachineCosts;
 use semi::instantiate::{instantiate, Bindings, Limits};
-use semi::metrics::median;
 use semi::predict::{predict, PredictOptions};
 use semi::samples::{fit_for, read_samples};
 use semi::sim::{simulate, FixedCosts, Options};
+use stats::median;
 use trace::text::{fixed, seconds};
 
 use crate::{section, Result, TourError};

@@ -9,28 +9,23 @@ use etccs::plot::{region_map_svg, times_svg, AxisRange, Column, PlotError};
 
 use crate::error::{write_file, CliError};
 
-/// Parses `NAME=LO..HI` (numbers may be decimals; `LO < HI`).
+/// Parses `NAME=LO..HI` in the `-D` grammar (numbers may be decimals; `LO < HI`).
 pub fn parse_range(s: &str) -> Result<AxisRange, CliError> {
     let bad = |why: &str| {
         CliError::usage(format!(
             "--map-range {s}: {why}; expected NAME=LO..HI, e.g. b=0..2"
         ))
     };
-    let (name, range) = s.split_once('=').ok_or_else(|| bad("no `=`"))?;
-    let (lo, hi) = range.split_once("..").ok_or_else(|| bad("no `..`"))?;
-    let num = |t: &str| {
-        t.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| bad(&format!("`{t}` is not a number")))
+    let (name, values) = expr::grid::parse_binding(s).map_err(|e| bad(&e.to_string()))?;
+    let expr::grid::Values::Range { lo, hi, .. } = values else {
+        return Err(bad("not a range"));
     };
-    let (lo, hi) = (num(lo)?, num(hi)?);
+    let (lo, hi) = (expr::number::to_f64(&lo), expr::number::to_f64(&hi));
     if lo >= hi || hi <= 0.0 {
         return Err(bad("the range must be increasing and reach above 0"));
     }
     Ok(AxisRange {
-        name: name.trim().to_string(),
+        name: name.to_string(),
         lo: lo.max(0.0),
         hi,
     })

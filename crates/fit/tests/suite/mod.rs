@@ -6,8 +6,8 @@
 #![allow(dead_code)]
 
 use fit::pmnf::{Term, DEFAULT_BLOCKS};
-use fit::rng::SplitMix64;
 use fit::Measurement;
+use stats::rng::Draw;
 
 /// The family a case's function belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub const TARGET: f64 = 1024.0;
 pub const REPS: usize = 5;
 
 /// The crate's seeded generator with the draws the suite needs.
-struct Rng(SplitMix64);
+struct Rng(stats::rng::Rng);
 
 impl Rng {
     fn uniform(&mut self) -> f64 {
@@ -62,7 +62,7 @@ impl Rng {
     }
 
     fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.0.below(xs.len())]
+        xs[self.0.below(xs.len() as u64) as usize]
     }
 }
 
@@ -101,7 +101,7 @@ fn growing() -> Vec<Term> {
 
 /// `per_kind` cases of each family from `seed`.
 pub fn cases(seed: u64, per_kind: usize) -> Vec<Case> {
-    let mut rng = Rng(SplitMix64::new(seed));
+    let mut rng = Rng(stats::rng::seeded(seed));
     let mut out = Vec::new();
     for i in 0..per_kind {
         // One term: c0 + c1·b, the term between 0.5 and 20 times c0 at x = 64.
@@ -155,15 +155,6 @@ pub fn cases(seed: u64, per_kind: usize) -> Vec<Case> {
 }
 
 /// The median of `v` (NaN when empty).
-pub fn median(mut v: Vec<f64>) -> f64 {
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+pub fn median_or_nan(v: Vec<f64>) -> f64 {
+    stats::median(&v).unwrap_or(f64::NAN)
 }

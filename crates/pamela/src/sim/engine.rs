@@ -10,8 +10,7 @@ use super::{
 };
 use crate::diag::{ErrorKind, ModelError};
 use crate::model::Model;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use stats::rng::RandExt;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::fmt::Write;
@@ -178,7 +177,7 @@ struct Sim<'a, 'p> {
     ready: VecDeque<u32>,
     heap: BinaryHeap<Entry>,
     members: Vec<Member>,
-    rng: ChaCha8Rng,
+    rng: stats::rng::Rng,
     scratch: Vec<f64>,
     now: f64,
     seq: u64,
@@ -236,7 +235,7 @@ pub(crate) fn run(
         ready: VecDeque::new(),
         heap: BinaryHeap::new(),
         members,
-        rng: ChaCha8Rng::seed_from_u64(opts.seed),
+        rng: stats::rng::seeded(opts.seed),
         scratch: Vec::new(),
         now: 0.0,
         seq: 0,

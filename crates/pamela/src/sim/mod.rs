@@ -119,7 +119,7 @@ pub enum Arbitration {
 pub struct SimOptions {
     /// Queue discipline of every finite resource.
     pub arbitration: Arbitration,
-    /// Seed of the RNG (a `ChaCha8Rng`) used for random arbitration and `prob(p)` conditions.
+    /// Seed of the generator ([`stats::rng`]) used for random arbitration and `prob(p)` conditions.
     pub seed: u64,
     /// Stop with an [`ErrorKind::Limit`] error (its [`ModelError::reached`] says which limit)
     /// after this many `use`/`delay` events.

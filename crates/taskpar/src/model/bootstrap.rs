@@ -30,9 +30,7 @@ pub(crate) fn replicates(
     (0..count)
         .into_par_iter()
         .map(|b| {
-            let mut rng = fit::rng::SplitMix64::new(
-                model.options.seed ^ (b as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            );
+            let mut rng = stats::rng::stream(model.options.seed, b as u64);
             let mut one =
                 |name: &'static str, sub: &SubModel, d: Data| -> Result<Coefs, TrainError> {
                     // A power law's residuals are resampled in ln, where it was fitted.
@@ -41,7 +39,11 @@ pub(crate) fn replicates(
                         .iter()
                         .zip(d.y)
                         .map(|(x, &yi)| {
-                            let sign = if rng.next_u64() & 1 == 0 { -1.0 } else { 1.0 };
+                            let sign = if stats::rng::RngCore::next_u64(&mut rng) & 1 == 0 {
+                                -1.0
+                            } else {
+                                1.0
+                            };
                             if sub.log_target {
                                 let fitted = sub.eval_linear(x);
                                 (fitted + sign * (yi.max(f64::MIN_POSITIVE).ln() - fitted)).exp()

@@ -59,12 +59,13 @@ mod tests {
     use super::*;
     use crate::model::features::{Feature, Inputs};
     use crate::model::regress::{self, Cv, Data, Rule, Spec};
+    use stats::rng::Draw;
 
     /// With one row per group the curve, α and coefficients are `fit::lasso_lars_cv`'s
     /// (scikit-learn's `LassoLarsCV` with shuffled folds).
     #[test]
     fn one_row_per_group_is_lasso_lars_cv() {
-        let mut rng = fit::rng::SplitMix64::new(3);
+        let mut rng = stats::rng::seeded(3);
         let x: Vec<Inputs> = (0..23)
             .map(|_| Inputs {
                 n: 1.0 + 9.0 * rng.uniform(),

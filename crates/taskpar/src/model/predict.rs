@@ -222,16 +222,6 @@ fn domain_warnings(model: &Model, n: f64, p: f64) -> Vec<String> {
     out
 }
 
-/// The `q`-quantile of sorted `v` (linear interpolation).
-fn quantile(v: &[f64], q: f64) -> f64 {
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    let pos = q * (v.len() - 1) as f64;
-    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
-    v[lo] + (pos - lo as f64) * (v[hi] - v[lo])
-}
-
 /// Predicts time(n, p) and its components with the two-step model, the direct regression
 /// beside it, a bootstrap interval (the 5% and 95% quantiles of the replicates' chained
 /// times), the work and span laws, and warnings: n or p outside the training domain (by
@@ -279,7 +269,7 @@ pub fn predict(model: &Model, n: f64, p: f64) -> Result<Prediction, PredictError
             .filter(|t| t.is_finite())
             .collect();
         times.sort_by(f64::total_cmp);
-        (!times.is_empty()).then(|| (quantile(&times, 0.05), quantile(&times, 0.95)))
+        stats::quantile_sorted(&times, 0.05).zip(stats::quantile_sorted(&times, 0.95))
     };
     let bounds = Bounds {
         work_over_p: c.work / p,

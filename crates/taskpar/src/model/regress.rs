@@ -157,40 +157,6 @@ fn scale_of(col: &[f64], center: bool) -> f64 {
     }
 }
 
-/// The indices of the columns (scaled to unit norm, centred when `center`) kept by a
-/// Gram–Schmidt pass in order: a column nearly in the span of those before is left out.
-fn independent(cols: &[Vec<f64>], center: bool) -> Vec<usize> {
-    let mut basis: Vec<Vec<f64>> = Vec::new();
-    let mut keep = Vec::new();
-    for (j, col) in cols.iter().enumerate() {
-        let mean = if center {
-            col.iter().sum::<f64>() / col.len().max(1) as f64
-        } else {
-            0.0
-        };
-        let mut v: Vec<f64> = col.iter().map(|x| x - mean).collect();
-        let norm0 = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if !(norm0 > 0.0 && norm0.is_finite()) {
-            continue;
-        }
-        v.iter_mut().for_each(|x| *x /= norm0);
-        // Twice, for orthogonality in floating point.
-        for _ in 0..2 {
-            for q in &basis {
-                let d: f64 = q.iter().zip(&v).map(|(a, b)| a * b).sum();
-                v.iter_mut().zip(q).for_each(|(x, a)| *x -= d * a);
-            }
-        }
-        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if norm > COLLINEAR {
-            v.iter_mut().for_each(|x| *x /= norm);
-            basis.push(v);
-            keep.push(j);
-        }
-    }
-    keep
-}
-
 fn target_scale(y: &[f64]) -> f64 {
     let s = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     if s.is_finite() && s > 0.0 {
@@ -232,7 +198,7 @@ pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> 
     }
     let cols = columns(spec.model, &features, d, cv.transform)?;
     let scales: Vec<f64> = cols.iter().map(|c| scale_of(c, fit_intercept)).collect();
-    let keep = independent(&cols, fit_intercept);
+    let keep = fit::independent_columns(&cols, fit_intercept, COLLINEAR);
     let yw = weighted(d);
     let ys = target_scale(&yw);
     let mut coefficients = vec![0.0; features.len()];

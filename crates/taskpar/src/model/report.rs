@@ -8,7 +8,6 @@ use super::data::Run;
 use super::error::PredictError;
 use super::fitted::Model;
 use super::predict::{chain, direct, input};
-use super::train::median;
 
 /// Relative errors |actual − predicted|/actual, one per quantity (`None` where the actual
 /// value is 0 or the quantity was not recorded).
@@ -147,8 +146,8 @@ pub fn report(model: &Model, runs: &[Run]) -> Result<Report, PredictError> {
         .map(|app| {
             let mine: Vec<&RowReport> = rows.iter().filter(|r| r.app == app).collect();
             let med = |f: &dyn Fn(&Errors) -> Option<f64>| {
-                let mut v: Vec<f64> = mine.iter().filter_map(|r| f(&r.errors)).collect();
-                (!v.is_empty()).then(|| median(&mut v))
+                let v: Vec<f64> = mine.iter().filter_map(|r| f(&r.errors)).collect();
+                stats::median(&v)
             };
             AppMedians {
                 rows: mine.len(),

@@ -14,19 +14,6 @@ use super::options::{AlphaRule, NoWorkForm, TrainOptions, Weighting, MAX_BOOTSTR
 use super::pmnf;
 use super::regress::{self, Cv, Spec};
 
-/// The median of `v` (not empty).
-pub(crate) fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let m = v.len();
-    if m == 0 {
-        f64::NAN
-    } else if m % 2 == 1 {
-        v[m / 2]
-    } else {
-        (v[m / 2 - 1] + v[m / 2]) / 2.0
-    }
-}
-
 fn check_run(i: usize, r: &Run, transform: Transform) -> Result<(), TrainError> {
     let bad = |message: String| TrainError::BadRun {
         row: i,
@@ -235,7 +222,9 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
     let per_size = |f: &dyn Fn(&Run) -> f64, reps: &dyn Fn(&[&Run]) -> Vec<f64>| -> Rows {
         let y: Vec<f64> = by_size
             .iter()
-            .map(|group| median(&mut group.iter().map(|r| f(r)).collect::<Vec<f64>>()))
+            .map(|group| {
+                stats::median(&group.iter().map(|r| f(r)).collect::<Vec<f64>>()).unwrap_or(f64::NAN)
+            })
             .collect();
         Rows {
             x: &sizes,

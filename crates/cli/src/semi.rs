@@ -8,9 +8,7 @@ use clap::Subcommand;
 use semi::costs::MachineCosts;
 use semi::instantiate::{count, Bindings, Limits};
 use semi::lang::{self, Model};
-use semi::predict::{
-    predict, read_measured, validate_samples, PredictError, PredictOptions, Validation,
-};
+use semi::predict::{read_measured, validate_samples, PredictError, PredictOptions, Validation};
 use semi::report::{
     fit_json, fit_text, model_summary, prediction_json, prediction_text, schedule_trace,
     validation_json, validation_text,
@@ -440,41 +438,6 @@ fn costs(profile: Option<&probe::Profile>) -> Costs {
     }
 }
 
-/// The coefficients: fitted to the samples at the prediction's value of `by` (or all), then
-/// the -C values over them.
-fn coefficients(
-    m: &Model,
-    a: &CoeffArgs,
-    at: &[(String, f64)],
-    profile: Option<&probe::Profile>,
-    limits: Limits,
-) -> Result<Vec<(String, f64)>> {
-    a.check_by(m)?;
-    let mut coeffs: Vec<(String, f64)> = Vec::new();
-    if let Some(path) = &a.samples {
-        let set = load_samples(m, path)?;
-        let value = at.iter().find(|(k, _)| *k == a.by).map(|x| x.1);
-        let fit_opts = PredictOptions {
-            limits,
-            ..PredictOptions::default()
-        };
-        let (fitted, note) =
-            fit_for(m, &set, &a.by, value, &costs(profile), &fit_opts).map_err(samples_error)?;
-        if let Some(n) = note {
-            crate::error::note(&format!("note: {n}"));
-        }
-        if let Some(c) = profile {
-            let (used, _) = set.for_prediction(&a.by, value);
-            if let Some(n) = semi::cache::mismatch(m, c, &used, at).map_err(predict_error)? {
-                crate::error::note(&format!("warning: {}", n.text()));
-            }
-        }
-        coeffs = fitted.coefficients;
-    }
-    set_coefficients(m, &a.coeff, &mut coeffs)?;
-    Ok(coeffs)
-}
-
 /// The -C values over `coeffs`.
 fn set_coefficients(
     m: &Model,
@@ -485,66 +448,77 @@ fn set_coefficients(
         .map_err(|e| CliError::usage(format!("-C {}: {e}", e.name())))
 }
 
+/// The limits a job's point is over, as the flags that raise them (`--max-steps 500`).
+fn over_flags(over: &[semi::job::Over]) -> Vec<(&'static str, u64)> {
+    over.iter()
+        .map(|o| match *o {
+            semi::job::Over::Steps(v) => ("--max-steps", v),
+            semi::job::Over::Ops(v) => ("--max-ops", v),
+        })
+        .collect()
+}
+
+fn job_error(e: semi::job::JobError, by: &str) -> CliError {
+    use semi::job::JobError;
+    match e {
+        JobError::By(e) => CliError::usage(format!("--by {by}: {e}")),
+        JobError::Given(e) => CliError::usage(format!("-C {}: {e}", e.name())),
+        JobError::Model(e) => model_error(e),
+        JobError::Samples(e) => samples_error(e),
+        JobError::Predict(e) => predict_error(e),
+        JobError::OverLimits {
+            point,
+            events,
+            steps,
+            ops,
+            over,
+        } => {
+            let over = over_flags(&over);
+            let raise: Vec<&str> = over.iter().map(|o| o.0).collect();
+            CliError::with_help(
+                format!(
+                    "at {point}: Θ = {events} event processings, {steps} steps, {ops} ops, over {}",
+                    flags(&over)
+                ),
+                format!(
+                    "raise {}, or predict at smaller parameters",
+                    raise.join(" and ")
+                ),
+            )
+        }
+    }
+}
+
 fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     a.timeline.check()?;
     let m = load(&a.model.model)?;
-    let params = params(&a.model.define)?;
-    let profile = profile(a.machine.machine.as_deref())?;
-    let coeffs = coefficients(
-        &m,
-        &a.coeffs,
-        &params,
-        profile.as_ref(),
-        a.model.limits.limits(),
-    )?;
-    let b = Bindings { params, coeffs };
-    let lim = a.model.limits.limits();
-    // A graph over --max-steps or --max-ops is refused before it is built, with the flag in
-    // the hint (the instantiation's own limit error names no flag).
-    let (counted, all) = count(&m, &b, &lim).map_err(model_error)?;
-    let over = a.model.limits.over(&counted);
-    if !over.is_empty() {
-        let raise: Vec<&str> = over.iter().map(|o| o.0).collect();
-        return Err(CliError::with_help(
-            format!(
-                "at {}: Θ = {} event processings, {} steps, {} ops, over {}",
-                semi::samples::point_text(&all),
-                counted.size.events,
-                counted.size.steps,
-                counted.ops,
-                flags(&over)
-            ),
-            format!(
-                "raise {}, or predict at smaller parameters",
-                raise.join(" and ")
-            ),
-        ));
-    }
-    let processors = a
-        .machine
-        .processors
-        .map(|p| usize::try_from(p).unwrap_or(usize::MAX))
-        .or_else(|| {
-            b.params
-                .iter()
-                .find(|(k, _)| *k == a.coeffs.by)
-                .map(|x| x.1.max(1.0) as usize)
-        })
-        .unwrap_or(usize::MAX);
-    let opts = PredictOptions {
-        limits: lim,
-        sim: Options {
-            processors,
-            seed: a.machine.seed,
-            max_steps: a.model.limits.max_steps,
-            schedule: a.timeline.wanted(),
+    let job = semi::job::Job {
+        params: params(&a.model.define)?,
+        samples: match &a.coeffs.samples {
+            Some(path) => Some(load_samples(&m, path)?),
+            None => None,
         },
-        notes: true,
+        given: a.coeffs.coeff.clone(),
+        by: a.coeffs.by.clone(),
+        by_chosen: a.coeffs.by != "P",
+        profile: profile(a.machine.machine.as_deref())?,
+        processors_given: a
+            .machine
+            .processors
+            .map(|p| usize::try_from(p).unwrap_or(usize::MAX)),
+        seed: a.machine.seed,
+        limits: a.model.limits.limits(),
+        schedule: a.timeline.wanted(),
+        model: m,
     };
-    let p = predict(&m, &b, &costs(profile.as_ref()), &opts).map_err(predict_error)?;
-    for n in &p.notes {
-        crate::error::note(&format!("warning: {n}"));
+    let done = job.predict().map_err(|e| job_error(e, &a.coeffs.by))?;
+    for n in &done.notes {
+        crate::error::note(&format!("note: {n}"));
     }
+    for w in &done.warnings {
+        crate::error::note(&format!("warning: {w}"));
+    }
+    let p = done.prediction;
     if a.timeline.wanted() {
         let title = a.model.model.display().to_string();
         let tr = schedule_trace(&title, &p.threads, &p.outcome);

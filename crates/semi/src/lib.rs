@@ -49,6 +49,7 @@ pub mod costs;
 pub mod given;
 pub mod graph;
 pub mod instantiate;
+pub mod job;
 pub mod lang;
 pub mod metrics;
 pub mod predict;

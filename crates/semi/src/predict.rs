@@ -218,7 +218,7 @@ pub fn validate<C: EventCosts>(
         };
         let processors = p[g].max(0.0).round() as u32;
         let sim = Options {
-            processors: processors.max(1) as usize,
+            processors: crate::job::processors(None, by, &params),
             ..opts.sim
         };
         let pred = predict(model, &b, costs, &PredictOptions { sim, ..*opts }).map_err(|e| {

@@ -100,10 +100,8 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
                     at.unwrap_or(f64::NAN)
                 )
             })?;
-        let processors = match (self.opts.sim.processors, at) {
-            (usize::MAX, Some(v)) if v >= 1.0 => v as usize,
-            (n, _) => n,
-        };
+        let given = (self.opts.sim.processors != usize::MAX).then_some(self.opts.sim.processors);
+        let processors = crate::job::processors(given, &self.by, &params);
         let opts = PredictOptions {
             sim: Options {
                 processors,

@@ -1,0 +1,276 @@
+//! The method's front door: a [`Job`] holds what a run of the semi-empirical method needs
+//! (the model, the point, the samples or given coefficients, the grouping parameter, the
+//! machine profile, the processors, the seed and the limits) and answers with one call.
+//! The processor rule lives here once ([`Job::processors`]): the sweep and the validation
+//! apply the same one.
+//!
+//! ```
+//! use semi::job::Job;
+//!
+//! let model = semi::lang::parse(
+//!     "two.tg",
+//!     "param N; param P; coeff c; barrier b(P);
+//!      class w[i in P] { compute work = c * N / P; barrier b; }",
+//! )
+//! .unwrap();
+//! let mut job = Job::new(model);
+//! job.params = vec![("N".into(), 100.0), ("P".into(), 4.0)];
+//! job.given = vec![("c".into(), 0.01)];
+//! let done = job.predict().unwrap();
+//! // Four threads of 0.25 s each, on four processors (the value of P).
+//! assert!((done.prediction.outcome.time - 0.25).abs() < 1e-12);
+//! assert_eq!(job.processors(&job.params), 4);
+//! ```
+
+use crate::cache::Mismatch;
+use crate::costs::MachineCosts;
+use crate::given::{check_group, set_coefficients, GivenError};
+use crate::instantiate::{count, Bindings, Count, Limits};
+use crate::lang::{Model, ModelError};
+use crate::predict::{predict, PredictError, PredictOptions, Prediction};
+use crate::samples::{fit_for, point_text, SampleSet, SamplesError};
+use crate::sim::{EventCosts, FixedCosts, Options};
+
+/// Event costs chosen at run time: the profile's, or none.
+pub type Costs = Box<dyn EventCosts + Send + Sync>;
+
+/// The method's processor rule: the processors given, else the value of the parameter `by`
+/// at the point `at`, rounded and at least 1, else unlimited (`usize::MAX`).
+pub fn processors(given: Option<usize>, by: &str, at: &[(String, f64)]) -> usize {
+    given
+        .or_else(|| {
+            at.iter()
+                .find(|(k, _)| *k == by)
+                .map(|x| x.1.max(1.0).round() as usize)
+        })
+        .unwrap_or(usize::MAX)
+}
+
+/// One run of the method.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The thread-graph model.
+    pub model: Model,
+    /// The point: a value per given parameter.
+    pub params: Vec<(String, f64)>,
+    /// Sample runs to fit the coefficients to.
+    pub samples: Option<SampleSet>,
+    /// Coefficient values given over (or instead of) the samples' fit.
+    pub given: Vec<(String, f64)>,
+    /// The processor-count parameter: the samples are fitted at its value (the paper's
+    /// N₀ = N) and, unless [`Job::processors_given`] is set, it gives the processors.
+    pub by: String,
+    /// Whether `by` was chosen by the user (it is then checked even without samples).
+    pub by_chosen: bool,
+    /// The machine profile: event costs and the memory-level warning.
+    pub profile: Option<probe::Profile>,
+    /// Processors given outright.
+    pub processors_given: Option<usize>,
+    /// Seed of the random order of simultaneous events and of branches.
+    pub seed: u64,
+    /// The instantiation's and the traversal's limits.
+    pub limits: Limits,
+    /// Keep the schedule (for a timeline).
+    pub schedule: bool,
+}
+
+/// A limit a job's point is over: which one, and its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// [`Limits::max_steps`].
+    Steps(u64),
+    /// [`Limits::max_ops`].
+    Ops(u64),
+}
+
+/// Why a job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// The grouping parameter is not one the model groups by.
+    #[error(transparent)]
+    By(GivenError),
+    /// A given coefficient is not the model's, or is given twice.
+    #[error(transparent)]
+    Given(GivenError),
+    /// The model cannot be counted or instantiated at the point.
+    #[error(transparent)]
+    Model(Box<ModelError>),
+    /// The samples cannot be fitted.
+    #[error(transparent)]
+    Samples(SamplesError),
+    /// The prediction failed.
+    #[error(transparent)]
+    Predict(PredictError),
+    /// The point's graph is over limits: refused before it is built.
+    #[error(
+        "at {point}: Θ = {events} event processings, {steps} steps, {ops} ops, over the limits"
+    )]
+    OverLimits {
+        /// The point, derived parameters included.
+        point: String,
+        /// Θ.
+        events: u64,
+        /// Steps.
+        steps: u64,
+        /// Ops.
+        ops: u64,
+        /// The limits it is over.
+        over: Vec<Over>,
+    },
+}
+
+/// A job's prediction and what the user should know about it.
+#[derive(Clone, Debug)]
+pub struct Predicted {
+    /// The prediction.
+    pub prediction: Prediction,
+    /// Notes of the samples' fit (`note:`).
+    pub notes: Vec<String>,
+    /// Warnings: the memory-level mismatch between samples and target, events beyond the
+    /// profile (`warning:`).
+    pub warnings: Vec<String>,
+}
+
+impl Job {
+    /// A job on `model` with no point, no samples, grouping by `P`, no profile, seed 0 and
+    /// the default limits.
+    pub fn new(model: Model) -> Job {
+        Job {
+            model,
+            params: Vec::new(),
+            samples: None,
+            given: Vec::new(),
+            by: "P".into(),
+            by_chosen: false,
+            profile: None,
+            processors_given: None,
+            seed: 0,
+            limits: Limits::default(),
+            schedule: false,
+        }
+    }
+
+    /// The event costs: the profile's, or none.
+    pub fn costs(&self) -> Costs {
+        match &self.profile {
+            Some(p) => Box::new(MachineCosts { profile: p.clone() }),
+            None => Box::new(FixedCosts::default()),
+        }
+    }
+
+    /// The processors at the point `at`: those given, else the value of `by` there (at
+    /// least 1), else unlimited.
+    pub fn processors(&self, at: &[(String, f64)]) -> usize {
+        processors(self.processors_given, &self.by, at)
+    }
+
+    /// The limits the point's counted graph is over.
+    pub fn over(&self, c: &Count) -> Vec<Over> {
+        let mut over = Vec::new();
+        if c.size.steps > self.limits.max_steps {
+            over.push(Over::Steps(self.limits.max_steps));
+        }
+        if c.ops > self.limits.max_ops {
+            over.push(Over::Ops(self.limits.max_ops));
+        }
+        over
+    }
+
+    /// The options of a prediction at `at`.
+    pub fn options(&self, at: &[(String, f64)], notes: bool) -> PredictOptions {
+        PredictOptions {
+            limits: self.limits,
+            sim: Options {
+                processors: self.processors(at),
+                seed: self.seed,
+                max_steps: self.limits.max_steps,
+                schedule: self.schedule,
+            },
+            notes,
+        }
+    }
+
+    /// Checks `by` when it matters: with samples, or when chosen.
+    fn check_by(&self) -> Result<(), JobError> {
+        if self.samples.is_some() || self.by_chosen {
+            check_group(&self.model, &self.by).map_err(JobError::By)?;
+        }
+        Ok(())
+    }
+
+    /// The coefficients at the point: fitted to the samples at the point's value of `by`
+    /// (or all of them), then the given values over them; with the fit's notes and the
+    /// memory-level warning.
+    ///
+    /// # Errors
+    /// [`JobError::By`], [`JobError::Samples`], [`JobError::Given`], [`JobError::Predict`].
+    pub fn coefficients(&self) -> Result<(Vec<(String, f64)>, Remarks), JobError> {
+        self.check_by()?;
+        let mut said = Remarks::default();
+        let mut coeffs = Vec::new();
+        if let Some(set) = &self.samples {
+            let value = self.params.iter().find(|(k, _)| *k == self.by).map(|x| x.1);
+            let fit_opts = PredictOptions {
+                limits: self.limits,
+                ..PredictOptions::default()
+            };
+            let (fitted, note) =
+                fit_for(&self.model, set, &self.by, value, &self.costs(), &fit_opts)
+                    .map_err(JobError::Samples)?;
+            said.notes.extend(note);
+            if let Some(profile) = &self.profile {
+                let (used, _) = set.for_prediction(&self.by, value);
+                let found = crate::cache::mismatch(&self.model, profile, &used, &self.params)
+                    .map_err(JobError::Predict)?;
+                said.warnings.extend(found.as_ref().map(Mismatch::text));
+            }
+            coeffs = fitted.coefficients;
+        }
+        set_coefficients(&self.model, &self.given, &mut coeffs).map_err(JobError::Given)?;
+        Ok((coeffs, said))
+    }
+
+    /// Predicts the point: the coefficients ([`Job::coefficients`]), Θ counted and checked
+    /// against the limits before the graph is built, then Algorithm G.
+    ///
+    /// # Errors
+    /// As [`Job::coefficients`]; [`JobError::Model`] (a binding, a value); [`JobError::OverLimits`];
+    /// [`JobError::Predict`] (a deadlock, a time that is not finite).
+    pub fn predict(&self) -> Result<Predicted, JobError> {
+        let (coeffs, said) = self.coefficients()?;
+        let b = Bindings {
+            params: self.params.clone(),
+            coeffs,
+        };
+        let (counted, all) = count(&self.model, &b, &self.limits).map_err(JobError::Model)?;
+        let over = self.over(&counted);
+        if !over.is_empty() {
+            return Err(JobError::OverLimits {
+                point: point_text(&all),
+                events: counted.size.events,
+                steps: counted.size.steps,
+                ops: counted.ops,
+                over,
+            });
+        }
+        let opts = self.options(&b.params, true);
+        let prediction =
+            predict(&self.model, &b, &self.costs(), &opts).map_err(JobError::Predict)?;
+        let mut warnings = said.warnings;
+        warnings.extend(prediction.notes.iter().cloned());
+        Ok(Predicted {
+            prediction,
+            notes: said.notes,
+            warnings,
+        })
+    }
+}
+
+/// What a job says beside its coefficients: the fit's notes and the warnings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Remarks {
+    /// Notes of the samples' fit.
+    pub notes: Vec<String>,
+    /// Warnings (the memory-level mismatch).
+    pub warnings: Vec<String>,
+}

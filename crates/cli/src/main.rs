@@ -15,6 +15,7 @@ mod pamela;
 mod probe;
 mod progress;
 mod semi;
+mod sweep_out;
 mod taskpar;
 mod timeline;
 

@@ -5,16 +5,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use semi::costs::MachineCosts;
-use semi::instantiate::{count, Bindings, Limits};
+use semi::instantiate::Limits;
+use semi::job::{Job, JobError, Over};
 use semi::lang::{self, Model};
-use semi::predict::{read_measured, validate_samples, PredictError, PredictOptions, Validation};
+use semi::predict::{read_measured, PredictError};
 use semi::report::{
     fit_json, fit_text, model_summary, prediction_json, prediction_text, schedule_trace,
     validation_json, validation_text,
 };
-use semi::samples::{fit_for, read_samples, Fitted, SampleSet, SamplesError};
-use semi::sim::{EventCosts, FixedCosts, Options, SimError};
+use semi::samples::{read_samples, SampleSet, SamplesError};
+use semi::sim::SimError;
 
 use crate::error::{json_text, CliError, Result};
 use crate::input::{self, Define};
@@ -68,7 +68,8 @@ pub struct LimitArgs {
     #[arg(long, default_value_t = 1 << 32, value_name = "N", value_parser = input::parse_count)]
     max_steps: u64,
     /// The most ops of an instantiated graph (segments and events, each iteration of an
-    /// unrolled loop counted; tens of bytes of memory each).
+    /// unrolled loop counted; about 100 bytes of memory each; a sweep shares the limit
+    /// among the points it predicts at once).
     #[arg(long, default_value_t = Limits::default().max_ops, value_name = "N", value_parser = input::parse_count)]
     max_ops: u64,
 }
@@ -80,19 +81,6 @@ impl LimitArgs {
             max_ops: self.max_ops,
             ..Limits::default()
         }
-    }
-
-    /// The limits a counted instantiation is over, as the flags that raise them
-    /// (`--max-steps 500`).
-    fn over(&self, c: &semi::instantiate::Count) -> Vec<(&'static str, u64)> {
-        let mut over = Vec::new();
-        if c.size.steps > self.max_steps {
-            over.push(("--max-steps", self.max_steps));
-        }
-        if c.ops > self.max_ops {
-            over.push(("--max-ops", self.max_ops));
-        }
-        over
     }
 }
 
@@ -116,16 +104,6 @@ pub struct CoeffArgs {
     /// paper's N₀ = N), when there are any.
     #[arg(long, value_name = "PARAM", default_value = "P")]
     by: String,
-}
-
-impl CoeffArgs {
-    /// `--by` is checked when it matters: with samples, or when given.
-    fn check_by(&self, m: &Model) -> Result<()> {
-        if self.samples.is_some() || self.by != "P" {
-            check_by(m, &self.by)?;
-        }
-        Ok(())
-    }
 }
 
 /// The machine: a profile of `vates probe`, or no event costs.
@@ -350,22 +328,55 @@ fn params(defines: &[Define]) -> Result<Vec<(String, f64)>> {
     })
 }
 
+/// A job on the model with the flags every command shares.
+fn job(m: Model, limits: &LimitArgs) -> Job {
+    Job {
+        limits: limits.limits(),
+        ..Job::new(m)
+    }
+}
+
+/// The samples of `--samples`, if given.
+fn samples(m: &Model, path: Option<&Path>) -> Result<Option<SampleSet>> {
+    path.map(|p| load_samples(m, p)).transpose()
+}
+
+/// The -C, --samples, --by and --machine flags of a job.
+fn coeff_job(m: Model, limits: &LimitArgs, c: &CoeffArgs, mach: &MachineArgs) -> Result<Job> {
+    Ok(Job {
+        samples: samples(&m, c.samples.as_deref())?,
+        given: c.coeff.clone(),
+        by: c.by.clone(),
+        by_chosen: c.by != "P",
+        profile: profile(mach.machine.as_deref())?,
+        processors_given: mach
+            .processors
+            .map(|p| usize::try_from(p).unwrap_or(usize::MAX)),
+        seed: mach.seed,
+        ..job(m, limits)
+    })
+}
+
 fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     let m = load(&a.model.model)?;
     let mut text = model_summary(&a.model.model.display().to_string(), &m);
     if !a.model.define.is_empty() {
-        let b = Bindings {
+        let j = Job {
             params: params(&a.model.define)?,
-            coeffs: Vec::new(),
+            ..job(m, &a.model.limits)
         };
-        let (c, all) = count(&m, &b, &a.model.limits.limits()).map_err(model_error)?;
+        let semi::job::Counted {
+            count: c,
+            params: all,
+            over,
+        } = j.check().map_err(|e| job_error(e, &j.by))?;
         text.push_str(&format!(
             "at {}: Θ = {} event processings, {} steps, {} ops{}\n",
             semi::samples::point_text(&all),
             c.size.events,
             c.size.steps,
             c.ops,
-            match a.model.limits.over(&c)[..] {
+            match over_flags(&over)[..] {
                 [] => String::new(),
                 ref over => format!(" (over {}: predict would refuse it)", flags(over)),
             }
@@ -379,24 +390,21 @@ fn load_samples(m: &Model, path: &Path) -> Result<SampleSet> {
     read_samples(m, &path.display().to_string(), &text).map_err(samples_error)
 }
 
-/// `--by` names a given parameter of the model, or is `none`.
-fn check_by(m: &Model, by: &str) -> Result<()> {
-    semi::given::check_group(m, by).map_err(|e| CliError::usage(format!("--by {by}: {e}")))
-}
-
 fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<()> {
     let m = load(&a.model)?;
-    check_by(&m, &a.by)?;
-    let set = load_samples(&m, &a.samples)?;
-    let costs = costs(profile(a.machine.as_deref())?.as_ref());
-    let mut fits: Vec<(String, Fitted)> = Vec::new();
-    for g in set.groups(&a.by) {
+    let j = Job {
+        samples: Some(load_samples(&m, &a.samples)?),
+        by: a.by.clone(),
+        profile: profile(a.machine.as_deref())?,
+        ..Job::new(m)
+    };
+    let mut fits = Vec::new();
+    for (g, f) in j.fit().map_err(|e| job_error(e, &a.by))? {
         let label = match g {
             Some(v) => format!("{}={v}", a.by),
             None => "all samples".to_string(),
         };
-        let f = fit_for(&m, &set, &a.by, g, &costs, &PredictOptions::default());
-        let f = f.map(|(f, _)| f).map_err(|e| match e {
+        let f = f.map_err(|e| match e {
             SamplesError::Fit(_)
             | SamplesError::Underdetermined { .. }
             | SamplesError::Unsampled { .. }
@@ -427,39 +435,17 @@ fn profile(path: Option<&Path>) -> Result<Option<probe::Profile>> {
     })
 }
 
-/// Event costs chosen at run time.
-type Costs = Box<dyn EventCosts + Send + Sync>;
-
-/// The event costs: the profile's, or none.
-fn costs(profile: Option<&probe::Profile>) -> Costs {
-    match profile {
-        Some(p) => Box::new(MachineCosts { profile: p.clone() }),
-        None => Box::new(FixedCosts::default()),
-    }
-}
-
-/// The -C values over `coeffs`.
-fn set_coefficients(
-    m: &Model,
-    given: &[(String, f64)],
-    coeffs: &mut Vec<(String, f64)>,
-) -> Result<()> {
-    semi::given::set_coefficients(m, given, coeffs)
-        .map_err(|e| CliError::usage(format!("-C {}: {e}", e.name())))
-}
-
 /// The limits a job's point is over, as the flags that raise them (`--max-steps 500`).
-fn over_flags(over: &[semi::job::Over]) -> Vec<(&'static str, u64)> {
+fn over_flags(over: &[Over]) -> Vec<(&'static str, u64)> {
     over.iter()
         .map(|o| match *o {
-            semi::job::Over::Steps(v) => ("--max-steps", v),
-            semi::job::Over::Ops(v) => ("--max-ops", v),
+            Over::Steps(v) => ("--max-steps", v),
+            Over::Ops(v) => ("--max-ops", v),
         })
         .collect()
 }
 
-fn job_error(e: semi::job::JobError, by: &str) -> CliError {
-    use semi::job::JobError;
+fn job_error(e: JobError, by: &str) -> CliError {
     match e {
         JobError::By(e) => CliError::usage(format!("--by {by}: {e}")),
         JobError::Given(e) => CliError::usage(format!("-C {}: {e}", e.name())),
@@ -492,24 +478,10 @@ fn job_error(e: semi::job::JobError, by: &str) -> CliError {
 fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     a.timeline.check()?;
     let m = load(&a.model.model)?;
-    let job = semi::job::Job {
+    let job = Job {
         params: params(&a.model.define)?,
-        samples: match &a.coeffs.samples {
-            Some(path) => Some(load_samples(&m, path)?),
-            None => None,
-        },
-        given: a.coeffs.coeff.clone(),
-        by: a.coeffs.by.clone(),
-        by_chosen: a.coeffs.by != "P",
-        profile: profile(a.machine.machine.as_deref())?,
-        processors_given: a
-            .machine
-            .processors
-            .map(|p| usize::try_from(p).unwrap_or(usize::MAX)),
-        seed: a.machine.seed,
-        limits: a.model.limits.limits(),
         schedule: a.timeline.wanted(),
-        model: m,
+        ..coeff_job(m, &a.model.limits, &a.coeffs, &a.machine)?
     };
     let done = job.predict().map_err(|e| job_error(e, &a.coeffs.by))?;
     for n in &done.notes {
@@ -538,28 +510,19 @@ fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
 
 fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
     let m = load(&a.model)?;
-    let set = load_samples(&m, &a.samples)?;
     let text = read(&a.measured, "measurements")?;
     let measured =
         read_measured(&m, &a.measured.display().to_string(), &text).map_err(predict_error)?;
-    let profile = profile(a.machine.as_deref())?;
-    let opts = PredictOptions {
-        limits: a.limits.limits(),
-        sim: Options {
-            seed: a.seed,
-            max_steps: a.limits.max_steps,
-            ..Options::default()
-        },
-        notes: true,
+    let j = Job {
+        samples: Some(load_samples(&m, &a.samples)?),
+        by: a.by.clone(),
+        profile: profile(a.machine.as_deref())?,
+        seed: a.seed,
+        ..job(m, &a.limits)
     };
-    let v = Validation {
-        by: &a.by,
-        sample_seconds: a.sample_seconds,
-        profile: profile.as_ref(),
-    };
-    let costs = costs(profile.as_ref());
-    let (checked, table, notes) =
-        validate_samples(&m, &set, &measured, &costs, &v, &opts).map_err(predict_error)?;
+    let (checked, table, notes) = j
+        .validate(&measured, a.sample_seconds)
+        .map_err(|e| job_error(e, &a.by))?;
     for n in notes {
         crate::error::note(&format!("warning: {n}"));
     }
@@ -571,10 +534,7 @@ fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
 }
 
 fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
-    use sweep::{
-        CsvSink, Evaluation, JsonLayout, JsonSink, Lines, OnError, RunError, Sample, Sink, Space,
-        TextColumn,
-    };
+    use sweep::{Sample, Space, TextColumn};
     let m = load(&a.model)?;
     let bindings: Vec<(expr::Name, expr::grid::Values)> = a
         .define
@@ -583,138 +543,58 @@ fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         .collect();
     let space =
         Space::new(bindings, MAX_SWEEP_POINTS).map_err(|e| CliError::usage(e.to_string()))?;
-    for path in [&a.output.csv, &a.output.plot].into_iter().flatten() {
-        crate::error::check_output(path)?;
-    }
     let names: Vec<String> = space.axes().iter().map(|x| x.name().to_string()).collect();
-    let costs = costs(profile(a.machine.machine.as_deref())?.as_ref());
-    // The coefficients per value of --by that the grid has (fitted to the samples there).
-    a.coeffs.check_by(&m)?;
-    let mut coeffs = match &a.coeffs.samples {
-        Some(path) => {
-            let set = load_samples(&m, path)?;
-            let values: Vec<f64> = space
-                .axes()
-                .iter()
-                .find(|x| **x.name() == *a.coeffs.by)
-                .map(|axis| {
-                    (0..axis.len())
-                        .filter_map(|k| axis.values().get(k).map(|r| expr::number::to_f64(&r)))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let fit_opts = PredictOptions {
-                limits: a.limits.limits(),
-                ..PredictOptions::default()
-            };
-            let (coeffs, notes) =
-                semi::sweep::fit_per_value(&m, &set, &a.coeffs.by, &values, &costs, &fit_opts)
-                    .map_err(samples_error)?;
-            for n in notes {
-                crate::error::note(&format!("note: {n}"));
-            }
-            coeffs
-        }
-        None => vec![(None, Vec::new())],
-    };
-    for (_, c) in &mut coeffs {
-        set_coefficients(&m, &a.coeffs.coeff, c)?;
-    }
-    let processors = a
-        .machine
-        .processors
-        .map_or(usize::MAX, |p| usize::try_from(p).unwrap_or(usize::MAX));
-    let opts = PredictOptions {
-        limits: a.limits.limits(),
-        sim: Options {
-            processors,
-            seed: a.machine.seed,
-            max_steps: a.limits.max_steps,
-            schedule: false,
-        },
-        // A sweep prints a table of numbers, not a note per point.
-        notes: false,
-    };
-    let columns: Vec<String> = semi::sweep::COLUMNS.map(String::from).to_vec();
-    let mut csv = match &a.output.csv {
-        Some(p) => {
-            let f = std::fs::File::create(p).map_err(|e| CliError::write(p, &e))?;
-            Some(CsvSink::new(std::io::BufWriter::new(f)))
-        }
-        None => None,
-    };
-    let mut json =
-        (a.output.format == Format::Json).then(|| JsonSink::new(Vec::new(), JsonLayout::Elements));
-    let mut lines = a
-        .output
-        .plot
-        .as_ref()
-        .map(|_| Lines::new(semi::sweep::lines()));
-    let mut table = Sample::new(space.len(), 60);
-    let mut sinks: Vec<&mut dyn Sink> = vec![&mut table];
-    if let Some(c) = &mut csv {
-        sinks.push(c);
-    }
-    if let Some(j) = &mut json {
-        sinks.push(j);
-    }
-    if let Some(l) = &mut lines {
-        sinks.push(l);
-    }
-    let result = crate::progress::with_bar(space.len(), "predicting", |meter| {
-        let eval = Evaluation {
-            chunk: (rayon::current_num_threads() * 2) as u64,
-            meter: Some(meter),
-            on_error: OnError::Stop,
-        };
-        let sw = semi::sweep::Sweep {
-            model: &m,
-            names: names.clone(),
-            coeffs,
-            by: a.coeffs.by.clone(),
-            costs: &costs,
-            opts,
-        };
-        sweep::run(
-            &space,
-            &columns,
-            &eval,
-            |_, p, o| sw.point(p, o),
-            &mut sinks,
+    // The values of --by that the grid has: the coefficients are fitted at each.
+    let by_values: Vec<f64> = space
+        .axes()
+        .iter()
+        .find(|x| **x.name() == *a.coeffs.by)
+        .map(|axis| {
+            (0..axis.len())
+                .filter_map(|k| axis.values().get(k).map(|r| expr::number::to_f64(&r)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let j = coeff_job(m, &a.limits, &a.coeffs, &a.machine)?;
+    let costs = j.costs();
+    let (sw, notes) = j
+        .sweep(
+            &costs,
+            names.clone(),
+            &by_values,
+            rayon::current_num_threads(),
         )
-    });
-    drop(sinks);
-    result.map_err(|e| match e {
-        RunError::Point { error, .. } => CliError::msg(error),
-        RunError::Sink { error, .. } => match &a.output.csv {
-            Some(p) => CliError::write(p, &error),
-            None => CliError::Stdout(error),
-        },
-    })?;
-    if let (Some(l), Some(plot)) = (&lines, &a.output.plot) {
-        let x = names.first().cloned().unwrap_or_default();
-        let svg = l
-            .render_svg(
-                &format!("{}: predicted time", a.model.display()),
-                &x,
-                "seconds",
-                (800, 500),
-            )
-            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
-        crate::error::write_file(plot, svg.as_bytes())?;
+        .map_err(|e| job_error(e, &a.coeffs.by))?;
+    for n in notes {
+        crate::error::note(&format!("note: {n}"));
     }
+    let columns: Vec<String> = semi::sweep::COLUMNS.map(String::from).to_vec();
+    let wiring = crate::sweep_out::Wiring {
+        output: &a.output,
+        table: Sample::new(space.len(), 60),
+        lines: semi::sweep::lines(),
+        json_points: true,
+        what: "predicting",
+    };
+    let swept = crate::sweep_out::run(
+        &space,
+        &columns,
+        wiring,
+        |_, p, o| sw.point(p, o),
+        CliError::msg,
+    )?;
+    let x = names.first().cloned().unwrap_or_default();
+    let title = format!("{}: predicted time", a.model.display());
+    swept.write_plot(&a.output, &title, &x, "seconds")?;
     let text = match a.output.format {
         Format::Text => {
             let mut cols = TextColumn::swept(&space);
             for (k, c) in semi::sweep::COLUMNS.iter().enumerate() {
                 cols.push(TextColumn::num(*c, k));
             }
-            table.table(&cols).render("")
+            swept.table.table(&cols).render("")
         }
-        Format::Json => {
-            let body = json.map(|j| j.into_inner()).unwrap_or_default();
-            format!("[{}]\n", String::from_utf8_lossy(&body))
-        }
+        Format::Json => swept.json_array(),
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }

@@ -27,9 +27,13 @@ use crate::costs::MachineCosts;
 use crate::given::{check_group, set_coefficients, GivenError};
 use crate::instantiate::{count, Bindings, Count, Limits};
 use crate::lang::{Model, ModelError};
+use crate::metrics::ValidationTable;
 use crate::predict::{predict, PredictError, PredictOptions, Prediction};
+use crate::predict::{validate_samples, Checked, Measured, Validation};
+use crate::samples::Fitted;
 use crate::samples::{fit_for, point_text, SampleSet, SamplesError};
 use crate::sim::{EventCosts, FixedCosts, Options};
+use crate::sweep::{fit_per_value, Sweep};
 
 /// Event costs chosen at run time: the profile's, or none.
 pub type Costs = Box<dyn EventCosts + Send + Sync>;
@@ -44,6 +48,21 @@ pub fn processors(given: Option<usize>, by: &str, at: &[(String, f64)]) -> usize
                 .map(|x| x.1.max(1.0).round() as usize)
         })
         .unwrap_or(usize::MAX)
+}
+
+/// The fit of one group of samples: the value of the grouping parameter (`None`: all
+/// samples) and the coefficients, or why they could not be fitted.
+pub type GroupFit = (Option<f64>, Result<Fitted, SamplesError>);
+
+/// A point counted without building its graph ([`Job::check`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counted {
+    /// Θ, steps and ops.
+    pub count: Count,
+    /// Every parameter's value, derived ones included.
+    pub params: Vec<(String, f64)>,
+    /// The limits the point is over (a prediction would refuse it).
+    pub over: Vec<Over>,
 }
 
 /// One run of the method.
@@ -228,6 +247,127 @@ impl Job {
         }
         set_coefficients(&self.model, &self.given, &mut coeffs).map_err(JobError::Given)?;
         Ok((coeffs, said))
+    }
+
+    /// Θ of the point, counted without building the graph: the count, every parameter's
+    /// value (derived ones included) and the limits it is over (a prediction would refuse
+    /// it).
+    ///
+    /// # Errors
+    /// [`JobError::Model`] (a binding, a value, the count's own iteration limit).
+    pub fn check(&self) -> Result<Counted, JobError> {
+        let b = Bindings {
+            params: self.params.clone(),
+            coeffs: Vec::new(),
+        };
+        let (count, params) = count(&self.model, &b, &self.limits).map_err(JobError::Model)?;
+        let over = self.over(&count);
+        Ok(Counted {
+            count,
+            params,
+            over,
+        })
+    }
+
+    /// The coefficients fitted to the samples, apart for each value of `by` (all together
+    /// when `by` is `none` or not a column): per group, its value and the fit or why it
+    /// failed.
+    ///
+    /// # Errors
+    /// [`JobError::By`]; a job without samples fits nothing (an empty list).
+    pub fn fit(&self) -> Result<Vec<GroupFit>, JobError> {
+        check_group(&self.model, &self.by).map_err(JobError::By)?;
+        let Some(set) = &self.samples else {
+            return Ok(Vec::new());
+        };
+        let costs = self.costs();
+        let opts = PredictOptions {
+            limits: self.limits,
+            ..PredictOptions::default()
+        };
+        Ok(set
+            .groups(&self.by)
+            .into_iter()
+            .map(|g| {
+                let f = fit_for(&self.model, set, &self.by, g, &costs, &opts).map(|(f, _)| f);
+                (g, f)
+            })
+            .collect())
+    }
+
+    /// Predicts every measured run with the coefficients fitted per value of `by` and
+    /// tabulates E, Ē and R_conservative (the paper's Tables II–VI); `sample_seconds` is
+    /// T_sample (default: the samples' own `run` rows). The third part: the warnings.
+    ///
+    /// # Errors
+    /// [`JobError::Predict`]: no samples, `by` not a parameter, a fit or prediction failing.
+    pub fn validate(
+        &self,
+        measured: &Measured,
+        sample_seconds: Option<f64>,
+    ) -> Result<(Vec<Checked>, ValidationTable, Vec<String>), JobError> {
+        let empty = SampleSet::default();
+        let set = self.samples.as_ref().unwrap_or(&empty);
+        let v = Validation {
+            by: &self.by,
+            sample_seconds,
+            profile: self.profile.as_ref(),
+        };
+        let opts = PredictOptions {
+            limits: self.limits,
+            sim: Options {
+                seed: self.seed,
+                max_steps: self.limits.max_steps,
+                ..Options::default()
+            },
+            notes: true,
+        };
+        validate_samples(&self.model, set, measured, &self.costs(), &v, &opts)
+            .map_err(JobError::Predict)
+    }
+
+    /// The point function of a sweep over the axes `names` (the sweep runner's order), with
+    /// the coefficients fitted at each value `by_values` of `by` that the grid has (all
+    /// samples together when it has none) and the given values over them; the second part:
+    /// the fits' notes, each once. A sweep prints a table of numbers, not a note per point.
+    /// `at_once` points run in parallel and share the op limit ([`Sweep::at_once`]).
+    ///
+    /// # Errors
+    /// [`JobError::By`], [`JobError::Samples`], [`JobError::Given`].
+    pub fn sweep<'a>(
+        &'a self,
+        costs: &'a Costs,
+        names: Vec<String>,
+        by_values: &[f64],
+        at_once: usize,
+    ) -> Result<(Sweep<'a, Costs>, Vec<String>), JobError> {
+        self.check_by()?;
+        let mut opts = self.options(&[], false);
+        opts.sim.processors = self.processors_given.unwrap_or(usize::MAX);
+        let (mut coeffs, notes) = match &self.samples {
+            Some(set) => {
+                let fit_opts = PredictOptions {
+                    limits: self.limits,
+                    ..PredictOptions::default()
+                };
+                fit_per_value(&self.model, set, &self.by, by_values, costs, &fit_opts)
+                    .map_err(JobError::Samples)?
+            }
+            None => (vec![(None, Vec::new())], Vec::new()),
+        };
+        for (_, c) in &mut coeffs {
+            set_coefficients(&self.model, &self.given, c).map_err(JobError::Given)?;
+        }
+        let sweep = Sweep {
+            model: &self.model,
+            names,
+            coeffs,
+            by: self.by.clone(),
+            costs,
+            opts,
+            at_once,
+        };
+        Ok((sweep, notes))
     }
 
     /// Predicts the point: the coefficients ([`Job::coefficients`]), Θ counted and checked

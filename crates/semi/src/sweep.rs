@@ -6,7 +6,7 @@ use sweep::{LineSpec, LinesConfig};
 
 use crate::instantiate::Bindings;
 use crate::lang::Model;
-use crate::predict::{predict, PredictOptions};
+use crate::predict::{predict, PredictError, PredictOptions};
 use crate::samples::{fit_for, SampleSet, SamplesError};
 use crate::sim::{EventCosts, Options};
 
@@ -78,6 +78,9 @@ pub struct Sweep<'a, C: EventCosts> {
     pub costs: &'a C,
     /// The prediction's options.
     pub opts: PredictOptions,
+    /// How many points run at once: each gets `opts.limits.max_ops` divided by it, so that
+    /// the sweep as a whole stays within the limit a single prediction has.
+    pub at_once: usize,
 }
 
 impl<C: EventCosts + Sync> Sweep<'_, C> {
@@ -102,15 +105,33 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
             })?;
         let given = (self.opts.sim.processors != usize::MAX).then_some(self.opts.sim.processors);
         let processors = crate::job::processors(given, &self.by, &params);
+        let share = (self.opts.limits.max_ops / self.at_once.max(1) as u64).max(1);
         let opts = PredictOptions {
             sim: Options {
                 processors,
                 ..self.opts.sim
             },
+            limits: crate::instantiate::Limits {
+                max_ops: share,
+                ..self.opts.limits
+            },
             ..self.opts
         };
-        let pred = predict(self.model, &Bindings { params, coeffs }, self.costs, &opts)
-            .map_err(|e| e.to_string())?;
+        let pred =
+            predict(self.model, &Bindings { params, coeffs }, self.costs, &opts).map_err(|e| {
+                match e {
+                    PredictError::Model(m)
+                        if m.kind == crate::lang::ErrorKind::Limit && self.at_once > 1 =>
+                    {
+                        format!(
+                        "{m} (the sweep predicts {} points at once, each within {share} of the \
+                         {} ops)",
+                        self.at_once, self.opts.limits.max_ops
+                    )
+                    }
+                    other => other.to_string(),
+                }
+            })?;
         let o = &pred.outcome;
         let sum = |f: fn(&crate::sim::ThreadTimes) -> f64| o.threads.iter().map(f).sum::<f64>();
         let values = [

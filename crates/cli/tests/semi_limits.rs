@@ -1,0 +1,70 @@
+//! The semi engine's memory limits (issue 29): the default op limit bounds a prediction near
+//! 400 MB (an op takes about 100 bytes), and a sweep shares it among the points it predicts
+//! at once instead of multiplying it by the core count.
+
+mod common;
+
+use common::{example_in, fails, stdout};
+
+const COEFFS: [&str; 8] = [
+    "-C",
+    "c_init=1e-9",
+    "-C",
+    "c_pivot=1e-9",
+    "-C",
+    "c_elim=1e-9",
+    "-C",
+    "c_solve=1e-9",
+];
+
+/// GE at N = 4096 has about 3.2 million ops at P = 256 and 12.6 million at P = 1024
+/// (`semi check` counts them): the first is within the default, the second is refused
+/// before it is built, with the flag that raises the limit.
+#[test]
+fn the_default_op_limit_bounds_a_prediction() {
+    let ge = example_in("semi", "ge.tg");
+    let ok = stdout(&["semi", "check", &ge, "-D", "N=4096", "-D", "P=256"]);
+    assert!(ok.contains("3157761 ops") && !ok.contains("over"), "{ok}");
+    let over = stdout(&["semi", "check", &ge, "-D", "N=4096", "-D", "P=1024"]);
+    assert!(
+        over.contains("over --max-ops 4000000: predict would refuse it"),
+        "{over}"
+    );
+    let mut args = vec!["semi", "predict", &ge, "-D", "N=4096", "-D", "P=1024"];
+    args.extend(COEFFS);
+    let err = fails(&args, 1);
+    assert!(err.contains("--max-ops"), "{err}");
+}
+
+/// Two points at once share the op limit: a point of 85,000 ops passes a single prediction
+/// under `--max-ops 100000` and is refused in a two-thread sweep, which says why.
+#[test]
+fn a_sweep_shares_the_op_limit_among_its_parallel_points() {
+    let ge = example_in("semi", "ge.tg");
+    let point = ["-D", "N=400", "-D", "P=70", "--max-ops", "100000"];
+    let counted = stdout(&[&["semi", "check", &ge][..], &point[..]].concat());
+    let ops: u64 = counted
+        .split(" ops")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|s| s.parse().ok())
+        .expect("ops in the check's output");
+    assert!((50_001..100_000).contains(&ops), "{counted}");
+    let mut single = vec!["semi", "predict", ge.as_str()];
+    single.extend(point);
+    single.extend(COEFFS);
+    assert!(stdout(&single).contains("N=400, P=70"));
+    let out = common::vates()
+        .env("RAYON_NUM_THREADS", "2")
+        .args(["semi", "sweep", &ge, "-D", "N=400", "-D", "P=69,70"])
+        .args(["--max-ops", "100000"])
+        .args(COEFFS)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the sweep predicts 2 points at once, each within 50000 of the 100000 ops"),
+        "{err}"
+    );
+}

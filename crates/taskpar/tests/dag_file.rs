@@ -143,6 +143,7 @@ fn deep_nesting_and_huge_counts_stop_at_the_limits() {
     let small = Limits {
         max_nodes: 0,
         max_depth: 100,
+        ..Limits::default()
     };
     let e = dag::read(&bytes, &small).unwrap_err();
     assert_eq!(e, DagError::TooLarge { limit: 0 });

@@ -388,3 +388,63 @@ fn predict_names_the_point_with_defines() {
         "{err}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn record_stopped_by_sigterm_stops_the_program_and_removes_its_scratch_files() {
+    let dir = tempdir("tpd-sigterm");
+    let csv = dir.join("t.csv").display().to_string();
+    let tag = format!("{}.{}", 700 + std::process::id() % 200, std::process::id());
+    let script = format!("sleep {tag} & sleep {tag}; wait");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("vates"))
+        .args([
+            "taskpar", "record", "--app", "a", "--sizes", "9", "--procs", "1", "--reps", "1", "-o",
+            &csv, "--", "sh", "-c", &script,
+        ])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // vates's scratch files and directories are named after its process id.
+    let scratch = || {
+        std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name == format!("vates-taskpar-{pid}")
+                    || name.starts_with(&format!("vates-taskpar-{pid}-"))
+            })
+            .count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !alive(&format!("sleep {tag}")) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        scratch() > 0,
+        "the run's scratch files are there while it runs"
+    );
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    let start = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert!(
+        err.contains("interrupted; the program running was stopped"),
+        "{err}"
+    );
+    // Before: vates died at once, leaving both sleeps and its scratch directory.
+    assert_eq!(scratch(), 0, "the scratch files are removed");
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while alive(&format!("sleep {tag}")) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !alive(&format!("sleep {tag}")),
+        "a sleep of the group is alive"
+    );
+}

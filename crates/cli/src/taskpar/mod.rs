@@ -13,6 +13,7 @@ use crate::error::{write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 
 mod model;
+mod predict;
 mod record;
 
 /// The `vates taskpar` subcommands.
@@ -29,7 +30,7 @@ pub enum TaskparCommand {
     Fit(model::FitArgs),
     /// Predict time(n, p) with its breakdown (work, delay, no_work), interval, baseline,
     /// bounds and extrapolation warnings.
-    Predict(model::PredictArgs),
+    Predict(predict::PredictArgs),
     /// Fit on a training CSV and report the relative errors on a test CSV, per application
     /// and sub-model, beside the baseline's.
     Report(model::ReportArgs),
@@ -71,7 +72,7 @@ pub fn run(cmd: TaskparCommand, out: &mut dyn Write) -> Result<()> {
         TaskparCommand::Stats(a) => stats(a, out),
         TaskparCommand::Record(a) => record::run(a, out),
         TaskparCommand::Fit(a) => model::fit(a, out),
-        TaskparCommand::Predict(a) => model::predict_cmd(a, out),
+        TaskparCommand::Predict(a) => predict::run(a, out),
         TaskparCommand::Report(a) => model::report(a, out),
     }
 }

@@ -294,7 +294,10 @@ fn record_checks_its_options_before_running() {
         ],
         2,
     );
-    assert!(err.contains("have no 1") && err.contains("--procs: add 1"), "{err}");
+    assert!(
+        err.contains("have no 1") && err.contains("--procs: add 1"),
+        "{err}"
+    );
     let err = fails(
         &[
             "taskpar", "record", "--app", "t", "--sizes", "ten", "-o", csv, "--", "true",

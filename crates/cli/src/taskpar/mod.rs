@@ -104,10 +104,11 @@ pub fn dag_error(path: &Path, e: &DagError) -> CliError {
             "record the run again with this version's taskrec, or read it with the vates \
              that wrote it"
         }
-        DagError::Header { .. }
-        | DagError::Truncated { .. }
-        | DagError::Corrupt { .. }
-        | DagError::Worker { .. } => {
+        DagError::Worker { .. } => {
+            "the program ran tasks on more workers than the header names (a pool of its own?): \
+             run it in rayon's global pool, which RAYON_NUM_THREADS sizes, and record it again"
+        }
+        DagError::Header { .. } | DagError::Truncated { .. } | DagError::Corrupt { .. } => {
             "the file was cut short or changed after it was written (a full disk, a \
              program killed while writing, a copy in text mode); record the run again"
         }

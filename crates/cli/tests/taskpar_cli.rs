@@ -292,14 +292,17 @@ fn record_checks_its_options_before_running() {
             "taskpar", "record", "--app", "t", "--sizes", "10", "--procs", "2,4", "-o", csv, "--",
             "true",
         ],
-        1,
+        2,
     );
-    assert!(err.contains("no 1"), "{err}");
+    assert!(
+        err.contains("have no 1") && err.contains("--procs: add 1"),
+        "{err}"
+    );
     let err = fails(
         &[
             "taskpar", "record", "--app", "t", "--sizes", "ten", "-o", csv, "--", "true",
         ],
-        1,
+        2,
     );
     assert!(err.contains("--sizes `ten`"), "{err}");
     // A program that records nothing.

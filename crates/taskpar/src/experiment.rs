@@ -4,28 +4,9 @@
 
 pub use taskrec::{ENV_COLLAPSE, ENV_ELAPSED, ENV_FILE};
 
-use crate::model::{read_runs, Run};
+use crate::model::{read_runs, Column, Run};
 use crate::stats::Stats;
 use fit::read::ReadError;
-
-/// The columns of a training file, in order: the model's (`app` … `elapsed`) and two more
-/// (the untraced run's elapsed time and the burdened span).
-pub const COLUMNS: [&str; 14] = [
-    "app",
-    "n",
-    "p",
-    "rep",
-    "work",
-    "work_serial",
-    "delay",
-    "no_work",
-    "create_task",
-    "wait_tasks",
-    "span",
-    "elapsed",
-    "elapsed_untraced",
-    "burdened_span",
-];
 
 /// A grid of runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,32 +97,65 @@ pub fn measured(
     }
 }
 
-/// The header line of a training file.
-pub fn csv_header() -> String {
-    trace::csv::Table::new(COLUMNS).to_string()
+/// The first value of `m` that the training reader would refuse, if any: its column, the
+/// value and why (a time or count that is not finite or is negative, an elapsed time that
+/// is not positive). Such a row is not written.
+pub fn refused(m: &Measured) -> Option<(&'static str, f64, &'static str)> {
+    let r = &m.run;
+    let values = [
+        (Column::Work, Some(r.work)),
+        (Column::WorkSerial, Some(r.work_serial)),
+        (Column::Delay, Some(r.delay)),
+        (Column::NoWork, Some(r.no_work)),
+        (Column::CreateTask, Some(r.create_task)),
+        (Column::WaitTasks, Some(r.wait_tasks)),
+        (Column::Span, r.span),
+        (Column::Elapsed, Some(r.elapsed)),
+        (Column::ElapsedUntraced, m.elapsed_untraced),
+        (Column::BurdenedSpan, Some(m.burdened_span)),
+    ];
+    values.into_iter().find_map(|(c, v)| {
+        let v = v?;
+        let why = if !v.is_finite() {
+            "not a finite number"
+        } else if v < 0.0 {
+            "negative"
+        } else if c == Column::Elapsed && v == 0.0 {
+            "an elapsed time must be positive"
+        } else {
+            return None;
+        };
+        Some((c.name(), v, why))
+    })
 }
 
-/// The line of a measured run.
+/// The header line of a training file (the names of [`Column::ALL`]).
+pub fn csv_header() -> String {
+    trace::csv::Table::new(Column::ALL.map(Column::name)).to_string()
+}
+
+/// The line of a measured run: a cell for each of [`Column::ALL`].
 pub fn csv_line(m: &Measured) -> String {
     use trace::csv::Cell;
     let r = &m.run;
+    let cell = |c: Column| match c {
+        Column::App => Cell::from(r.app.as_str()),
+        Column::N => Cell::from(r.n),
+        Column::P => Cell::from(r.p),
+        Column::Rep => Cell::from(r.rep),
+        Column::Work => Cell::from(r.work),
+        Column::WorkSerial => Cell::from(r.work_serial),
+        Column::Delay => Cell::from(r.delay),
+        Column::NoWork => Cell::from(r.no_work),
+        Column::CreateTask => Cell::from(r.create_task),
+        Column::WaitTasks => Cell::from(r.wait_tasks),
+        Column::Span => Cell::from(r.span),
+        Column::Elapsed => Cell::from(r.elapsed),
+        Column::ElapsedUntraced => Cell::from(m.elapsed_untraced),
+        Column::BurdenedSpan => Cell::from(m.burdened_span),
+    };
     let mut t = trace::csv::Table::new(Vec::<String>::new());
-    t.push_row([
-        Cell::from(r.app.as_str()),
-        Cell::from(r.n),
-        Cell::from(r.p),
-        Cell::from(r.rep),
-        Cell::from(r.work),
-        Cell::from(r.work_serial),
-        Cell::from(r.delay),
-        Cell::from(r.no_work),
-        Cell::from(r.create_task),
-        Cell::from(r.wait_tasks),
-        Cell::from(r.span),
-        Cell::from(r.elapsed),
-        Cell::from(m.elapsed_untraced),
-        Cell::from(m.burdened_span),
-    ]);
+    t.push_row(Column::ALL.map(cell));
     let text = t.to_string();
     // The table's first line is its (empty) header.
     text.split_once('\n')

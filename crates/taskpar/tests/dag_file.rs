@@ -143,7 +143,104 @@ fn deep_nesting_and_huge_counts_stop_at_the_limits() {
     let small = Limits {
         max_nodes: 0,
         max_depth: 100,
+        ..Limits::default()
     };
     let e = dag::read(&bytes, &small).unwrap_err();
     assert_eq!(e, DagError::TooLarge { limit: 0 });
+}
+
+/// fib(8) recorded on one worker, after `edit`.
+fn edited(edit: impl FnOnce(&mut taskrec::Dag)) -> Vec<u8> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let (_, mut dag) = pool.install(|| taskrec::record(|| fib(8)));
+    edit(&mut dag);
+    taskrec::encode(&dag, &taskrec::Meta::default())
+}
+
+#[test]
+fn the_header_and_the_nodes_workers_are_checked() {
+    let limits = Limits::default();
+    let e = dag::read(&edited(|d| d.workers = 100_000), &limits).unwrap_err();
+    assert_eq!(
+        e,
+        DagError::TooManyWorkers {
+            workers: 100_000,
+            limit: 1024
+        }
+    );
+    let e = dag::read(
+        &edited(|d| {
+            d.workers = 1;
+            match &mut d.root {
+                taskrec::tree::Child::Collapsed(a) => a.worker = 3,
+                taskrec::tree::Child::Task(t) => {
+                    for it in &mut t.items {
+                        if let taskrec::tree::Item::Strand(s) = it {
+                            s.worker = 3;
+                        }
+                    }
+                }
+                _ => panic!("a finished recording has no pending node"),
+            }
+        }),
+        &limits,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, DagError::Worker { worker: 3, workers: 1, offset } if offset > 16),
+        "{e:?}"
+    );
+    // A node outside the pool (the main thread) is allowed.
+    let ok = edited(|d| match &mut d.root {
+        taskrec::tree::Child::Collapsed(a) => a.worker = dag::OUTSIDE_POOL,
+        taskrec::tree::Child::Task(t) => {
+            for it in &mut t.items {
+                if let taskrec::tree::Item::Strand(s) = it {
+                    s.worker = dag::OUTSIDE_POOL;
+                }
+            }
+        }
+        _ => panic!("a finished recording has no pending node"),
+    });
+    assert!(dag::read(&ok, &limits).is_ok());
+    for hz in [0.0, -5.0] {
+        let e = dag::read(&edited(|d| d.clock_hz = hz), &limits).unwrap_err();
+        assert!(
+            matches!(&e, DagError::Header { message, .. } if message.contains("frequency_hz")),
+            "{e:?}"
+        );
+    }
+}
+
+#[test]
+fn sniff_and_load_tell_dag_files_from_others() {
+    let limits = Limits::default();
+    assert!(dag::sniff(b"{\"tasks\": []}", &limits).is_none());
+    let bytes = edited(|_| {});
+    assert!(matches!(dag::sniff(&bytes, &limits), Some(Ok(_))));
+    let dir = std::env::temp_dir().join(format!("taskpar-dag-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("run.dag");
+    std::fs::write(&f, &bytes).unwrap();
+    assert_eq!(dag::load(&f, &limits).unwrap().header.workers, 1);
+    let small = Limits {
+        max_bytes: 100,
+        ..Limits::default()
+    };
+    assert!(matches!(
+        dag::load(&f, &small),
+        Err(dag::LoadError::TooBig { limit: 100, .. })
+    ));
+    #[cfg(unix)]
+    assert!(matches!(
+        dag::load(std::path::Path::new("/dev/zero"), &limits),
+        Err(dag::LoadError::Dag {
+            error: DagError::NotDag,
+            ..
+        })
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
 }

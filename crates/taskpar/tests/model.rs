@@ -4,8 +4,8 @@
 //! warnings and reports.
 
 use taskpar::model::{
-    self, equations, Feature, ModelFileError, NoWorkForm, PredictError, TrainError, TrainOptions,
-    Transform,
+    self, equations, Feature, ModelFileError, NoWorkForm, PredictError, Run, TrainError,
+    TrainOptions, TrainingSet, Transform,
 };
 
 #[allow(dead_code)]
@@ -169,39 +169,85 @@ fn coefficient(sub: &model::SubModel, f: Feature) -> f64 {
         .map_or(0.0, |(_, c)| *c)
 }
 
-// (a) Spec §5.8 item 4: the model's arithmetic at p = 1.
+// (a) Spec §5.8 item 4: the model's arithmetic, against values worked by hand.
 
 #[test]
-fn equations_at_one_worker() {
-    let serial = 0.123_456_789;
-    assert_eq!(equations::work(serial, 1.0, [0.3, 0.7]), serial);
-    assert_eq!(equations::no_work(1e5, 1.0, [1.0, 2.0, 3.0, 4.0]), 0.0);
-    let (ct, wt) = (12_345.0, 6_789.0);
-    let c = [2e-6, 1e-7, 5e-7, 1e-6, 2e-7, 3e-7];
-    assert_eq!(equations::delay(ct, wt, 1.0, c), c[0] * ct + c[3] * wt);
-    assert_eq!(equations::no_work_span_linear(0.5, 1.0, [1.0, 2.0]), 0.0);
-    assert_eq!(equations::no_work_span_quadratic(0.5, 1.0, [1.0, 2.0]), 0.0);
-    assert_eq!(equations::time(2.0, 1.0, 1.0, 4.0), 1.0);
+fn equations_against_hand_computed_values() {
+    let close = |a: f64, b: f64| assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} vs {b}");
+    // Eq. 10 at p = 4, T1' = 2: 2 + 0.3·2·(3/4) + 0.7·2·3 = 2 + 0.45 + 4.2.
+    close(equations::work(2.0, 4.0, [0.3, 0.7]), 6.65);
+    // Eq. 10 at p = 1 is T1' whatever the coefficients.
+    close(equations::work(2.0, 1.0, [0.3, 0.7]), 2.0);
+    // Eq. 12 at p = 4, ct = 100, wt = 50, c = 1..6:
+    // 100·(1 + 2·3 + 3·3/4) + 50·(4 + 5·3 + 6·3/4) = 925 + 1175.
+    close(
+        equations::delay(100.0, 50.0, 4.0, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+        2100.0,
+    );
+    // Eq. 15 at p = 4, n = 1 (ln n = 0): 3²·(1 + 2 + 0 + 4).
+    close(equations::no_work(1.0, 4.0, [1.0, 2.0, 3.0, 4.0]), 63.0);
+    // Eq. 15 at n = e (ln n = 1), p = 3: 2²·(1 + 2e + 3e + 4e²).
+    let e = std::f64::consts::E;
+    close(
+        equations::no_work(e, 3.0, [1.0, 2.0, 3.0, 4.0]),
+        4.0 * (1.0 + 5.0 * e + 4.0 * e * e),
+    );
+    // The span forms at p = 3, T∞ = 0.5: 1·2 + 2·2·0.5; 1·2·0.5 + 2·4·0.5.
+    close(equations::no_work_span_linear(0.5, 3.0, [1.0, 2.0]), 4.0);
+    close(equations::no_work_span_quadratic(0.5, 3.0, [1.0, 2.0]), 5.0);
+    // Eq. 11 at n = 10 with b2 = 1, b4 = 1: 10 + 100.
+    close(
+        equations::serial(10.0, [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0]),
+        110.0,
+    );
+    // Eq. 9: (6 + 1 + 1)/4.
+    close(equations::time(6.0, 1.0, 1.0, 4.0), 2.0);
+}
+
+/// Runs of a program whose laws are known by hand: T1'(n) = 1e-6·n², work that does not
+/// inflate, create_task = wait_tasks = n, delay = 1e-6·(ct + wt) at every p, no_work =
+/// 1e-4·(p−1)²·n; elapsed = (work + delay + no_work)/p (eq. 8), exactly, with no noise.
+fn hand_runs() -> TrainingSet {
+    let mut runs = Vec::new();
+    for k in 1..=8 {
+        let n = 1000.0 * f64::from(k);
+        for p in [1.0, 2.0, 4.0] {
+            let work = 1e-6 * n * n;
+            let delay = 1e-6 * (n + n);
+            let no_work = 1e-4 * (p - 1.0) * (p - 1.0) * n;
+            runs.push(Run {
+                app: "hand".into(),
+                n,
+                p,
+                rep: 0.0,
+                work,
+                work_serial: work,
+                delay,
+                no_work,
+                create_task: n,
+                wait_tasks: n,
+                span: Some(1e-3 * n),
+                elapsed: (work + delay + no_work) / p,
+                elapsed_untraced: None,
+            });
+        }
+    }
+    TrainingSet::new(runs)
 }
 
 #[test]
-fn fitted_model_at_one_worker() {
-    let set = Truth::paper().runs(&sizes(), &workers(), 1, 0.03, 7);
-    let m = model::train(&set, &options(7, 0)).unwrap();
-    for n in [300.0, 5000.0, 1e6] {
+fn fitted_model_at_one_worker_predicts_the_hand_law() {
+    let m = model::train(&hand_runs(), &options(7, 0)).unwrap();
+    for n in [1500.0, 4500.0, 7500.0] {
         let pred = model::predict(&m, n, 1.0).unwrap();
-        assert_eq!(pred.work, pred.serial, "eq. 10 at p = 1 is T1'(n)");
-        assert_eq!(pred.no_work, 0.0, "eq. 15 at p = 1 is 0");
-        let (c1, c4) = (
-            coefficient(&m.delay, Feature::Ct),
-            coefficient(&m.delay, Feature::Wt),
+        // At p = 1 there is no idle worker and the time is the serial work plus the delay.
+        let want = 1e-6 * n * n + 2e-6 * n;
+        assert!(
+            (pred.time - want).abs() <= 0.01 * want,
+            "n = {n}: {} vs {want}",
+            pred.time
         );
-        assert_eq!(
-            pred.delay,
-            c1 * pred.create_task + c4 * pred.wait_tasks,
-            "eq. 12 at p = 1 is c1·ct + c4·wt"
-        );
-        assert_eq!(pred.time, pred.serial + pred.delay);
+        assert!(pred.no_work.abs() <= 1e-9 * want, "{}", pred.no_work);
     }
 }
 

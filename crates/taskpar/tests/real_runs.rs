@@ -138,30 +138,3 @@ fn the_recorded_kernels_fit_and_predict_as_pinned() {
         assert!(time <= direct, "{app}: two-step {time} > baseline {direct}");
     }
 }
-
-/// Replay (`vates graph analyze` of a p = 1 recording with every strand, at P = 2) against
-/// the measured p = 2 time, per test size: the replayed makespan is at least the work law's
-/// T1/2 and within 25% of the measurement on every kernel.
-#[test]
-fn replays_of_p1_recordings_predict_p2() {
-    let path = format!(
-        "{}/../../examples/taskpar/replay.csv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).expect("the committed replays");
-    let mut kernels = Vec::new();
-    for line in text.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let (replay, measured, work): (f64, f64, f64) = (
-            f[2].parse().unwrap(),
-            f[3].parse().unwrap(),
-            f[4].parse().unwrap(),
-        );
-        assert!(replay >= work / 2.0 * (1.0 - 1e-9), "{line}");
-        assert!(((replay - measured) / measured).abs() < 0.25, "{line}");
-        if !kernels.contains(&f[0]) {
-            kernels.push(f[0]);
-        }
-    }
-    assert_eq!(kernels.len(), 6);
-}

@@ -1,6 +1,7 @@
 //! Replay of recorded DAGs through the task-graph engine (acceptance item 2's property): a
 //! recording of a random fork-join program, replayed at P = 1, takes its work; with a
-//! worker for every node, its span.
+//! worker for every node, its span; at a few workers, between the work and span laws and
+//! Graham's bound.
 
 use proptest::prelude::*;
 use taskgraph::analysis::policy::PolicyKind;
@@ -90,5 +91,28 @@ proptest! {
         prop_assert_eq!(makespan(&tg, 1), st.work as f64);
         prop_assert_eq!(makespan(&tg, g.nodes.len()), st.span as f64);
         prop_assert_eq!(replay::collapsed_share(&g), 0.0);
+    }
+
+    /// At P = 2 and 3 the replay (a greedy list schedule: no worker idles while a task is
+    /// ready) obeys the work and span laws and Graham's bound: max(T1/P, T∞) ≤ T_P ≤
+    /// (T1 − T∞)/P + T∞.
+    #[test]
+    fn replay_at_p_obeys_the_work_and_span_laws_and_grahams_bound(p in prog()) {
+        let ((), dag) = taskrec::record_with(taskrec::Options { collapse: false }, || {
+            exec(&p);
+        });
+        let bytes = taskrec::encode(&dag, &taskrec::Meta::default());
+        let rec = dag::read(&bytes, &Limits::default()).expect("reads back");
+        let g = rec.graph();
+        let st = Stats::of(&g, rec.header.workers, rec.nodes, &StatsOptions::default());
+        let tg = replay::task_graph(&g, 1.0).expect("a task graph");
+        let (work, span) = (st.work as f64, st.span as f64);
+        for procs in [2usize, 3] {
+            let t = makespan(&tg, procs);
+            let lower = (work / procs as f64).max(span);
+            let graham = (work - span) / procs as f64 + span;
+            prop_assert!(t >= lower - 1e-6, "P = {}: {} < {}", procs, t, lower);
+            prop_assert!(t <= graham + 1e-6, "P = {}: {} > {}", procs, t, graham);
+        }
     }
 }

@@ -1,5 +1,5 @@
-//! The golden cases of spec §5.8: the Fig. 1 DAG, DAG Recorder's sample stats file, the
-//! sweep cases (a)–(c) and the Cilkview bound; and the statistics of real recordings.
+//! The golden cases of spec §5.8: the Fig. 1 DAG, a stats file worked by hand, the sweep
+//! cases (a)–(c) and the Cilkview bound; and the statistics of real recordings.
 
 use taskpar::dag::tree::{Child, EndKind, Item, Section, Strand, Task};
 use taskpar::dag::{self, Graph, Limits};
@@ -94,55 +94,71 @@ fn fig1_work_9_span_6_and_both_critical_paths() {
     assert_eq!(edges.len(), 10);
 }
 
+/// Sweep case (b): A and B ready at 0; A runs 0–10 on w0, B 5–10 on w1.
+fn case_b() -> Child {
+    use EndKind::*;
+    task(vec![
+        section(vec![
+            create(
+                s(0, 0, 0, Create),
+                task(vec![Item::Strand(s(5, 10, 1, End))]),
+            ),
+            Item::Strand(s(0, 10, 0, Wait)),
+        ]),
+        Item::Strand(s(10, 10, 0, End)),
+    ])
+}
+
 #[test]
-fn dag_recorder_sample_stats_file() {
-    // docs/texinfo/examples/00dr.stat of MassiveThreads (spec §5.8 case 2).
-    let st = Stats {
-        workers: 4,
-        create_task: 1048575,
-        wait_tasks: 1048575,
-        end_task: 1048576,
-        intervals: 3145726,
-        work: 1313026836,
-        delay: 9031849743,
-        inner_delay: 0,
-        no_work: 11285973,
-        span: 91285263,
-        burdened_span: 0,
-        burden: 0.0,
-        elapsed: 2589040638,
-        cum_running: 10068352000,
-        materialized: 351,
-        edges: Vec::new(),
-        profile: Vec::new(),
-    };
-    assert_eq!(st.identity_gap(), 0);
-    assert_eq!(st.work + st.delay + st.no_work, 10356162552);
+fn stats_file_of_a_run_worked_by_hand() {
+    // Worked by hand from case (b) on 2 workers: work 0 + 10 + 5 + 0 = 15; B waits 0–5
+    // with w1 free: delay 5; no worker idle: no_work 0; elapsed 10 (15 + 5 + 0 = 2·10); the
+    // span runs create → A → end: 10. 1 create, 1 wait, 2 ends, 4 strands (7 logical
+    // nodes: 4 + 1 + 1 + 1). The edges: create → B (create-child, w0 → w1), create → A
+    // (create-cont, w0 → w0), B → end (end-parent, w1 → w0), A → end (wait-cont, w0 → w0).
     let expected = "\
-create_task           = 1048575
-wait_tasks            = 1048575
-end_task              = 1048576
-work (T1)             = 1313026836
-delay                 = 9031849743
-no_work               = 11285973
-critical_path (T_inf) = 91285263
-n_workers (P)         = 4
-elapsed               = 2589040638
-T1/P                  = 328256709.000
-T1/P+T_inf            = 419541972.000
-T1/T_inf              = 14.384
-greedy speedup        = 3.130
-observed speedup      = 0.507
-observed/greedy       = 0.162
-task granularity      = 9601.938
-interval granularity  = 3200.645
-dag nodes             = 5242877
-materialized nodes    = 351
-compression ratio     = 0.000067
+create_task           = 1
+wait_tasks            = 1
+end_task              = 2
+work (T1)             = 15
+delay                 = 5
+no_work               = 0
+critical_path (T_inf) = 10
+n_workers (P)         = 2
+elapsed               = 10
+T1/P                  = 7.500
+T1/P+T_inf            = 17.500
+T1/T_inf              = 1.500
+greedy speedup        = 0.857
+observed speedup      = 1.500
+observed/greedy       = 1.750
+task granularity      = 15.000
+interval granularity  = 3.750
+dag nodes             = 7
+materialized nodes    = 4
+compression ratio     = 0.571429
+end-parent edges:
+ 0 0 0
+ 1 0 0
+ 0 0 0
+create-child edges:
+ 0 1 0
+ 0 0 0
+ 0 0 0
+create-cont edges:
+ 1 0 0
+ 0 0 0
+ 0 0 0
+wait-cont edges:
+ 1 0 0
+ 0 0 0
+ 0 0 0
+other-cont edges:
+ 0 0 0
+ 0 0 0
+ 0 0 0
 ";
-    assert_eq!(st.stat_text(), expected);
-    // Eq. 9: time = (T1 + delay + no_work) / P.
-    assert_eq!((st.work + st.delay + st.no_work) / 4, st.elapsed);
+    assert_eq!(stats(&case_b(), 2).stat_text(), expected);
 }
 
 #[test]
@@ -154,19 +170,7 @@ fn sweep_a_one_strand_on_two_workers_is_half_no_work() {
 
 #[test]
 fn sweep_b_a_ready_task_waiting_for_a_free_worker_is_delay() {
-    use EndKind::*;
-    // A and B ready at 0; A runs 0–10 on w0, B 5–10 on w1.
-    let root = task(vec![
-        section(vec![
-            create(
-                s(0, 0, 0, Create),
-                task(vec![Item::Strand(s(5, 10, 1, End))]),
-            ),
-            Item::Strand(s(0, 10, 0, Wait)),
-        ]),
-        Item::Strand(s(10, 10, 0, End)),
-    ]);
-    let st = stats(&root, 2);
+    let st = stats(&case_b(), 2);
     assert_eq!((st.work, st.delay, st.no_work, st.elapsed), (15, 5, 0, 10));
     assert_eq!(st.identity_gap(), 0);
 }
@@ -191,9 +195,24 @@ fn sweep_c_a_gap_before_the_child_starts_is_delay_not_no_work() {
 }
 
 #[test]
-fn cilkview_bound_of_the_spec() {
-    // T1 = 1e9, burdened span 1e6, P = 8: T_P ≤ 1e9/8 + 1.7e6 = 1.267e8.
-    assert_eq!(cilkview_bound(1e9, 1e6, 8), 1.267e8);
+fn cilkview_bound_of_fig1_worked_by_hand() {
+    // Fig. 1 with a burden of 100 per continuation and return edge: work 9, burdened span
+    // 6 + 2·100 (see the next test); at P = 2, T1/P + 1.7·T̂∞ = 4.5 + 1.7·206 = 354.7.
+    let g = Graph::from_root(&fig1());
+    let opts = StatsOptions {
+        burden: 100.0,
+        workers: Some(2),
+        ..StatsOptions::default()
+    };
+    let st = Stats::of(&g, 2, 9, &opts);
+    assert!(
+        (st.cilkview_bound() - 354.7).abs() < 1e-9,
+        "{}",
+        st.cilkview_bound()
+    );
+    // Never below the greedy bound T1/P + T∞ (the burdened span is at least the span).
+    assert!(st.cilkview_bound() >= st.greedy_bound());
+    assert!((cilkview_bound(9.0, 206.0, 2) - 354.7).abs() < 1e-9);
 }
 
 #[test]

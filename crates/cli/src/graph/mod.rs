@@ -183,9 +183,9 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
 pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> Result<TaskGraph> {
     let limits = Limits::default();
     let bytes = crate::input::read_bytes(path, limits.max_bytes, "a task graph file", "")?;
-    if taskpar::dag::is_dag_file(&bytes) {
+    if let Some(rec) = taskpar::dag::sniff(&bytes, &taskpar::dag::Limits::default()) {
         // A recorded run: its DAG with strand times in seconds.
-        let rec = crate::taskpar::decode(path, &bytes)?;
+        let rec = rec.map_err(|e| crate::taskpar::dag_error(path, &e))?;
         let secs = 1.0 / rec.header.clock.frequency_hz;
         return Ok(taskpar::replay::task_graph(&rec.graph(), secs)?);
     }

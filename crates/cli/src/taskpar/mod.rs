@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use taskpar::dag::{self, DagError, Limits, Recording};
+use taskpar::dag::{self, DagError, Limits, LoadError, Recording};
 use taskpar::report::{self, RunInfo};
 use taskpar::stats::{Stats, StatsOptions, BURDEN_CYCLES};
 
@@ -13,6 +13,7 @@ use crate::error::{write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 
 mod model;
+mod predict;
 mod record;
 
 /// The `vates taskpar` subcommands.
@@ -29,7 +30,7 @@ pub enum TaskparCommand {
     Fit(model::FitArgs),
     /// Predict time(n, p) with its breakdown (work, delay, no_work), interval, baseline,
     /// bounds and extrapolation warnings.
-    Predict(model::PredictArgs),
+    Predict(predict::PredictArgs),
     /// Fit on a training CSV and report the relative errors on a test CSV, per application
     /// and sub-model, beside the baseline's.
     Report(model::ReportArgs),
@@ -56,7 +57,7 @@ pub struct StatsArgs {
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
     format: StatsFormat,
     /// Cilkview's burden per spawn, in CPU cycles, for the burdened span.
-    #[arg(long, default_value_t = BURDEN_CYCLES, value_name = "CYCLES", value_parser = crate::input::parse_scale)]
+    #[arg(long, default_value_t = BURDEN_CYCLES, value_name = "CYCLES", value_parser = crate::input::parse_scale, allow_negative_numbers = true)]
     burden: f64,
     /// Write the parallelism profile (running and available nodes over time) as an SVG plot.
     #[arg(long, value_name = "FILE.svg")]
@@ -71,58 +72,55 @@ pub fn run(cmd: TaskparCommand, out: &mut dyn Write) -> Result<()> {
         TaskparCommand::Stats(a) => stats(a, out),
         TaskparCommand::Record(a) => record::run(a, out),
         TaskparCommand::Fit(a) => model::fit(a, out),
-        TaskparCommand::Predict(a) => model::predict_cmd(a, out),
+        TaskparCommand::Predict(a) => predict::run(a, out),
         TaskparCommand::Report(a) => model::report(a, out),
     }
 }
 
-/// The largest DAG file read.
-const MAX_DAG_BYTES: usize = 1 << 31;
-
-/// Reads the DAG file `path`.
+/// Reads the DAG file `path` (its magic first, so another kind of file costs nothing).
 pub fn load_dag(path: &Path) -> Result<Recording> {
-    // The magic first: a file of another kind (or `/dev/zero`) is refused before it is read.
-    let mut head = [0u8; 8];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .map_err(|e| CliError::read(path, &e))?;
-    if !dag::is_dag_file(&head[..n]) {
-        return Err(decode(path, &head[..n])
-            .err()
-            .unwrap_or_else(|| CliError::msg("not a DAG file")));
-    }
-    let bytes = crate::input::read_bytes(
-        path,
-        MAX_DAG_BYTES,
-        "a DAG file",
-        "; record with collapsing on (leave VATES_TASKREC_COLLAPSE unset)",
-    )?;
-    decode(path, &bytes)
+    dag::load(path, &Limits::default()).map_err(|e| match e {
+        LoadError::Io { path, error } => CliError::read(&path, &error),
+        LoadError::TooBig { path, limit } => CliError::with_help(
+            format!(
+                "`{}` is larger than {limit} bytes, the limit for a DAG file",
+                path.display()
+            ),
+            "check that this is the right file; record with collapsing on (leave \
+             VATES_TASKREC_COLLAPSE unset)",
+        ),
+        LoadError::Dag { path, error } => dag_error(&path, &error),
+    })
 }
 
-/// Decodes the bytes of the DAG file `path`.
-pub fn decode(path: &Path, bytes: &[u8]) -> Result<Recording> {
-    dag::read(bytes, &Limits::default()).map_err(|e| {
-        let help = match &e {
-            DagError::NotDag => {
-                "give a file written by a program linked with taskrec and run with \
-                 VATES_TASKREC=FILE (`vates taskpar record` does this)"
-            }
-            DagError::Version { .. } => {
-                "record the run again with this version's taskrec, or read it with the vates \
-                 that wrote it"
-            }
-            DagError::Header { .. } | DagError::Truncated { .. } | DagError::Corrupt { .. } => {
-                "the file was cut short or changed after it was written (a full disk, a \
-                 program killed while writing, a copy in text mode); record the run again"
-            }
-            DagError::TooLarge { .. } | DagError::TooDeep { .. } => {
-                "record with collapsing on (leave VATES_TASKREC_COLLAPSE unset): subgraphs \
-                 that ran on one worker then take one node"
-            }
-        };
-        CliError::with_help(format!("`{}`: {e}", path.display()), help)
-    })
+/// The message of a DAG file `path` that cannot be read.
+pub fn dag_error(path: &Path, e: &DagError) -> CliError {
+    let help = match e {
+        DagError::NotDag => {
+            "give a file written by a program linked with taskrec and run with \
+             VATES_TASKREC=FILE (`vates taskpar record` does this)"
+        }
+        DagError::Version { .. } => {
+            "record the run again with this version's taskrec, or read it with the vates \
+             that wrote it"
+        }
+        DagError::Worker { .. } => {
+            "the program ran tasks on more workers than the header names (a pool of its own?): \
+             run it in rayon's global pool, which RAYON_NUM_THREADS sizes, and record it again"
+        }
+        DagError::Header { .. } | DagError::Truncated { .. } | DagError::Corrupt { .. } => {
+            "the file was cut short or changed after it was written (a full disk, a \
+             program killed while writing, a copy in text mode); record the run again"
+        }
+        DagError::TooManyWorkers { .. } => {
+            "record with fewer workers (RAYON_NUM_THREADS), or check that this is the right file"
+        }
+        DagError::TooLarge { .. } | DagError::TooDeep { .. } => {
+            "record with collapsing on (leave VATES_TASKREC_COLLAPSE unset): subgraphs \
+             that ran on one worker then take one node"
+        }
+    };
+    CliError::with_help(format!("`{}`: {e}", path.display()), help)
 }
 
 fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {

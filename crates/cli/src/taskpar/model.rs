@@ -1,11 +1,12 @@
-//! `vates taskpar fit|predict|report`: the two-step model of time(n, p) from a training CSV.
+//! `vates taskpar fit|report`: flags → the model's front door ([`taskpar::model::fit_app`],
+//! [`taskpar::model::report_apps`]) → output; errors become messages that name the flags.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use taskpar::model::{
-    self, from_json, model_text, predict, prediction_text, read_runs, report_text, to_json, train,
-    Model, NoWorkForm, Selection, TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
+    self, fit_app, model_text, read_runs, report_apps, report_text, to_json, FrontError,
+    NoWorkForm, Policy, Selection, TrainingSet, TransformRule,
 };
 
 use crate::error::{json_text, write_file, CliError, Result};
@@ -14,9 +15,9 @@ use crate::Format;
 /// The largest training or test CSV read.
 const MAX_CSV: usize = 1 << 28;
 /// The largest model file read (a model with 200 bootstrap replicates is about 300 kB).
-const MAX_MODEL: usize = 1 << 26;
-/// The most predictions one `predict` makes.
-const MAX_POINTS: usize = 100_000;
+pub const MAX_MODEL: usize = 1 << 26;
+/// The first bytes of a CSV checked for being text before the rest is read.
+const FIRST_BLOCK: usize = 1 << 16;
 
 /// The no_work forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -67,72 +68,55 @@ pub struct TrainArgs {
     #[arg(long)]
     pmnf_search: bool,
     /// Bootstrap replicates for the intervals (0: none).
-    #[arg(long, default_value_t = 100, value_name = "K")]
+    #[arg(
+        long,
+        default_value_t = 100,
+        value_name = "K",
+        allow_negative_numbers = true
+    )]
     bootstrap: usize,
     /// Seed of the shuffled folds and of the bootstrap.
-    #[arg(long, default_value_t = 0, value_name = "S")]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "S",
+        allow_negative_numbers = true
+    )]
     seed: u64,
 }
 
 impl TrainArgs {
-    /// Checks that the applications `--transform APP:` names are among `apps`.
-    fn check_apps(&self, apps: &[String]) -> Result<()> {
-        for t in &self.transform {
-            if let Some((who, _)) = t.split_once(':') {
-                if !apps.iter().any(|a| a == who) {
-                    return Err(CliError::usage(format!(
-                        "--transform `{t}`: there are no runs of `{who}` (applications: {})",
-                        shortened(apps)
-                    )));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The options for application `app`.
-    fn options(&self, app: &str) -> Result<TrainOptions> {
-        let mut o = if self.paper {
-            TrainOptions::paper()
-        } else {
-            TrainOptions::default()
-        };
-        if self.bootstrap > MAX_BOOTSTRAP {
-            return Err(CliError::usage(format!(
-                "--bootstrap {} is over the limit of {MAX_BOOTSTRAP}",
-                self.bootstrap
-            )));
-        }
-        o.bootstrap = self.bootstrap;
-        o.seed = self.seed;
-        o.selection = match self.forms_by {
-            FormsBy::Forward => Selection::Forward,
-            FormsBy::Shuffled => Selection::Shuffled,
-        };
-        o.pmnf_search |= self.pmnf_search;
-        o.no_work = match self.no_work {
-            NoWorkArg::Cv if self.paper => Some(NoWorkForm::Paper),
-            NoWorkArg::Cv => None,
-            NoWorkArg::Paper => Some(NoWorkForm::Paper),
-            NoWorkArg::SpanLinear => Some(NoWorkForm::SpanLinear),
-            NoWorkArg::SpanQuadratic => Some(NoWorkForm::SpanQuadratic),
-        };
-        for t in &self.transform {
-            let (who, form) = match t.split_once(':') {
-                Some((a, f)) => (Some(a), f),
-                None => (None, t.as_str()),
-            };
-            let tr = Transform::parse(form).ok_or_else(|| {
-                CliError::usage(format!(
-                    "--transform `{t}`: the transforms are `n=2^n` and `n=n` (optionally after \
-                     `APP:`)"
-                ))
-            })?;
-            if who.is_none_or(|w| w == app) {
-                o.transform = tr;
-            }
-        }
-        Ok(o)
+    /// The training policy the flags choose.
+    fn policy(&self) -> Result<Policy> {
+        let transforms = self
+            .transform
+            .iter()
+            .map(|t| {
+                TransformRule::parse(t).ok_or_else(|| {
+                    CliError::usage(format!(
+                        "--transform `{t}`: the transforms are `n=2^n` and `n=n` (optionally \
+                         after `APP:`)"
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(Policy {
+            paper: self.paper,
+            no_work: match self.no_work {
+                NoWorkArg::Cv => None,
+                NoWorkArg::Paper => Some(NoWorkForm::Paper),
+                NoWorkArg::SpanLinear => Some(NoWorkForm::SpanLinear),
+                NoWorkArg::SpanQuadratic => Some(NoWorkForm::SpanQuadratic),
+            },
+            selection: match self.forms_by {
+                FormsBy::Forward => Selection::Forward,
+                FormsBy::Shuffled => Selection::Shuffled,
+            },
+            pmnf_search: self.pmnf_search,
+            bootstrap: self.bootstrap,
+            seed: self.seed,
+            transforms,
+        })
     }
 }
 
@@ -144,32 +128,13 @@ pub struct FitArgs {
     train: PathBuf,
     #[command(flatten)]
     how: TrainArgs,
-    /// Write the model file here.
-    #[arg(short, long, value_name = "MODEL.json", default_value = "model.json")]
-    output: PathBuf,
+    /// Write the model file here (default `model.json`; with `--format json` and no `-o`,
+    /// the model goes to standard output only). An existing file is replaced only if it is
+    /// a model file, and never the training CSV.
+    #[arg(short, long, value_name = "MODEL.json")]
+    output: Option<PathBuf>,
     /// Output format: a text summary, or the model itself as JSON (the model file's
     /// content).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-}
-
-/// Options of `vates taskpar predict`.
-#[derive(clap::Args, Debug)]
-pub struct PredictArgs {
-    /// The model file (`vates taskpar fit` writes it).
-    #[arg(value_name = "MODEL.json")]
-    model: PathBuf,
-    /// Problem sizes: one, a list `30,35,40` or a range `30..40`.
-    #[arg(short = 'n', long = "size", value_name = "N")]
-    n: String,
-    /// Worker counts, in the same forms.
-    #[arg(short = 'p', long = "procs", value_name = "P")]
-    p: String,
-    /// Draw the predictions over the swept workers (or sizes): time, its breakdown, the
-    /// direct regression and the bounds (T1/p, T∞, T1/p + T∞).
-    #[arg(long, value_name = "FILE.svg")]
-    plot: Option<PathBuf>,
-    /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }
@@ -193,9 +158,83 @@ pub struct ReportArgs {
     format: Format,
 }
 
+/// Reads the runs of the CSV file `path`; a file whose first block is not text (holds a
+/// NUL byte or bytes that are not UTF-8, as `/dev/zero` or a binary file does) is refused
+/// before the rest is read.
 fn read_set(path: &Path) -> Result<TrainingSet> {
+    let mut head = Vec::with_capacity(FIRST_BLOCK);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(FIRST_BLOCK as u64).read_to_end(&mut head))
+        .map_err(|e| CliError::read(path, &e))?;
+    let not_text = |at: usize, what: &str| {
+        CliError::with_help(
+            format!(
+                "`{}` is not a CSV text file: {what} at offset {at}",
+                path.display()
+            ),
+            "give the training CSV that `vates taskpar record` writes",
+        )
+    };
+    if let Some(at) = head.iter().position(|&b| b == 0) {
+        return Err(not_text(at, "a NUL byte"));
+    }
+    if let Err(e) = std::str::from_utf8(&head) {
+        // A character cut by the block's end is not an error.
+        if e.error_len().is_some() {
+            return Err(not_text(e.valid_up_to(), "a byte that is not UTF-8"));
+        }
+    }
     let text = crate::input::read_text(path, MAX_CSV, "a CSV of runs", "")?;
     Ok(read_runs(&path.display().to_string(), &text)?)
+}
+
+/// The front door's refusal as a message naming the flag or file; `train` is the training
+/// CSV.
+pub fn front_error(train: &Path, e: FrontError) -> CliError {
+    let apps = |apps: &[String]| shortened(apps);
+    match e {
+        FrontError::Bootstrap { asked, limit } => {
+            CliError::usage(format!("--bootstrap {asked} is over the limit of {limit}"))
+        }
+        FrontError::TransformApp {
+            rule,
+            app,
+            apps: all,
+        } => CliError::usage(format!(
+            "--transform `{rule}`: there are no runs of `{}` (applications: {})",
+            diag::short(&app),
+            apps(&all)
+        )),
+        FrontError::NoRunsOf { app, apps: all } => CliError::with_help(
+            format!(
+                "`{}` has no runs of `{}`",
+                train.display(),
+                diag::short(&app)
+            ),
+            format!("its applications: {}", apps(&all)),
+        ),
+        FrontError::SeveralApps { apps: all } => CliError::with_help(
+            format!(
+                "`{}` holds runs of {} applications ({}); a model describes one",
+                train.display(),
+                all.len(),
+                apps(&all)
+            ),
+            "choose one with --app",
+        ),
+        FrontError::Train { app, error } => train_error(&app, error),
+        FrontError::TooManyPoints { .. } | FrontError::NotWhole { .. } => {
+            CliError::usage(format!("-D n=... -D p=...: {e}"))
+        }
+        FrontError::Predict(e) => CliError::with_help(
+            e.to_string(),
+            "give sizes and worker counts the model can take (n > 0, p ≥ 1)",
+        ),
+        FrontError::Report { app, error } => {
+            CliError::msg(format!("{}: {error}", diag::short(&app)))
+        }
+        FrontError::NothingInCommon => CliError::msg(e.to_string()),
+    }
 }
 
 fn train_error(app: &str, e: model::TrainError) -> CliError {
@@ -222,47 +261,30 @@ fn train_error(app: &str, e: model::TrainError) -> CliError {
     )
 }
 
-/// `app` is among the applications `apps` of the runs in `path`.
-fn has_app(path: &Path, apps: &[String], app: &str) -> Result<()> {
-    if apps.iter().any(|a| a == app) {
-        return Ok(());
-    }
-    Err(CliError::with_help(
-        format!("`{}` has no runs of `{}`", path.display(), diag::short(app)),
-        format!("its applications: {}", shortened(apps)),
-    ))
-}
-
 /// Runs `vates taskpar fit`.
 pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
-    crate::error::check_output(&a.output)?;
-    let mut set = read_set(&a.train)?;
-    let apps = set.apps();
-    if let Some(app) = &a.how.app {
-        has_app(&a.train, &apps, app)?;
-        set = set.for_app(app);
+    let output = match (&a.output, a.format) {
+        (Some(p), _) => Some(p.clone()),
+        (None, Format::Text) => Some(PathBuf::from("model.json")),
+        (None, Format::Json) => None,
+    };
+    if let Some(o) = &output {
+        check_model_output(o, &a.train)?;
     }
-    let apps = set.apps();
-    if apps.len() > 1 {
-        return Err(CliError::with_help(
-            format!(
-                "`{}` holds runs of {} applications ({}); a model describes one",
-                a.train.display(),
-                apps.len(),
-                shortened(&apps)
-            ),
-            "choose one with --app",
-        ));
+    let set = read_set(&a.train)?;
+    let m = fit_app(&set, a.how.app.as_deref(), &a.how.policy()?)
+        .map_err(|e| front_error(&a.train, e))?;
+    if let Some(o) = &output {
+        write_file(o, to_json(&m).as_bytes())?;
     }
-    let app = apps.first().cloned().unwrap_or_default();
-    a.how.check_apps(&apps)?;
-    let m = train(&set, &a.how.options(&app)?).map_err(|e| train_error(&app, e))?;
-    write_file(&a.output, to_json(&m).as_bytes())?;
     let text = match a.format {
         Format::Text => format!(
             "{}model written to {}\n",
             model_text(&m),
-            a.output.display()
+            output
+                .as_deref()
+                .unwrap_or(Path::new("model.json"))
+                .display()
         ),
         Format::Json => {
             json_text(&serde_json::to_value(&m).map_err(|e| CliError::msg(e.to_string()))?)?
@@ -271,15 +293,44 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 
-fn load_model(path: &Path) -> Result<Model> {
-    let text = crate::input::read_text(path, MAX_MODEL, "a model file (JSON)", "")?;
-    from_json(&text).map_err(|e| {
-        CliError::with_help(
-            format!("`{}`: {e}", path.display()),
-            "give a model file written by `vates taskpar fit` of this version (fit it again \
-             from the training CSV)",
-        )
-    })
+/// Checks that the model file can go to `path`: not the training CSV `train`, and, if the
+/// file exists, a model file (anything else is kept).
+fn check_model_output(path: &Path, train: &Path) -> Result<()> {
+    crate::error::check_output(path)?;
+    if !path.exists() {
+        return Ok(());
+    }
+    let same = |a: &Path, b: &Path| {
+        std::fs::canonicalize(a)
+            .ok()
+            .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+    };
+    if same(path, train) {
+        return Err(CliError::usage(format!(
+            "-o `{}` is the training CSV; give the model file another path with -o",
+            path.display()
+        )));
+    }
+    let is_model = std::fs::File::open(path)
+        .and_then(|f| {
+            let mut text = String::new();
+            f.take(MAX_MODEL as u64)
+                .read_to_string(&mut text)
+                .map(|_| text)
+        })
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .is_some_and(|v| v["format"] == model::FORMAT);
+    if !is_model {
+        return Err(CliError::with_help(
+            format!(
+                "`{}` exists and is not a taskpar model file; it is left as it is",
+                path.display()
+            ),
+            "give the model file another path with -o (or remove that file)",
+        ));
+    }
+    Ok(())
 }
 
 /// Application names as messages list them (each at most 40 characters).
@@ -290,75 +341,6 @@ fn shortened(apps: &[String]) -> String {
         .join(", ")
 }
 
-/// Parses a list or range of positive numbers.
-fn values(flag: &str, text: &str) -> Result<Vec<f64>> {
-    super::record::values(flag, text)
-}
-
-/// Runs `vates taskpar predict`.
-pub fn predict_cmd(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
-    if let Some(p) = &a.plot {
-        crate::error::check_output(p)?;
-    }
-    let m = load_model(&a.model)?;
-    let ns = values("-n", &a.n)?;
-    let ps = values("-p", &a.p)?;
-    if let Some(p) = ps.iter().find(|p| p.fract() != 0.0) {
-        return Err(CliError::usage(format!(
-            "-p: `{}` is not a whole number of workers",
-            trace::text::num(*p)
-        )));
-    }
-    if ns.len() * ps.len() > MAX_POINTS {
-        return Err(CliError::usage(format!(
-            "{} sizes × {} worker counts is over the limit of {MAX_POINTS} predictions",
-            ns.len(),
-            ps.len()
-        )));
-    }
-    if a.plot.is_some() && ns.len() > 1 && ps.len() > 1 {
-        return Err(CliError::usage(
-            "--plot draws over the workers at one size or over the sizes at one worker count: \
-             give one value to -n or to -p",
-        ));
-    }
-    let mut preds = Vec::with_capacity(ns.len() * ps.len());
-    for &n in &ns {
-        for &p in &ps {
-            preds.push(predict(&m, n, p).map_err(|e| {
-                CliError::with_help(
-                    e.to_string(),
-                    "give sizes and worker counts the model can take (n > 0, p ≥ 1)",
-                )
-            })?);
-        }
-    }
-    let app = m.app.clone().unwrap_or_else(|| "the application".into());
-    if let Some(path) = &a.plot {
-        let plot = model::prediction_plot(&app, &preds, ps.len() > 1);
-        let svg = plot
-            .render_svg(900, 520)
-            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
-        write_file(path, svg.as_bytes())?;
-    }
-    let text = match a.format {
-        Format::Text => preds
-            .iter()
-            .map(|p| prediction_text(&app, p))
-            .collect::<String>(),
-        Format::Json => {
-            let v = if preds.len() == 1 {
-                serde_json::to_value(&preds[0])
-            } else {
-                serde_json::to_value(&preds)
-            }
-            .map_err(|e| CliError::msg(e.to_string()))?;
-            json_text(&v)?
-        }
-    };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
-}
-
 /// Runs `vates taskpar report`.
 pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(p) = &a.plot {
@@ -366,62 +348,34 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     }
     let train_set = read_set(&a.train)?;
     let test_set = read_set(&a.test)?;
-    let mut apps = train_set.apps();
-    a.how.check_apps(&apps)?;
-    if let Some(app) = &a.how.app {
-        has_app(&a.train, &apps, app)?;
-        apps.retain(|x| x == app);
-    }
-    let untested: Vec<&String> = apps
-        .iter()
-        .filter(|app| test_set.for_app(app).runs.is_empty())
-        .collect();
-    let apps_trained = train_set.apps();
-    let untrained: Vec<String> = test_set
-        .apps()
-        .into_iter()
-        .filter(|app| !apps_trained.contains(app))
-        .collect();
-    for (what, list) in [
-        (
-            "no test runs",
-            untested.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-        ),
-        (
-            "no training runs",
-            untrained.iter().map(String::as_str).collect(),
-        ),
-    ] {
-        if !list.is_empty() && a.how.app.is_none() {
-            crate::error::note(&format!("note: left out, with {what}: {}", list.join(", ")));
-        }
-    }
-    let mut all = model::Report {
-        rows: Vec::new(),
-        medians: Vec::new(),
-    };
-    for app in &apps {
-        let test = test_set.for_app(app);
-        if test.runs.is_empty() {
-            continue;
-        }
-        let m = train(&train_set.for_app(app), &a.how.options(app)?)
-            .map_err(|e| train_error(app, e))?;
-        let r = model::report(&m, &test.runs)
-            .map_err(|e| CliError::msg(format!("{}: {e}", diag::short(app))))?;
-        all.rows.extend(r.rows);
-        all.medians.extend(r.medians);
-    }
-    if all.rows.is_empty() {
-        return Err(CliError::with_help(
+    let r = report_apps(
+        &train_set,
+        &test_set,
+        a.how.app.as_deref(),
+        &a.how.policy()?,
+    )
+    .map_err(|e| match e {
+        FrontError::NothingInCommon => CliError::with_help(
             format!(
                 "no application has runs in both `{}` and `{}`",
                 a.train.display(),
                 a.test.display()
             ),
             "the `app` column names the application in both files",
-        ));
+        ),
+        e => front_error(&a.train, e),
+    })?;
+    if a.how.app.is_none() {
+        for (what, list) in [
+            ("no test runs", &r.untested),
+            ("no training runs", &r.untrained),
+        ] {
+            if !list.is_empty() {
+                crate::error::note(&format!("note: left out, with {what}: {}", list.join(", ")));
+            }
+        }
     }
+    let all = r.report;
     if let Some(path) = &a.plot {
         let plot = model::measured_plot(&all);
         let svg = plot

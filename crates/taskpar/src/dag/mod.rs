@@ -2,10 +2,12 @@
 //! collapsed nodes that the statistics, the timeline and the replay read.
 
 mod graph;
+mod load;
 mod read;
 
 pub use graph::{EdgeKind, Graph, Node, NodeKind};
-pub use read::{is_dag_file, read};
+pub use load::{load, sniff, LoadError};
+pub use read::{is_dag_file, read, OUTSIDE_POOL};
 pub use taskrec::tree;
 
 use serde::Deserialize;
@@ -121,6 +123,16 @@ pub struct Limits {
     pub max_nodes: u64,
     /// The deepest nesting of tasks and sections.
     pub max_depth: usize,
+    /// The most workers a header may name: the statistics keep worker × worker edge
+    /// matrices and the timeline a lane per worker, so the header's count is memory.
+    pub max_workers: u32,
+    /// The largest file [`load`] reads, in bytes.
+    pub max_bytes: u64,
+}
+
+impl Limits {
+    /// The default most workers (a worker × worker edge matrix of five kinds is then 42 MB).
+    pub const MAX_WORKERS: u32 = 1024;
 }
 
 impl Default for Limits {
@@ -128,6 +140,8 @@ impl Default for Limits {
         Limits {
             max_nodes: 50_000_000,
             max_depth: 10_000,
+            max_workers: Self::MAX_WORKERS,
+            max_bytes: 1 << 31,
         }
     }
 }
@@ -175,6 +189,27 @@ pub enum DagError {
     TooLarge {
         /// The limit.
         limit: u64,
+    },
+    /// A header that names more workers than the limit.
+    #[error("the DAG file's header names {workers} workers; the limit is {limit}")]
+    TooManyWorkers {
+        /// The header's count.
+        workers: u32,
+        /// The limit ([`Limits::max_workers`]).
+        limit: u32,
+    },
+    /// A node on a worker the header does not have.
+    #[error(
+        "the DAG file is corrupt at byte {offset}: a node on worker {worker}, but the header \
+         names {workers} workers (0 to {last})", last = workers.saturating_sub(1)
+    )]
+    Worker {
+        /// Where the node's worker is.
+        offset: usize,
+        /// The node's worker.
+        worker: u32,
+        /// The header's worker count.
+        workers: u32,
     },
     /// Nested deeper than the limit.
     #[error("the DAG file nests tasks deeper than {limit} levels (at byte {offset})")]

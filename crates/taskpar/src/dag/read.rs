@@ -8,6 +8,9 @@ use taskrec::{
     FORMAT_VERSION, MAGIC, TAG_COLLAPSED, TAG_CREATE, TAG_SECTION, TAG_STRAND, TAG_TASK, TRAILER,
 };
 
+/// The worker of a node that ran outside the pool (on a thread rayon does not own).
+pub const OUTSIDE_POOL: u32 = u32::MAX;
+
 /// True if `bytes` begin as a DAG file does.
 pub fn is_dag_file(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
@@ -31,6 +34,7 @@ fn read_here(bytes: &[u8], limits: &Limits) -> Result<Recording, DagError> {
         at: MAGIC.len(),
         nodes: 0,
         limits: *limits,
+        workers: 0,
     };
     let version = c.u32("the format version")?;
     if version != FORMAT_VERSION {
@@ -52,6 +56,23 @@ fn read_here(bytes: &[u8], limits: &Limits) -> Result<Recording, DagError> {
             message: "`workers` is 0; a run has at least one worker".into(),
         });
     }
+    if header.workers > limits.max_workers {
+        return Err(DagError::TooManyWorkers {
+            workers: header.workers,
+            limit: limits.max_workers,
+        });
+    }
+    let hz = header.clock.frequency_hz;
+    if !(hz.is_finite() && hz > 0.0) {
+        return Err(DagError::Header {
+            offset: header_at,
+            message: format!(
+                "`clock.frequency_hz` is {hz}; the clock's ticks per second must be a positive \
+                 number"
+            ),
+        });
+    }
+    c.workers = header.workers;
     let root = c.child_at(0)?;
     let trailer_at = c.at;
     let trailer = c.take(TRAILER.len(), "the end marker")?;
@@ -89,6 +110,8 @@ struct Cursor<'a> {
     at: usize,
     nodes: u64,
     limits: Limits,
+    /// The header's worker count: a node's worker is below it or [`OUTSIDE_POOL`].
+    workers: u32,
 }
 
 impl<'a> Cursor<'a> {
@@ -121,6 +144,20 @@ impl<'a> Cursor<'a> {
         Ok(u64::from_le_bytes(a))
     }
 
+    /// A node's worker, checked against the header's count.
+    fn worker(&mut self, what: &str) -> Result<u32, DagError> {
+        let at = self.at;
+        let worker = self.u32(what)?;
+        if worker >= self.workers && worker != OUTSIDE_POOL {
+            return Err(DagError::Worker {
+                offset: at,
+                worker,
+                workers: self.workers,
+            });
+        }
+        Ok(worker)
+    }
+
     fn node(&mut self, depth: usize) -> Result<(), DagError> {
         self.nodes += 1;
         if self.nodes > self.limits.max_nodes {
@@ -139,7 +176,7 @@ impl<'a> Cursor<'a> {
 
     fn strand(&mut self, kind: EndKind) -> Result<Strand, DagError> {
         let at = self.at;
-        let worker = self.u32("a strand's worker")?;
+        let worker = self.worker("a strand's worker")?;
         let start = self.u64("a strand's start")?;
         let end = self.u64("a strand's end")?;
         if end < start {
@@ -158,7 +195,7 @@ impl<'a> Cursor<'a> {
 
     fn collapsed(&mut self) -> Result<Agg, DagError> {
         let at = self.at;
-        let worker = self.u32("a collapsed node's worker")?;
+        let worker = self.worker("a collapsed node's worker")?;
         let mut v = [0u64; 10];
         for x in &mut v {
             *x = self.u64("a collapsed node's totals")?;

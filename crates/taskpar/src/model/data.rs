@@ -40,18 +40,112 @@ pub struct TrainingSet {
     pub runs: Vec<Run>,
 }
 
-/// The numeric columns a training file must have (`app`, `rep` and `span` are optional).
-pub const COLUMNS: [&str; 9] = [
-    "n",
-    "p",
-    "work",
-    "work_serial",
-    "delay",
-    "no_work",
-    "create_task",
-    "wait_tasks",
-    "elapsed",
-];
+/// A column of a training file. [`Column::ALL`] is the one definition of the file's
+/// columns: the recorder writes them in that order
+/// ([`crate::experiment::csv_header`]) and [`read_runs`] reads them by [`Column::need`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// The application's name.
+    App,
+    /// The problem size.
+    N,
+    /// The worker count.
+    P,
+    /// The repetition.
+    Rep,
+    /// The work T1 (seconds).
+    Work,
+    /// The serial work T1' (seconds).
+    WorkSerial,
+    /// The delay (seconds).
+    Delay,
+    /// The no_work (seconds).
+    NoWork,
+    /// Task creations.
+    CreateTask,
+    /// Task waits.
+    WaitTasks,
+    /// The span T∞ (seconds).
+    Span,
+    /// The traced run's elapsed time (seconds).
+    Elapsed,
+    /// The untraced run's elapsed time (seconds).
+    ElapsedUntraced,
+    /// The burdened span (seconds).
+    BurdenedSpan,
+}
+
+/// What the reader of training files does with a column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// A number every row must have.
+    Required,
+    /// A number the reader uses when the file has the column.
+    Optional,
+    /// Text the reader uses when the file has the column.
+    Text,
+    /// Written by the recorder, not read by the model.
+    Extra,
+}
+
+impl Column {
+    /// Every column, in the order of a training file.
+    pub const ALL: [Column; 14] = [
+        Column::App,
+        Column::N,
+        Column::P,
+        Column::Rep,
+        Column::Work,
+        Column::WorkSerial,
+        Column::Delay,
+        Column::NoWork,
+        Column::CreateTask,
+        Column::WaitTasks,
+        Column::Span,
+        Column::Elapsed,
+        Column::ElapsedUntraced,
+        Column::BurdenedSpan,
+    ];
+
+    /// Its name in the header line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::App => "app",
+            Column::N => "n",
+            Column::P => "p",
+            Column::Rep => "rep",
+            Column::Work => "work",
+            Column::WorkSerial => "work_serial",
+            Column::Delay => "delay",
+            Column::NoWork => "no_work",
+            Column::CreateTask => "create_task",
+            Column::WaitTasks => "wait_tasks",
+            Column::Span => "span",
+            Column::Elapsed => "elapsed",
+            Column::ElapsedUntraced => "elapsed_untraced",
+            Column::BurdenedSpan => "burdened_span",
+        }
+    }
+
+    /// What the reader does with it.
+    pub fn need(self) -> Need {
+        match self {
+            Column::App => Need::Text,
+            Column::Rep | Column::Span | Column::ElapsedUntraced => Need::Optional,
+            Column::BurdenedSpan => Need::Extra,
+            _ => Need::Required,
+        }
+    }
+
+    /// The names of the columns the reader treats as `need`, in file order.
+    pub fn names(need: Need) -> Vec<&'static str> {
+        Column::ALL
+            .iter()
+            .filter(|c| c.need() == need)
+            .map(|c| c.name())
+            .collect()
+    }
+}
 
 impl TrainingSet {
     /// The set of `runs`.
@@ -95,74 +189,75 @@ pub fn read_runs(name: &str, text: &str) -> Result<TrainingSet, ReadError> {
             message: format!("{name}: the file is empty"),
             help: Some(format!(
                 "the first line names the columns ({}); each further line is one run",
-                COLUMNS.join(", ")
+                Column::names(Need::Required).join(", ")
             )),
             location: None,
         });
     }
     let src = (name, text);
-    let rows = fit::read::csv::rows(
-        name,
-        text,
-        &COLUMNS,
-        &["rep", "span", "elapsed_untraced"],
-        &["app"],
-    )?;
-    let col = |j: usize| rows.numbers[j].as_deref().unwrap_or(&[]);
-    let (rep, span) = (
-        rows.numbers[COLUMNS.len()].as_deref(),
-        rows.numbers[COLUMNS.len() + 1].as_deref(),
-    );
-    let untraced = rows.numbers[COLUMNS.len() + 2].as_deref();
-    let apps = rows.texts[0].as_deref();
+    let required = Column::names(Need::Required);
+    let optional = Column::names(Need::Optional);
+    let rows = fit::read::csv::rows(name, text, &required, &optional, &Column::names(Need::Text))?;
+    // The numbers of column `c` (required columns first, then the optional ones).
+    let numbers = |c: Column| -> Option<&[f64]> {
+        let j = required
+            .iter()
+            .chain(&optional)
+            .position(|x| *x == c.name())?;
+        rows.numbers.get(j)?.as_deref()
+    };
+    let apps = rows.texts.first().and_then(|t| t.as_deref());
     let mut runs = Vec::with_capacity(rows.starts.len());
     for i in 0..rows.starts.len() {
-        let v = |j: usize| col(j)[i];
-        let check = |c: &str, value: f64, ok: bool, why: &str| -> Result<(), ReadError> {
-            if ok {
-                return Ok(());
-            }
-            Err(rows.value_error(
+        let v = |c: Column| numbers(c).map_or(0.0, |col| col[i]);
+        let check =
+            |c: Column, value: f64, ok: bool, why: &str| -> Result<(), ReadError> {
+                if ok {
+                    return Ok(());
+                }
+                Err(rows.value_error(
                 src,
                 i,
-                c,
-                format!("`{}` in column `{c}` {why}", trace::text::num(value)),
+                c.name(),
+                format!("`{}` in column `{}` {why}", trace::text::num(value), c.name()),
                 "each line is one run: a size n > 0, p ≥ 1 workers, non-negative times and counts",
             ))
-        };
-        let (n, p) = (v(0), v(1));
-        check("n", n, n > 0.0, "is not a positive size")?;
+            };
+        let (n, p) = (v(Column::N), v(Column::P));
+        check(Column::N, n, n > 0.0, "is not a positive size")?;
         check(
-            "p",
+            Column::P,
             p,
             p >= 1.0 && p.fract() == 0.0,
             "is not a whole number of workers ≥ 1",
         )?;
-        for (j, c) in COLUMNS.iter().enumerate().skip(2) {
-            if *c == "elapsed" {
-                check(c, v(j), v(j) > 0.0, "is not a positive time")?;
-            } else {
-                check(c, v(j), v(j) >= 0.0, "is negative")?;
+        for c in Column::ALL.iter().skip(3) {
+            match (c, c.need()) {
+                (Column::Elapsed, _) => check(*c, v(*c), v(*c) > 0.0, "is not a positive time")?,
+                (_, Need::Required) => check(*c, v(*c), v(*c) >= 0.0, "is negative")?,
+                _ => {}
             }
         }
-        let s = span.map(|s| s[i]);
+        let s = numbers(Column::Span).map(|s| s[i]);
         if let Some(s) = s {
-            check("span", s, s >= 0.0, "is negative")?;
+            check(Column::Span, s, s >= 0.0, "is negative")?;
         }
         runs.push(Run {
             app: apps.map_or_else(String::new, |a| a[i].clone()),
             n,
             p,
-            rep: rep.map_or(0.0, |r| r[i]),
-            work: v(2),
-            work_serial: v(3),
-            delay: v(4),
-            no_work: v(5),
-            create_task: v(6),
-            wait_tasks: v(7),
+            rep: v(Column::Rep),
+            work: v(Column::Work),
+            work_serial: v(Column::WorkSerial),
+            delay: v(Column::Delay),
+            no_work: v(Column::NoWork),
+            create_task: v(Column::CreateTask),
+            wait_tasks: v(Column::WaitTasks),
             span: s,
-            elapsed: v(8),
-            elapsed_untraced: untraced.map(|u| u[i]).filter(|u| *u > 0.0),
+            elapsed: v(Column::Elapsed),
+            elapsed_untraced: numbers(Column::ElapsedUntraced)
+                .map(|u| u[i])
+                .filter(|u| *u > 0.0),
         });
     }
     serial_from_p1(&mut runs);

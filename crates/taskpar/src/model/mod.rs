@@ -17,7 +17,9 @@
 //! * [`predict`]: time and components at (n, p), the baseline beside it, an interval, the
 //!   work and span laws, and warnings;
 //! * [`report`]: relative errors on test runs, per component and per application;
-//! * [`to_json`] and [`from_json`]: the model file.
+//! * [`to_json`] and [`from_json`]: the model file;
+//! * the front door: a [`Policy`] of training choices, [`fit_app`] (which application),
+//!   [`predict_grid`] (n × p) and [`report_apps`] (each application on its test runs).
 //!
 //! Beyond the paper, by default ([`TrainOptions::paper`] turns each off): rows weighted for
 //! relative errors (plain least squares fits the largest runs only), the Lasso's selected
@@ -42,6 +44,7 @@ mod error;
 pub mod features;
 mod file;
 mod fitted;
+mod front;
 mod options;
 mod plot;
 mod pmnf;
@@ -51,11 +54,14 @@ mod report;
 mod show;
 mod train;
 
-pub use data::{read_runs, Run, TrainingSet, COLUMNS};
+pub use data::{read_runs, Column, Need, Run, TrainingSet};
 pub use error::{PredictError, TrainError};
 pub use features::{Feature, Inputs, Transform};
 pub use file::{from_json, to_json, ModelFileError, FORMAT, VERSION};
 pub use fitted::{Candidate, Choice, Coefs, Domain, IntervalMethod, Model, Replicate, SubModel};
+pub use front::{
+    fit_app, predict_grid, report_apps, AppsReport, FrontError, Policy, TransformRule, MAX_POINTS,
+};
 pub use options::{AlphaRule, NoWorkForm, Selection, TrainOptions, Weighting, MAX_BOOTSTRAP};
 pub use plot::{measured_plot, prediction_plot};
 pub use predict::{predict, Bounds, Prediction};

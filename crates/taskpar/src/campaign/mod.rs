@@ -1,0 +1,584 @@
+//! Recording campaigns: a program run over sizes × worker counts × repetitions, traced and
+//! untraced, one training row appended per run to a CSV file, resuming where an earlier
+//! campaign stopped.
+//!
+//! [`run`] takes a [`Job`] (what to run and where the rows go), a [`Backend`] (where the
+//! programs run: [`LocalBackend`] here) and a callback told of the plan and of each row
+//! ([`Event`]); it returns a [`Summary`] or a typed [`CampaignError`] that the caller turns
+//! into a message. Scratch files are removed on every way out.
+
+mod backend;
+mod local;
+
+pub use backend::{Backend, Invocation, Outcome, StartError, Status, STDERR_TAIL};
+pub use local::{LocalBackend, GRACE};
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::dag::{self, LoadError};
+use crate::experiment::{self, csv_header, csv_line, Done, Measured, Mismatch, Plan, Point};
+use crate::stats::{Stats, StatsOptions, BURDEN_CYCLES};
+use fit::read::ReadError;
+
+/// The most runs one campaign makes.
+pub const MAX_RUNS: usize = 100_000;
+/// The largest training file a campaign resumes.
+pub const MAX_CSV_BYTES: u64 = 1 << 30;
+/// The longest application name.
+pub const MAX_APP_LEN: usize = 100;
+/// The placeholder an argument holds for the size.
+pub const SIZE_PLACEHOLDER: &str = "{n}";
+
+/// A campaign.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The application's name in the rows (and in the kept DAG files' names).
+    pub app: String,
+    /// The runs.
+    pub plan: Plan,
+    /// The program and its arguments; the size replaces [`SIZE_PLACEHOLDER`] in an
+    /// argument, or is appended when none has it.
+    pub command: Vec<String>,
+    /// The training CSV the rows are appended to (created with its header if missing).
+    pub output: PathBuf,
+    /// A directory to keep each run's DAG file in.
+    pub keep_dags: Option<PathBuf>,
+    /// Whether an untraced run is timed beside each traced one.
+    pub untraced: bool,
+    /// How long one run may take.
+    pub timeout: Duration,
+}
+
+/// A job that cannot be run as given.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// No run on one worker: the serial work of each size comes from those.
+    #[error("the worker counts have no 1: the serial work T1' of each size comes from its runs on one worker")]
+    NoSerialRuns,
+    /// No repetitions.
+    #[error("the repetitions must be at least 1")]
+    NoReps,
+    /// More runs than [`MAX_RUNS`].
+    #[error("{runs} runs asked for; the limit is {limit}")]
+    TooManyRuns {
+        /// Runs asked for.
+        runs: usize,
+        /// [`MAX_RUNS`].
+        limit: usize,
+    },
+    /// A worker count over what a DAG file may record.
+    #[error("{p} workers is over the limit of {limit} a recording may have")]
+    TooManyWorkers {
+        /// The count.
+        p: u32,
+        /// [`dag::Limits::MAX_WORKERS`].
+        limit: u32,
+    },
+    /// An application name that is not a plain file-name-safe name.
+    #[error("the application name `{app}` {why}")]
+    App {
+        /// The name.
+        app: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// No program.
+    #[error("no program to run")]
+    NoCommand,
+}
+
+/// Why a campaign stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignError {
+    /// The job cannot be run as given.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// A file or directory could not be read or written.
+    #[error("cannot {action} `{}`: {error}", path.display())]
+    Io {
+        /// What was being done (`read`, `write`, `create`).
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The system's reason.
+        error: std::io::Error,
+    },
+    /// The output exists and is not a training file of this version.
+    #[error("`{}` is not a training file of this vates: its header differs", path.display())]
+    NotTrainingFile {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The output exists and is larger than [`MAX_CSV_BYTES`].
+    #[error("`{}` is larger than {limit} bytes, the limit for a training file", path.display())]
+    TooBig {
+        /// The file.
+        path: PathBuf,
+        /// The limit.
+        limit: u64,
+    },
+    /// The output's rows cannot be read (to resume).
+    #[error(transparent)]
+    Existing(#[from] ReadError),
+    /// The program could not be started.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// A run failed.
+    #[error("`{command}` failed ({status}) with RAYON_NUM_THREADS={p}")]
+    Failed {
+        /// The command.
+        command: String,
+        /// How it ended.
+        status: String,
+        /// The workers.
+        p: u32,
+        /// The end of its standard error.
+        stderr_tail: String,
+    },
+    /// A run exceeded the timeout and was stopped.
+    #[error("`{command}` ran longer than {} s and was stopped", trace::text::num(.timeout.as_secs_f64()))]
+    TimedOut {
+        /// The command.
+        command: String,
+        /// The timeout.
+        timeout: Duration,
+    },
+    /// The campaign was cancelled (the program running was stopped).
+    #[error("interrupted; the program running was stopped and its files removed")]
+    Cancelled,
+    /// A run did not write a file it should have.
+    #[error("`{command}` wrote no {variable} file")]
+    NoFile {
+        /// The command.
+        command: String,
+        /// The environment variable that names the file.
+        variable: &'static str,
+    },
+    /// A run's DAG file cannot be read.
+    #[error(transparent)]
+    Dag(#[from] LoadError),
+    /// A run's recording is of another run.
+    #[error("{mismatch} (`{}`)", path.display())]
+    Mismatch {
+        /// What differs.
+        mismatch: Mismatch,
+        /// The DAG file.
+        path: PathBuf,
+    },
+    /// The elapsed time a run wrote is not a number.
+    #[error("`{command}` wrote `{text}` as its elapsed time")]
+    BadElapsed {
+        /// The command.
+        command: String,
+        /// What it wrote.
+        text: String,
+    },
+    /// A row with a value the training reader would refuse (not finite, negative, or an
+    /// elapsed time of 0); it is not written.
+    #[error("the run at n = {}, p = {} has {column} = {value}: {why}; the row is not written", trace::text::num(.point.n), .point.p)]
+    BadRow {
+        /// The run.
+        point: Point,
+        /// The column.
+        column: &'static str,
+        /// The value.
+        value: f64,
+        /// Why it is refused.
+        why: &'static str,
+    },
+}
+
+/// What a campaign tells its caller as it goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The plan: `todo` runs to make now, `done` already in the file.
+    Planned {
+        /// Runs to make.
+        todo: usize,
+        /// Runs the file already holds.
+        done: usize,
+    },
+    /// A run finished and its row was appended.
+    Row {
+        /// Its index among the runs made now (from 0).
+        index: usize,
+        /// The run.
+        point: Point,
+        /// Its row.
+        row: &'a Measured,
+    },
+}
+
+/// What a finished campaign did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Rows appended.
+    pub written: usize,
+    /// Runs of the plan the file already held.
+    pub skipped: usize,
+}
+
+impl Job {
+    /// Checks the job before any run.
+    ///
+    /// # Errors
+    /// The first [`PlanError`].
+    pub fn check(&self) -> Result<(), PlanError> {
+        check_app(&self.app)?;
+        if self.command.is_empty() {
+            return Err(PlanError::NoCommand);
+        }
+        if !self.plan.procs.contains(&1) {
+            return Err(PlanError::NoSerialRuns);
+        }
+        let limit = dag::Limits::MAX_WORKERS;
+        if let Some(&p) = self.plan.procs.iter().find(|&&p| p > limit) {
+            return Err(PlanError::TooManyWorkers { p, limit });
+        }
+        if self.plan.reps == 0 {
+            return Err(PlanError::NoReps);
+        }
+        let runs = (self.plan.sizes.len() as u128)
+            * (self.plan.procs.len() as u128)
+            * u128::from(self.plan.reps);
+        if runs > MAX_RUNS as u128 {
+            return Err(PlanError::TooManyRuns {
+                runs: usize::try_from(runs).unwrap_or(usize::MAX),
+                limit: MAX_RUNS,
+            });
+        }
+        Ok(())
+    }
+
+    /// The arguments of the run at size `n`.
+    fn args(&self, n: f64) -> Vec<String> {
+        let n = trace::text::num(n);
+        let rest = self.command.get(1..).unwrap_or(&[]);
+        let mut args: Vec<String> = rest
+            .iter()
+            .map(|s| s.replace(SIZE_PLACEHOLDER, &n))
+            .collect();
+        if !rest.iter().any(|s| s.contains(SIZE_PLACEHOLDER)) {
+            args.push(n);
+        }
+        args
+    }
+}
+
+/// Checks that `app` is a plain name, safe as part of a file name: letters, digits, `.`,
+/// `_`, `-` and `+`, not beginning with `.` or `-`, at most [`MAX_APP_LEN`] bytes.
+///
+/// # Errors
+/// [`PlanError::App`] saying what is wrong.
+pub fn check_app(app: &str) -> Result<(), PlanError> {
+    let bad = |why: String| PlanError::App {
+        app: app.to_string(),
+        why,
+    };
+    if app.is_empty() {
+        return Err(bad("is empty".into()));
+    }
+    if app.len() > MAX_APP_LEN {
+        return Err(bad(format!("is longer than {MAX_APP_LEN} bytes")));
+    }
+    if let Some(c) = app
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || "._-+".contains(*c)))
+    {
+        return Err(bad(format!(
+            "holds `{c}`; a name is letters, digits, `.`, `_`, `-` and `+`"
+        )));
+    }
+    if app.starts_with('.') || app.starts_with('-') {
+        return Err(bad("begins with `.` or `-`".into()));
+    }
+    Ok(())
+}
+
+/// Distinct scratch directories for the campaigns of one process.
+static CAMPAIGNS: AtomicUsize = AtomicUsize::new(0);
+
+/// Removes a directory and what it holds when dropped.
+struct RemoveDir(PathBuf);
+
+impl Drop for RemoveDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs the campaign `job` on `backend`, telling `on` of the plan and of each row.
+///
+/// # Errors
+/// [`CampaignError`]: a job that cannot run, an output that is not a training file, a run
+/// that cannot start, fails, times out, writes nothing or another run's recording, a row
+/// with a value that cannot be, a cancellation, a file that cannot be written.
+pub fn run(
+    job: &Job,
+    backend: &dyn Backend,
+    on: &mut dyn FnMut(Event<'_>),
+) -> Result<Summary, CampaignError> {
+    job.check()?;
+    let points = job.plan.points();
+    let existing = read_existing(&job.output)?;
+    if !existing.is_empty() && existing.lines().next() != csv_header().lines().next() {
+        return Err(CampaignError::NotTrainingFile {
+            path: job.output.clone(),
+        });
+    }
+    let mut done = Done::read(&job.output.display().to_string(), &existing, &job.app)?;
+    let todo: Vec<Point> = points
+        .iter()
+        .copied()
+        .filter(|p| !done.contains(*p))
+        .collect();
+    let summary = Summary {
+        written: todo.len(),
+        skipped: points.len() - todo.len(),
+    };
+    on(Event::Planned {
+        todo: summary.written,
+        done: summary.skipped,
+    });
+    if todo.is_empty() {
+        return Ok(summary);
+    }
+    if let Some(dir) = &job.keep_dags {
+        std::fs::create_dir_all(dir).map_err(|error| CampaignError::Io {
+            action: "create",
+            path: dir.clone(),
+            error,
+        })?;
+    }
+    let scratch = std::env::temp_dir().join(format!(
+        "vates-taskpar-{}-{}",
+        std::process::id(),
+        CAMPAIGNS.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&scratch).map_err(|error| CampaignError::Io {
+        action: "create",
+        path: scratch.clone(),
+        error,
+    })?;
+    let _remove = RemoveDir(scratch.clone());
+    let mut out = Appender {
+        path: &job.output,
+        file: None,
+        // The header goes in with the first row, so a run that fails leaves no empty file;
+        // a file whose last line has no newline gets one first.
+        prefix: if existing.is_empty() {
+            csv_header()
+        } else if !existing.ends_with('\n') {
+            "\n".to_string()
+        } else {
+            String::new()
+        },
+    };
+    for (index, &point) in todo.iter().enumerate() {
+        if backend.cancelled() {
+            return Err(CampaignError::Cancelled);
+        }
+        let row = run_point(job, backend, point, &done, &scratch)?;
+        out.append(&csv_line(&row))?;
+        done.add(&row.run);
+        on(Event::Row {
+            index,
+            point,
+            row: &row,
+        });
+    }
+    Ok(summary)
+}
+
+/// The text of the training file `path`, empty if it does not exist.
+fn read_existing(path: &Path) -> Result<String, CampaignError> {
+    let io = |error| CampaignError::Io {
+        action: "read",
+        path: path.to_path_buf(),
+        error,
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
+        Err(e) => return Err(io(e)),
+    };
+    let mut text = String::new();
+    file.take(MAX_CSV_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(io)?;
+    if text.len() as u64 > MAX_CSV_BYTES {
+        return Err(CampaignError::TooBig {
+            path: path.to_path_buf(),
+            limit: MAX_CSV_BYTES,
+        });
+    }
+    Ok(text)
+}
+
+/// Appends rows to the training file, opening it at the first.
+struct Appender<'a> {
+    path: &'a Path,
+    file: Option<std::fs::File>,
+    prefix: String,
+}
+
+impl Appender<'_> {
+    fn append(&mut self, line: &str) -> Result<(), CampaignError> {
+        let io = |error| CampaignError::Io {
+            action: "write",
+            path: self.path.to_path_buf(),
+            error,
+        };
+        let f = match &mut self.file {
+            Some(f) => f,
+            None => self.file.insert(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(self.path)
+                    .map_err(io)?,
+            ),
+        };
+        let mut text = std::mem::take(&mut self.prefix);
+        text.push_str(line);
+        f.write_all(text.as_bytes()).map_err(io)
+    }
+}
+
+/// Makes the run at `point` (traced, then untraced if asked) and returns its row.
+fn run_point(
+    job: &Job,
+    backend: &dyn Backend,
+    point: Point,
+    done: &Done,
+    scratch: &Path,
+) -> Result<Measured, CampaignError> {
+    let dag_path = match &job.keep_dags {
+        Some(dir) => dir.join(format!(
+            "{}-n{}-p{}-r{}.dag",
+            job.app,
+            trace::text::num(point.n),
+            point.p,
+            point.rep
+        )),
+        None => scratch.join("run.dag"),
+    };
+    // A file left by an earlier run must not pass for this run's.
+    let _ = std::fs::remove_file(&dag_path);
+    run_program(
+        job,
+        backend,
+        point,
+        experiment::ENV_FILE,
+        &dag_path,
+        scratch,
+    )?;
+    let rec = dag::load(&dag_path, &dag::Limits::default())?;
+    experiment::check_recording(&rec.header, point).map_err(|mismatch| {
+        CampaignError::Mismatch {
+            mismatch,
+            path: dag_path.clone(),
+        }
+    })?;
+    let opts = StatsOptions {
+        workers: None,
+        burden: rec.header.cycles_to_clock(BURDEN_CYCLES),
+        profile_points: 0,
+    };
+    let st = Stats::of(&rec.graph(), rec.header.workers, rec.nodes, &opts);
+    let untraced = if job.untraced {
+        let t = scratch.join("elapsed.txt");
+        let _ = std::fs::remove_file(&t);
+        let command = run_program(job, backend, point, experiment::ENV_ELAPSED, &t, scratch)?;
+        let mut text = String::new();
+        std::fs::File::open(&t)
+            .and_then(|f| f.take(1 << 10).read_to_string(&mut text))
+            .map_err(|error| CampaignError::Io {
+                action: "read",
+                path: t.clone(),
+                error,
+            })?;
+        let text = text.trim();
+        Some(text.parse::<f64>().map_err(|_| CampaignError::BadElapsed {
+            command,
+            text: text.to_string(),
+        })?)
+    } else {
+        None
+    };
+    let row = experiment::measured(
+        &job.app,
+        point,
+        &st,
+        rec.header.clock.frequency_hz,
+        done.serial_work(point.n),
+        untraced,
+    );
+    if let Some((column, value, why)) = experiment::refused(&row) {
+        return Err(CampaignError::BadRow {
+            point,
+            column,
+            value,
+            why,
+        });
+    }
+    Ok(row)
+}
+
+/// Runs the program once at `point` with `variable` naming the file `file` it must write;
+/// returns the command as shown.
+fn run_program(
+    job: &Job,
+    backend: &dyn Backend,
+    point: Point,
+    variable: &'static str,
+    file: &Path,
+    scratch: &Path,
+) -> Result<String, CampaignError> {
+    let args = job.args(point.n);
+    let env = [
+        ("RAYON_NUM_THREADS", point.p.to_string().into()),
+        (variable, file.as_os_str().to_owned()),
+    ];
+    let outputs = [file.to_path_buf()];
+    let inv = Invocation {
+        program: &job.command[0],
+        args: &args,
+        env: &env,
+        env_remove: &[experiment::ENV_FILE, experiment::ENV_ELAPSED],
+        outputs: &outputs,
+        timeout: job.timeout,
+        scratch,
+    };
+    let command = inv.shown();
+    let outcome = backend.run(&inv)?;
+    match outcome.status {
+        Status::Success => {}
+        Status::Failed(status) => {
+            return Err(CampaignError::Failed {
+                command,
+                status,
+                p: point.p,
+                stderr_tail: outcome.stderr_tail,
+            })
+        }
+        Status::TimedOut => {
+            let _ = std::fs::remove_file(file);
+            return Err(CampaignError::TimedOut {
+                command,
+                timeout: job.timeout,
+            });
+        }
+        Status::Cancelled => {
+            let _ = std::fs::remove_file(file);
+            return Err(CampaignError::Cancelled);
+        }
+    }
+    if outcome.written.is_empty() {
+        return Err(CampaignError::NoFile { command, variable });
+    }
+    Ok(command)
+}

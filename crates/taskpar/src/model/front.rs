@@ -1,0 +1,311 @@
+//! The model's front door: the training policy a caller chooses ([`Policy`]), which
+//! application a training set's model is of ([`fit_app`]), the n × p grid of predictions
+//! ([`predict_grid`]) and the per-application report on test runs ([`report_apps`]). Each
+//! returns a typed result or a [`FrontError`] that the caller turns into a message.
+
+use super::fitted::Model;
+use super::{
+    predict, report, train, NoWorkForm, PredictError, Prediction, Report, Selection, TrainError,
+    TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
+};
+
+/// The most predictions one grid holds.
+pub const MAX_POINTS: usize = 100_000;
+
+/// A transform of the size for every application, or for one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransformRule {
+    /// The application it is for (`None`: every one).
+    pub app: Option<String>,
+    /// The transform.
+    pub transform: Transform,
+    /// The rule as written, for messages.
+    pub text: String,
+}
+
+impl TransformRule {
+    /// Parses `n=2^n` (every application) or `APP:n=2^n` (one); the transforms are those of
+    /// [`Transform::parse`].
+    pub fn parse(text: &str) -> Option<TransformRule> {
+        let (app, form) = match text.split_once(':') {
+            Some((a, f)) => (Some(a.to_string()), f),
+            None => (None, text),
+        };
+        Some(TransformRule {
+            app,
+            transform: Transform::parse(form)?,
+            text: text.to_string(),
+        })
+    }
+}
+
+/// How rival forms of a sub-model are chosen, and which no_work form: the choices a caller
+/// makes, turned into [`TrainOptions`] per application by [`Policy::options`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    /// The paper's settings ([`TrainOptions::paper`]).
+    pub paper: bool,
+    /// The no_work form (`None`: chosen by validation, or eq. 15 with `paper`).
+    pub no_work: Option<NoWorkForm>,
+    /// How forms are scored.
+    pub selection: Selection,
+    /// Also try the PMNF search for the size models.
+    pub pmnf_search: bool,
+    /// Bootstrap replicates (at most [`MAX_BOOTSTRAP`]).
+    pub bootstrap: usize,
+    /// Seed of the folds and of the bootstrap.
+    pub seed: u64,
+    /// Transforms of the size; a later rule for the same application wins.
+    pub transforms: Vec<TransformRule>,
+}
+
+/// Why the front door refuses a request.
+#[derive(Debug, thiserror::Error)]
+pub enum FrontError {
+    /// More bootstrap replicates than [`MAX_BOOTSTRAP`].
+    #[error("{asked} bootstrap replicates is over the limit of {limit}")]
+    Bootstrap {
+        /// Asked for.
+        asked: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A transform rule for an application with no runs.
+    #[error("the transform `{rule}` names `{app}`, which has no runs (applications: {})", .apps.join(", "))]
+    TransformApp {
+        /// The rule.
+        rule: String,
+        /// The application it names.
+        app: String,
+        /// The applications there are.
+        apps: Vec<String>,
+    },
+    /// The application asked for has no runs.
+    #[error("there are no runs of `{app}`")]
+    NoRunsOf {
+        /// The application.
+        app: String,
+        /// The applications there are.
+        apps: Vec<String>,
+    },
+    /// Runs of several applications and none chosen.
+    #[error("the runs are of {} applications ({}); a model describes one", .apps.len(), .apps.join(", "))]
+    SeveralApps {
+        /// The applications.
+        apps: Vec<String>,
+    },
+    /// Training failed.
+    #[error("training the model of {app}: {error}")]
+    Train {
+        /// The application.
+        app: String,
+        /// Why.
+        error: TrainError,
+    },
+    /// A grid over the limit.
+    #[error("{sizes} sizes × {procs} worker counts is over the limit of {limit} predictions")]
+    TooManyPoints {
+        /// Sizes.
+        sizes: usize,
+        /// Worker counts.
+        procs: usize,
+        /// [`MAX_POINTS`].
+        limit: usize,
+    },
+    /// A worker count that is not whole.
+    #[error("`{p}` is not a whole number of workers")]
+    NotWhole {
+        /// The count.
+        p: f64,
+    },
+    /// A prediction failed.
+    #[error(transparent)]
+    Predict(#[from] PredictError),
+    /// The report of an application failed.
+    #[error("{app}: {error}")]
+    Report {
+        /// The application.
+        app: String,
+        /// Why.
+        error: PredictError,
+    },
+    /// No application has both training and test runs.
+    #[error("no application has runs in both the training and the test set")]
+    NothingInCommon,
+}
+
+impl Policy {
+    /// Checks that the applications the transform rules name are among `apps`.
+    ///
+    /// # Errors
+    /// [`FrontError::TransformApp`].
+    pub fn check_apps(&self, apps: &[String]) -> Result<(), FrontError> {
+        for t in &self.transforms {
+            if let Some(app) = &t.app {
+                if !apps.contains(app) {
+                    return Err(FrontError::TransformApp {
+                        rule: t.text.clone(),
+                        app: app.clone(),
+                        apps: apps.to_vec(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The training options for application `app`.
+    ///
+    /// # Errors
+    /// [`FrontError::Bootstrap`].
+    pub fn options(&self, app: &str) -> Result<TrainOptions, FrontError> {
+        let mut o = if self.paper {
+            TrainOptions::paper()
+        } else {
+            TrainOptions::default()
+        };
+        if self.bootstrap > MAX_BOOTSTRAP {
+            return Err(FrontError::Bootstrap {
+                asked: self.bootstrap,
+                limit: MAX_BOOTSTRAP,
+            });
+        }
+        o.bootstrap = self.bootstrap;
+        o.seed = self.seed;
+        o.selection = self.selection;
+        o.pmnf_search |= self.pmnf_search;
+        o.no_work = match self.no_work {
+            None if self.paper => Some(NoWorkForm::Paper),
+            form => form,
+        };
+        for t in &self.transforms {
+            if t.app.as_deref().is_none_or(|w| w == app) {
+                o.transform = t.transform;
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Fits the model of one application of `set`: `app` if given, else the only one.
+///
+/// # Errors
+/// [`FrontError`]: no runs of `app`, several applications and none chosen, a transform
+/// rule for an application with no runs, too many bootstrap replicates, training failed.
+pub fn fit_app(set: &TrainingSet, app: Option<&str>, policy: &Policy) -> Result<Model, FrontError> {
+    let all = set.apps();
+    let set = match app {
+        Some(app) if !all.iter().any(|a| a == app) => {
+            return Err(FrontError::NoRunsOf {
+                app: app.to_string(),
+                apps: all,
+            })
+        }
+        Some(app) => set.for_app(app),
+        None => set.clone(),
+    };
+    let apps = set.apps();
+    if apps.len() > 1 {
+        return Err(FrontError::SeveralApps { apps });
+    }
+    let app = apps.first().cloned().unwrap_or_default();
+    policy.check_apps(&apps)?;
+    train(&set, &policy.options(&app)?).map_err(|error| FrontError::Train { app, error })
+}
+
+/// The predictions at every size of `ns` × every worker count of `ps` (sizes outer).
+///
+/// # Errors
+/// [`FrontError`]: more than [`MAX_POINTS`] points, a worker count that is not whole, a
+/// point the model cannot take.
+pub fn predict_grid(model: &Model, ns: &[f64], ps: &[f64]) -> Result<Vec<Prediction>, FrontError> {
+    if let Some(&p) = ps.iter().find(|p| p.fract() != 0.0) {
+        return Err(FrontError::NotWhole { p });
+    }
+    if ns.len().saturating_mul(ps.len()) > MAX_POINTS {
+        return Err(FrontError::TooManyPoints {
+            sizes: ns.len(),
+            procs: ps.len(),
+            limit: MAX_POINTS,
+        });
+    }
+    let mut out = Vec::with_capacity(ns.len() * ps.len());
+    for &n in ns {
+        for &p in ps {
+            out.push(predict(model, n, p)?);
+        }
+    }
+    Ok(out)
+}
+
+/// A report over several applications and what it left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppsReport {
+    /// The rows and medians of every application reported.
+    pub report: Report,
+    /// Applications with training runs and no test runs (left out).
+    pub untested: Vec<String>,
+    /// Applications with test runs and no training runs (left out).
+    pub untrained: Vec<String>,
+}
+
+/// Fits each application of `train_set` (or only `app`) and reports its errors on its runs
+/// in `test_set`.
+///
+/// # Errors
+/// [`FrontError`]: no runs of `app`, a transform rule for an application with no runs, a
+/// training that fails, a test run the model cannot take, no application in both sets.
+pub fn report_apps(
+    train_set: &TrainingSet,
+    test_set: &TrainingSet,
+    app: Option<&str>,
+    policy: &Policy,
+) -> Result<AppsReport, FrontError> {
+    let mut apps = train_set.apps();
+    policy.check_apps(&apps)?;
+    if let Some(app) = app {
+        if !apps.iter().any(|a| a == app) {
+            return Err(FrontError::NoRunsOf {
+                app: app.to_string(),
+                apps,
+            });
+        }
+        apps.retain(|x| x == app);
+    }
+    let trained = train_set.apps();
+    let mut out = AppsReport {
+        report: Report {
+            rows: Vec::new(),
+            medians: Vec::new(),
+        },
+        untested: Vec::new(),
+        untrained: test_set
+            .apps()
+            .into_iter()
+            .filter(|a| !trained.contains(a))
+            .collect(),
+    };
+    for app in &apps {
+        let test = test_set.for_app(app);
+        if test.runs.is_empty() {
+            out.untested.push(app.clone());
+            continue;
+        }
+        let m = train(&train_set.for_app(app), &policy.options(app)?).map_err(|error| {
+            FrontError::Train {
+                app: app.clone(),
+                error,
+            }
+        })?;
+        let r = report(&m, &test.runs).map_err(|error| FrontError::Report {
+            app: app.clone(),
+            error,
+        })?;
+        out.report.rows.extend(r.rows);
+        out.report.medians.extend(r.medians);
+    }
+    if out.report.rows.is_empty() {
+        return Err(FrontError::NothingInCommon);
+    }
+    Ok(out)
+}

@@ -33,10 +33,16 @@ impl Swept {
         crate::error::write_file(path, svg.as_bytes())
     }
 
-    /// The JSON elements as one array, pretty enough to read and one object to parse.
-    pub fn json_array(&self) -> String {
+    /// The JSON elements as one pretty array.
+    ///
+    /// # Errors
+    /// None in practice: the elements are the sink's own JSON.
+    pub fn json_array(&self) -> Result<String> {
         let body = self.json.as_deref().unwrap_or_default();
-        format!("[{}]\n", String::from_utf8_lossy(body))
+        let all = format!("[{}]", String::from_utf8_lossy(body));
+        let value: serde_json::Value = serde_json::from_str(&all)
+            .map_err(|e| CliError::msg(format!("the sweep's JSON is not valid: {e}")))?;
+        crate::error::json_text(&value)
     }
 }
 

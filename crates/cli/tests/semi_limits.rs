@@ -68,3 +68,42 @@ fn a_sweep_shares_the_op_limit_among_its_parallel_points() {
         "{err}"
     );
 }
+
+/// A name `-D` binds that the model does not have is a usage error (exit 2) with the closest
+/// name, as an unknown `-C` is; a derived parameter says it cannot be bound.
+#[test]
+fn unknown_and_derived_bindings_are_usage_errors() {
+    let ge = example_in("semi", "ge.tg");
+    let mut args = vec!["semi", "predict", ge.as_str(), "-D", "n=100", "-D", "P=1"];
+    args.extend(COEFFS);
+    let err = fails(&args, 2);
+    assert!(
+        err.contains("-D: the model has no parameter `n` to bind; did you mean `N`?"),
+        "{err}"
+    );
+    let err = fails(&["semi", "check", &ge, "-D", "N=10", "-D", "Q=1"], 2);
+    assert!(
+        err.contains("no parameter `Q` to bind (its parameters: N, P)"),
+        "{err}"
+    );
+    let err = fails(&["semi", "sweep", &ge, "-D", "N=10,20", "-D", "PP=1"], 2);
+    assert!(err.contains("did you mean `P`?"), "{err}");
+}
+
+/// `semi sweep --format json` prints one pretty JSON document: an array with a point per
+/// element, each value the same as the text table's.
+#[test]
+fn a_sweep_prints_one_pretty_json_document() {
+    let ge = example_in("semi", "ge.tg");
+    let mut args = vec!["semi", "sweep", ge.as_str(), "-D", "N=100,200", "-D", "P=1"];
+    args.extend(COEFFS);
+    args.extend(["--format", "json"]);
+    let text = stdout(&args);
+    assert!(text.starts_with("[\n"), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
+    let points = v.as_array().expect("an array");
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[1]["N"], 200.0);
+    // Θ of GE at P = 1 is 4N events (stated by `semi check`).
+    assert_eq!(points[1]["theta"], 800.0);
+}

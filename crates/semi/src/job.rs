@@ -120,6 +120,22 @@ pub enum JobError {
     /// The prediction failed.
     #[error(transparent)]
     Predict(PredictError),
+    /// A bound name is not a given parameter of the model.
+    #[error("the model has no parameter `{name}` to bind{hint}")]
+    UnknownParam {
+        /// The name.
+        name: String,
+        /// `; did you mean …?`, or the model's given parameters.
+        hint: String,
+    },
+    /// A bound name is a derived parameter: its value comes from the others.
+    #[error("`{name}` is derived from other parameters and cannot be bound; bind {given}")]
+    DerivedParam {
+        /// The name.
+        name: String,
+        /// The model's given parameters, listed.
+        given: String,
+    },
     /// The point's graph is over limits: refused before it is built.
     #[error(
         "at {point}: Θ = {events} event processings, {steps} steps, {ops} ops, over the limits"
@@ -209,6 +225,40 @@ impl Job {
         }
     }
 
+    /// Checks that every name of `names` (the point's, or a sweep's axes) is a given
+    /// parameter of the model.
+    ///
+    /// # Errors
+    /// [`JobError::UnknownParam`] (with the closest names) or [`JobError::DerivedParam`].
+    pub fn check_names<'a>(
+        &self,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), JobError> {
+        let given = crate::samples::given_params(&self.model);
+        for name in names {
+            if given.iter().any(|g| g == name) {
+                continue;
+            }
+            let listed = given.join(", ");
+            if self.model.params.iter().any(|p| p.name.name == name) {
+                return Err(JobError::DerivedParam {
+                    name: name.to_string(),
+                    given: listed,
+                });
+            }
+            let close = diag::suggest(name, given.iter().map(String::as_str));
+            let hint = match diag::did_you_mean(&close) {
+                Some(h) => format!("; {h}"),
+                None => format!(" (its parameters: {listed})"),
+            };
+            return Err(JobError::UnknownParam {
+                name: name.to_string(),
+                hint,
+            });
+        }
+        Ok(())
+    }
+
     /// Checks `by` when it matters: with samples, or when chosen.
     fn check_by(&self) -> Result<(), JobError> {
         if self.samples.is_some() || self.by_chosen {
@@ -256,6 +306,7 @@ impl Job {
     /// # Errors
     /// [`JobError::Model`] (a binding, a value, the count's own iteration limit).
     pub fn check(&self) -> Result<Counted, JobError> {
+        self.check_names(self.params.iter().map(|p| p.0.as_str()))?;
         let b = Bindings {
             params: self.params.clone(),
             coeffs: Vec::new(),
@@ -341,6 +392,7 @@ impl Job {
         by_values: &[f64],
         at_once: usize,
     ) -> Result<(Sweep<'a, Costs>, Vec<String>), JobError> {
+        self.check_names(names.iter().map(String::as_str))?;
         self.check_by()?;
         let mut opts = self.options(&[], false);
         opts.sim.processors = self.processors_given.unwrap_or(usize::MAX);
@@ -377,6 +429,7 @@ impl Job {
     /// As [`Job::coefficients`]; [`JobError::Model`] (a binding, a value); [`JobError::OverLimits`];
     /// [`JobError::Predict`] (a deadlock, a time that is not finite).
     pub fn predict(&self) -> Result<Predicted, JobError> {
+        self.check_names(self.params.iter().map(|p| p.0.as_str()))?;
         let (coeffs, said) = self.coefficients()?;
         let b = Bindings {
             params: self.params.clone(),

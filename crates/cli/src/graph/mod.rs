@@ -308,10 +308,8 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     // The run at P and the P = 1 baseline (for the speedup) are independent: one per core.
     let baseline = || {
         (a.procs != 1).then(|| {
-            setup
-                .run
-                .analyze(&g, 1, None)
-                .map(|r| r.schedule.makespan)
+            let base = setup.run.baseline(&g);
+            base.map(|b| b.makespan)
                 .map_err(|e| format!("the P = 1 baseline run failed: {e}"))
         })
     };

@@ -18,8 +18,9 @@ use sweep::{
 
 use super::{Engine, SimFlags};
 use crate::error::{write_file, CliError, Result};
-use crate::input::{Define, Loaded};
+use crate::input::Define;
 use crate::Format;
+use pamela::Loaded;
 
 /// The largest grid with the `sim` engine.
 pub const MAX_POINTS_SIM: u64 = 10_000_000;

@@ -5,52 +5,25 @@ use std::path::Path;
 
 use expr::grid::{parse_binding, Values};
 use expr::{Name, Rational};
-use pamela::{Model, ProcId};
 
 use crate::error::{CliError, Result};
-
-/// A model ready to analyse: parsed, checked, with its root process picked.
-pub struct Loaded {
-    /// The checked model.
-    pub model: Model,
-    /// The root process.
-    pub root: ProcId,
-}
-
-impl Loaded {
-    /// The root process's name.
-    pub fn root_name(&self) -> &str {
-        &self.model.processes[self.root].name
-    }
-
-    /// The model's label in messages: its file name as given.
-    pub fn label(&self) -> &str {
-        &self.model.source.name
-    }
-}
 
 /// The advice for a model file over the size limit (`read_text`'s `too_large`).
 pub const MODEL_TOO_LARGE: &str =
     "; a model this large is better written with repetition (ranges, loops) than unrolled";
 
-/// Reads, parses and checks the model in `path` and picks `root` (default `main`).
+/// Reads the model in `path` (within PAMELA's size limit) and loads it with
+/// [`pamela::load`], picking `root` (default `main`).
 ///
 /// Read errors name the path; parse and check errors point into the text.
-pub fn load(path: &Path, root: Option<&str>) -> Result<Loaded> {
+pub fn load(path: &Path, root: Option<&str>) -> Result<pamela::Loaded> {
     let text = read_text(
         path,
         pamela::syntax::MAX_INPUT_BYTES,
         "a model file (`.pam`)",
         MODEL_TOO_LARGE,
     )?;
-    load_text(&path.display().to_string(), &text, root)
-}
-
-/// Parses and checks model `text`, labelled `name` in diagnostics, and picks `root`.
-pub fn load_text(name: &str, text: &str, root: Option<&str>) -> Result<Loaded> {
-    let model = pamela::syntax::parse(name, text)?;
-    let root = pamela::check::root(&model, root)?;
-    Ok(Loaded { model, root })
+    Ok(pamela::load(&path.display().to_string(), &text, root)?)
 }
 
 /// Reads the text file `path` (`what` names its kind in messages, e.g. "a model file

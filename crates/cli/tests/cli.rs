@@ -4,7 +4,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 mod common;
-use common::{json, stdout, tempdir, vates};
+use common::{fails, json, stdout, tempdir, vates};
 
 /// Path of an example in `examples/pamela/`.
 fn example(name: &str) -> String {
@@ -820,4 +820,48 @@ fn bound_says_when_the_model_is_stochastic() {
         .assert()
         .success()
         .stdout(predicate::str::contains("E[T] >= T^l"));
+}
+
+#[test]
+fn sweep_json_is_one_pretty_document_within_its_limit() {
+    let mrm = example("mrm.pam");
+    let args = [
+        "pamela", "sweep", &mrm, "-D", "P=1,2", "-D", "N=10", "-D", "tau_l=3", "-D", "tau_s=1",
+        "--format", "json",
+    ];
+    let text = stdout(&args);
+    // Pretty, as every command's JSON: an object per line group, keys in column order.
+    assert!(
+        text.starts_with("{\n  \"parameters\": [\n    \"P\",\n"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
+    assert_eq!(v["points"][1]["P"], 2);
+    assert_eq!(v["points"][1]["sim"], 41);
+    // A document that would hold more than 10^6 points is refused before the sweep runs.
+    let err = fails(
+        &[
+            "pamela",
+            "sweep",
+            &mrm,
+            "-D",
+            "P=1..2000",
+            "-D",
+            "N=1..1000",
+            "-D",
+            "tau_l=3",
+            "-D",
+            "tau_s=1",
+            "--format",
+            "json",
+            "--engine",
+            "bound",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("2000000 points, more than the 1000000 a JSON document"),
+        "{err}"
+    );
+    assert!(err.contains("--csv FILE"), "{err}");
 }

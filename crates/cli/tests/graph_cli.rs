@@ -740,3 +740,32 @@ fn profile_over_time_as_csv() {
     );
     assert_eq!(rows.last().unwrap()[1], 0.0);
 }
+
+#[test]
+fn long_cycle_message_is_short() {
+    // A ring of 5,000 tasks once printed every id (44 kB); the message names the ends of
+    // the cycle and how many tasks it leaves out.
+    let d = tempdir("ring");
+    let n = 5000;
+    let tasks: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"id": "t{i}", "time": 1, "preds": ["t{}"]}}"#,
+                (i + n - 1) % n
+            )
+        })
+        .collect();
+    let g = write(
+        &d,
+        "ring.json",
+        &format!(r#"{{"tasks": [{}]}}"#, tasks.join(",")),
+    );
+    let err = fails(&["graph", "analyze", &g, "--procs", "2"], 1);
+    assert!(err.len() < 2000, "{} bytes: {err}", err.len());
+    assert!(
+        err.contains(
+            "a cycle of 5,000 tasks: t0 -> t1 -> t2 -> t3 -> t4 -> … (4,990 more) … -> t4995"
+        ),
+        "{err}"
+    );
+}

@@ -51,6 +51,7 @@ pub mod error;
 pub mod explore;
 mod grow;
 mod id_table;
+pub mod job;
 pub mod linear;
 pub mod output;
 pub mod parametric;

@@ -2,7 +2,8 @@
 //! its symbolic lower bound T^l and its exact discrete-event simulation T.
 //!
 //! A model goes through [`syntax::parse`] (text to a checked [`Model`], errors as located
-//! [`ModelError`]s), [`check::root`] (the process to analyse), [`Model::bind`] (parameter
+//! [`ModelError`]s), [`check::root`] (the process to analyse; [`load`] does both),
+//! [`Model::bind`] (parameter
 //! values, checked against their declarations), and then [`bound::bound`] (T^l, the critical
 //! path φ and the contention bound ω as symbolic expressions, spec eqs. 1–5) or
 //! [`sim::simulate`] (the completion time T and per-resource utilisation, with a trace on
@@ -38,12 +39,14 @@ pub mod bound;
 pub mod check;
 pub mod diag;
 pub mod evaluate;
+pub mod load;
 pub mod model;
 pub mod report;
 pub mod sim;
 pub mod syntax;
 
 pub use diag::{ErrorKind, ModelError};
+pub use load::{load, Loaded};
 pub use model::{
     Binding, Compose, Model, Param, ProcId, Process, ResId, Resource, SourceFile, Term, TermKind,
 };

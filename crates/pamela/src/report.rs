@@ -449,3 +449,96 @@ pub fn sweep_text(
     s.push_str(&sample.table(&cols).render("  "));
     s
 }
+
+/// The JSON document of a sweep: the parameters (the axes, in order), the engines (as the
+/// user listed them) and one object per point with its parameter values and its columns'
+/// values ([`crate::evaluate::Engines::columns`]), in point order. Numbers without a
+/// fraction are integers, values not computed are `null`.
+///
+/// ```
+/// use expr::{Name, Rational};
+/// use pamela::report::SweepJson;
+/// let int = |v: i64| Rational::from_integer(v.into());
+/// let space = sweep::Space::new(
+///     vec![(Name::from("N"), expr::grid::Values::List(vec![int(1), int(2)]))],
+///     10,
+/// )
+/// .unwrap();
+/// let rows = [
+///     sweep::Row { point: 0, params: vec![1.0], values: vec![2.0, f64::NAN] },
+///     sweep::Row { point: 1, params: vec![2.0], values: vec![2.5, 4.0] },
+/// ];
+/// let cols = ["bound".to_string(), "sim".to_string()];
+/// let doc = SweepJson::new(&space, vec!["bound", "sim"], &cols, &rows);
+/// assert_eq!(
+///     serde_json::to_string(&doc).unwrap(),
+///     r#"{"parameters":["N"],"engines":["bound","sim"],"points":[{"N":1,"bound":2,"sim":null},{"N":2,"bound":2.5,"sim":4}]}"#
+/// );
+/// ```
+#[derive(serde::Serialize, Debug)]
+pub struct SweepJson<'a> {
+    /// The parameters' names, one per axis of the space.
+    pub parameters: Vec<&'a str>,
+    /// The engines that ran.
+    pub engines: Vec<&'a str>,
+    /// The points.
+    pub points: Vec<SweepJsonPoint<'a>>,
+}
+
+impl<'a> SweepJson<'a> {
+    /// The document of `rows` (a sweep over `space` with `columns`, in point order) from
+    /// `engines`.
+    pub fn new(
+        space: &'a sweep::Space,
+        engines: Vec<&'a str>,
+        columns: &'a [String],
+        rows: &'a [sweep::Row],
+    ) -> SweepJson<'a> {
+        let parameters: Vec<&str> = space.axes().iter().map(|a| &**a.name()).collect();
+        let points = rows
+            .iter()
+            .map(|row| SweepJsonPoint {
+                space,
+                columns,
+                row,
+            })
+            .collect();
+        SweepJson {
+            parameters,
+            engines,
+            points,
+        }
+    }
+}
+
+/// One point of a [`SweepJson`]: an object of its parameters' and columns' values, in that
+/// order.
+#[derive(Debug)]
+pub struct SweepJsonPoint<'a> {
+    space: &'a sweep::Space,
+    columns: &'a [String],
+    row: &'a sweep::Row,
+}
+
+impl serde::Serialize for SweepJsonPoint<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let axes = self.space.axes();
+        let keys = axes
+            .iter()
+            .map(|a| &**a.name())
+            .chain(self.columns.iter().map(String::as_str));
+        let values = self.row.params.iter().chain(&self.row.values);
+        let mut m = s.serialize_map(Some(axes.len() + self.columns.len()))?;
+        for (k, &v) in keys.zip(values) {
+            if !v.is_finite() {
+                m.serialize_entry(k, &())?;
+            } else if v.fract() == 0.0 && v.abs() < 9e15 {
+                m.serialize_entry(k, &(v as i64))?;
+            } else {
+                m.serialize_entry(k, &v)?;
+            }
+        }
+        m.end()
+    }
+}

@@ -766,14 +766,10 @@ impl TaskGraphBuilder {
                              // Start the cycle at its smallest index for a stable message.
             let k = (0..cycle.len()).min_by_key(|&k| cycle[k]).unwrap_or(0);
             cycle.rotate_left(k);
-            let mut names: Vec<&str> = cycle.iter().map(|&c| id(c)).collect();
-            names.push(id(cycle[0]));
-            return Err(GraphError::new(
-                ErrorKind::Cycle,
-                format!("the task graph has a cycle: {}", names.join(" -> ")),
-            )
-            .with_help("a task graph must be acyclic; remove one of these precedences")
-            .with_task(cycle[0], id(cycle[0])));
+            let names: Vec<&str> = cycle.iter().map(|&c| id(c)).collect();
+            return Err(GraphError::new(ErrorKind::Cycle, cycle_message(&names))
+                .with_help("a task graph must be acyclic; remove one of these precedences")
+                .with_task(cycle[0], id(cycle[0])));
         }
         // Rates CSR (last value wins for repeated (task, resource)).
         let (rate_off, rate) = {
@@ -871,6 +867,47 @@ fn sort_dedup(mut off: Vec<usize>, mut val: Vec<u32>) -> (Vec<usize>, Vec<u32>) 
     off[n] = w;
     val.truncate(w);
     (off, val)
+}
+
+/// The tasks of a cycle shown at each end when it is longer than [`CYCLE_SHOWN`] tasks.
+const CYCLE_ENDS: usize = 5;
+/// The longest cycle a message lists in full.
+const CYCLE_SHOWN: usize = 12;
+
+/// "the task graph has a cycle: a -> b -> c -> a", the cycle's tasks in successor order
+/// back to the first; a cycle longer than [`CYCLE_SHOWN`] tasks shows its first and last
+/// [`CYCLE_ENDS`] and says how many are left out, so the message stays short for any
+/// graph.
+fn cycle_message(names: &[&str]) -> String {
+    let Some(first) = names.first() else {
+        return "the task graph has a cycle".to_string();
+    };
+    if names.len() <= CYCLE_SHOWN {
+        return format!(
+            "the task graph has a cycle: {} -> {first}",
+            names.join(" -> ")
+        );
+    }
+    let head = names[..CYCLE_ENDS].join(" -> ");
+    let tail = names[names.len() - CYCLE_ENDS..].join(" -> ");
+    format!(
+        "the task graph has a cycle of {} tasks: {head} -> … ({} more) … -> {tail} -> {first}",
+        thousands(names.len()),
+        thousands(names.len() - 2 * CYCLE_ENDS)
+    )
+}
+
+/// `4990` as `4,990`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -971,6 +1008,29 @@ mod tests {
         let e = b.build().unwrap_err();
         assert_eq!(e.kind, ErrorKind::Cycle);
         assert!(e.message.ends_with("a -> b -> c -> a"), "{}", e.message);
+    }
+
+    #[test]
+    fn long_cycle_is_elided() {
+        // A 5,000-task ring: the message names its ends and how many tasks it leaves out.
+        let n = 5000;
+        let mut b = TaskGraphBuilder::new();
+        let ids: Vec<u32> = (0..n).map(|i| b.task(&format!("t{i}"), 1.0)).collect();
+        for i in 0..n {
+            b.edge(ids[i], ids[(i + 1) % n]);
+        }
+        let e = b.build().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Cycle);
+        assert_eq!(
+            e.message,
+            "the task graph has a cycle of 5,000 tasks: t0 -> t1 -> t2 -> t3 -> t4 -> … \
+             (4,990 more) … -> t4995 -> t4996 -> t4997 -> t4998 -> t4999 -> t0"
+        );
+        assert_eq!(e.task_id.as_deref(), Some("t0"));
+        // Twelve tasks are still listed in full.
+        assert_eq!(cycle_message(&["x"; 12]).matches('x').count(), 13);
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(999), "999");
     }
 
     #[test]

@@ -32,7 +32,7 @@ use std::fmt::Write as _;
 use expr::{Name, Rational};
 use pamela::report::{analyse_bound, show};
 use pamela::sim::{simulate, SimOptions};
-use pamela::{Binding, Model, ProcId};
+use pamela::{Binding, Loaded};
 use trace::plot::{LinePlot, Series};
 use trace::text::{fixed, num, Align, TextTable};
 
@@ -77,19 +77,11 @@ from_error!(
 
 type Result<T> = std::result::Result<T, TourError>;
 
-/// A model with its root process.
-struct Loaded {
-    model: Model,
-    root: ProcId,
-}
-
 /// Loads an embedded example with root `root` (default `main`).
 fn load(name: &str, root: Option<&str>) -> Result<Loaded> {
     let ex = examples::get(name)
         .ok_or_else(|| TourError(format!("the example `{name}` is not embedded")))?;
-    let model = pamela::syntax::parse(ex.path, ex.text)?;
-    let root = pamela::check::root(&model, root)?;
-    Ok(Loaded { model, root })
+    Ok(pamela::load(ex.path, ex.text, root)?)
 }
 
 /// `[("N", "10"), …]` as exact values.

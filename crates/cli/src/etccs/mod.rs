@@ -12,7 +12,8 @@ use clap::{Subcommand, ValueEnum};
 use crate::error::{CliError, Result};
 use crate::progress::{with_spinner, Ticker, Units};
 use crate::timeline::TimelineArgs;
-use etccs::plot::Times;
+use etccs::job::{Job, JobError, One, Results, Table, Want, Watch};
+use etccs::plot::AxisRange;
 use etccs::Stopped;
 
 /// The `vates etccs` commands.
@@ -103,164 +104,121 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
         crate::input::MODEL_TOO_LARGE,
     )?;
     let name = a.model.display().to_string();
-    let opts = Opts {
-        concrete: etccs::Options {
-            max_states: a.max_states,
-            ..etccs::Options::default()
-        },
-        parametric: etccs::parametric::Options {
-            max_states: a.max_states,
-            merge: !a.no_merge,
-            ..etccs::parametric::Options::default()
-        },
-        symbolic: a.symbolic.iter().map(|n| n.trim().to_string()).collect(),
-    };
-    analyse_and_write(&a, &name, &text, &opts, out)
-}
-
-/// The analyses of `run` and their output.
-fn analyse_and_write(
-    a: &AnalyseArgs,
-    name: &str,
-    text: &str,
-    opts: &Opts,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let mut bindings = Vec::with_capacity(a.consts.len());
-    for c in &a.consts {
-        let b = expr::grid::parse_binding(c)
-            .map_err(|e| CliError::usage(format!("--const {c}: {e}")))?;
-        if opts.symbolic.iter().any(|n| **n == *b.0) {
-            return Err(CliError::usage(format!(
-                "`{}` is given a value with --const and made symbolic with --symbolic: use \
-                 one of them for a name",
-                b.0
-            )));
-        }
-        bindings.push(b);
-    }
-    let space = sweep::Space::new(bindings, MAX_TABLE_POINTS).map_err(|e| match e {
-        sweep::SpaceError::TooManyPoints { points, reached } => CliError::usage(format!(
-            "-D/--const: the sweep has {points} points, more than the limit of {}; use fewer \
-             values or coarser steps",
-            reached.value
-        )),
-        other => CliError::usage(format!("-D/--const: {other}")),
-    })?;
+    let bindings = a
+        .consts
+        .iter()
+        .map(|c| {
+            expr::grid::parse_binding(c).map_err(|e| CliError::usage(format!("--const {c}: {e}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
     let ranges = a
         .map_range
         .iter()
         .map(|r| pictures::parse_range(r))
         .collect::<Result<Vec<_>, _>>()?;
-    let swept = space.len() > 1;
-    if a.map.is_some() && swept {
-        return Err(CliError::usage(
-            "--map draws one analysis: give --const single values",
-        ));
-    }
     if a.explain && a.format == EtccsFormat::Thesis {
         return Err(CliError::usage(
             "--explain adds to the readable report, not to the thesis tool's output: use \
              --format text (the default), or --format json, which always lists each step's parties",
         ));
     }
-    if swept && (a.explain || a.timeline.wanted()) {
-        return Err(CliError::usage(
-            "--explain, --trace and --gantt show the runs of one analysis: give --const single values",
-        ));
-    }
-    // One job per agent and assignment, run in parallel; one assignment (or none) gives
-    // the full report, several give a table.
-    if a.plot.is_some() {
-        // A sweep the plot cannot draw fails before any analysis runs.
-        etccs::plot::check_sweep(&space).map_err(pictures::plot_error)?;
-    }
+    let job = Job {
+        agents: a.agent.clone(),
+        bindings,
+        symbolic: a.symbolic.iter().map(|n| n.trim().to_string()).collect(),
+        max_states: a.max_states,
+        merge: !a.no_merge,
+        want: Want {
+            map: a.map.is_some(),
+            witnesses: a.explain || a.timeline.wanted(),
+            plot: a.plot.is_some(),
+        },
+        ..Job::new(&name, &text)
+    };
     // Output paths are checked before the analyses: a typo must not cost a long run.
     a.timeline.check()?;
     for path in [&a.map, &a.plot, &a.csv].into_iter().flatten() {
         crate::error::check_output(path)?;
     }
     // Every assignment's model first: a value the model rejects fails before any analysis.
-    let jobs = (0..space.len())
-        .map(|k| model_jobs(name, text, &space, k, &a.agent, opts))
-        .collect::<Result<Vec<Jobs>>>()?;
-    let mut outcomes = run_jobs(&space, &jobs, opts)?;
-    if !swept {
-        let (point, results) = outcomes.pop().unwrap_or_default();
-        let results = results
-            .into_iter()
-            .map(|(_, o)| o.map_err(failure))
-            .collect::<Result<Vec<_>, _>>()?;
-        if let Some(path) = &a.map {
-            let mut maps = results.iter().filter_map(|r| match r {
-                etccs::Report::Parametric(p) => Some(p),
-                etccs::Report::Concrete(_) => None,
-            });
-            let (Some(first), None) = (maps.next(), maps.next()) else {
-                return Err(CliError::usage(
-                    "--map needs exactly one parametric agent: choose it with --agent NAME",
-                ));
-            };
-            pictures::write_map(first, &ranges, path)?;
-        }
-        write_witnesses(a, &results)?;
-        write_results(&results, a.format, out)?;
-        if a.explain && a.format == EtccsFormat::Text {
-            out.write_all(etccs::witness::explained_text(&results).as_bytes())
-                .map_err(CliError::Stdout)?;
-        }
-        if let Some(path) = &a.csv {
-            let agents = a_names(&results)
-                .into_iter()
-                .zip(results.into_iter().map(Ok));
-            write_csv(path, &[(point, agents.collect())])?;
-        }
-        return Ok(());
+    let plan = job.plan().map_err(|e| job_error(e, &name))?;
+    let ticker = Ticker::new(plan.analyses(), ETCCS_UNITS);
+    let space = plan.space().clone();
+    let results =
+        with_spinner(&ticker, || plan.run(&Ticking(&ticker))).map_err(|e| job_error(e, &name))?;
+    match results {
+        Results::One(one) => write_one(&a, one, &ranges, out),
+        Results::Table(table) => write_sweep(&a, &name, &space, &table, out),
     }
-    // In a table, an analysis that reached a limit is a cell; any other error ends the run.
-    let mut rows: Vec<Point> = Vec::with_capacity(outcomes.len());
-    for (point, results) in outcomes {
-        let mut cells = Vec::with_capacity(results.len());
-        for (agent, outcome) in results {
-            match outcome {
-                Ok(r) => cells.push((agent, Ok(r))),
-                Err(e) => match e.stopped() {
-                    Some(st) => cells.push((agent, Err(st))),
-                    None => return Err(failure(e)),
-                },
-            }
-        }
-        rows.push((point, cells));
+}
+
+/// The output of one analysis run: the map, the timelines, the report, the explained runs
+/// and the CSV.
+fn write_one(a: &AnalyseArgs, one: One, ranges: &[AxisRange], out: &mut dyn Write) -> Result<()> {
+    if let Some(path) = &a.map {
+        let Some(target) = one.map_target() else {
+            return Err(CliError::usage(
+                "--map needs exactly one parametric agent: choose it with --agent NAME",
+            ));
+        };
+        pictures::write_map(target, ranges, path)?;
     }
-    // The table first: a plot that cannot be drawn or written does not cost the results.
-    write_table(&rows, a.format, out)?;
+    if a.timeline.wanted() {
+        let Some(tr) = one.witness_trace() else {
+            return Err(CliError::usage(
+                "--trace and --gantt draw the runs of a terminating concrete agent: none was analysed",
+            ));
+        };
+        a.timeline
+            .write(&tr, &crate::timeline::chart(&tr.name, "time"))?;
+    }
+    let s = match a.format {
+        EtccsFormat::Json => crate::error::json_text(&etccs::reports_json(&one.reports))?,
+        EtccsFormat::Thesis => etccs::output::reports_text(&one.reports, true),
+        EtccsFormat::Text => etccs::output::reports_text(&one.reports, false),
+    };
+    out.write_all(s.as_bytes()).map_err(CliError::Stdout)?;
+    if a.explain && a.format == EtccsFormat::Text {
+        out.write_all(etccs::witness::explained_text(&one.reports).as_bytes())
+            .map_err(CliError::Stdout)?;
+    }
     if let Some(path) = &a.csv {
-        write_csv(path, &rows)?;
+        write_csv(path, &one.into_rows())?;
+    }
+    Ok(())
+}
+
+/// The output of a sweep: the table, the CSV and the plot; a table with rows that stopped
+/// at a limit is printed, and the run still fails.
+fn write_sweep(
+    a: &AnalyseArgs,
+    name: &str,
+    space: &sweep::Space,
+    table: &Table,
+    out: &mut dyn Write,
+) -> Result<()> {
+    // The table first: a plot that cannot be drawn or written does not cost the results.
+    let rows = &table.rows;
+    let s = match a.format {
+        EtccsFormat::Json => {
+            crate::error::json_text(&etccs::table::table_json(rows, &stopped_note))?
+        }
+        EtccsFormat::Thesis => etccs::table::table_thesis(rows, &stopped_note),
+        EtccsFormat::Text => etccs::table::table_text(rows, &stopped_note),
+    };
+    out.write_all(s.as_bytes()).map_err(CliError::Stdout)?;
+    if let Some(path) = &a.csv {
+        write_csv(path, rows)?;
     }
     if let Some(path) = &a.plot {
-        let cols: Vec<etccs::plot::Column<'_>> = rows
-            .iter()
-            .map(|(_, results)| etccs::plot::Column {
-                agents: results
-                    .iter()
-                    .map(|(n, o)| (n.as_str(), o.as_ref().ok().and_then(Times::of)))
-                    .collect(),
-            })
-            .collect();
-        pictures::write_plot(name, &space, &cols, path)?;
+        pictures::write_plot(name, space, &table.columns(), path)?;
     }
-    // A table with rows that stopped at a limit is incomplete: it is printed, and the run
-    // still fails.
-    let cells = rows.iter().map(|(_, r)| r.len()).sum::<usize>();
-    let stopped = rows
-        .iter()
-        .flat_map(|(_, r)| r)
-        .filter(|(_, o)| o.is_err())
-        .count();
+    let stopped = table.stopped();
     if stopped > 0 {
         return Err(CliError::with_help(
             format!(
-                "{stopped} of {cells} analyses stopped at a limit (the rows marked in the table)"
+                "{stopped} of {} analyses stopped at a limit (the rows marked in the table)",
+                table.cells()
             ),
             "raise the limit named in those rows (e.g. --max-states), or narrow the sweep",
         ));
@@ -268,76 +226,16 @@ fn analyse_and_write(
     Ok(())
 }
 
-/// The most assignments in a `--const` table.
-const MAX_TABLE_POINTS: u64 = 10_000;
+/// The progress display as the job's watcher.
+struct Ticking<'a>(&'a Ticker);
 
-/// The analyses of one assignment of the `--const`s: the model parsed at it, and the agents
-/// to analyse.
-struct Jobs {
-    model: etccs::parse::Model,
-    agents: Vec<String>,
-    /// `p=4, n=2` in a sweep, empty otherwise: what the progress display adds to an agent.
-    at: String,
-}
-
-/// What one analysis gave.
-type Outcome = Result<etccs::Report, etccs::Error>;
-
-/// An assignment and what each agent's analysis gave there.
-type Analysed = (Assignment, Vec<(String, Outcome)>);
-
-/// Runs the analyses of every assignment of `space` (`jobs`, one per assignment, parsed
-/// before any analysis runs) on the shared sweep runner: the assignments in parallel, and
-/// the agents of each in parallel, with a progress display on a terminal for long runs.
-fn run_jobs(space: &sweep::Space, jobs: &[Jobs], opts: &Opts) -> Result<Vec<Analysed>> {
-    use rayon::prelude::*;
-    let total = jobs.iter().map(|j| j.agents.len()).sum();
-    let ticker = Ticker::new(total, ETCCS_UNITS);
-    let analyse = |jobs: &Jobs| -> Vec<(String, Outcome)> {
-        jobs.agents
-            .par_iter()
-            .map(|agent| {
-                let label = if jobs.at.is_empty() {
-                    agent.clone()
-                } else {
-                    format!("{agent} ({})", jobs.at)
-                };
-                let meter = Arc::new(sweep::Meter::default());
-                let slot = ticker.begin(label, Arc::clone(&meter));
-                let concrete = etccs::Options {
-                    meter: Some(Arc::clone(&meter)),
-                    ..opts.concrete.clone()
-                };
-                let parametric = etccs::parametric::Options {
-                    meter: Some(meter),
-                    ..opts.parametric.clone()
-                };
-                let mut model = jobs.model.clone();
-                let r = etccs::analyse_report(&mut model, agent, &concrete, &parametric);
-                // The model holds every state's term: freeing it is part of the job.
-                drop(model);
-                ticker.end(slot);
-                (agent.clone(), r)
-            })
-            .collect()
-    };
-    let mut rows = Vec::with_capacity(jobs.len());
-    let eval = sweep::Evaluation {
-        chunk: space.len(),
-        ..sweep::Evaluation::default()
-    };
-    with_spinner(&ticker, || {
-        sweep::map(
-            space,
-            &eval,
-            |k| Ok::<_, CliError>((space.exact(k), analyse(&jobs[k as usize]))),
-            |_, chunk| {
-                rows.extend(chunk);
-                Ok(())
-            },
-        )
-    })?;
-    Ok(rows)
+impl Watch for Ticking<'_> {
+    fn begin(&self, label: String, meter: Arc<sweep::Meter>) -> usize {
+        self.0.begin(label, meter)
+    }
+    fn end(&self, slot: usize) {
+        self.0.end(slot);
+    }
 }
 
 /// What the progress display calls an ETCCS analysis's phases and count.
@@ -347,70 +245,45 @@ const ETCCS_UNITS: Units = Units {
     noun: "states",
 };
 
-/// Options of both analyses and the constants made symbolic.
-struct Opts {
-    concrete: etccs::Options,
-    parametric: etccs::parametric::Options,
-    symbolic: Vec<String>,
-}
-
-/// Parses the model at assignment `k` of `space` and lists the agents to analyse (the
-/// `analyse` lines, or `--agent`s).
-fn model_jobs(
-    name: &str,
-    text: &str,
-    space: &sweep::Space,
-    k: u64,
-    agents: &[String],
-    opts: &Opts,
-) -> Result<Jobs> {
-    let point = space.exact(k);
-    let overrides: Vec<(&str, etccs::Time)> =
-        point.iter().map(|(n, v)| (&**n, v.clone())).collect();
-    let at = if space.len() > 1 {
-        point
-            .iter()
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    } else {
-        String::new()
-    };
-    let symbolic: Vec<&str> = opts.symbolic.iter().map(String::as_str).collect();
-    // In a sweep, a model that fails at one value says which.
-    let model =
-        etccs::parse::parse_with_symbolic(name, text, &overrides, &symbolic).map_err(|e| {
-            match failure(e) {
-                CliError::Report(r) if !at.is_empty() => {
-                    CliError::Report(r.wrap_err(format!("`{name}` with {at}")))
-                }
-                f => f,
+/// A job's error as the command reports it, with the flags that change it.
+fn job_error(e: JobError, name: &str) -> CliError {
+    match e {
+        JobError::BoundAndSymbolic(n) => CliError::usage(format!(
+            "`{n}` is given a value with --const and made symbolic with --symbolic: use one \
+             of them for a name"
+        )),
+        JobError::Space(sweep::SpaceError::TooManyPoints { points, reached }) => {
+            CliError::usage(format!(
+                "-D/--const: the sweep has {points} points, more than the limit of {}; use \
+                 fewer values or coarser steps",
+                reached.value
+            ))
+        }
+        JobError::Space(other) => CliError::usage(format!("-D/--const: {other}")),
+        JobError::MapOfSweep => {
+            CliError::usage("--map draws one analysis: give --const single values")
+        }
+        JobError::WitnessOfSweep => CliError::usage(
+            "--explain, --trace and --gantt show the runs of one analysis: give --const single values",
+        ),
+        JobError::Plot(e) => pictures::plot_error(e),
+        // In a sweep, a model that fails at one value says which.
+        JobError::Model { at, error } => match failure(error) {
+            CliError::Report(r) if !at.is_empty() => {
+                CliError::Report(r.wrap_err(format!("`{name}` with {at}")))
             }
-        })?;
-    if agents.is_empty() && model.analyses.is_empty() {
-        let names: Vec<&str> = model.agents.iter().map(|(n, _)| n.as_str()).collect();
-        return Err(CliError::with_help(
+            f => f,
+        },
+        JobError::NoAnalyse { agents } => CliError::with_help(
             format!("`{name}` has no `analyse` line"),
             format!(
                 "add `analyse NAME` to the file or pass --agent NAME; agents: {}",
-                names.join(", ")
+                agents.join(", ")
             ),
-        ));
+        ),
+        JobError::Analysis(e) => failure(e),
     }
-    let agents = if agents.is_empty() {
-        model.analyses.clone()
-    } else {
-        agents.to_vec()
-    };
-    Ok(Jobs { model, agents, at })
 }
-
-/// One assignment of the `--const`s.
-type Assignment = Vec<(expr::Name, expr::Rational)>;
-
-/// The results at one assignment of the swept consts: per agent its report or the limit it
-/// reached.
-type Point = etccs::table::Row;
 
 /// What a table row says of an analysis that stopped at a limit, with the flag that
 /// raises it.
@@ -428,73 +301,9 @@ fn stopped_note(st: Stopped) -> String {
 }
 
 /// Writes the rows as CSV (see `--csv`).
-fn write_csv(path: &std::path::Path, points: &[Point]) -> Result<()> {
+fn write_csv(path: &std::path::Path, points: &[etccs::table::Row]) -> Result<()> {
     let csv = etccs::table::table_csv(points).to_string();
     crate::error::write_file(path, csv.as_bytes())
-}
-
-/// Writes the table of a sweep in `format`.
-fn write_table(points: &[Point], format: EtccsFormat, out: &mut dyn Write) -> Result<()> {
-    let s = match format {
-        EtccsFormat::Json => {
-            crate::error::json_text(&etccs::table::table_json(points, &stopped_note))?
-        }
-        EtccsFormat::Thesis => etccs::table::table_thesis(points, &stopped_note),
-        EtccsFormat::Text => etccs::table::table_text(points, &stopped_note),
-    };
-    out.write_all(s.as_bytes()).map_err(CliError::Stdout)
-}
-
-/// Writes the results of one analysis run.
-fn write_results(
-    results: &[etccs::Report],
-    format: EtccsFormat,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let s = match format {
-        EtccsFormat::Json => crate::error::json_text(&etccs::reports_json(results))?,
-        EtccsFormat::Thesis => etccs::output::reports_text(results, true),
-        EtccsFormat::Text => etccs::output::reports_text(results, false),
-    };
-    out.write_all(s.as_bytes()).map_err(CliError::Stdout)
-}
-
-/// The agents' names of single-analysis results.
-fn a_names(results: &[etccs::Report]) -> Vec<String> {
-    results
-        .iter()
-        .map(|r| match r {
-            etccs::Report::Concrete(a) => a.name.clone(),
-            etccs::Report::Parametric(p) => p.name.clone(),
-        })
-        .collect()
-}
-
-/// The concrete analyses among `results`.
-fn concrete(results: &[etccs::Report]) -> Vec<&etccs::Analysis> {
-    results
-        .iter()
-        .filter_map(|r| match r {
-            etccs::Report::Concrete(a) => Some(&**a),
-            etccs::Report::Parametric(_) => None,
-        })
-        .collect()
-}
-
-/// Writes the `--trace` and `--gantt` files of the concrete agents' witness runs.
-fn write_witnesses(a: &AnalyseArgs, results: &[etccs::Report]) -> Result<()> {
-    if !a.timeline.wanted() {
-        return Ok(());
-    }
-    let runs = concrete(results);
-    if runs.iter().all(|r| r.max.is_none()) {
-        return Err(CliError::usage(
-            "--trace and --gantt draw the runs of a terminating concrete agent: none was analysed",
-        ));
-    }
-    let tr = etccs::witness::trace(&runs);
-    a.timeline
-        .write(&tr, &crate::timeline::chart(&tr.name, "time"))
 }
 
 /// An analysis error as the command reports it: a state-limit error names the flag.

@@ -1,6 +1,7 @@
 //! `vates graph analyze|convert|gen`: deterministic task graph analysis (Adve & Vernon);
 //! the manual is in `docs/cli.md`.
 
+mod files;
 mod sweep;
 
 use std::io::Write;
@@ -11,7 +12,7 @@ use taskgraph::analysis::explain::{Explained, Labels};
 use taskgraph::analysis::policy::PolicyKind;
 use taskgraph::analysis::system::SystemSpec;
 use taskgraph::analysis::{report, AnalysisError};
-use taskgraph::gen::{GenKind, GenOptions, TimeDist};
+use taskgraph::gen::{GenKind, TimeDist};
 use taskgraph::{Format as GraphFormat, Limits, TaskGraph};
 
 use crate::error::{write_file, CliError, Result};
@@ -171,8 +172,8 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
             };
             sweep::run(&g, &a.input.graph, &setup, &opts, out)
         }
-        GraphCommand::Convert(a) => convert(a, out),
-        GraphCommand::Gen(a) => gen(a, out),
+        GraphCommand::Convert(a) => files::convert(a, out),
+        GraphCommand::Gen(a) => files::gen(a, out),
     }
 }
 
@@ -308,10 +309,8 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     // The run at P and the P = 1 baseline (for the speedup) are independent: one per core.
     let baseline = || {
         (a.procs != 1).then(|| {
-            setup
-                .run
-                .analyze(&g, 1, None)
-                .map(|r| r.schedule.makespan)
+            let base = setup.run.baseline(&g);
+            base.map(|b| b.makespan)
                 .map_err(|e| format!("the P = 1 baseline run failed: {e}"))
         })
     };
@@ -351,66 +350,4 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
         Format::Json => crate::error::json_text(&an.json())?,
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
-}
-
-// ---------------------------------------------------------------------------------------
-// convert and gen
-
-fn is_stdout(p: &Path) -> bool {
-    p.as_os_str() == "-"
-}
-
-/// The output format: `to`, else the extension of `path`, else JSON for standard output.
-fn output_format(path: Option<&Path>, to: Option<GraphFormat>) -> Result<GraphFormat> {
-    let f = match (to, path) {
-        (Some(f), _) => f,
-        (None, None) => GraphFormat::Json,
-        (None, Some(p)) if is_stdout(p) => GraphFormat::Json,
-        (None, Some(p)) => GraphFormat::from_path(p).ok_or_else(|| {
-            CliError::usage(format!(
-                "cannot tell the output format of `{}` from its extension; use .json or .dot, \
-                 or --to json|dot",
-                p.display()
-            ))
-        })?,
-    };
-    if !f.can_write() {
-        return Err(CliError::usage(format!(
-            "cannot write {f}: only json and dot are written"
-        )));
-    }
-    Ok(f)
-}
-
-fn emit(path: Option<&Path>, text: &str, out: &mut dyn Write) -> Result<()> {
-    match path {
-        Some(p) if !is_stdout(p) => Ok(write_file(p, text.as_bytes())?),
-        _ => out.write_all(text.as_bytes()).map_err(CliError::Stdout),
-    }
-}
-
-fn convert(a: ConvertArgs, out: &mut dyn Write) -> Result<()> {
-    let to = output_format(Some(&a.output), a.to)?;
-    let g = load_graph(&a.input, a.from)?;
-    let text = taskgraph::format::write(&g, to)?;
-    emit(Some(&a.output), &text, out)
-}
-
-fn gen(a: GenArgs, out: &mut dyn Write) -> Result<()> {
-    let to = output_format(a.output.as_deref(), None)?;
-    let opts = GenOptions {
-        tasks: a.tasks,
-        width: a.width,
-        degree: a.degree,
-        time: a.time,
-        seed: a.seed,
-        limits: Limits::default(),
-    };
-    // A generator option that makes no sense is a usage error, like a malformed one.
-    let g = taskgraph::gen::generate(a.kind, &opts).map_err(|e| match e.kind {
-        taskgraph::ErrorKind::BadOption => CliError::usage(e.message),
-        _ => e.into(),
-    })?;
-    let text = taskgraph::format::write(&g, to)?;
-    emit(a.output.as_deref(), &text, out)
 }

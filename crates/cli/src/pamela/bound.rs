@@ -7,7 +7,8 @@ use pamela::report::{analyse_bound, bound_json, bound_latex, bound_text};
 
 use super::BoundFormat;
 use crate::error::{CliError, Result};
-use crate::input::{self, Define, Loaded};
+use crate::input::{self, Define};
+use pamela::Loaded;
 
 /// Runs the command.
 pub fn run(

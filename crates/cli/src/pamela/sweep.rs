@@ -10,16 +10,14 @@ use std::path::PathBuf;
 use expr::grid::Values;
 use expr::Name;
 use pamela::evaluate::{Engines, PointError, SweepPoints};
-use pamela::report::sweep_text;
-use sweep::{
-    CsvSink, Evaluation, JsonLayout, JsonSink, Lines, OnError, RunError, Sample, Sink, Space,
-    SpaceError,
-};
+use pamela::report::{sweep_text, SweepJson};
+use sweep::{CsvSink, Evaluation, Lines, OnError, RunError, Sample, Sink, Space, SpaceError};
 
 use super::{Engine, SimFlags};
 use crate::error::{write_file, CliError, Result};
-use crate::input::{Define, Loaded};
+use crate::input::Define;
 use crate::Format;
+use pamela::Loaded;
 
 /// The largest grid with the `sim` engine.
 pub const MAX_POINTS_SIM: u64 = 10_000_000;
@@ -27,6 +25,9 @@ pub const MAX_POINTS_SIM: u64 = 10_000_000;
 pub const MAX_POINTS_BOUND: u64 = 100_000_000;
 /// At most this many rows in the text table (an even sample of a larger grid).
 pub const MAX_TEXT_ROWS: u64 = 60;
+/// The most points in a JSON document on standard output (every point is held until the
+/// document is written; `--csv` streams any number).
+pub const MAX_JSON_POINTS: u64 = 1_000_000;
 /// Points per chunk with the bound engine alone.
 const CHUNK_BOUND: u64 = 1 << 16;
 
@@ -97,35 +98,28 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         None => None,
     };
     let json = opts.format == Format::Json;
-    if json {
-        let params: Vec<&str> = space.axes().iter().map(|a| &**a.name()).collect();
-        let engines: Vec<&str> = opts
-            .engines
-            .iter()
-            .map(|e| match e {
-                Engine::Bound => "bound",
-                Engine::Sim => "sim",
-            })
-            .collect();
-        write!(
-            out,
-            "{{\"parameters\":{},\"engines\":{},\"points\":[",
-            serde_json::json!(params),
-            serde_json::json!(engines)
-        )
-        .map_err(CliError::Stdout)?;
+    if json && space.len() > MAX_JSON_POINTS {
+        return Err(CliError::with_help(
+            format!(
+                "the sweep has {} points, more than the {MAX_JSON_POINTS} a JSON document on \
+                 standard output holds",
+                space.len()
+            ),
+            "write every point with --csv FILE (and text on standard output), or use fewer \
+             values or coarser steps",
+        ));
     }
-    let mut json_sink = json.then(|| JsonSink::new(&mut *out, JsonLayout::Elements));
     let mut lines = opts.plot.as_ref().map(|_| Lines::new(engines.lines()));
-    let mut sample = Sample::new(space.len(), MAX_TEXT_ROWS);
+    // The JSON document holds every point; the text table an even sample.
+    let mut sample = if json {
+        Sample::all(space.len())
+    } else {
+        Sample::new(space.len(), MAX_TEXT_ROWS)
+    };
     let mut sinks: Vec<&mut dyn Sink> = Vec::new();
     if let Some(c) = &mut csv {
         sinks.push(c);
         names.push(opts.csv.as_ref());
-    }
-    if let Some(j) = &mut json_sink {
-        sinks.push(j);
-        names.push(None);
     }
     if let Some(l) = &mut lines {
         sinks.push(l);
@@ -154,13 +148,12 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         sweep::run(&space, &columns, &eval, point, &mut sinks)
     });
     drop(sinks);
-    drop(json_sink);
     let outcome = match outcome {
         Ok(o) => o,
         Err(e) => {
             if json {
                 // The points before the failure, as a whole JSON document.
-                let _ = writeln!(out, "]}}");
+                let _ = write_json(out, &space, opts, &columns, &sample);
             }
             return Err(match e {
                 RunError::Point { point, error } => match error {
@@ -203,7 +196,7 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         write_file(path, svg.as_bytes())?;
     }
     if json {
-        writeln!(out, "]}}").map_err(CliError::Stdout)?;
+        write_json(out, &space, opts, &columns, &sample)?;
     } else {
         let mut text = sweep_text(model, loaded.root, &space, &sample, engines);
         if sample.is_partial() {
@@ -230,6 +223,30 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         Some((_, PointError::Sim(e))) => Err(CliError::from(e)),
         None => Ok(()),
     }
+}
+
+/// Writes the sweep's rows (all of them in `rows`) as one pretty JSON document
+/// ([`SweepJson`]).
+fn write_json(
+    out: &mut dyn Write,
+    space: &Space,
+    opts: &Options,
+    columns: &[String],
+    rows: &Sample,
+) -> Result<()> {
+    let engines = opts
+        .engines
+        .iter()
+        .map(|e| match e {
+            Engine::Bound => "bound",
+            Engine::Sim => "sim",
+        })
+        .collect();
+    let doc = SweepJson::new(space, engines, columns, rows.rows());
+    let mut text = serde_json::to_string_pretty(&doc)
+        .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
+    text.push('\n');
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 
 /// The hint for points where the bound is undefined.

@@ -1,6 +1,7 @@
 //! The wiring of every sweep command's outputs, once: the sinks its flags ask for (the text
 //! table, `--csv`, `--format json`, `--plot`), the shared runner with a progress bar, and the
-//! files written.
+//! files written. `pamela sweep`, `graph sweep` and `semi sweep` run on it; the engine gives
+//! the space, the columns and the point function.
 
 use sweep::{
     CsvSink, Evaluation, JsonLayout, JsonSink, Lines, LinesConfig, OnError, RunError, Sample, Sink,
@@ -10,18 +11,22 @@ use sweep::{
 use crate::error::{CliError, Result};
 use crate::{Format, SweepOutput};
 
-/// What a sweep gives back to its command: the table's rows, the plot's lines and the JSON
-/// elements (with `--format json` when the command asked for them).
-pub struct Swept {
+/// What a sweep gives back to its command.
+pub struct Swept<E> {
     /// The text table's rows (all, or a sample of them).
     pub table: Sample,
     /// The plot's lines (with `--plot`).
     pub lines: Option<Lines>,
     /// The points as JSON array elements (with `--format json` and `json_points`).
     pub json: Option<Vec<u8>>,
+    /// Where the sweep stopped and why ([`OnError::Stop`]): the rows before it are in the
+    /// sinks.
+    pub stopped: Option<(u64, E)>,
+    /// Points whose function failed and were skipped ([`OnError::Skip`]), and the first.
+    pub skipped: (u64, Option<(u64, E)>),
 }
 
-impl Swept {
+impl<E> Swept<E> {
     /// Writes the plot to `--plot`'s file, if one was asked for.
     pub fn write_plot(&self, output: &SweepOutput, title: &str, x: &str, y: &str) -> Result<()> {
         let (Some(lines), Some(path)) = (&self.lines, &output.plot) else {
@@ -44,6 +49,20 @@ impl Swept {
             .map_err(|e| CliError::msg(format!("the sweep's JSON is not valid: {e}")))?;
         crate::error::json_text(&value)
     }
+
+    /// The sweep's result, its stop turned into the command's error.
+    ///
+    /// # Errors
+    /// `point_error` of the point the sweep stopped at.
+    pub fn finished(self, point_error: impl FnOnce(u64, E) -> CliError) -> Result<Self> {
+        match self.stopped {
+            Some((p, e)) => Err(point_error(p, e)),
+            None => Ok(Swept {
+                stopped: None,
+                ..self
+            }),
+        }
+    }
 }
 
 /// How a sweep is wired.
@@ -59,20 +78,34 @@ pub struct Wiring<'a> {
     pub json_points: bool,
     /// The progress bar's word ("predicting").
     pub what: &'a str,
+    /// Points per chunk (`None`: twice the threads).
+    pub chunk: Option<u64>,
+    /// Stop at a failing point, or skip it.
+    pub on_error: OnError,
+}
+
+impl<'a> Wiring<'a> {
+    /// The wiring of `output` with a table of `table`'s rows and a plot of `lines`, stopping
+    /// at the first failing point.
+    pub fn new(output: &'a SweepOutput, table: Sample, lines: LinesConfig, what: &'a str) -> Self {
+        Wiring {
+            output,
+            table,
+            lines,
+            json_points: false,
+            what,
+            chunk: None,
+            on_error: OnError::Stop,
+        }
+    }
 }
 
 /// Checks the output files can be written (before a long sweep), runs `point` over `space`
 /// into the sinks the flags ask for, and writes the CSV file.
 ///
 /// # Errors
-/// A file that cannot be written, or the point function's first error (`point_error`).
-pub fn run<E, F>(
-    space: &Space,
-    columns: &[String],
-    w: Wiring<'_>,
-    point: F,
-    point_error: impl FnOnce(E) -> CliError,
-) -> Result<Swept>
+/// An output file that cannot be created or written, standard output closed.
+pub fn run<E, F>(space: &Space, columns: &[String], w: Wiring<'_>, point: F) -> Result<Swept<E>>
 where
     E: Send,
     F: Fn(u64, &[f64], &mut [f64]) -> std::result::Result<(), E> + Sync,
@@ -92,10 +125,13 @@ where
         .then(|| JsonSink::new(Vec::new(), JsonLayout::Elements));
     let mut lines = output.plot.as_ref().map(|_| Lines::new(w.lines));
     let mut table = w.table;
-    let mut sinks: Vec<&mut dyn Sink> = vec![&mut table];
+    // The CSV first: a write error names its file by position.
+    let mut sinks: Vec<&mut dyn Sink> = Vec::new();
+    let has_csv = csv.is_some();
     if let Some(c) = &mut csv {
         sinks.push(c);
     }
+    sinks.push(&mut table);
     if let Some(j) = &mut json {
         sinks.push(j);
     }
@@ -104,23 +140,28 @@ where
     }
     let result = crate::progress::with_bar(space.len(), w.what, |meter| {
         let eval = Evaluation {
-            chunk: (rayon::current_num_threads() * 2) as u64,
+            chunk: w.chunk.unwrap_or((rayon::current_num_threads() * 2) as u64),
             meter: Some(meter),
-            on_error: OnError::Stop,
+            on_error: w.on_error,
         };
         sweep::run(space, columns, &eval, point, &mut sinks)
     });
     drop(sinks);
-    result.map_err(|e| match e {
-        RunError::Point { error, .. } => point_error(error),
-        RunError::Sink { error, .. } => match &output.csv {
-            Some(p) => CliError::write(p, &error),
-            None => CliError::Stdout(error),
-        },
-    })?;
+    let (stopped, skipped) = match result {
+        Ok(o) => (None, (o.failed, o.first_failure)),
+        Err(RunError::Point { point, error }) => (Some((point, error)), (0, None)),
+        Err(RunError::Sink { sink, error }) => {
+            return Err(match (&output.csv, sink == 0 && has_csv) {
+                (Some(p), true) => CliError::write(p, &error),
+                _ => CliError::Stdout(error),
+            })
+        }
+    };
     Ok(Swept {
         table,
         lines,
         json: json.map(JsonSink::into_inner),
+        stopped,
+        skipped,
     })
 }

@@ -166,9 +166,7 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
             let setup = Setup::new(&a.input)?;
             let opts = sweep::Options {
                 procs: a.procs,
-                csv: a.output.csv,
-                plot: a.output.plot,
-                format: a.output.format,
+                output: a.output,
             };
             sweep::run(&g, &a.input.graph, &setup, &opts, out)
         }

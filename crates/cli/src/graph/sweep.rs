@@ -3,18 +3,19 @@
 //! the manual is in `docs/cli.md`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use expr::grid::{parse_binding, Values};
 use expr::{Name, Rational};
-use sweep::{CsvSink, Evaluation, Lines, OnError, RunError, Sample, Sink, Space};
+use sweep::{Sample, Space};
 use taskgraph::analysis::explain::{sweep_json, sweep_lines, sweep_text};
 use taskgraph::analysis::setup::SCALING_COLUMNS;
 use taskgraph::TaskGraph;
 
+use crate::error::CliError;
 use crate::error::Result;
-use crate::error::{write_file, CliError};
 use crate::graph::{analysis_error, Setup};
+use crate::sweep_out::{self, Wiring};
 use crate::Format;
 
 /// The most process counts in one sweep.
@@ -26,12 +27,8 @@ pub const MAX_PROCS: usize = 1 << 20;
 pub struct Options {
     /// Process counts, in order.
     pub procs: ProcList,
-    /// CSV file.
-    pub csv: Option<PathBuf>,
-    /// SVG plot.
-    pub plot: Option<PathBuf>,
-    /// Standard output format.
-    pub format: Format,
+    /// The output flags.
+    pub output: crate::SweepOutput,
 }
 
 /// Process counts given to `--procs`.
@@ -109,10 +106,6 @@ pub fn run(
     );
     let space = Space::new(vec![(Name::from("procs"), values)], MAX_POINTS as u64)
         .map_err(|e| CliError::usage(e.to_string()))?;
-    // Output paths are checked before the sweep: a typo must not cost a long run.
-    for path in [&opts.csv, &opts.plot].into_iter().flatten() {
-        crate::error::check_output(path)?;
-    }
     let base = setup.run.baseline(g).map_err(|e| match analysis_error(e) {
         CliError::Diag(d) => CliError::with_help(
             format!("the P = 1 run (the speedup baseline) failed: {}", d.message),
@@ -121,56 +114,28 @@ pub fn run(
         other => other,
     })?;
     let columns: Vec<String> = SCALING_COLUMNS.map(String::from).to_vec();
-    let mut csv = match &opts.csv {
-        Some(p) => {
-            let f = std::fs::File::create(p).map_err(|e| CliError::write(p, &e))?;
-            Some(CsvSink::new(std::io::BufWriter::new(f)))
-        }
-        None => None,
-    };
-    let mut lines = opts.plot.as_ref().map(|_| Lines::new(sweep_lines()));
-    let mut table = Sample::all(space.len());
-    let mut sinks: Vec<&mut dyn Sink> = vec![&mut table];
-    if let Some(c) = &mut csv {
-        sinks.push(c);
-    }
-    if let Some(l) = &mut lines {
-        sinks.push(l);
-    }
     let point = |_: u64, p: &[f64], out: &mut [f64]| {
         let figures = setup.run.scaling(g, p[0] as usize, &base)?;
         out.copy_from_slice(&figures);
         Ok(())
     };
-    let run = crate::progress::with_bar(space.len(), "analysing", |meter| {
-        let eval = Evaluation {
-            chunk: (rayon::current_num_threads() * 2) as u64,
-            meter: Some(meter),
-            on_error: OnError::Stop,
-        };
-        sweep::run(&space, &columns, &eval, point, &mut sinks)
-    });
-    drop(sinks);
-    run.map_err(|e| match e {
-        RunError::Point { error, .. } => analysis_error(error),
-        RunError::Sink { error, .. } => match &opts.csv {
-            Some(p) => CliError::write(p, &error),
-            None => CliError::Stdout(error),
-        },
-    })?;
-    if let (Some(l), Some(plot)) = (&lines, &opts.plot) {
-        let title = format!(
-            "{}: speedup vs P, policy {}",
-            path.display(),
-            setup.policy_name
-        );
-        let svg = l
-            .render_svg(&title, "P (processes)", "speedup", (800, 500))
-            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
-        write_file(plot, svg.as_bytes())?;
-    }
+    let wiring = Wiring::new(
+        &opts.output,
+        Sample::all(space.len()),
+        sweep_lines(),
+        "analysing",
+    );
+    let swept =
+        sweep_out::run(&space, &columns, wiring, point)?.finished(|_, e| analysis_error(e))?;
+    let title = format!(
+        "{}: speedup vs P, policy {}",
+        path.display(),
+        setup.policy_name
+    );
+    swept.write_plot(&opts.output, &title, "P (processes)", "speedup")?;
+    let table = swept.table;
     let labels = setup.labels(path);
-    let text = match opts.format {
+    let text = match opts.output.format {
         Format::Text => sweep_text(g, &labels, &base, &table),
         Format::Json => crate::error::json_text(&sweep_json(g, &labels, &base, table.rows()))?,
     };

@@ -169,9 +169,7 @@ pub fn run(command: PamelaCommand, out: &mut dyn Write) -> Result<()> {
             }
             let opts = sweep::Options {
                 engines,
-                csv: a.output.csv,
-                plot: a.output.plot,
-                format: a.output.format,
+                output: a.output,
                 sim: a.sim,
             };
             sweep::run(&loaded, &a.model.define, &opts, out)

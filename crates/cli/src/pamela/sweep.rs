@@ -4,18 +4,18 @@
 //! runner's.
 
 use std::fmt::Write as _;
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::io::Write;
 
 use expr::grid::Values;
 use expr::Name;
 use pamela::evaluate::{Engines, PointError, SweepPoints};
 use pamela::report::{sweep_text, SweepJson};
-use sweep::{CsvSink, Evaluation, Lines, OnError, RunError, Sample, Sink, Space, SpaceError};
+use sweep::{OnError, Sample, Space, SpaceError};
 
 use super::{Engine, SimFlags};
-use crate::error::{write_file, CliError, Result};
+use crate::error::{CliError, Result};
 use crate::input::Define;
+use crate::sweep_out::{self, Wiring};
 use crate::Format;
 use pamela::Loaded;
 
@@ -35,12 +35,8 @@ const CHUNK_BOUND: u64 = 1 << 16;
 pub struct Options {
     /// The engines to run.
     pub engines: Vec<Engine>,
-    /// CSV output file.
-    pub csv: Option<PathBuf>,
-    /// SVG plot output file.
-    pub plot: Option<PathBuf>,
-    /// Output format on standard output.
-    pub format: Format,
+    /// The output flags.
+    pub output: crate::SweepOutput,
     /// Simulator options.
     pub sim: SimFlags,
 }
@@ -77,9 +73,6 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         other => CliError::usage(other.to_string()),
     })?;
     // Output paths are checked before the sweep: a typo must not cost a long run.
-    for path in [&opts.csv, &opts.plot].into_iter().flatten() {
-        crate::error::check_output(path)?;
-    }
     let engines = Engines {
         bound: use_bound,
         sim: use_sim,
@@ -87,17 +80,7 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
     let sim_opts = use_sim.then(|| opts.sim.options(false));
     let points = SweepPoints::new(model, loaded.root, &space, use_bound, sim_opts)?;
     let columns = engines.columns();
-
-    // The sinks, in the order of `names` (for write errors).
-    let mut names: Vec<Option<&PathBuf>> = Vec::new();
-    let mut csv = match &opts.csv {
-        Some(path) => {
-            let f = std::fs::File::create(path).map_err(|e| CliError::write(path, &e))?;
-            Some(CsvSink::new(BufWriter::new(f)))
-        }
-        None => None,
-    };
-    let json = opts.format == Format::Json;
+    let json = opts.output.format == Format::Json;
     if json && space.len() > MAX_JSON_POINTS {
         return Err(CliError::with_help(
             format!(
@@ -109,72 +92,45 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
              values or coarser steps",
         ));
     }
-    let mut lines = opts.plot.as_ref().map(|_| Lines::new(engines.lines()));
-    // The JSON document holds every point; the text table an even sample.
-    let mut sample = if json {
+    let sample = if json {
         Sample::all(space.len())
     } else {
         Sample::new(space.len(), MAX_TEXT_ROWS)
     };
-    let mut sinks: Vec<&mut dyn Sink> = Vec::new();
-    if let Some(c) = &mut csv {
-        sinks.push(c);
-        names.push(opts.csv.as_ref());
-    }
-    if let Some(l) = &mut lines {
-        sinks.push(l);
-        names.push(opts.plot.as_ref());
-    }
-    sinks.push(&mut sample);
-    names.push(None);
-
+    let wiring = Wiring {
+        chunk: Some(if use_sim {
+            (rayon::current_num_threads() * 8) as u64
+        } else {
+            CHUNK_BOUND
+        }),
+        on_error: if use_sim {
+            OnError::Stop
+        } else {
+            OnError::Skip
+        },
+        ..Wiring::new(&opts.output, sample, engines.lines(), "sweeping")
+    };
     let point = |k: u64, vals: &[f64], out: &mut [f64]| points.eval(&space, k, vals, out);
-    let outcome = crate::progress::with_bar(space.len(), "sweeping", |meter| {
-        let eval = Evaluation {
-            chunk: if use_sim {
-                (rayon::current_num_threads() * 8) as u64
-            } else {
-                CHUNK_BOUND
-            },
-            meter: Some(meter),
-            // Without the simulator, a point where the bound is undefined is a row without
-            // values, and the sweep fails at the end; the simulator stops at its first error.
-            on_error: if use_sim {
-                OnError::Stop
-            } else {
-                OnError::Skip
-            },
-        };
-        sweep::run(&space, &columns, &eval, point, &mut sinks)
-    });
-    drop(sinks);
-    let outcome = match outcome {
-        Ok(o) => o,
-        Err(e) => {
+    let swept = sweep_out::run(&space, &columns, wiring, point)?;
+    let swept = match swept.stopped {
+        Some((point, error)) => {
             if json {
-                // The points before the failure, as a whole JSON document.
-                let _ = write_json(out, &space, opts, &columns, &sample);
+                let _ = write_json(out, &space, opts, &columns, &swept.table);
             }
-            return Err(match e {
-                RunError::Point { point, error } => match error {
-                    PointError::Sim(e) => CliError::from(e),
-                    PointError::Bound(u) => CliError::with_help(
-                        format!(
-                            "the bound is undefined at {}: {u}; the sweep stopped there",
-                            space.describe_point(point)
-                        ),
-                        UNDEFINED_HELP,
+            return Err(match error {
+                PointError::Sim(e) => CliError::from(e),
+                PointError::Bound(u) => CliError::with_help(
+                    format!(
+                        "the bound is undefined at {}: {u}; the sweep stopped there",
+                        space.describe_point(point)
                     ),
-                },
-                RunError::Sink { sink, error } => match names[sink] {
-                    Some(path) => CliError::write(path, &error),
-                    None => CliError::Stdout(error),
-                },
+                    UNDEFINED_HELP,
+                ),
             });
         }
+        None => swept,
     };
-
-    if let (Some(l), Some(path)) = (&lines, &opts.plot) {
+    if let Some(l) = &swept.lines {
         if l.dropped_groups() {
             crate::error::note(&format!(
                 "note: the plot shows the first {} combinations of the other swept \
@@ -190,15 +146,13 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
             loaded.label(),
             loaded.root_name()
         );
-        let svg = l
-            .render_svg(&title, &x_label, "time", (800, 500))
-            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
-        write_file(path, svg.as_bytes())?;
+        swept.write_plot(&opts.output, &title, &x_label, "time")?;
     }
+    let sample = &swept.table;
     if json {
-        write_json(out, &space, opts, &columns, &sample)?;
+        write_json(out, &space, opts, &columns, sample)?;
     } else {
-        let mut text = sweep_text(model, loaded.root, &space, &sample, engines);
+        let mut text = sweep_text(model, loaded.root, &space, sample, engines);
         if sample.is_partial() {
             let _ = writeln!(
                 text,
@@ -210,12 +164,13 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         out.write_all(text.as_bytes()).map_err(CliError::Stdout)?;
     }
     // Points where the model is undefined fail the sweep, as they fail a simulation.
-    match outcome.first_failure {
+    let (failed, first_failure) = swept.skipped;
+    match first_failure {
         Some((p, PointError::Bound(u))) => Err(CliError::with_help(
             format!(
                 "the bound is undefined at {} point(s) of the sweep (their rows have no \
                  value); first at {}: {u}",
-                outcome.failed,
+                failed,
                 space.describe_point(p)
             ),
             UNDEFINED_HELP,

@@ -242,19 +242,16 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     }
     let columns: Vec<String> = semi::sweep::COLUMNS.map(String::from).to_vec();
     let wiring = crate::sweep_out::Wiring {
-        output: &a.output,
-        table: Sample::new(space.len(), 60),
-        lines: semi::sweep::lines(),
         json_points: true,
-        what: "predicting",
+        ..crate::sweep_out::Wiring::new(
+            &a.output,
+            Sample::new(space.len(), 60),
+            semi::sweep::lines(),
+            "predicting",
+        )
     };
-    let swept = crate::sweep_out::run(
-        &space,
-        &columns,
-        wiring,
-        |_, p, o| sw.point(p, o),
-        CliError::msg,
-    )?;
+    let swept = crate::sweep_out::run(&space, &columns, wiring, |_, p, o| sw.point(p, o))?
+        .finished(|_, e| CliError::msg(e))?;
     let x = names.first().cloned().unwrap_or_default();
     let title = format!("{}: predicted time", a.model.display());
     swept.write_plot(&a.output, &title, &x, "seconds")?;

@@ -141,8 +141,8 @@ fn bad_inputs_name_line_and_column() {
         let err = fails(&["fit", &write(&d, name, text)], 1);
         assert!(wants.iter().all(|w| err.contains(w)), "{name}: {err}");
     }
-    // A CSV column that does not exist.
-    let err = fails(&["fit", &example("runs.csv"), "--metric", "tme"], 1);
+    // A CSV column that does not exist: a usage error, as every name given by flag.
+    let err = fails(&["fit", &example("runs.csv"), "--metric", "tme"], 2);
     assert!(
         err.contains("no column `tme`") && err.contains("time"),
         "{err}"
@@ -294,4 +294,141 @@ fn non_positive_parameters_and_log_terms() {
             "{modeler}: {v}"
         );
     }
+}
+
+/// Binary input is refused at its first block, not after reading up to the size limit:
+/// `/dev/zero` ends at once; a file with a NUL byte names its offset.
+#[test]
+fn binary_input_is_refused_at_once() {
+    let start = std::time::Instant::now();
+    let err = fails(&["fit", "/dev/zero"], 1);
+    assert!(
+        err.contains("`/dev/zero` is not a text file: byte 0 is 0x00 (NUL)"),
+        "{err}"
+    );
+    assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+    let d = tempdir("fit-binary");
+    let err = fails(&["fit", &write(&d, "b.csv", "p,t\n1,2\0\n")], 1);
+    assert!(err.contains("byte 7 is 0x00"), "{err}");
+    let err = fails(
+        &[
+            "fit",
+            &write(&d, "b.csv", "p,t\n1,2\0\n"),
+            "--basis",
+            "p",
+            "--y",
+            "t",
+        ],
+        1,
+    );
+    assert!(err.contains("byte 7 is 0x00"), "{err}");
+}
+
+/// A column name given twice, and a subnormal value, are refused at their line and column.
+#[test]
+fn duplicated_columns_and_subnormal_values_are_located() {
+    let d = tempdir("fit-dup");
+    let dup = write(&d, "dup.csv", "p,time,time\n1,1,2\n2,2,3\n4,4,5\n");
+    for extra in [&[][..], &["--metric", "time"][..]] {
+        let mut args = vec!["fit", dup.as_str()];
+        args.extend_from_slice(extra);
+        let err = fails(&args, 1);
+        assert!(
+            err.contains("dup.csv:1:8: the column name `time` appears twice: columns 2 and 3"),
+            "{err}"
+        );
+    }
+    let sub = write(&d, "sub.csv", "p,time\n1,1e-320\n2,2\n4,4\n8,8\n16,16\n");
+    let err = fails(&["fit", &sub], 1);
+    assert!(
+        err.contains("sub.csv:2:3: `1e-320` in column `time` is too small to model")
+            && err.contains("smaller unit"),
+        "{err}"
+    );
+}
+
+/// A callpath, metric or parameter named by flag that the data does not have is a usage
+/// error (exit 2) naming the flag, with the closest name.
+#[test]
+fn names_the_data_lacks_are_usage_errors() {
+    let solver = example("solver.txt");
+    let runs = example("runs.csv");
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--callpath", "slove"],
+            "--callpath: no callpath `slove` in the file; did you mean `solve`?",
+        ),
+        (
+            &["--metric", "tme"],
+            "--metric: no metric `tme` in the file; did you mean `time`?",
+        ),
+        (
+            &["-D", "q=4"],
+            "-D q=4: no parameter `q` in the measurements",
+        ),
+        (&["-D", "pp=4"], "did you mean `p`?"),
+        (
+            &["--times", "pp"],
+            "--times pp: no such parameter; did you mean `p`?",
+        ),
+        (&["--predict", "q=4"], "no parameter `q`"),
+    ];
+    for (flags, want) in cases {
+        let mut args = vec!["fit", solver.as_str()];
+        args.extend_from_slice(flags);
+        let err = fails(&args, 2);
+        assert!(err.contains(want), "{flags:?}: {err}");
+    }
+    let err = fails(&["fit", &runs, "--metric", "tme"], 2);
+    assert!(
+        err.contains("--metric: ") && err.contains("did you mean `time`?"),
+        "{err}"
+    );
+    let err = fails(&["fit", &runs, "--param", "pp"], 2);
+    assert!(
+        err.contains("--param: ") && err.contains("did you mean `p`?"),
+        "{err}"
+    );
+    let err = fails(&["fit", &runs, "--callpath", "x"], 2);
+    assert!(err.contains("--callpath: no callpath `x`"), "{err}");
+}
+
+/// `-D name=values` names prediction points (a list gives several, several -D every
+/// combination); `--predict` is the same for one point; a parameter left unbound is a usage
+/// error.
+#[test]
+fn prediction_points_are_named_with_d() {
+    let runs = example("runs.csv");
+    let v = json(&[
+        "fit",
+        &runs,
+        "-D",
+        "p=64,128",
+        "-D",
+        "n=64000",
+        "--predict",
+        "p=128,n=64000",
+        "--format",
+        "json",
+    ]);
+    let preds = v["models"][0]["predictions"].as_array().unwrap();
+    let points: Vec<(f64, f64)> = preds
+        .iter()
+        .map(|p| {
+            let at = |k: &str| p["point"][k].as_f64().unwrap();
+            (at("p"), at("n"))
+        })
+        .collect();
+    assert_eq!(
+        points,
+        [(64.0, 64000.0), (128.0, 64000.0), (128.0, 64000.0)]
+    );
+    assert_eq!(
+        preds[1]["value"], preds[2]["value"],
+        "-D and --predict agree"
+    );
+    let err = fails(&["fit", &runs, "-D", "p=64"], 2);
+    assert!(err.contains("no value for the parameter `n`"), "{err}");
+    let err = fails(&["fit", &runs, "-D", "p=x"], 2);
+    assert!(err.contains("-D"), "{err}");
 }

@@ -281,6 +281,11 @@ fn read_experiment(a: &FitArgs) -> Result<(Experiment, read::Format)> {
     Ok((e, fmt))
 }
 
+/// The hint for values a double-precision fit cannot handle.
+const RANGE_HELP: &str = "give the values in another unit (e.g. ms rather than s, or GB rather \
+     than bytes) so that their squares stay below 1e308, and drop values many orders of \
+     magnitude from the rest";
+
 /// The most prediction points the -D bindings may give.
 const MAX_POINTS: u64 = 10_000;
 
@@ -365,15 +370,17 @@ fn run_basis(a: &FitArgs, spec: &str, y: &str, out: &mut dyn Write) -> Result<()
         shuffle: a.shuffle,
     };
     let f = fit_bases(&bases, &columns, ys, &opts).map_err(|e| {
-        CliError::with_help(
-            format!("{}: {e}", a.file.display()),
-            "check the basis functions against the data (a log of 0, too few rows)",
-        )
+        let help = match e {
+            BasisError::Fit(fit::FitError::Range { .. }) => RANGE_HELP,
+            _ => "check the basis functions against the data (a log of 0, too few rows)",
+        };
+        CliError::with_help(format!("{}: {e}", a.file.display()), help)
     })?;
     let method = clap::ValueEnum::to_possible_value(&a.method)
         .map_or_else(|| "ols".to_string(), |v| v.get_name().to_string());
     let shown = match a.format {
-        FitOutput::Json => crate::error::json_text(&report::regression_json(&f))? + "\n",
+        // `json_text` ends with the newline.
+        FitOutput::Json => crate::error::json_text(&report::regression_json(&f))?,
         _ => report::regression_text(&f, &method),
     };
     write!(out, "{shown}").map_err(CliError::Stdout)
@@ -486,12 +493,16 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     let mut models = Vec::new();
     for (s, r) in e.series.iter().zip(results) {
         models.push(r.map_err(|err| {
-            CliError::msg(format!(
-                "{}: {} / {}: {err}",
-                a.file.display(),
-                s.callpath,
-                s.metric
-            ))
+            let series = if s.callpath.is_empty() {
+                s.metric.clone()
+            } else {
+                format!("{} / {}", s.callpath, s.metric)
+            };
+            let message = format!("{}: {series}: {err}", a.file.display());
+            match err {
+                fit::FitError::Range { .. } => CliError::with_help(message, RANGE_HELP),
+                _ => CliError::msg(message),
+            }
         })?);
     }
     let refs: Vec<&fit::run::SeriesModel> = if a.rank {
@@ -534,7 +545,8 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         }
         FitOutput::Json => {
             let v = report::json(modeler, &names, &entries);
-            writeln!(out, "{}", crate::error::json_text(&v)?).map_err(CliError::Stdout)?;
+            // One object; `json_text` ends with the newline.
+            write!(out, "{}", crate::error::json_text(&v)?).map_err(CliError::Stdout)?;
         }
         FitOutput::Text if a.rank => {
             write!(out, "{}", report::rank_text(&names, &refs)).map_err(CliError::Stdout)?;

@@ -432,3 +432,57 @@ fn prediction_points_are_named_with_d() {
     let err = fails(&["fit", &runs, "-D", "p=x"], 2);
     assert!(err.contains("-D"), "{err}");
 }
+
+/// Values near the largest double are modelled on a scaled copy (a finite model, exit 0);
+/// values whose range a double-precision fit cannot handle are refused with the reason,
+/// never shown as a NaN or infinite model.
+#[test]
+fn huge_and_wide_values_give_a_finite_model_or_a_reason() {
+    let d = tempdir("fit-range");
+    let big = write(
+        &d,
+        "big.csv",
+        "p,time\n1,1e307\n2,4e307\n4,1.6e308\n8,1.7e308\n",
+    );
+    let v = json(&["fit", &big, "--format", "json"]);
+    let model = &v["models"][0]["model"];
+    let c0 = model["constant"].as_f64().expect("a finite constant");
+    let c1 = model["terms"][0]["coefficient"]
+        .as_f64()
+        .expect("a finite coefficient");
+    assert!(c0.is_finite() && c1 > 1e306, "{model}");
+    let out = stdout(&["fit", &big, "-D", "p=16"]);
+    assert!(!out.contains("NaN"), "{out}");
+    assert!(out.contains("beyond the largest double"), "{out}");
+    let wide = write(&d, "wide.csv", "p,time\n1,1e-300\n2,1\n4,2\n8,3\n16,4\n");
+    let err = fails(&["fit", &wide], 1);
+    assert!(
+        err.contains("wide.csv: time: the values (magnitudes 1e-300 to 4e0) are beyond what a double-precision fit can handle")
+            && err.contains("another unit"),
+        "{err}"
+    );
+    // The basis regression is scaled too: finite coefficients where they were inf and NaN.
+    let out = stdout(&["fit", &big, "--basis", "p; p^2", "--y", "time"]);
+    assert!(!out.contains("NaN") && out.contains("e+30"), "{out}");
+    let ok = write(&d, "ok.csv", "p,y\n1,3e300\n2,5e300\n3,7e300\n4,9e300\n");
+    let v = json(&["fit", &ok, "--basis", "p", "--y", "y", "--format", "json"]);
+    let c = v["coefficients"]["p"].as_f64().unwrap_or(f64::NAN);
+    assert!((c - 2e300).abs() < 1e288, "{v}");
+    let wide = write(&d, "wide2.csv", "p,y\n1,1e-300\n1e300,1\n1e-300,1e300\n");
+    let err = fails(&["fit", &wide, "--basis", "p^2", "--y", "y"], 1);
+    assert!(err.contains("`p^2` at row 2: non-finite value"), "{err}");
+}
+
+/// `--format json` prints one pretty JSON object (not JSON Lines), in both modes.
+#[test]
+fn json_output_is_one_object() {
+    for extra in [&[][..], &["--basis", "n", "--y", "time"][..]] {
+        let runs = example("runs.csv");
+        let mut args = vec!["fit", runs.as_str(), "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = stdout(&args);
+        assert!(out.starts_with("{\n  \"") && out.ends_with("}\n"), "{out}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON value");
+        assert!(v.is_object(), "{out}");
+    }
+}

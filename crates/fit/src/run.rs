@@ -125,7 +125,13 @@ impl SeriesModel {
             Some((value + at(0.025)?, value + at(0.975)?))
         });
         let mut warnings = Vec::new();
-        if !value.is_finite() {
+        if value.is_infinite() && self.best.model.eval(point).is_infinite() {
+            warnings.push(format!(
+                "the model's value here is beyond the largest double ({:e}): it cannot be \
+                 given as a number",
+                f64::MAX
+            ));
+        } else if !value.is_finite() {
             warnings.push(format!(
                 "the model is not defined here (its value is {value}): a logarithm or power of a \
                  non-positive parameter"
@@ -333,8 +339,9 @@ pub fn model_series(
         .iter()
         .flat_map(|m| m.values.iter().map(move |v| (v * factor(m)).abs()))
         .fold(0.0f64, f64::max);
+    // Rounded down: 2^1024 is not a double, and values up to f64::MAX must stay finite.
     let scale = if largest > 0.0 && largest.is_finite() {
-        2f64.powi(largest.log2().round() as i32)
+        2f64.powi(largest.log2().floor() as i32)
     } else {
         1.0
     };
@@ -370,8 +377,38 @@ pub fn model_series(
     } else {
         None
     };
+    // A model is never NaN or infinite: values whose range a double cannot fit (1e-300
+    // beside 1, whose relative weights overflow) are an error, not a NaN model. (Its value
+    // at a measured point may still exceed the largest double once scaled back.)
+    let defined = |f: &Fitted| {
+        let finite =
+            |m: &Model| m.constant.is_finite() && m.terms.iter().all(|t| t.coefficient.is_finite());
+        finite(&f.model)
+            && finite(&f.model.scaled(scale))
+            && f.quality.smape.is_finite()
+            && ms.iter().all(|m| f.model.eval(&m.point).is_finite())
+    };
+    if !defined(&best) {
+        let magnitudes = || {
+            series
+                .measurements
+                .iter()
+                .flat_map(|m| m.values.iter().map(move |v| (v * factor(m)).abs()))
+        };
+        return Err(FitError::Range {
+            what: "model",
+            smallest: magnitudes()
+                .filter(|v| *v > 0.0)
+                .fold(f64::INFINITY, f64::min),
+            largest,
+        });
+    }
     let best = best.scaled(scale);
-    let alternatives: Vec<Fitted> = alternatives.iter().map(|f| f.scaled(scale)).collect();
+    let alternatives: Vec<Fitted> = alternatives
+        .iter()
+        .filter(|f| defined(f))
+        .map(|f| f.scaled(scale))
+        .collect();
     let positive = ms.iter().all(|m| m.values.iter().all(|&v| v > 0.0));
     Ok(SeriesModel {
         callpath: series.callpath.clone(),

@@ -486,3 +486,32 @@ fn json_output_is_one_object() {
         assert!(v.is_object(), "{out}");
     }
 }
+
+/// Strong-scaling data t = 100/p + 2 at p = 1 … 64 without `--times`: the model is
+/// `2 + 100·p^-1` and its prediction at p = 1024 is within 1% of 2.0977 (it was the
+/// constant 5.30, with no warning); `--negative-exponents` finds it too.
+#[test]
+fn strong_scaling_without_times_extrapolates() {
+    let d = tempdir("fit-strong-plain");
+    let mut csv = String::from("p,time\n");
+    for k in 0..7 {
+        let p = f64::from(1 << k);
+        csv.push_str(&format!("{p},{}\n", 100.0 / p + 2.0));
+    }
+    let f = write(&d, "strong.csv", &csv);
+    let truth = 100.0 / 1024.0 + 2.0;
+    for extra in [&[][..], &["--negative-exponents"][..]] {
+        let mut args = vec!["fit", f.as_str(), "-D", "p=1024", "--format", "json"];
+        args.extend_from_slice(extra);
+        let v = json(&args);
+        let m = &v["models"][0];
+        let value = m["predictions"][0]["value"].as_f64().unwrap();
+        assert!(
+            (value - truth).abs() < 0.01 * truth,
+            "{extra:?} {value}: {m}"
+        );
+        assert_eq!(m["model"]["terms"][0]["factors"][0]["poly"], "-1", "{m}");
+    }
+    let out = stdout(&["fit", &f]);
+    assert!(out.contains("model     2 + 100·p^-1"), "{out}");
+}

@@ -514,4 +514,26 @@ fn strong_scaling_without_times_extrapolates() {
     }
     let out = stdout(&["fit", &f]);
     assert!(out.contains("model     2 + 100·p^-1"), "{out}");
+    // The extrap modeler keeps Extra-P's blocks, and says why its model misses.
+    let out = stdout(&["fit", &f, "--modeler", "extrap"]);
+    assert!(
+        out.contains(
+            "the values decrease as p grows, but the extrap modeler's building blocks all grow"
+        ),
+        "{out}"
+    );
+}
+
+/// `fit --help` states the defaults the readers apply.
+#[test]
+fn help_states_the_true_defaults() {
+    let help = stdout(&["fit", "--help"]);
+    for want in [
+        "Default: with --metric, the columns left of the first metric; without, the columns that are not metrics",
+        "default: the columns whose values differ in 90% of the rows or more",
+        "-D <NAME=VALUES>",
+    ] {
+        assert!(help.contains(want), "no `{want}` in\n{help}");
+    }
+    assert!(!help.contains("default: the last\n"), "{help}");
 }

@@ -421,6 +421,18 @@ pub fn model_series(
         times_param: opts.times_param,
         warnings: {
             let mut w = data_warnings(&ms, names);
+            if opts.modeler == Modeler::Extrap && !opts.extrap.blocks.negative && dims == 1 {
+                let x: Vec<f64> = ms.iter().map(|m| m.point[0]).collect();
+                let means: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+                if crate::vates::decreasing_blocks(&x, &means) {
+                    w.push(format!(
+                        "the values decrease as {} grows, but the extrap modeler's building \
+                         blocks all grow: model with negative exponents, or with the vates \
+                         modeler, which adds decreasing terms itself",
+                        names[0]
+                    ));
+                }
+            }
             if let Some(p) = opts.times_param {
                 if series.measurements.iter().any(|m| m.point[p] <= 0.0) {
                     w.push(format!(

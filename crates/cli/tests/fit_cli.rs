@@ -515,13 +515,16 @@ fn strong_scaling_without_times_extrapolates() {
     let out = stdout(&["fit", &f]);
     assert!(out.contains("model     2 + 100·p^-1"), "{out}");
     // The extrap modeler keeps Extra-P's blocks, and says why its model misses.
-    let out = stdout(&["fit", &f, "--modeler", "extrap"]);
-    assert!(
-        out.contains(
-            "the values decrease as p grows, but the extrap modeler's building blocks all grow"
-        ),
-        "{out}"
-    );
+    for extra in [&[][..], &["--negative-exponents"][..]] {
+        let mut args = vec!["fit", f.as_str(), "--modeler", "extrap"];
+        args.extend_from_slice(extra);
+        let out = stdout(&args);
+        assert!(
+            out.contains("the values decrease as p grows, but the model does not follow them with a decreasing term: the extrap modeler's building blocks grow"),
+            "{out}"
+        );
+    }
+    assert!(!stdout(&["fit", &f]).contains("but the model does not follow"));
 }
 
 /// `fit --help` states the defaults the readers apply.

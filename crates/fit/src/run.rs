@@ -321,6 +321,14 @@ fn data_warnings(ms: &[Measurement], names: &[String]) -> Vec<String> {
     w
 }
 
+/// The smallest and largest of `x`.
+fn domain_of(x: &[f64]) -> (f64, f64) {
+    x.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        })
+}
+
 /// Models one series.
 ///
 /// # Errors
@@ -410,6 +418,52 @@ pub fn model_series(
         .map(|f| f.scaled(scale))
         .collect();
     let positive = ms.iter().all(|m| m.values.iter().all(|&v| v > 0.0));
+    let warnings = {
+        let mut w = data_warnings(&ms, names);
+        if dims == 1 {
+            // A model that does not decrease where the data do will not extrapolate.
+            let x: Vec<f64> = ms.iter().map(|m| m.point[0]).collect();
+            let means: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+            let (lo, hi) = domain_of(&x);
+            let flat = best.model.eval(&[hi]) >= best.model.eval(&[lo]);
+            // Extra-P's growing blocks follow a decreasing series only with a negative
+            // coefficient, which turns negative beyond the data.
+            let decreasing_term = best.model.terms.iter().any(|t| match &t.basis {
+                crate::Basis::Pmnf(f) => f
+                    .iter()
+                    .any(|f| f.term.poly.num() < 0 || f.term.log.num() < 0),
+                crate::Basis::User(_) => false,
+            });
+            let misses = flat || (opts.modeler == Modeler::Extrap && !decreasing_term);
+            if misses && crate::vates::decreasing_blocks(&x, &means) {
+                let why = match opts.modeler {
+                    Modeler::Extrap => {
+                        "the extrap modeler's building blocks grow (Extra-P's negative \
+                         exponents carry a negative power of the logarithm, undefined \
+                         where it is 0); the vates modeler adds decreasing terms itself"
+                    }
+                    Modeler::Vates => {
+                        "no decreasing term fits; model the metric times the parameter, \
+                         or give a decreasing term of your own"
+                    }
+                };
+                w.push(format!(
+                    "the values decrease as {} grows, but the model does not follow them \
+                     with a decreasing term: {why}",
+                    names[0]
+                ));
+            }
+        }
+        if let Some(p) = opts.times_param {
+            if series.measurements.iter().any(|m| m.point[p] <= 0.0) {
+                w.push(format!(
+                    "{} ≤ 0 at some points: the metric times {} is 0 or negative there",
+                    names[p], names[p]
+                ));
+            }
+        }
+        w
+    };
     Ok(SeriesModel {
         callpath: series.callpath.clone(),
         metric: series.metric.clone(),
@@ -419,30 +473,7 @@ pub fn model_series(
         points: ms.len(),
         repetitions: ms.iter().map(|m| m.values.len()).sum(),
         times_param: opts.times_param,
-        warnings: {
-            let mut w = data_warnings(&ms, names);
-            if opts.modeler == Modeler::Extrap && !opts.extrap.blocks.negative && dims == 1 {
-                let x: Vec<f64> = ms.iter().map(|m| m.point[0]).collect();
-                let means: Vec<f64> = ms.iter().map(Measurement::mean).collect();
-                if crate::vates::decreasing_blocks(&x, &means) {
-                    w.push(format!(
-                        "the values decrease as {} grows, but the extrap modeler's building \
-                         blocks all grow: model with negative exponents, or with the vates \
-                         modeler, which adds decreasing terms itself",
-                        names[0]
-                    ));
-                }
-            }
-            if let Some(p) = opts.times_param {
-                if series.measurements.iter().any(|m| m.point[p] <= 0.0) {
-                    w.push(format!(
-                        "{} ≤ 0 at some points: the metric times {} is 0 or negative there",
-                        names[p], names[p]
-                    ));
-                }
-            }
-            w
-        },
+        warnings,
         boot,
         positive,
     })

@@ -134,7 +134,10 @@ impl Experiment {
             let hint = diag::did_you_mean(&diag::suggest(name, known.iter().map(String::as_str)))
                 .unwrap_or_else(|| {
                     if known.iter().all(String::is_empty) {
-                        format!("the file names no {what}s")
+                        format!(
+                            "the file names no {what}s (a CSV file names callpaths in a \
+                             `callpath` column)"
+                        )
                     } else {
                         format!("the {what}s are {}", list(known))
                     }

@@ -139,7 +139,10 @@ impl Output {
     /// Replaces the file's contents with `bytes`.
     fn write(mut self, bytes: &[u8]) -> Result<()> {
         let fail = |e: std::io::Error| CliError::write(&self.path, &e);
-        self.file.set_len(0).map_err(fail)?;
+        // A regular file is emptied first; a device or pipe (`-o /dev/stdout`) has no length.
+        if self.file.metadata().is_ok_and(|m| m.is_file()) {
+            self.file.set_len(0).map_err(fail)?;
+        }
         self.file.write_all(bytes).map_err(fail)?;
         self.file.flush().map_err(fail)
     }

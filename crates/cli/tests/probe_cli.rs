@@ -113,3 +113,19 @@ fn the_bandwidth_array_is_capped() {
     let err = fails(&["probe", "--max-array-mib", "0"], 2);
     assert!(err.contains("--max-array-mib"), "{err}");
 }
+
+/// `-o` over an existing, longer file leaves exactly the new profile (the file is opened
+/// before the probe without truncating, and emptied when the profile is written).
+#[test]
+fn an_existing_output_is_replaced_whole() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempdir("probe-replace");
+    let file = dir.join("machine.json");
+    std::fs::write(&file, "x".repeat(1 << 20)).expect("write");
+    let path = file.display().to_string();
+    let out = stdout(&["probe", "--quick", "--max-threads", "2", "-o", &path]);
+    assert!(out.contains(&format!("profile written to {path}")), "{out}");
+    let text = std::fs::read_to_string(&file).expect("read");
+    let profile = probe::Profile::from_json(&text).expect("only the new profile");
+    assert!(profile.settings.quick);
+}

@@ -2,13 +2,14 @@
 //! manual is in `docs/cli.md`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use fit::read::{self, csv::CsvOptions, Experiment};
 use fit::report::{self, Entry};
 use fit::run::{model_experiment, Modeler, RunOptions};
 
 use crate::error::{CliError, Result};
+use crate::input::Define;
 
 /// Input formats of measurement files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -65,18 +66,27 @@ pub struct FitArgs {
     /// The model search.
     #[arg(long, value_enum, default_value_t = ModelerArg::Vates)]
     modeler: ModelerArg,
-    /// CSV: a parameter column (repeat for several; default: the columns left of the first
-    /// metric column, but `callpath`).
+    /// CSV: a parameter column (repeat for several). Default: with --metric, the columns
+    /// left of the first metric; without, the columns that are not metrics; never
+    /// `callpath`.
     #[arg(long, value_name = "NAME")]
     param: Vec<String>,
-    /// The metric to model (CSV: a metric column; repeat for several; default: the last
-    /// column). Other formats: only series of this metric.
+    /// The metric to model (repeat for several). CSV: a metric column; default: the columns
+    /// whose values differ in 90% of the rows or more (measured, not a design), or else the
+    /// last column (with --param: the last column that is not a parameter). Other formats:
+    /// only series of this metric (default: all).
     #[arg(long, value_name = "NAME")]
     metric: Vec<String>,
     /// Only series of this callpath (region).
     #[arg(long, value_name = "NAME")]
     callpath: Option<String>,
-    /// Predict at a point, `p=1024` or `p=1024,n=1e6` (repeat for several points).
+    /// Predict at the points these bindings give: one value (`-D p=1024`), a list
+    /// (`-D p=256,1024`) or a range (`-D p=64..1024:64`) per parameter, every parameter
+    /// bound; several -D give every combination.
+    #[arg(short = 'D', value_name = "NAME=VALUES", value_parser = crate::input::parse_define)]
+    define: Vec<Define>,
+    /// Predict at a point, `p=1024` or `p=1024,n=1e6` (repeat for several points); the
+    /// same as -D for one point.
     #[arg(long, value_name = "POINT")]
     predict: Vec<String>,
     /// Rank the callpaths by asymptotic growth, fastest first.
@@ -114,7 +124,7 @@ pub struct FitArgs {
         long,
         value_name = "EXPRS",
         requires = "y",
-        conflicts_with_all = ["predict", "rank", "times", "plot", "term", "negative_exponents", "callpath", "modeler"]
+        conflicts_with_all = ["define", "predict", "rank", "times", "plot", "term", "negative_exponents", "callpath", "modeler"]
     )]
     basis: Option<String>,
     /// Basis mode: the column to explain.
@@ -138,8 +148,89 @@ pub struct FitArgs {
     shuffle: Option<u64>,
 }
 
-/// The largest measurement file read (bytes).
-const MAX_INPUT: usize = 1 << 30;
+/// The largest measurement file read (bytes, 256 MiB): millions of runs, and memory for
+/// their values stays well under a gigabyte.
+const MAX_INPUT: usize = 256 << 20;
+
+/// The hint for a measurement file over [`MAX_INPUT`].
+const TOO_LARGE: &str = "; a file of measurements this large is more runs than a model \
+     needs: keep a few repetitions per point, or split it by callpath or metric";
+
+/// How much of a measurement file is read at a time, and looked at for binary content
+/// before the rest is read.
+const BLOCK: usize = 64 << 10;
+
+/// Reads a measurement file (`what` names its kind in messages) as text: refuses binary
+/// content (a NUL byte) at its offset as soon as the block holding it is read — before the
+/// rest of a regular file, and without reading on in a device or pipe (`/dev/zero`) — then
+/// a file over [`MAX_INPUT`], then text that is not UTF-8.
+fn read_measurements(path: &Path, what: &str) -> Result<String> {
+    use std::io::Read;
+    let binary = |bytes: &[u8], base: usize| -> Result<()> {
+        let Some(at) = bytes.iter().position(|&b| b == 0) else {
+            return Ok(());
+        };
+        let at = base + at;
+        Err(CliError::with_help(
+            format!(
+                "`{}` is not a text file: byte {at} is 0x00 (NUL), which measurement files \
+                 never hold",
+                path.display()
+            ),
+            format!(
+                "vates fit reads {what} as text (Extra-P text, JSON Lines or CSV); check that \
+                 this is the right file"
+            ),
+        ))
+    };
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if regular {
+        // Look at the first block, then read the file (size known) as every reader does.
+        if let Ok(file) = std::fs::File::open(path) {
+            let mut head = Vec::with_capacity(BLOCK);
+            if file.take(BLOCK as u64).read_to_end(&mut head).is_ok() {
+                binary(&head, 0)?;
+            }
+        }
+        let text = crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE)?;
+        binary(text.as_bytes(), 0)?;
+        return Ok(text);
+    }
+    let Ok(mut file) = std::fs::File::open(path) else {
+        // The shared reader names the reason (missing, a directory, no permission).
+        return crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE);
+    };
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE);
+    }
+    // A device or a pipe: block by block, each looked at before the next is read.
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut block = vec![0u8; BLOCK];
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(CliError::read(path, &e)),
+        };
+        binary(&block[..n], bytes.len())?;
+        if bytes.len() + n > MAX_INPUT {
+            return Err(CliError::with_help(
+                format!(
+                    "`{}` is larger than {} MiB, the limit for {what}",
+                    path.display(),
+                    MAX_INPUT >> 20
+                ),
+                format!("check that this is the right file{TOO_LARGE}"),
+            ));
+        }
+        bytes
+            .try_reserve(n)
+            .map_err(|_| CliError::read(path, &std::io::ErrorKind::OutOfMemory.into()))?;
+        bytes.extend_from_slice(&block[..n]);
+    }
+    crate::input::utf8(path, bytes, what)
+}
 
 impl From<FitFormat> for read::Format {
     fn from(f: FitFormat) -> Self {
@@ -152,7 +243,7 @@ impl From<FitFormat> for read::Format {
 }
 
 fn read_experiment(a: &FitArgs) -> Result<(Experiment, read::Format)> {
-    let text = crate::input::read_text(&a.file, MAX_INPUT, "a measurement file", "")?;
+    let text = read_measurements(&a.file, "a measurement file")?;
     let name = a.file.display().to_string();
     let ext = a.file.extension().and_then(|e| e.to_str());
     let fmt = a
@@ -163,13 +254,85 @@ fn read_experiment(a: &FitArgs) -> Result<(Experiment, read::Format)> {
         metrics: a.metric.clone(),
         callpath: None,
     };
-    let e = read::read(fmt, &name, &text, &csv)?;
+    let e = read::read(fmt, &name, &text, &csv).map_err(|e| {
+        // A column named by --param or --metric that the file lacks is a usage error, as
+        // every name given by flag that the data does not have.
+        if e.kind != read::ReadErrorKind::UnknownName {
+            return CliError::from(e);
+        }
+        let named = |n: &String| e.message.contains(&format!("`{}`", diag::short(n)));
+        let flag = if a.metric.iter().any(named) {
+            "--metric"
+        } else {
+            "--param"
+        };
+        let help = e
+            .help
+            .as_deref()
+            .map(|h| format!("; {h}"))
+            .unwrap_or_default();
+        CliError::usage(format!("{flag}: {}{help}", e.message))
+    })?;
     if fmt != read::Format::Csv && !a.param.is_empty() {
         return Err(CliError::usage(
             "--param chooses CSV columns; Extra-P files name their parameters themselves",
         ));
     }
     Ok((e, fmt))
+}
+
+/// The hint for values a double-precision fit cannot handle.
+const RANGE_HELP: &str = "give the values in another unit (e.g. ms rather than s, or GB rather \
+     than bytes) so that their squares stay below 1e308, and drop values many orders of \
+     magnitude from the rest";
+
+/// The most prediction points the -D bindings may give.
+const MAX_POINTS: u64 = 10_000;
+
+/// The prediction points of the `-D` bindings: every combination of their values, each as
+/// one value per parameter of `names`. An unknown name (with the closest one), a parameter
+/// left unbound, or more than [`MAX_POINTS`] points is a usage error.
+fn defined_points(defines: &[Define], names: &[String]) -> Result<Vec<Vec<f64>>> {
+    if defines.is_empty() {
+        return Ok(Vec::new());
+    }
+    for d in defines {
+        if !names.iter().any(|n| *n == *d.name) {
+            let hint =
+                diag::did_you_mean(&diag::suggest(&d.name, names.iter().map(String::as_str)))
+                    .unwrap_or_else(|| format!("the parameters are {}", names.join(", ")));
+            return Err(CliError::usage(format!(
+                "-D {}: no parameter `{}` in the measurements; {hint}",
+                d.text, d.name
+            )));
+        }
+    }
+    if let Some(n) = names
+        .iter()
+        .find(|n| !defines.iter().any(|d| *d.name == **n))
+    {
+        return Err(CliError::usage(format!(
+            "-D binds no value for the parameter `{n}`; give every parameter one, e.g. -D {n}=…"
+        )));
+    }
+    let bindings = defines
+        .iter()
+        .map(|d| (d.name.clone(), d.values.clone()))
+        .collect();
+    let grid = expr::grid::Grid::with_limit(bindings, MAX_POINTS)
+        .map_err(|e| CliError::usage(format!("-D: {e}")))?;
+    Ok(grid
+        .points_f64()
+        .map(|p| {
+            names
+                .iter()
+                .map(|n| {
+                    let k = grid.names().iter().position(|g| **g == **n);
+                    k.map_or(f64::NAN, |k| p[k])
+                })
+                .collect()
+        })
+        .collect())
 }
 
 /// `vates fit FILE --basis ... --y COL`: a regression on user basis functions.
@@ -186,7 +349,7 @@ fn run_basis(a: &FitArgs, spec: &str, y: &str, out: &mut dyn Write) -> Result<()
     })?;
     let mut names = variables(&bases);
     names.push(y.to_string());
-    let text = crate::input::read_text(&a.file, MAX_INPUT, "a CSV file", "")?;
+    let text = read_measurements(&a.file, "a CSV file")?;
     let cols = read::csv::columns(&a.file.display().to_string(), &text, &names)
         .map_err(|e| CliError::Report(miette::Report::new(e)))?;
     let (ys, xs) = cols.split_last().expect("the y column");
@@ -207,15 +370,17 @@ fn run_basis(a: &FitArgs, spec: &str, y: &str, out: &mut dyn Write) -> Result<()
         shuffle: a.shuffle,
     };
     let f = fit_bases(&bases, &columns, ys, &opts).map_err(|e| {
-        CliError::with_help(
-            format!("{}: {e}", a.file.display()),
-            "check the basis functions against the data (a log of 0, too few rows)",
-        )
+        let help = match e {
+            BasisError::Fit(fit::FitError::Range { .. }) => RANGE_HELP,
+            _ => "check the basis functions against the data (a log of 0, too few rows)",
+        };
+        CliError::with_help(format!("{}: {e}", a.file.display()), help)
     })?;
     let method = clap::ValueEnum::to_possible_value(&a.method)
         .map_or_else(|| "ols".to_string(), |v| v.get_name().to_string());
     let shown = match a.format {
-        FitOutput::Json => crate::error::json_text(&report::regression_json(&f))? + "\n",
+        // `json_text` ends with the newline.
+        FitOutput::Json => crate::error::json_text(&report::regression_json(&f))?,
         _ => report::regression_text(&f, &method),
     };
     write!(out, "{shown}").map_err(CliError::Stdout)
@@ -236,13 +401,13 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         }
         return run_basis(&a, spec, y, out);
     }
-    if !a.predict.is_empty()
+    if (!a.predict.is_empty() || !a.define.is_empty())
         && (a.rank || a.format == FitOutput::Latex)
         && a.format != FitOutput::Json
     {
         return Err(CliError::usage(
-            "--predict shows in the text and JSON reports; drop --rank and --format latex, \
-             or use --format json",
+            "predictions (-D, --predict) show in the text and JSON reports; drop --rank and \
+             --format latex, or use --format json",
         ));
     }
     if let Some(path) = &a.plot {
@@ -270,25 +435,33 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     } else {
         &a.metric
     };
-    e.select(a.callpath.as_deref(), metrics)
-        .map_err(|m| CliError::usage(format!("--callpath/--metric: {m}")))?;
+    let callpath_known = a
+        .callpath
+        .as_ref()
+        .is_none_or(|c| e.callpaths().contains(&c.as_str()));
+    e.select(a.callpath.as_deref(), metrics).map_err(|m| {
+        let flag = if callpath_known {
+            "--metric"
+        } else {
+            "--callpath"
+        };
+        CliError::usage(format!("{flag}: {m}"))
+    })?;
     let times_param = match &a.times {
         None => None,
         Some(t) => Some(names.iter().position(|n| n == t).ok_or_else(|| {
-            CliError::usage(format!(
-                "--times {t}: no such parameter; the parameters are {}",
-                names.join(", ")
-            ))
+            let hint = diag::did_you_mean(&diag::suggest(t, names.iter().map(String::as_str)))
+                .unwrap_or_else(|| format!("the parameters are {}", names.join(", ")));
+            CliError::usage(format!("--times {t}: no such parameter; {hint}"))
         })?),
     };
-    let points = a
-        .predict
-        .iter()
-        .map(|p| {
+    let mut points = defined_points(&a.define, &names)?;
+    for p in &a.predict {
+        points.push(
             fit::run::parse_point(p, &names)
-                .map_err(|m| CliError::usage(format!("--predict `{p}`: {m}")))
-        })
-        .collect::<Result<Vec<_>>>()?;
+                .map_err(|m| CliError::usage(format!("--predict `{p}`: {m}")))?,
+        );
+    }
     let mut opts = RunOptions {
         modeler: match a.modeler {
             ModelerArg::Vates => Modeler::Vates,
@@ -320,12 +493,16 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     let mut models = Vec::new();
     for (s, r) in e.series.iter().zip(results) {
         models.push(r.map_err(|err| {
-            CliError::msg(format!(
-                "{}: {} / {}: {err}",
-                a.file.display(),
-                s.callpath,
-                s.metric
-            ))
+            let series = if s.callpath.is_empty() {
+                s.metric.clone()
+            } else {
+                format!("{} / {}", s.callpath, s.metric)
+            };
+            let message = format!("{}: {series}: {err}", a.file.display());
+            match err {
+                fit::FitError::Range { .. } => CliError::with_help(message, RANGE_HELP),
+                _ => CliError::msg(message),
+            }
         })?);
     }
     let refs: Vec<&fit::run::SeriesModel> = if a.rank {
@@ -368,7 +545,8 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         }
         FitOutput::Json => {
             let v = report::json(modeler, &names, &entries);
-            writeln!(out, "{}", crate::error::json_text(&v)?).map_err(CliError::Stdout)?;
+            // One object; `json_text` ends with the newline.
+            write!(out, "{}", crate::error::json_text(&v)?).map_err(CliError::Stdout)?;
         }
         FitOutput::Text if a.rank => {
             write!(out, "{}", report::rank_text(&names, &refs)).map_err(CliError::Stdout)?;

@@ -141,8 +141,8 @@ fn bad_inputs_name_line_and_column() {
         let err = fails(&["fit", &write(&d, name, text)], 1);
         assert!(wants.iter().all(|w| err.contains(w)), "{name}: {err}");
     }
-    // A CSV column that does not exist.
-    let err = fails(&["fit", &example("runs.csv"), "--metric", "tme"], 1);
+    // A CSV column that does not exist: a usage error, as every name given by flag.
+    let err = fails(&["fit", &example("runs.csv"), "--metric", "tme"], 2);
     assert!(
         err.contains("no column `tme`") && err.contains("time"),
         "{err}"
@@ -294,4 +294,249 @@ fn non_positive_parameters_and_log_terms() {
             "{modeler}: {v}"
         );
     }
+}
+
+/// Binary input is refused at its first block, not after reading up to the size limit:
+/// `/dev/zero` ends at once; a file with a NUL byte names its offset.
+#[test]
+fn binary_input_is_refused_at_once() {
+    let start = std::time::Instant::now();
+    let err = fails(&["fit", "/dev/zero"], 1);
+    assert!(
+        err.contains("`/dev/zero` is not a text file: byte 0 is 0x00 (NUL)"),
+        "{err}"
+    );
+    assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+    let d = tempdir("fit-binary");
+    let err = fails(&["fit", &write(&d, "b.csv", "p,t\n1,2\0\n")], 1);
+    assert!(err.contains("byte 7 is 0x00"), "{err}");
+    let err = fails(
+        &[
+            "fit",
+            &write(&d, "b.csv", "p,t\n1,2\0\n"),
+            "--basis",
+            "p",
+            "--y",
+            "t",
+        ],
+        1,
+    );
+    assert!(err.contains("byte 7 is 0x00"), "{err}");
+}
+
+/// A column name given twice, and a subnormal value, are refused at their line and column.
+#[test]
+fn duplicated_columns_and_subnormal_values_are_located() {
+    let d = tempdir("fit-dup");
+    let dup = write(&d, "dup.csv", "p,time,time\n1,1,2\n2,2,3\n4,4,5\n");
+    for extra in [&[][..], &["--metric", "time"][..]] {
+        let mut args = vec!["fit", dup.as_str()];
+        args.extend_from_slice(extra);
+        let err = fails(&args, 1);
+        assert!(
+            err.contains("dup.csv:1:8: the column name `time` appears twice: columns 2 and 3"),
+            "{err}"
+        );
+    }
+    let sub = write(&d, "sub.csv", "p,time\n1,1e-320\n2,2\n4,4\n8,8\n16,16\n");
+    let err = fails(&["fit", &sub], 1);
+    assert!(
+        err.contains("sub.csv:2:3: `1e-320` in column `time` is too small to model")
+            && err.contains("smaller unit"),
+        "{err}"
+    );
+}
+
+/// A callpath, metric or parameter named by flag that the data does not have is a usage
+/// error (exit 2) naming the flag, with the closest name.
+#[test]
+fn names_the_data_lacks_are_usage_errors() {
+    let solver = example("solver.txt");
+    let runs = example("runs.csv");
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--callpath", "slove"],
+            "--callpath: no callpath `slove` in the file; did you mean `solve`?",
+        ),
+        (
+            &["--metric", "tme"],
+            "--metric: no metric `tme` in the file; did you mean `time`?",
+        ),
+        (
+            &["-D", "q=4"],
+            "-D q=4: no parameter `q` in the measurements",
+        ),
+        (&["-D", "pp=4"], "did you mean `p`?"),
+        (
+            &["--times", "pp"],
+            "--times pp: no such parameter; did you mean `p`?",
+        ),
+        (&["--predict", "q=4"], "no parameter `q`"),
+    ];
+    for (flags, want) in cases {
+        let mut args = vec!["fit", solver.as_str()];
+        args.extend_from_slice(flags);
+        let err = fails(&args, 2);
+        assert!(err.contains(want), "{flags:?}: {err}");
+    }
+    let err = fails(&["fit", &runs, "--metric", "tme"], 2);
+    assert!(
+        err.contains("--metric: ") && err.contains("did you mean `time`?"),
+        "{err}"
+    );
+    let err = fails(&["fit", &runs, "--param", "pp"], 2);
+    assert!(
+        err.contains("--param: ") && err.contains("did you mean `p`?"),
+        "{err}"
+    );
+    let err = fails(&["fit", &runs, "--callpath", "x"], 2);
+    assert!(err.contains("--callpath: no callpath `x`"), "{err}");
+}
+
+/// `-D name=values` names prediction points (a list gives several, several -D every
+/// combination); `--predict` is the same for one point; a parameter left unbound is a usage
+/// error.
+#[test]
+fn prediction_points_are_named_with_d() {
+    let runs = example("runs.csv");
+    let v = json(&[
+        "fit",
+        &runs,
+        "-D",
+        "p=64,128",
+        "-D",
+        "n=64000",
+        "--predict",
+        "p=128,n=64000",
+        "--format",
+        "json",
+    ]);
+    let preds = v["models"][0]["predictions"].as_array().unwrap();
+    let points: Vec<(f64, f64)> = preds
+        .iter()
+        .map(|p| {
+            let at = |k: &str| p["point"][k].as_f64().unwrap();
+            (at("p"), at("n"))
+        })
+        .collect();
+    assert_eq!(
+        points,
+        [(64.0, 64000.0), (128.0, 64000.0), (128.0, 64000.0)]
+    );
+    assert_eq!(
+        preds[1]["value"], preds[2]["value"],
+        "-D and --predict agree"
+    );
+    let err = fails(&["fit", &runs, "-D", "p=64"], 2);
+    assert!(err.contains("no value for the parameter `n`"), "{err}");
+    let err = fails(&["fit", &runs, "-D", "p=x"], 2);
+    assert!(err.contains("-D"), "{err}");
+}
+
+/// Values near the largest double are modelled on a scaled copy (a finite model, exit 0);
+/// values whose range a double-precision fit cannot handle are refused with the reason,
+/// never shown as a NaN or infinite model.
+#[test]
+fn huge_and_wide_values_give_a_finite_model_or_a_reason() {
+    let d = tempdir("fit-range");
+    let big = write(
+        &d,
+        "big.csv",
+        "p,time\n1,1e307\n2,4e307\n4,1.6e308\n8,1.7e308\n",
+    );
+    let v = json(&["fit", &big, "--format", "json"]);
+    let model = &v["models"][0]["model"];
+    let c0 = model["constant"].as_f64().expect("a finite constant");
+    let c1 = model["terms"][0]["coefficient"]
+        .as_f64()
+        .expect("a finite coefficient");
+    assert!(c0.is_finite() && c1 > 1e306, "{model}");
+    let out = stdout(&["fit", &big, "-D", "p=16"]);
+    assert!(!out.contains("NaN"), "{out}");
+    assert!(out.contains("beyond the largest double"), "{out}");
+    let wide = write(&d, "wide.csv", "p,time\n1,1e-300\n2,1\n4,2\n8,3\n16,4\n");
+    let err = fails(&["fit", &wide], 1);
+    assert!(
+        err.contains("wide.csv: time: the values (magnitudes 1e-300 to 4e0) are beyond what a double-precision fit can handle")
+            && err.contains("another unit"),
+        "{err}"
+    );
+    // The basis regression is scaled too: finite coefficients where they were inf and NaN.
+    let out = stdout(&["fit", &big, "--basis", "p; p^2", "--y", "time"]);
+    assert!(!out.contains("NaN") && out.contains("e+30"), "{out}");
+    let ok = write(&d, "ok.csv", "p,y\n1,3e300\n2,5e300\n3,7e300\n4,9e300\n");
+    let v = json(&["fit", &ok, "--basis", "p", "--y", "y", "--format", "json"]);
+    let c = v["coefficients"]["p"].as_f64().unwrap_or(f64::NAN);
+    assert!((c - 2e300).abs() < 1e288, "{v}");
+    let wide = write(&d, "wide2.csv", "p,y\n1,1e-300\n1e300,1\n1e-300,1e300\n");
+    let err = fails(&["fit", &wide, "--basis", "p^2", "--y", "y"], 1);
+    assert!(err.contains("`p^2` at row 2: non-finite value"), "{err}");
+}
+
+/// `--format json` prints one pretty JSON object (not JSON Lines), in both modes.
+#[test]
+fn json_output_is_one_object() {
+    for extra in [&[][..], &["--basis", "n", "--y", "time"][..]] {
+        let runs = example("runs.csv");
+        let mut args = vec!["fit", runs.as_str(), "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = stdout(&args);
+        assert!(out.starts_with("{\n  \"") && out.ends_with("}\n"), "{out}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON value");
+        assert!(v.is_object(), "{out}");
+    }
+}
+
+/// Strong-scaling data t = 100/p + 2 at p = 1 … 64 without `--times`: the model is
+/// `2 + 100·p^-1` and its prediction at p = 1024 is within 1% of 2.0977 (it was the
+/// constant 5.30, with no warning); `--negative-exponents` finds it too.
+#[test]
+fn strong_scaling_without_times_extrapolates() {
+    let d = tempdir("fit-strong-plain");
+    let mut csv = String::from("p,time\n");
+    for k in 0..7 {
+        let p = f64::from(1 << k);
+        csv.push_str(&format!("{p},{}\n", 100.0 / p + 2.0));
+    }
+    let f = write(&d, "strong.csv", &csv);
+    let truth = 100.0 / 1024.0 + 2.0;
+    for extra in [&[][..], &["--negative-exponents"][..]] {
+        let mut args = vec!["fit", f.as_str(), "-D", "p=1024", "--format", "json"];
+        args.extend_from_slice(extra);
+        let v = json(&args);
+        let m = &v["models"][0];
+        let value = m["predictions"][0]["value"].as_f64().unwrap();
+        assert!(
+            (value - truth).abs() < 0.01 * truth,
+            "{extra:?} {value}: {m}"
+        );
+        assert_eq!(m["model"]["terms"][0]["factors"][0]["poly"], "-1", "{m}");
+    }
+    let out = stdout(&["fit", &f]);
+    assert!(out.contains("model     2 + 100·p^-1"), "{out}");
+    // The extrap modeler keeps Extra-P's blocks, and says why its model misses.
+    for extra in [&[][..], &["--negative-exponents"][..]] {
+        let mut args = vec!["fit", f.as_str(), "--modeler", "extrap"];
+        args.extend_from_slice(extra);
+        let out = stdout(&args);
+        assert!(
+            out.contains("the values decrease as p grows, but the model does not follow them with a decreasing term: the extrap modeler's building blocks grow"),
+            "{out}"
+        );
+    }
+    assert!(!stdout(&["fit", &f]).contains("but the model does not follow"));
+}
+
+/// `fit --help` states the defaults the readers apply.
+#[test]
+fn help_states_the_true_defaults() {
+    let help = stdout(&["fit", "--help"]);
+    for want in [
+        "Default: with --metric, the columns left of the first metric; without, the columns that are not metrics",
+        "default: the columns whose values differ in 90% of the rows or more",
+        "-D <NAME=VALUES>",
+    ] {
+        assert!(help.contains(want), "no `{want}` in\n{help}");
+    }
+    assert!(!help.contains("default: the last\n"), "{help}");
 }

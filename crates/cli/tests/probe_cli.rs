@@ -77,3 +77,55 @@ fn an_output_in_a_missing_directory_fails_before_probing() {
     assert!(err.contains("cannot write"), "{err}");
     assert!(start.elapsed() < Duration::from_secs(5), "it probed first");
 }
+
+/// An output path whose directory exists but where no file can be created (`/proc`) fails
+/// before the probe runs, not after its seconds; an existing file is kept as it was.
+#[test]
+fn an_unwritable_output_fails_before_probing() {
+    let start = Instant::now();
+    let err = fails(&["probe", "--quick", "-o", "/proc/x.json"], 1);
+    assert!(err.contains("cannot write `/proc/x.json`"), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "it probed first: {:?}",
+        start.elapsed()
+    );
+}
+
+/// The bandwidth array's limit is a flag: the table reads an array of at most that size,
+/// the profile keeps the limit, and 0 is a usage error.
+#[test]
+fn the_bandwidth_array_is_capped() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = stdout(&[
+        "probe",
+        "--quick",
+        "--max-threads",
+        "2",
+        "--max-array-mib",
+        "16",
+        "--format",
+        "json",
+    ]);
+    let profile = probe::Profile::from_json(&out).expect("a profile");
+    assert_eq!(profile.settings.max_bandwidth_bytes, 16 << 20);
+    assert_eq!(profile.bandwidth.array_bytes, 16 << 20);
+    let err = fails(&["probe", "--max-array-mib", "0"], 2);
+    assert!(err.contains("--max-array-mib"), "{err}");
+}
+
+/// `-o` over an existing, longer file leaves exactly the new profile (the file is opened
+/// before the probe without truncating, and emptied when the profile is written).
+#[test]
+fn an_existing_output_is_replaced_whole() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempdir("probe-replace");
+    let file = dir.join("machine.json");
+    std::fs::write(&file, "x".repeat(1 << 20)).expect("write");
+    let path = file.display().to_string();
+    let out = stdout(&["probe", "--quick", "--max-threads", "2", "-o", &path]);
+    assert!(out.contains(&format!("profile written to {path}")), "{out}");
+    let text = std::fs::read_to_string(&file).expect("read");
+    let profile = probe::Profile::from_json(&text).expect("only the new profile");
+    assert!(profile.settings.quick);
+}

@@ -198,6 +198,18 @@ pub fn fit_bases(
             row.push(v);
         }
     }
+    // The regression runs on y divided by a power of two near its largest magnitude (exact
+    // in floating point), so that sums and squares of values near 1e308 do not overflow; the
+    // coefficients, α and the RSS are scaled back.
+    let largest = y.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let scale = if largest > 0.0 && largest.is_finite() {
+        2f64.powi(largest.log2().floor() as i32)
+    } else {
+        1.0
+    };
+    let unscaled = y;
+    let scaled: Vec<f64> = y.iter().map(|v| v / scale).collect();
+    let y = scaled.as_slice();
     let mean = y.iter().sum::<f64>() / n.max(1) as f64;
     let tss: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
     let with_ones = || -> Vec<Vec<f64>> {
@@ -276,13 +288,43 @@ pub fn fit_bases(
             (yi - p) * (yi - p)
         })
         .sum();
+    let r2 = if tss > 0.0 { 1.0 - rss / tss } else { f64::NAN };
+    let (intercept, rss, alpha) = (
+        intercept * scale,
+        rss * scale * scale,
+        alpha.map(|a| a * scale),
+    );
+    let coefficients: Vec<f64> = coefficients.iter().map(|c| c * scale).collect();
+    // Never NaN or infinite coefficients: say which part a double cannot hold. (The RSS of
+    // values near 1e300 may exceed the largest double and is then infinite, as it is.)
+    let what = if !intercept.is_finite() || coefficients.iter().any(|c| !c.is_finite()) {
+        Some("coefficients")
+    } else if rss.is_nan() || (tss > 0.0 && !r2.is_finite()) {
+        Some("residual sum of squares")
+    } else {
+        None
+    };
+    if let Some(what) = what {
+        let magnitudes = unscaled
+            .iter()
+            .chain(design.iter().flatten())
+            .map(|v| v.abs());
+        return Err(BasisError::Fit(FitError::Range {
+            what,
+            smallest: magnitudes
+                .clone()
+                .filter(|v| *v > 0.0)
+                .fold(f64::INFINITY, f64::min),
+            largest: magnitudes.fold(0.0, f64::max),
+        }));
+    }
     Ok(BasisFit {
         terms: bases.iter().map(|b| b.text.clone()).collect(),
         coefficients,
         intercept,
         alpha,
         rss,
-        r2: if tss > 0.0 { 1.0 - rss / tss } else { f64::NAN },
+        r2,
         rank,
         collinear,
     })

@@ -66,4 +66,18 @@ pub enum FitError {
     /// The factorisation failed (it does not on finite input).
     #[error("the {0} did not converge")]
     Factorisation(&'static str),
+    /// The values span more than double precision can fit: the fitted model (or the
+    /// regression's `what`) came out NaN or infinite.
+    #[error(
+        "the values (magnitudes {smallest:e} to {largest:e}) are beyond what a double-precision \
+         fit can handle: its {what} is not a finite number"
+    )]
+    Range {
+        /// What came out not finite ("model", "coefficients", "residual sum of squares").
+        what: &'static str,
+        /// The smallest nonzero magnitude among the values.
+        smallest: f64,
+        /// The largest magnitude among the values.
+        largest: f64,
+    },
 }

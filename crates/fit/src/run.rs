@@ -125,7 +125,13 @@ impl SeriesModel {
             Some((value + at(0.025)?, value + at(0.975)?))
         });
         let mut warnings = Vec::new();
-        if !value.is_finite() {
+        if value.is_infinite() && self.best.model.eval(point).is_infinite() {
+            warnings.push(format!(
+                "the model's value here is beyond the largest double ({:e}): it cannot be \
+                 given as a number",
+                f64::MAX
+            ));
+        } else if !value.is_finite() {
             warnings.push(format!(
                 "the model is not defined here (its value is {value}): a logarithm or power of a \
                  non-positive parameter"
@@ -315,6 +321,14 @@ fn data_warnings(ms: &[Measurement], names: &[String]) -> Vec<String> {
     w
 }
 
+/// The smallest and largest of `x`.
+fn domain_of(x: &[f64]) -> (f64, f64) {
+    x.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        })
+}
+
 /// Models one series.
 ///
 /// # Errors
@@ -333,8 +347,9 @@ pub fn model_series(
         .iter()
         .flat_map(|m| m.values.iter().map(move |v| (v * factor(m)).abs()))
         .fold(0.0f64, f64::max);
+    // Rounded down: 2^1024 is not a double, and values up to f64::MAX must stay finite.
     let scale = if largest > 0.0 && largest.is_finite() {
-        2f64.powi(largest.log2().round() as i32)
+        2f64.powi(largest.log2().floor() as i32)
     } else {
         1.0
     };
@@ -370,9 +385,85 @@ pub fn model_series(
     } else {
         None
     };
+    // A model is never NaN or infinite: values whose range a double cannot fit (1e-300
+    // beside 1, whose relative weights overflow) are an error, not a NaN model. (Its value
+    // at a measured point may still exceed the largest double once scaled back.)
+    let defined = |f: &Fitted| {
+        let finite =
+            |m: &Model| m.constant.is_finite() && m.terms.iter().all(|t| t.coefficient.is_finite());
+        finite(&f.model)
+            && finite(&f.model.scaled(scale))
+            && f.quality.smape.is_finite()
+            && ms.iter().all(|m| f.model.eval(&m.point).is_finite())
+    };
+    if !defined(&best) {
+        let magnitudes = || {
+            series
+                .measurements
+                .iter()
+                .flat_map(|m| m.values.iter().map(move |v| (v * factor(m)).abs()))
+        };
+        return Err(FitError::Range {
+            what: "model",
+            smallest: magnitudes()
+                .filter(|v| *v > 0.0)
+                .fold(f64::INFINITY, f64::min),
+            largest,
+        });
+    }
     let best = best.scaled(scale);
-    let alternatives: Vec<Fitted> = alternatives.iter().map(|f| f.scaled(scale)).collect();
+    let alternatives: Vec<Fitted> = alternatives
+        .iter()
+        .filter(|f| defined(f))
+        .map(|f| f.scaled(scale))
+        .collect();
     let positive = ms.iter().all(|m| m.values.iter().all(|&v| v > 0.0));
+    let warnings = {
+        let mut w = data_warnings(&ms, names);
+        if dims == 1 {
+            // A model that does not decrease where the data do will not extrapolate.
+            let x: Vec<f64> = ms.iter().map(|m| m.point[0]).collect();
+            let means: Vec<f64> = ms.iter().map(Measurement::mean).collect();
+            let (lo, hi) = domain_of(&x);
+            let flat = best.model.eval(&[hi]) >= best.model.eval(&[lo]);
+            // Extra-P's growing blocks follow a decreasing series only with a negative
+            // coefficient, which turns negative beyond the data.
+            let decreasing_term = best.model.terms.iter().any(|t| match &t.basis {
+                crate::Basis::Pmnf(f) => f
+                    .iter()
+                    .any(|f| f.term.poly.num() < 0 || f.term.log.num() < 0),
+                crate::Basis::User(_) => false,
+            });
+            let misses = flat || (opts.modeler == Modeler::Extrap && !decreasing_term);
+            if misses && crate::vates::decreasing_blocks(&x, &means) {
+                let why = match opts.modeler {
+                    Modeler::Extrap => {
+                        "the extrap modeler's building blocks grow (Extra-P's negative \
+                         exponents carry a negative power of the logarithm, undefined \
+                         where it is 0); the vates modeler adds decreasing terms itself"
+                    }
+                    Modeler::Vates => {
+                        "no decreasing term fits; model the metric times the parameter, \
+                         or give a decreasing term of your own"
+                    }
+                };
+                w.push(format!(
+                    "the values decrease as {} grows, but the model does not follow them \
+                     with a decreasing term: {why}",
+                    names[0]
+                ));
+            }
+        }
+        if let Some(p) = opts.times_param {
+            if series.measurements.iter().any(|m| m.point[p] <= 0.0) {
+                w.push(format!(
+                    "{} ≤ 0 at some points: the metric times {} is 0 or negative there",
+                    names[p], names[p]
+                ));
+            }
+        }
+        w
+    };
     Ok(SeriesModel {
         callpath: series.callpath.clone(),
         metric: series.metric.clone(),
@@ -382,18 +473,7 @@ pub fn model_series(
         points: ms.len(),
         repetitions: ms.iter().map(|m| m.values.len()).sum(),
         times_param: opts.times_param,
-        warnings: {
-            let mut w = data_warnings(&ms, names);
-            if let Some(p) = opts.times_param {
-                if series.measurements.iter().any(|m| m.point[p] <= 0.0) {
-                    w.push(format!(
-                        "{} ≤ 0 at some points: the metric times {} is 0 or negative there",
-                        names[p], names[p]
-                    ));
-                }
-            }
-            w
-        },
+        warnings,
         boot,
         positive,
     })

@@ -210,3 +210,66 @@ fn points_and_series_selection() {
         "{err}"
     );
 }
+
+/// A column name given twice is refused at its second place in the header (line 1, its
+/// column), also when `--metric` names it (the two columns were read as one series).
+#[test]
+fn a_duplicated_column_name_is_refused_at_the_second() {
+    let text = "p,time,time\n1,1,2\n2,2,3\n";
+    for metrics in [vec![], vec!["time".to_string()]] {
+        let opts = CsvOptions {
+            metrics,
+            ..CsvOptions::default()
+        };
+        let (k, msg) = kind_of(csv::read("c", text, &opts));
+        assert_eq!(k, ReadErrorKind::Mismatch, "{msg}");
+        assert!(
+            msg.starts_with("c:1:8:") && msg.contains("`time` appears twice: columns 2 and 3"),
+            "{msg}"
+        );
+    }
+    let err = csv::columns("c", text, &["p".into(), "time".into()]).expect_err("refused");
+    assert!(err.message.starts_with("c:1:8:"), "{}", err.message);
+}
+
+/// A subnormal value (finite, nonzero, below the smallest normal double) is refused in
+/// every reader with its place and the reason, not as "not finite".
+#[test]
+fn a_subnormal_value_is_refused_where_it_is() {
+    let (k, msg) = kind_of(csv::read(
+        "c",
+        "p,t\n1,1e-320\n2,2\n",
+        &CsvOptions::default(),
+    ));
+    assert_eq!(k, ReadErrorKind::OutOfRange, "{msg}");
+    assert!(
+        msg.starts_with("c:2:3:") && msg.contains("`1e-320` in column `t` is too small to model"),
+        "{msg}"
+    );
+    let (k, msg) = kind_of(text::read(
+        "t",
+        "PARAMETER p\nPOINTS 1 2\nDATA 1\nDATA 4e-324\n",
+    ));
+    assert_eq!(k, ReadErrorKind::OutOfRange, "{msg}");
+    assert!(
+        msg.starts_with("t:4:6:") && msg.contains("2.2e-308"),
+        "{msg}"
+    );
+    let (k, msg) = kind_of(jsonl::read(
+        "j",
+        "{\"params\": {\"p\": 1}, \"value\": 1e-310}\n",
+    ));
+    assert_eq!(k, ReadErrorKind::OutOfRange, "{msg}");
+    assert!(
+        msg.starts_with("j:1:1:") && msg.contains("too small"),
+        "{msg}"
+    );
+    // Zero and the smallest normal double are values.
+    let e = csv::read(
+        "c",
+        "p,t\n1,0\n2,2.2250738585072014e-308\n",
+        &CsvOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(e.series[0].measurements[1].values, [f64::MIN_POSITIVE]);
+}

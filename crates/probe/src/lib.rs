@@ -62,8 +62,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use error::{ProbeError, ProfileError};
 pub use machine::{Machine, SysCache};
-pub use memory::{cache_boundaries, CacheBoundary};
-pub use options::{available_cores, Options, MAX_BYTES, MAX_THREADS};
+pub use memory::{bandwidth_array_bytes, cache_boundaries, CacheBoundary};
+pub use options::{
+    available_cores, Options, FULL_MAX_ARRAY, MAX_BYTES, MAX_THREADS, QUICK_MAX_ARRAY,
+};
 pub use profile::{
     Bandwidth, BandwidthPoint, Memory, Profile, RayonJoin, SizePoint, ThreadPoint, FORMAT, VERSION,
 };

@@ -148,11 +148,16 @@ pub fn cache_boundaries(latency: &[SizePoint], factor: f64) -> Vec<CacheBoundary
 }
 
 /// The array size of the bandwidth table: the option, or four times the largest cache the
-/// system reports (32 MiB if none), at least 64 MiB.
-pub(crate) fn bandwidth_array_bytes(options: &Options, largest_cache: Option<u64>) -> u64 {
-    options
-        .bandwidth_bytes
-        .unwrap_or_else(|| (4 * largest_cache.unwrap_or(32 << 20)).max(64 << 20))
+/// system reports (32 MiB if none), at least 64 MiB and at most the options' limit
+/// (`max_bandwidth_bytes`).
+pub fn bandwidth_array_bytes(options: &Options, largest_cache: Option<u64>) -> u64 {
+    options.bandwidth_bytes.unwrap_or_else(|| {
+        largest_cache
+            .unwrap_or(32 << 20)
+            .saturating_mul(4)
+            .max(64 << 20)
+            .min(options.max_bandwidth_bytes)
+    })
 }
 
 /// The read bandwidth of `threads` threads summing their slices of one array, for each

@@ -10,6 +10,16 @@ pub const MAX_THREADS: usize = 1024;
 /// The largest working set, message or bandwidth array a probe allocates, bytes (4 GiB).
 pub const MAX_BYTES: u64 = 1 << 32;
 
+/// The limit on the bandwidth table's automatic array in a quick probe (256 MiB).
+pub const QUICK_MAX_ARRAY: u64 = 256 << 20;
+
+/// The limit on the bandwidth table's automatic array in a full probe (1 GiB).
+pub const FULL_MAX_ARRAY: u64 = 1 << 30;
+
+fn full_max_array() -> u64 {
+    FULL_MAX_ARRAY
+}
+
 /// The settings of one probe: which points are measured and how long each takes. Kept in
 /// the profile (`settings`) so that a profile says how it was made.
 ///
@@ -46,8 +56,15 @@ pub struct Options {
     /// smallest up to it.
     pub max_chase_bytes: u64,
     /// The array the bandwidth table reads, bytes; `None`: four times the largest cache the
-    /// system reports (or 32 MiB if it reports none), at least 64 MiB.
+    /// system reports (or 32 MiB if it reports none), at least 64 MiB, at most
+    /// `max_bandwidth_bytes`.
     pub bandwidth_bytes: Option<u64>,
+    /// The limit on the array the bandwidth table allocates when its size is automatic
+    /// (`bandwidth_bytes` is `None`), bytes: [`QUICK_MAX_ARRAY`] in a quick probe,
+    /// [`FULL_MAX_ARRAY`] in a full one. A host reporting a 480 MiB last cache would
+    /// otherwise have its probe allocate 1.9 GiB.
+    #[serde(default = "full_max_array")]
+    pub max_bandwidth_bytes: u64,
     /// A cache-level boundary is where the pointer chase's latency rises by more than this
     /// factor over the level's plateau (see [`crate::cache_boundaries`]).
     pub jump_factor: f64,
@@ -69,6 +86,11 @@ impl Options {
             min_chase_bytes: 4 << 10,
             max_chase_bytes: if quick { 32 << 20 } else { 256 << 20 },
             bandwidth_bytes: None,
+            max_bandwidth_bytes: if quick {
+                QUICK_MAX_ARRAY
+            } else {
+                FULL_MAX_ARRAY
+            },
             jump_factor: 1.5,
         }
     }
@@ -121,6 +143,12 @@ impl Options {
         if let Some(b) = self.bandwidth_bytes {
             check_range("bandwidth array", b, b, 4096)?;
         }
+        check_range(
+            "bandwidth array limit",
+            self.max_bandwidth_bytes,
+            self.max_bandwidth_bytes,
+            4096,
+        )?;
         Ok(())
     }
 
@@ -158,9 +186,18 @@ impl Options {
             .collect()
     }
 
-    /// The thread counts of the bandwidth table: 1 to the core count.
+    /// The thread counts of the bandwidth table: 1 to the core count in a full probe; in a
+    /// quick one 1, 2, 4, … below it and the core count (on 64 cores 7 points, not 64).
     pub fn bandwidth_threads(&self) -> Vec<usize> {
-        (1..=self.cores.max(1)).collect()
+        let cores = self.cores.max(1);
+        if !self.quick {
+            return (1..=cores).collect();
+        }
+        let mut out: Vec<usize> = std::iter::successors(Some(1usize), |k| k.checked_mul(2))
+            .take_while(|&k| k < cores)
+            .collect();
+        out.push(cores);
+        out
     }
 }
 

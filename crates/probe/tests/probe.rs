@@ -197,3 +197,40 @@ fn the_text_names_every_measurement() {
         assert!(text.contains(what), "no `{what}` in\n{text}");
     }
 }
+
+/// The bandwidth array is four times the last cache, at least 64 MiB, and at most the
+/// options' limit: 256 MiB in a quick probe, 1 GiB in a full one (a host reporting a
+/// 480 MiB last cache allocated 1.9 GiB before); the quick probe measures bandwidth at
+/// 1, 2, 4, … threads and the core count, not at every count.
+#[test]
+fn the_bandwidth_array_and_threads_are_capped() {
+    use probe::{bandwidth_array_bytes, FULL_MAX_ARRAY, QUICK_MAX_ARRAY};
+    let mut quick = Options::new(true);
+    let full = Options::new(false);
+    assert_eq!(quick.max_bandwidth_bytes, QUICK_MAX_ARRAY);
+    assert_eq!(QUICK_MAX_ARRAY, 256 << 20);
+    assert_eq!(full.max_bandwidth_bytes, FULL_MAX_ARRAY);
+    assert_eq!(FULL_MAX_ARRAY, 1 << 30);
+    let llc = 480u64 << 20;
+    assert_eq!(bandwidth_array_bytes(&quick, Some(llc)), 256 << 20);
+    assert_eq!(bandwidth_array_bytes(&full, Some(llc)), 1 << 30);
+    assert_eq!(bandwidth_array_bytes(&quick, Some(32 << 20)), 128 << 20);
+    assert_eq!(bandwidth_array_bytes(&quick, Some(4 << 20)), 64 << 20);
+    assert_eq!(bandwidth_array_bytes(&quick, Some(u64::MAX)), 256 << 20);
+    quick.bandwidth_bytes = Some(8 << 20);
+    assert_eq!(
+        bandwidth_array_bytes(&quick, Some(llc)),
+        8 << 20,
+        "an explicit size"
+    );
+    quick.bandwidth_bytes = None;
+    quick.cores = 64;
+    assert_eq!(quick.bandwidth_threads(), [1, 2, 4, 8, 16, 32, 64]);
+    quick.cores = 6;
+    assert_eq!(quick.bandwidth_threads(), [1, 2, 4, 6]);
+    let mut f = full.clone();
+    f.cores = 3;
+    assert_eq!(f.bandwidth_threads(), [1, 2, 3]);
+    quick.max_bandwidth_bytes = 100;
+    assert!(matches!(quick.check(), Err(ProbeError::Options { .. })));
+}

@@ -56,7 +56,7 @@ pub const DEFAULT_BLOCKS: [Term; 42] = [
 
 /// The blocks Extra-P adds for negative exponents when logarithms are allowed: all carry
 /// a negative power of the logarithm.
-const NEGATIVE_LOG_BLOCKS: [Term; 23] = [
+pub(crate) const NEGATIVE_LOG_BLOCKS: [Term; 23] = [
     t(0, 1, -1),
     t(0, 1, -2),
     t(-1, 4, -1),
@@ -164,7 +164,8 @@ impl BlockOptions {
     }
 }
 
-fn negate(t: Term) -> Term {
+/// `x^-a·log2(x)^j` for `x^a·log2(x)^j`.
+pub(crate) fn negate(t: Term) -> Term {
     Term {
         poly: Exponent::new(-t.poly.num(), t.poly.den()),
         log: t.log,

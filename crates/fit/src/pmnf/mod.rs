@@ -8,6 +8,7 @@ mod extrap;
 mod multi;
 mod term;
 
+pub(crate) use blocks::{negate, NEGATIVE_LOG_BLOCKS};
 pub use blocks::{BlockOptions, DEFAULT_BLOCKS};
 pub(crate) use extrap::check as check_measurements;
 pub use extrap::{extrap_single, ExtrapOptions};

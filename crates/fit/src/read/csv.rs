@@ -69,7 +69,26 @@ impl<'a> Table<'a> {
             .map_err(|e| bad_csv(src, e))?
             .iter()
             .map(str::to_string)
-            .collect();
+            .collect::<Vec<String>>();
+        // Two columns of one name would be read as one (the first, or both merged into one
+        // series): refuse the second, at its place in the header.
+        for (j, h) in header.iter().enumerate() {
+            if let Some(first) = header[..j].iter().position(|g| g == h && !g.is_empty()) {
+                let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+                return Err(ReadError::at(
+                    ReadErrorKind::Mismatch,
+                    src,
+                    field_range(text, start, j),
+                    format!(
+                        "the column name `{}` appears twice: columns {} and {}",
+                        super::short(h),
+                        first + 1,
+                        j + 1
+                    ),
+                )
+                .help("give every column its own name (rename or drop one of them)"));
+            }
+        }
         Ok(Table { src, rdr, header })
     }
 
@@ -137,23 +156,22 @@ impl<'a> Table<'a> {
 
     /// Field `j` of the row at `start` as a finite number.
     fn number(&self, record: &csv::StringRecord, start: usize, j: usize) -> Result<f64, ReadError> {
-        number(&record[j]).ok_or_else(|| {
-            let finite = record[j].parse::<f64>().is_ok();
+        number(&record[j]).map_err(|bad| {
             ReadError::at(
-                if finite {
-                    ReadErrorKind::NotFinite
-                } else {
-                    ReadErrorKind::NotANumber
-                },
+                bad.kind(),
                 self.src,
                 field_range(self.src.1, start, j),
                 format!(
-                    "`{}` in column `{}` is not a finite number",
+                    "`{}` in column `{}` {}",
                     super::short(&record[j]),
-                    super::short(&self.header[j])
+                    super::short(&self.header[j]),
+                    bad.what()
                 ),
             )
-            .help("parameter and metric columns hold decimal numbers")
+            .help(match bad {
+                super::BadNumber::Subnormal => bad.help(),
+                _ => "parameter and metric columns hold decimal numbers",
+            })
         })
     }
 

@@ -105,17 +105,20 @@ fn finite(
     what: &str,
 ) -> Result<f64, ReadError> {
     let x = match v {
-        Value::Number(n) => n.as_f64(),
+        Value::Number(n) => n
+            .as_f64()
+            .map_or(Err(super::BadNumber::NotANumber), super::value),
         Value::String(s) => number(s),
-        _ => None,
+        _ => Err(super::BadNumber::NotANumber),
     };
-    x.filter(|x| x.is_finite()).ok_or_else(|| {
-        ReadError::at(
-            ReadErrorKind::NotANumber,
-            src,
-            line.clone(),
-            format!("{what} is {v}, not a finite number"),
-        )
-        .help("parameters and values are JSON numbers")
+    x.map_err(|bad| {
+        let (what_is, help) = match bad {
+            super::BadNumber::Subnormal => (format!("{what} {v} {}", bad.what()), bad.help()),
+            _ => (
+                format!("{what} is {v}, not a finite number"),
+                "parameters and values are JSON numbers",
+            ),
+        };
+        ReadError::at(bad.kind(), src, line.clone(), what_is).help(help)
     })
 }

@@ -115,28 +115,14 @@ impl Experiment {
     /// Keeps the series of `callpath` (if given) and of one of `metrics` (if any).
     ///
     /// # Errors
-    /// When none is left: a message (for a person) listing the callpaths and metrics the
-    /// experiment has, with the closest name to a missing one.
+    /// A message (for a person): a callpath or metric the experiment does not have (the
+    /// first such name, with the closest known one or the list of them), or no series of
+    /// the callpath with one of the metrics.
     pub fn select(&mut self, callpath: Option<&str>, metrics: &[String]) -> Result<(), String> {
         let (all_callpaths, all_metrics): (Vec<String>, Vec<String>) = (
             self.callpaths().into_iter().map(String::from).collect(),
             self.metrics().into_iter().map(String::from).collect(),
         );
-        self.series.retain(|s| {
-            callpath.is_none_or(|c| s.callpath == c)
-                && (metrics.is_empty() || metrics.contains(&s.metric))
-        });
-        if !self.series.is_empty() {
-            return Ok(());
-        }
-        let closest = |name: &str, known: &[String]| {
-            diag::did_you_mean(&diag::suggest(name, known.iter().map(String::as_str)))
-        };
-        let hint = match (callpath, metrics.first()) {
-            (Some(c), _) if !all_callpaths.iter().any(|k| k == c) => closest(c, &all_callpaths),
-            (_, Some(m)) if !all_metrics.contains(m) => closest(m, &all_metrics),
-            _ => None,
-        };
         let list = |v: &[String]| {
             v.iter()
                 .take(20)
@@ -144,11 +130,38 @@ impl Experiment {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let unknown = |what: &str, name: &str, known: &[String]| {
+            let hint = diag::did_you_mean(&diag::suggest(name, known.iter().map(String::as_str)))
+                .unwrap_or_else(|| {
+                    if known.iter().all(String::is_empty) {
+                        format!(
+                            "the file names no {what}s (a CSV file names callpaths in a \
+                             `callpath` column)"
+                        )
+                    } else {
+                        format!("the {what}s are {}", list(known))
+                    }
+                });
+            format!("no {what} `{}` in the file; {hint}", short(name))
+        };
+        if let Some(c) = callpath.filter(|c| !all_callpaths.iter().any(|k| k == c)) {
+            return Err(unknown("callpath", c, &all_callpaths));
+        }
+        if let Some(m) = metrics.iter().find(|m| !all_metrics.contains(m)) {
+            return Err(unknown("metric", m, &all_metrics));
+        }
+        self.series.retain(|s| {
+            callpath.is_none_or(|c| s.callpath == c)
+                && (metrics.is_empty() || metrics.contains(&s.metric))
+        });
+        if !self.series.is_empty() {
+            return Ok(());
+        }
         Err(format!(
-            "no series matches; the file has callpaths {} and metrics {}{}",
-            list(&all_callpaths),
-            list(&all_metrics),
-            hint.map(|h| format!("; {h}")).unwrap_or_default()
+            "no series of callpath `{}` has the metric{} {}",
+            short(callpath.unwrap_or_default()),
+            if metrics.len() == 1 { "" } else { "s" },
+            list(metrics)
         ))
     }
 }
@@ -260,7 +273,66 @@ pub(crate) fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
-/// Reads a number the way every reader does: a decimal or scientific literal, finite.
-pub(crate) fn number(s: &str) -> Option<f64> {
-    s.parse::<f64>().ok().filter(|v| v.is_finite())
+/// Reads a number the way every reader does: a decimal or scientific literal, finite and
+/// not subnormal.
+pub(crate) fn number(s: &str) -> Result<f64, BadNumber> {
+    value(s.parse::<f64>().map_err(|_| BadNumber::NotANumber)?)
+}
+
+/// A value as every reader takes it: finite, and zero or of normal size (a subnormal
+/// value, nonzero below `f64::MIN_POSITIVE` ≈ 2.2e-308, has lost precision, and its square,
+/// which a relative-error fit divides by, is zero).
+pub(crate) fn value(v: f64) -> Result<f64, BadNumber> {
+    if !v.is_finite() {
+        Err(BadNumber::NotFinite)
+    } else if v.is_subnormal() {
+        Err(BadNumber::Subnormal)
+    } else {
+        Ok(v)
+    }
+}
+
+/// Why a field is not a value a reader takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BadNumber {
+    /// Not a decimal or scientific literal.
+    NotANumber,
+    /// NaN or infinite.
+    NotFinite,
+    /// Finite and nonzero, but below the smallest normal `f64`.
+    Subnormal,
+}
+
+impl BadNumber {
+    /// The error's class.
+    pub(crate) fn kind(self) -> ReadErrorKind {
+        match self {
+            BadNumber::NotANumber => ReadErrorKind::NotANumber,
+            BadNumber::NotFinite => ReadErrorKind::NotFinite,
+            BadNumber::Subnormal => ReadErrorKind::OutOfRange,
+        }
+    }
+
+    /// What is wrong, after the value: "is not a number".
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            BadNumber::NotANumber => "is not a number",
+            BadNumber::NotFinite => "is not a finite number",
+            BadNumber::Subnormal => {
+                "is too small to model: nonzero but below 2.2e-308, the smallest normal \
+                 double, where values lose precision"
+            }
+        }
+    }
+
+    /// How to fix it.
+    pub(crate) fn help(self) -> &'static str {
+        match self {
+            BadNumber::Subnormal => {
+                "give the values in a smaller unit (e.g. ns rather than s), or write 0 for a \
+                 value that is zero"
+            }
+            _ => "values are decimal numbers such as 12, 0.5 or 1.5e-3",
+        }
+    }
 }

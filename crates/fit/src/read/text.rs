@@ -203,15 +203,14 @@ fn close(src: (&str, &str), block: &Option<Block>, points: usize) -> Result<(), 
 }
 
 fn num(src: (&str, &str), r: std::ops::Range<usize>, w: &str) -> Result<f64, ReadError> {
-    number(w).ok_or_else(|| {
-        let finite = w.parse::<f64>().is_ok();
-        let (kind, what) = if finite {
-            (ReadErrorKind::NotFinite, "is not finite")
-        } else {
-            (ReadErrorKind::NotANumber, "is not a number")
-        };
-        ReadError::at(kind, src, r, format!("`{}` {what}", super::short(w)))
-            .help("values are decimal numbers such as 12, 0.5 or 1.5e-3")
+    number(w).map_err(|bad| {
+        ReadError::at(
+            bad.kind(),
+            src,
+            r,
+            format!("`{}` {}", super::short(w), bad.what()),
+        )
+        .help(bad.help())
     })
 }
 

@@ -50,6 +50,10 @@ pub struct VatesOptions {
     /// Basis functions a user wrote, tried beside the blocks (one parameter: alone and in
     /// pairs with blocks; several: alone).
     pub user: Vec<crate::UserBasis>,
+    /// Also try decreasing blocks (`x^-a·log2(x)^j`, as with `blocks.negative`) for a
+    /// series whose means decrease with the parameter: strong scaling, `c0 + c1/x`
+    /// (default true). See [`decreasing_blocks`].
+    pub decreasing: bool,
 }
 
 impl Default for VatesOptions {
@@ -63,6 +67,7 @@ impl Default for VatesOptions {
             alternatives: 4,
             fit_exponent: true,
             user: Vec::new(),
+            decreasing: true,
         }
     }
 }
@@ -98,14 +103,7 @@ pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, F
     crate::pmnf::check_measurements(ms, 1)?;
     let x: Vec<f64> = ms.iter().map(|m| m.point[0]).collect();
     let (y, reps, spread) = moments(ms);
-    let blocks: Vec<Term> = {
-        let logs = opts.blocks.logs_usable(x.iter().copied());
-        opts.blocks
-            .blocks()
-            .into_iter()
-            .filter(|t| logs || !t.has_log())
-            .collect()
-    };
+    let blocks = single_blocks(opts, &x, &y);
     let columns: Vec<search::Column> = blocks
         .iter()
         .map(|&term| {
@@ -119,10 +117,60 @@ pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, F
         }))
         .filter(|(_, v)| v.iter().all(|c| c.is_finite()))
         .collect();
-    let logs = opts.blocks.logs_usable(x.iter().copied());
+    let logs = opts.blocks.logs && x.iter().all(|&v| v >= 1.0);
     let fit_exponent = || refine(&x, &y, &reps, logs, opts);
     let fitter: Option<search::Refine<'_>> = opts.fit_exponent.then_some(&fit_exponent);
     Ok(search(&columns, fitter, &y, &reps, &spread, opts))
+}
+
+/// The blocks of a one-parameter search at the points `x` with means `y`: the growing
+/// blocks (with `log2(x)` only where every x ≥ 1), and, with negative exponents asked for
+/// or a decreasing series ([`decreasing_blocks`]), their decreasing mirror images
+/// `x^-a·log2(x)^j` (every x > 0; `x^-1` among them) and Extra-P's negative powers of the
+/// logarithm (every x > 1).
+///
+/// Extra-P adds only the latter when logarithms are allowed, and its rule leaves out every
+/// log block when some x ≤ 1, so with x = 1 measured its negative exponents added nothing.
+fn single_blocks(opts: &VatesOptions, x: &[f64], y: &[f64]) -> Vec<Term> {
+    let logs = opts.blocks.logs && x.iter().all(|&v| v >= 1.0);
+    let growing = BlockOptions {
+        negative: false,
+        ..opts.blocks.clone()
+    };
+    let mut b: Vec<Term> = growing
+        .blocks()
+        .into_iter()
+        .filter(|t| logs || !t.has_log())
+        .collect();
+    let negative = opts.blocks.negative || (opts.decreasing && decreasing_blocks(x, y));
+    if negative && x.iter().all(|&v| v > 0.0) {
+        let mirrored: Vec<Term> = b
+            .iter()
+            .filter(|t| t.poly.num() > 0)
+            .map(|&t| crate::pmnf::negate(t))
+            .collect();
+        b.extend(mirrored);
+        if logs && x.iter().all(|&v| v > 1.0) {
+            b.extend(crate::pmnf::NEGATIVE_LOG_BLOCKS);
+        }
+    }
+    // Without duplicates, in order (the order decides ties).
+    let mut seen = std::collections::HashSet::new();
+    b.retain(|t| seen.insert(*t));
+    b
+}
+
+/// Whether a series calls for decreasing blocks: at least three points, the mean at the
+/// largest x below the mean at the smallest, and at least two thirds of the steps between
+/// neighbouring x downwards.
+pub fn decreasing_blocks(x: &[f64], y: &[f64]) -> bool {
+    let mut pts: Vec<(f64, f64)> = x.iter().copied().zip(y.iter().copied()).collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if pts.len() < 3 {
+        return false;
+    }
+    let down = pts.windows(2).filter(|w| w[1].1 < w[0].1).count();
+    pts[pts.len() - 1].1 < pts[0].1 && 3 * down >= 2 * (pts.len() - 1)
 }
 
 /// The term `x^a·log2(x)^j` (j = 0, 1, 2; a in [0.1, 3] to 1/200) that fits the means best by

@@ -270,7 +270,14 @@ pub fn text(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> String {
                 .collect();
             let interval = p
                 .interval
-                .map(|(lo, hi)| format!("  95% interval [{}, {}]", num(lo), num(hi)))
+                .map(|(lo, hi)| {
+                    format!(
+                        "  {}% interval [{}, {}]",
+                        num(crate::run::INTERVAL_LEVEL * 100.0),
+                        num(lo),
+                        num(hi)
+                    )
+                })
                 .unwrap_or_default();
             s.push_str(&format!(
                 "  predict   {}: {}{interval}\n",

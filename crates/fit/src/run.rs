@@ -47,13 +47,27 @@ pub struct RunOptions {
     pub times_param: Option<usize>,
 }
 
+/// The bootstrap replicates every interval of the workspace is made from by default (the
+/// fit engine's and the task-parallel model's).
+pub const BOOTSTRAP_REPLICATES: usize = 200;
+
+/// The coverage every interval of the workspace aims at by default: the central 95% of the
+/// replicates (their 2.5% and 97.5% quantiles).
+pub const INTERVAL_LEVEL: f64 = 0.95;
+
+/// The `(lower, upper)` quantiles of a central interval of coverage `level`.
+pub fn interval_quantiles(level: f64) -> (f64, f64) {
+    let tail = (1.0 - level.clamp(0.0, 1.0)) / 2.0;
+    (tail, 1.0 - tail)
+}
+
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             modeler: Modeler::Vates,
             vates: VatesOptions::default(),
             extrap: ExtrapOptions::default(),
-            bootstrap: 200,
+            bootstrap: BOOTSTRAP_REPLICATES,
             seed: 1,
             times_param: None,
         }
@@ -94,7 +108,7 @@ pub struct Prediction {
     pub point: Vec<f64>,
     /// The predicted value.
     pub value: f64,
-    /// The bootstrap's central 95% interval, if there was a bootstrap.
+    /// The bootstrap's central interval ([`INTERVAL_LEVEL`]), if there was a bootstrap.
     pub interval: Option<(f64, f64)>,
     /// Warnings (beyond the measured domain).
     pub warnings: Vec<String>,
@@ -122,7 +136,8 @@ impl SeriesModel {
             }
             v.sort_by(f64::total_cmp);
             let at = |q: f64| stats::quantile_sorted(&v, q);
-            Some((value + at(0.025)?, value + at(0.975)?))
+            let (lo, hi) = interval_quantiles(INTERVAL_LEVEL);
+            Some((value + at(lo)?, value + at(hi)?))
         });
         let mut warnings = Vec::new();
         if value.is_infinite() && self.best.model.eval(point).is_infinite() {

@@ -70,7 +70,7 @@ pub struct TrainArgs {
     /// Bootstrap replicates for the intervals (0: none).
     #[arg(
         long,
-        default_value_t = 100,
+        default_value_t = fit::run::BOOTSTRAP_REPLICATES,
         value_name = "K",
         allow_negative_numbers = true
     )]

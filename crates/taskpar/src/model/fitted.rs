@@ -182,7 +182,8 @@ pub struct Domain {
 pub struct IntervalMethod {
     /// A description of the method.
     pub method: String,
-    /// The coverage aimed at (0.9: the 5% and 95% quantiles).
+    /// The coverage aimed at ([`fit::run::INTERVAL_LEVEL`] by default: 0.95, the 2.5% and
+    /// 97.5% quantiles).
     pub level: f64,
 }
 

@@ -171,7 +171,7 @@ impl Default for TrainOptions {
             transform: Transform::None,
             folds: 5,
             seed: 0,
-            bootstrap: 100,
+            bootstrap: fit::run::BOOTSTRAP_REPLICATES,
             count_intercept: None,
             no_work: None,
             weighting: Weighting::Relative,

@@ -33,8 +33,9 @@ pub fn prediction_plot(app: &str, preds: &[Prediction], over_p: bool) -> LinePlo
         line("bound T1/p + T∞", &|p| p.bounds.greedy, Stroke::Dashed),
     ];
     if preds.iter().any(|p| p.interval.is_some()) {
+        let level = preds.first().map_or(0.0, |p| p.level * 100.0);
         series.push(line(
-            "90% interval",
+            &format!("{}% interval", trace::text::num(level)),
             &|p| p.interval.map(|i| i.0),
             Stroke::Dashed,
         ));

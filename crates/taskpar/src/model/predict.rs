@@ -47,6 +47,8 @@ pub struct Prediction {
     pub direct: f64,
     /// The bootstrap interval of the time (`None` without replicates).
     pub interval: Option<(f64, f64)>,
+    /// The interval's coverage (0.95: the central 95% of the replicates).
+    pub level: f64,
     /// The work and span laws.
     pub bounds: Bounds,
     /// Extrapolation, negative or non-finite components, a time below a bound.
@@ -269,7 +271,8 @@ pub fn predict(model: &Model, n: f64, p: f64) -> Result<Prediction, PredictError
             .filter(|t| t.is_finite())
             .collect();
         times.sort_by(f64::total_cmp);
-        stats::quantile_sorted(&times, 0.05).zip(stats::quantile_sorted(&times, 0.95))
+        let (lo, hi) = fit::run::interval_quantiles(model.interval.level);
+        stats::quantile_sorted(&times, lo).zip(stats::quantile_sorted(&times, hi))
     };
     let bounds = Bounds {
         work_over_p: c.work / p,
@@ -298,6 +301,7 @@ pub fn predict(model: &Model, n: f64, p: f64) -> Result<Prediction, PredictError
         span: c.span,
         direct,
         interval,
+        level: model.interval.level,
         bounds,
         warnings,
     })

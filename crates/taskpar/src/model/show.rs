@@ -135,7 +135,12 @@ pub fn model_text(m: &Model) -> String {
 pub fn prediction_text(app: &str, p: &Prediction) -> String {
     let mut o = String::new();
     let interval = p.interval.map_or(String::new(), |(lo, hi)| {
-        format!("  [{}, {}] 90% interval", seconds(lo), seconds(hi))
+        format!(
+            "  [{}, {}] {}% interval",
+            seconds(lo),
+            seconds(hi),
+            trace::text::num(p.level * 100.0)
+        )
     });
     let _ = writeln!(
         o,

@@ -528,11 +528,17 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
         direct,
         choices,
         interval: IntervalMethod {
-            method: "wild bootstrap (random signs) of each sub-model's residuals, refitted at \
-                     the chosen α and forms; the 5% and 95% quantiles of the chained time \
-                     (the uncertainty of the fitted mean, not the spread of single runs)"
-                .to_string(),
-            level: 0.9,
+            method: {
+                let (lo, hi) = fit::run::interval_quantiles(fit::run::INTERVAL_LEVEL);
+                format!(
+                    "wild bootstrap (random signs) of each sub-model's residuals, refitted at \
+                     the chosen α and forms; the {}% and {}% quantiles of the chained time \
+                     (the uncertainty of the fitted mean, not the spread of single runs)",
+                    trace::text::num(lo * 100.0),
+                    trace::text::num(hi * 100.0)
+                )
+            },
+            level: fit::run::INTERVAL_LEVEL,
         },
         bootstrap: Vec::new(),
     };

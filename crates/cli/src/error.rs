@@ -177,6 +177,18 @@ pub fn check_output(path: &Path) -> Result<()> {
     if path.is_dir() {
         return Err(CliError::write(path, &Error::other("it is a directory")));
     }
+    // Opened for writing without truncating (`/proc/x`, a read-only file, a full disk's
+    // quota show here, before a long run); a file made only for the check is removed.
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| CliError::write(path, &e))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
     Ok(())
 }
 

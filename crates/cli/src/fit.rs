@@ -156,80 +156,10 @@ const MAX_INPUT: usize = 256 << 20;
 const TOO_LARGE: &str = "; a file of measurements this large is more runs than a model \
      needs: keep a few repetitions per point, or split it by callpath or metric";
 
-/// How much of a measurement file is read at a time, and looked at for binary content
-/// before the rest is read.
-const BLOCK: usize = 64 << 10;
-
-/// Reads a measurement file (`what` names its kind in messages) as text: refuses binary
-/// content (a NUL byte) at its offset as soon as the block holding it is read — before the
-/// rest of a regular file, and without reading on in a device or pipe (`/dev/zero`) — then
-/// a file over [`MAX_INPUT`], then text that is not UTF-8.
+/// Reads a measurement file: binary content is refused at its first block, a file over
+/// [`MAX_INPUT`] before it is held ([`crate::input::read_text`]).
 fn read_measurements(path: &Path, what: &str) -> Result<String> {
-    use std::io::Read;
-    let binary = |bytes: &[u8], base: usize| -> Result<()> {
-        let Some(at) = bytes.iter().position(|&b| b == 0) else {
-            return Ok(());
-        };
-        let at = base + at;
-        Err(CliError::with_help(
-            format!(
-                "`{}` is not a text file: byte {at} is 0x00 (NUL), which measurement files \
-                 never hold",
-                path.display()
-            ),
-            format!(
-                "vates fit reads {what} as text (Extra-P text, JSON Lines or CSV); check that \
-                 this is the right file"
-            ),
-        ))
-    };
-    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    if regular {
-        // Look at the first block, then read the file (size known) as every reader does.
-        if let Ok(file) = std::fs::File::open(path) {
-            let mut head = Vec::with_capacity(BLOCK);
-            if file.take(BLOCK as u64).read_to_end(&mut head).is_ok() {
-                binary(&head, 0)?;
-            }
-        }
-        let text = crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE)?;
-        binary(text.as_bytes(), 0)?;
-        return Ok(text);
-    }
-    let Ok(mut file) = std::fs::File::open(path) else {
-        // The shared reader names the reason (missing, a directory, no permission).
-        return crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE);
-    };
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        return crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE);
-    }
-    // A device or a pipe: block by block, each looked at before the next is read.
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut block = vec![0u8; BLOCK];
-    loop {
-        let n = match file.read(&mut block) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(CliError::read(path, &e)),
-        };
-        binary(&block[..n], bytes.len())?;
-        if bytes.len() + n > MAX_INPUT {
-            return Err(CliError::with_help(
-                format!(
-                    "`{}` is larger than {} MiB, the limit for {what}",
-                    path.display(),
-                    MAX_INPUT >> 20
-                ),
-                format!("check that this is the right file{TOO_LARGE}"),
-            ));
-        }
-        bytes
-            .try_reserve(n)
-            .map_err(|_| CliError::read(path, &std::io::ErrorKind::OutOfMemory.into()))?;
-        bytes.extend_from_slice(&block[..n]);
-    }
-    crate::input::utf8(path, bytes, what)
+    crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE)
 }
 
 impl From<FitFormat> for read::Format {

@@ -31,12 +31,36 @@ pub fn load(path: &Path, root: Option<&str>) -> Result<pamela::Loaded> {
 /// `/dev/zero` costs nothing), and naming the first byte that is not UTF-8. `too_large` is
 /// appended to the hint for a file over the limit (e.g. [`MODEL_TOO_LARGE`]).
 pub fn read_text(path: &Path, limit: usize, what: &str, too_large: &str) -> Result<String> {
-    let bytes = read_bytes(path, limit, what, too_large)?;
+    let bytes = read_checked(path, limit, what, too_large, true)?;
     utf8(path, bytes, what)
 }
 
 /// Reads the file `path` as bytes, with [`read_text`]'s limit and messages.
 pub fn read_bytes(path: &Path, limit: usize, what: &str, too_large: &str) -> Result<Vec<u8>> {
+    read_checked(path, limit, what, too_large, false)
+}
+
+/// The first block of a text file, checked before the rest is read.
+const FIRST_BLOCK: u64 = 1 << 16;
+
+/// [`read_bytes`]; with `text`, a NUL byte (binary data, `/dev/zero`) is refused as soon as
+/// it is read: in the first block of a regular file, in any chunk of a pipe or a device.
+fn read_checked(
+    path: &Path,
+    limit: usize,
+    what: &str,
+    too_large: &str,
+    text: bool,
+) -> Result<Vec<u8>> {
+    let binary = |at: usize| {
+        CliError::with_help(
+            format!(
+                "`{}` is not a text file: byte {at} is 0x00 (NUL), which text never holds",
+                path.display()
+            ),
+            format!("give the path of {what}, a text file"),
+        )
+    };
     let file = std::fs::File::open(path).map_err(|e| CliError::read(path, &e))?;
     let meta = file.metadata().ok();
     if meta.as_ref().is_some_and(|m| m.is_dir()) {
@@ -52,15 +76,35 @@ pub fn read_bytes(path: &Path, limit: usize, what: &str, too_large: &str) -> Res
     let mut input = file.take(cap);
     let mut bytes = Vec::new();
     match size {
-        Some(size) => bytes
-            .try_reserve_exact(size.min(cap) as usize + 1)
-            .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))
-            .and_then(|()| input.read_to_end(&mut bytes)),
+        Some(size) => {
+            bytes
+                .try_reserve_exact(size.min(cap) as usize + 1)
+                .map_err(|_| CliError::read(path, &std::io::ErrorKind::OutOfMemory.into()))?;
+            if text {
+                (&mut input)
+                    .take(FIRST_BLOCK)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| CliError::read(path, &e))?;
+                if let Some(at) = bytes.iter().position(|&b| b == 0) {
+                    return Err(binary(at));
+                }
+            }
+            input.read_to_end(&mut bytes)
+        }
         // A pipe or a device: read in chunks, never holding more than the limit (a doubling
         // buffer would ask for twice the limit just before refusing it).
-        None => read_bounded(&mut input, &mut bytes, cap as usize),
+        None => read_bounded(&mut input, &mut bytes, cap as usize, text),
     }
-    .map_err(|e| CliError::read(path, &e))?;
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidData => match bytes.iter().position(|&b| b == 0) {
+            Some(at) => binary(at),
+            None => CliError::read(path, &e),
+        },
+        _ => CliError::read(path, &e),
+    })?;
+    if let Some(at) = bytes.iter().position(|&b| b == 0).filter(|_| text) {
+        return Err(binary(at));
+    }
     if bytes.len() > limit {
         return Err(CliError::with_help(
             format!(
@@ -98,7 +142,12 @@ pub fn utf8(path: &Path, bytes: Vec<u8>, what: &str) -> Result<String> {
 }
 
 /// Reads all of `input` into `out`, growing it at most to `cap` bytes.
-fn read_bounded(input: &mut impl Read, out: &mut Vec<u8>, cap: usize) -> std::io::Result<usize> {
+fn read_bounded(
+    input: &mut impl Read,
+    out: &mut Vec<u8>,
+    cap: usize,
+    text: bool,
+) -> std::io::Result<usize> {
     let mut chunk = vec![0u8; 1 << 16];
     loop {
         let n = match input.read(&mut chunk) {
@@ -115,6 +164,9 @@ fn read_bounded(input: &mut impl Read, out: &mut Vec<u8>, cap: usize) -> std::io
                 .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
         }
         out.extend_from_slice(&chunk[..n]);
+        if text && chunk[..n].contains(&0) {
+            return Err(std::io::ErrorKind::InvalidData.into());
+        }
     }
 }
 

@@ -345,7 +345,7 @@ fn fit_refuses_a_file_that_is_not_text_before_reading_it() {
     let start = Instant::now();
     let err = fails(&["taskpar", "fit", "/dev/zero"], 1);
     assert!(
-        err.contains("`/dev/zero` is not a CSV text file: a NUL byte at offset 0"),
+        err.contains("`/dev/zero` is not a text file: byte 0 is 0x00 (NUL)"),
         "{err}"
     );
     // Before: 256 MiB of zeros were read first.

@@ -28,7 +28,7 @@ fn read(path: &Path, what: &str) -> Result<String> {
 }
 
 fn load(path: &Path) -> Result<Model> {
-    let text = read(path, "model")?;
+    let text = read(path, "a thread-graph model (`.tg`)")?;
     lang::parse(&path.display().to_string(), &text).map_err(model_error)
 }
 
@@ -98,7 +98,7 @@ pub(super) fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
 }
 
 fn load_samples(m: &Model, path: &Path) -> Result<SampleSet> {
-    let text = read(path, "samples")?;
+    let text = read(path, "a samples CSV")?;
     read_samples(m, &path.display().to_string(), &text).map_err(samples_error)
 }
 
@@ -182,7 +182,7 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
 
 pub(super) fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
     let m = load(&a.model)?;
-    let text = read(&a.measured, "measurements")?;
+    let text = read(&a.measured, "a measurements CSV")?;
     let measured =
         read_measured(&m, &a.measured.display().to_string(), &text).map_err(predict_error)?;
     let j = Job {

@@ -16,8 +16,6 @@ use crate::Format;
 const MAX_CSV: usize = 1 << 28;
 /// The largest model file read (a model with 200 bootstrap replicates is about 300 kB).
 pub const MAX_MODEL: usize = 1 << 26;
-/// The first bytes of a CSV checked for being text before the rest is read.
-const FIRST_BLOCK: usize = 1 << 16;
 
 /// The no_work forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -158,32 +156,10 @@ pub struct ReportArgs {
     format: Format,
 }
 
-/// Reads the runs of the CSV file `path`; a file whose first block is not text (holds a
-/// NUL byte or bytes that are not UTF-8, as `/dev/zero` or a binary file does) is refused
-/// before the rest is read.
+/// Reads the runs of the CSV file `path`; a file that is not text (a NUL byte, as
+/// `/dev/zero` or a binary file has) is refused at its first block
+/// ([`crate::input::read_text`]).
 fn read_set(path: &Path) -> Result<TrainingSet> {
-    let mut head = Vec::with_capacity(FIRST_BLOCK);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(FIRST_BLOCK as u64).read_to_end(&mut head))
-        .map_err(|e| CliError::read(path, &e))?;
-    let not_text = |at: usize, what: &str| {
-        CliError::with_help(
-            format!(
-                "`{}` is not a CSV text file: {what} at offset {at}",
-                path.display()
-            ),
-            "give the training CSV that `vates taskpar record` writes",
-        )
-    };
-    if let Some(at) = head.iter().position(|&b| b == 0) {
-        return Err(not_text(at, "a NUL byte"));
-    }
-    if let Err(e) = std::str::from_utf8(&head) {
-        // A character cut by the block's end is not an error.
-        if e.error_len().is_some() {
-            return Err(not_text(e.valid_up_to(), "a byte that is not UTF-8"));
-        }
-    }
     let text = crate::input::read_text(path, MAX_CSV, "a CSV of runs", "")?;
     Ok(read_runs(&path.display().to_string(), &text)?)
 }

@@ -306,9 +306,10 @@ fn each_mechanism_has_one_owner() {
         ),
         (
             "stats",
-            // SplitMix64's mixers, other generator families, a generator of one's own (the
-            // golden-ratio constant alone is also Fibonacci hashing, as in `etccs`).
-            &["0xBF58476D1CE4E5B9", "0x94D049BB133111EB", "ChaCha", "Xoshiro", "Pcg", "impl RngCore", "StdRng", "thread_rng"],
+            // SplitMix64's mixers, other generator families, a generator of one's own: an
+            // LCG's or PCG's multiplier, a xorshift step (the golden-ratio constant alone is
+            // also Fibonacci hashing, as in `etccs`).
+            &["0xBF58476D1CE4E5B9", "0x94D049BB133111EB", "6364136223846793005", "<< 13;", "ChaCha", "Xoshiro", "Pcg", "impl RngCore", "StdRng", "thread_rng"],
             "random numbers come from `stats::rng` (seeded, stream, mix, Draw)",
         ),
         (

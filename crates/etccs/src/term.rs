@@ -1918,13 +1918,8 @@ mod tests {
         let mut ar = Arena::new();
         let names: Vec<Name> = ["a", "b", "c"].iter().map(|s| ar.name(s)).collect();
         let nil = ar.nil();
-        let mut seed = 12_345u64;
-        let mut rnd = move |m: u64| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) % m
-        };
+        let mut rng = stats::rng::seeded(12_345);
+        let mut rnd = move |m: u64| stats::rng::Draw::below(&mut rng, m);
         for _ in 0..500 {
             let n = 1 + rnd(24) as usize;
             let mut xs = Vec::new();

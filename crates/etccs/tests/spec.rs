@@ -577,18 +577,13 @@ fn fuzz_truncations_and_token_soup() {
         "é",
         " ",
     ];
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    use stats::rng::Draw;
+    let mut rng = stats::rng::seeded(0x9E37);
     for _ in 0..3000 {
         let mut s = String::from("define P = ");
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let len = (seed % 24) as usize;
+        let len = rng.below(24);
         for _ in 0..len {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            s.push_str(soup[(seed % soup.len() as u64) as usize]);
+            s.push_str(soup[rng.below(soup.len() as u64) as usize]);
             s.push(' ');
         }
         try_all(&s);

@@ -455,13 +455,8 @@ fn sampling_frequency_matches_probability() {
     let cc = CompiledCond::new(&c, &[]).unwrap();
     let p = cc.probability(&[]).unwrap();
     assert!((p - (1.0 - 0.8 * 0.9)).abs() < 1e-12);
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut coin = |p: f64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        ((state >> 11) as f64 / (1u64 << 53) as f64) < p
-    };
+    let mut rng = stats::rng::seeded(0x2545);
+    let mut coin = |p: f64| stats::rng::Draw::uniform(&mut rng) < p;
     let n = 200_000;
     let hits = (0..n)
         .filter(|_| cc.sample(&[], &mut coin).unwrap())

@@ -12,13 +12,8 @@ use fit::{Basis, Measurement, UserBasis};
 #[test]
 fn a_user_basis_outside_pmnf_is_found() {
     let f = |x: f64| 10.0 + 0.5 * x.powf(7f64.log2());
-    let mut state = 3u64;
-    let mut noise = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.04
-    };
+    let mut rng = stats::rng::seeded(3);
+    let mut noise = move || (stats::rng::Draw::uniform(&mut rng) - 0.5) * 0.04;
     let ms: Vec<Measurement> = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0]
         .iter()
         .map(|&x| Measurement::one(x, (0..5).map(|_| f(x) * (1.0 + noise())).collect()))

@@ -434,7 +434,7 @@ fn fixed_forms_are_recorded() {
     assert_eq!(m.create_task.variant, "no intercept");
     assert!(m.choices.iter().all(|c| c.fixed));
     assert_eq!(m.serial.weighting, "none");
-    assert!(m.serial.fit_intercept && m.bootstrap.len() == 100);
+    assert!(m.serial.fit_intercept && m.bootstrap.len() == fit::run::BOOTSTRAP_REPLICATES);
     let no_span: Vec<model::Run> = set
         .runs
         .iter()

@@ -34,10 +34,7 @@ fn prog() -> impl Strategy<Value = Prog> {
 fn spin(k: u32) -> u64 {
     let mut x = u64::from(k);
     for i in 0..k {
-        x = std::hint::black_box(
-            x.wrapping_mul(6364136223846793005)
-                .wrapping_add(u64::from(i)),
-        );
+        x = std::hint::black_box(stats::rng::mix(x ^ u64::from(i)));
     }
     x
 }

@@ -262,15 +262,8 @@ fn tg7_condensed_graph_equivalence() {
 
 /// A seeded random DAG: each task depends on up to 3 earlier tasks.
 fn random_dag(seed: u64, n: usize) -> G {
-    let mut x = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = move |m: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % m.max(1)
-    };
+    let mut rng = stats::rng::seeded(seed);
+    let mut next = move |m: u64| stats::rng::Draw::below(&mut rng, m);
     let mut g = G::default();
     for k in 0..n {
         let mut preds: Vec<String> = Vec::new();

@@ -3,14 +3,15 @@
 
 use proptest::prelude::*;
 use semi::coeffs::{fit_coefficients, CoeffError, SampleRow, Samples, Solution};
+use semi::instantiate::Limits;
+use semi::job::Job;
+use semi::lang::parse;
 use semi::metrics::{
     conservative_ratio, error, mean, mean_error, MetricError, TableRow, ValidationPoint,
     ValidationRow, ValidationTable,
 };
-use semi::scaling::{
-    data_parallel_ratio, other_processor_count, scale, shared_memory_ratio, uneven_sample, Bound,
-    Ceiling, Extent, Law, SampleRun, ScalingError, ScalingWarning,
-};
+use semi::samples::{fit_samples, read_samples, SamplesError};
+use semi::scaling::{uneven_sample, ScalingError, ScalingWarning};
 
 // ---------------------------------------------------------------------------------------
 // Fixtures: Tables II–VI exactly as the paper prints them (seed 001, §4.2–4.3; the OCR text
@@ -460,135 +461,177 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------
-// RT-B: formula unit tests.
+// RT-B.2 and RT-B.3 through the pipeline: the spec's cases as one-segment models, the
+// coefficient fitted from the sample (`semi::samples::fit_samples`, `fit_for` in
+// `semi::job::Job`) and the target predicted by Algorithm G (`Job::predict`).
 
-#[test]
-fn rt_b_2_eq_2_3_ratio_scaling() {
-    let cube_over_n = |chi: f64, n: u64| chi.powi(3) / n as f64;
-    let target = Extent {
-        count: cube_over_n(800.0, 2),
-        processors: 2,
-    };
-    let sample = SampleRun {
-        extent: Extent {
-            count: cube_over_n(200.0, 2),
-            processors: 2,
-        },
-        time: 1.2,
-    };
-    assert_eq!(shared_memory_ratio(target, sample.extent), Ok(64.0));
-    let scaled = scale(Law::SharedMemory, target, &sample).expect("scales");
-    assert_close(scaled.time, 76.8, 1e-12);
-    assert!(scaled.warnings.is_empty());
+/// A job on `model` with the samples `csv` predicting at `params`.
+fn job(model: &str, csv: &str, params: &[(&str, f64)]) -> Job {
+    let model = parse("case.tg", model).expect("model");
+    let samples = read_samples(&model, "samples.csv", csv).expect("samples");
+    let mut job = Job::new(model);
+    job.samples = Some(samples);
+    job.params = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    job
 }
 
+const CUBE_OVER_P: &str = "param N; param P; coeff c; thread t { compute ss = c * N^3 / P; }";
+
+/// Eq. 2.3 (spec §6.1): tt(χ₀ = 200, N₀ = 2) = 1.2 s with 𝓕 = χ³/N. By hand: the fit gives
+/// c = 1.2 / (200³/2) = 1.2 / 4·10⁶ = 3·10⁻⁷ s; at χ = 800, N = 2 the segment takes
+/// 3·10⁻⁷ × 800³/2 = 3·10⁻⁷ × 2.56·10⁸ = 76.8 s (the ratio 64 times 1.2 s), and the
+/// program, one thread with no events, takes as long.
 #[test]
-fn rt_b_2_other_processor_count_brackets() {
-    let sample = SampleRun {
-        extent: Extent {
-            count: 100.0,
-            processors: 8,
-        },
-        time: 1.0,
-    };
-    let at = |processors| Extent {
-        count: 100.0,
-        processors,
-    };
-    let lower = scale(Law::SharedMemory, at(16), &sample).expect("scales");
-    assert_eq!(
-        lower.warnings,
-        vec![ScalingWarning::OtherProcessorCount {
-            sample: 8,
-            target: 16,
-            bound: Bound::Lower
-        }]
+fn rt_b_2_eq_2_3_case_fitted_and_predicted_76_8() {
+    let job = job(
+        CUBE_OVER_P,
+        "N,P,segment,seconds\n200,2,ss,1.2\n",
+        &[("N", 800.0), ("P", 2.0)],
     );
-    let upper = other_processor_count(32, 16).expect("valid");
-    assert!(matches!(
-        upper,
-        Some(ScalingWarning::OtherProcessorCount {
-            bound: Bound::Upper,
-            ..
-        })
-    ));
-    assert_eq!(other_processor_count(16, 16), Ok(None));
+    let fitted = fit_samples(
+        &job.model,
+        job.samples.as_ref().expect("samples"),
+        &Limits::default(),
+    )
+    .expect("fits");
+    assert_eq!(fitted.points, 1);
+    assert_close(fitted.coefficients[0].1, 3e-7, 1e-12);
+    let predicted = job.predict().expect("predicts");
+    assert!(predicted.notes.is_empty(), "{:?}", predicted.notes);
+    assert_close(predicted.prediction.outcome.time, 76.8, 1e-12);
 }
 
+/// The paper's N₀ = N rule and its bracketing note (spec §4 steps 4 and 10). Samples at
+/// P = 8 (N = 200: 1.2 s, so c = 1.2 × 8 / 200³ = 1.2·10⁻⁶) and at P = 16 (N = 200: 0.9 s,
+/// so c = 0.9 × 16 / 200³ = 1.8·10⁻⁶):
+/// * at N = 400, P = 16 only the P = 16 sample is used: 1.8·10⁻⁶ × 400³/16 = 7.2 s;
+/// * at N = 400, P = 32 (no samples there) both are fitted together with a note. Least
+///   squares on relative residuals over the rows x = 200³/8 = 10⁶ (1.2 s) and
+///   x = 200³/16 = 5·10⁵ (0.9 s) minimises (c·x₁/1.2 − 1)² + (c·x₂/0.9 − 1)²:
+///   with q₁ = 10⁶/1.2, q₂ = 5·10⁵/0.9, c = (q₁ + q₂)/(q₁² + q₂²); at 400³/32 = 2·10⁶ the
+///   time is 2·10⁶·c.
 #[test]
-fn rt_b_2_invalid_sample_count_is_typed_error() {
-    let target = Extent {
-        count: 10.0,
-        processors: 2,
-    };
-    let zero = Extent {
-        count: 0.0,
-        processors: 2,
-    };
-    let nan = Extent {
-        count: f64::NAN,
-        processors: 2,
-    };
-    assert!(matches!(
-        shared_memory_ratio(target, zero),
-        Err(ScalingError::NonPositiveSampleCount { .. })
-    ));
-    assert!(matches!(
-        shared_memory_ratio(target, nan),
-        Err(ScalingError::NotFinite { .. })
-    ));
-    assert!(matches!(
-        data_parallel_ratio(target, zero, Ceiling::default()),
-        Err(ScalingError::NonPositiveSampleCount { .. })
-    ));
+fn rt_b_2_samples_at_other_processor_counts_fitted_with_the_bracketing_note() {
+    let csv = "N,P,segment,seconds\n200,8,ss,1.2\n200,16,ss,0.9\n";
+    let same = job(CUBE_OVER_P, csv, &[("N", 400.0), ("P", 16.0)])
+        .predict()
+        .expect("predicts");
+    assert!(same.notes.is_empty(), "{:?}", same.notes);
+    assert_close(same.prediction.outcome.time, 7.2, 1e-12);
+
+    let other = job(CUBE_OVER_P, csv, &[("N", 400.0), ("P", 32.0)])
+        .predict()
+        .expect("predicts");
+    assert_eq!(other.notes.len(), 1, "{:?}", other.notes);
+    assert!(
+        other.notes[0].starts_with("no samples at P=32"),
+        "{}",
+        other.notes[0]
+    );
+    assert!(
+        other.notes[0].contains("fewer processors tend to under-predict"),
+        "{}",
+        other.notes[0]
+    );
+    let (q1, q2) = (1e6 / 1.2, 5e5 / 0.9);
+    let c = (q1 + q2) / (q1 * q1 + q2 * q2);
+    assert_close(other.prediction.outcome.time, 2e6 * c, 1e-9);
 }
 
+/// A sample at which the segment's iteration count 𝓕(χ₀) is 0 (N = 0) cannot give its
+/// coefficient: the fit says which coefficient and where, instead of dividing by zero.
 #[test]
-fn rt_b_3_eq_2_6_multipliers() {
-    // (𝓕(χ), 𝓕(χ₀), N, N₀) → whole-ratio ceiling, per-processor ceiling.
-    let cases: [(f64, f64, u64, u64, f64, f64); 6] = [
-        (100.0, 64.0, 32, 32, 2.0, 4.0 / 2.0),
-        (100.0, 64.0, 64, 32, 1.0, 2.0 / 2.0),
-        (70.0, 64.0, 32, 32, 2.0, 1.5),
-        (1000.0, 64.0, 32, 32, 16.0, 32.0 / 2.0),
-        (16384.0, 400.0, 128, 32, 11.0, 128.0 / 13.0),
-        (10.0, 4.0, 32, 32, 1.0, 1.0),
+fn rt_b_2_sample_of_zero_iterations_is_a_typed_error() {
+    let job = job(
+        CUBE_OVER_P,
+        "N,P,segment,seconds\n0,2,ss,1.2\n",
+        &[("N", 800.0), ("P", 2.0)],
+    );
+    let err = fit_samples(
+        &job.model,
+        job.samples.as_ref().expect("samples"),
+        &Limits::default(),
+    )
+    .expect_err("no iterations");
+    assert!(
+        matches!(&err, SamplesError::Idle { coeff, .. } if coeff == "c"),
+        "{err}"
+    );
+    assert!(job.predict().is_err());
+}
+
+const CEILING: &str =
+    "param F; param P; coeff c; thread t { compute ss = c * ceil(F / min(F, P)); }";
+
+/// Eq. 2.6 (spec RT-B.3) as a model writes it: c × ⌈𝓕/min(𝓕, N)⌉, the per-processor form,
+/// fitted to one 1-s sample at (𝓕₀, N₀) and predicted at (𝓕, N). The multiplier worked by
+/// hand is ⌈𝓕/min(𝓕, N)⌉ / ⌈𝓕₀/min(𝓕₀, N₀)⌉; the paper's whole-ratio ceiling (the spec's
+/// first column) differs in two cases, 2 and 11, and no linear model can carry it (it
+/// depends on the sample): the pipeline predicts the per-processor form.
+#[test]
+fn rt_b_3_eq_2_6_cases_fitted_and_predicted_per_processor() {
+    // (𝓕, 𝓕₀, N, N₀, paper's whole-ratio multiplier, per-processor multiplier by hand)
+    let cases: [(f64, f64, f64, f64, f64, f64); 6] = [
+        (100.0, 64.0, 32.0, 32.0, 2.0, 4.0 / 2.0), // ⌈3.125⌉ = 4, ⌈2⌉ = 2
+        (100.0, 64.0, 64.0, 32.0, 1.0, 2.0 / 2.0), // ⌈1.5625⌉ = 2
+        (70.0, 64.0, 32.0, 32.0, 2.0, 3.0 / 2.0),  // ⌈2.1875⌉ = 3
+        (1000.0, 64.0, 32.0, 32.0, 16.0, 32.0 / 2.0), // ⌈31.25⌉ = 32
+        (16384.0, 400.0, 128.0, 32.0, 11.0, 128.0 / 13.0), // ⌈128⌉, ⌈12.5⌉ = 13
+        (10.0, 4.0, 32.0, 32.0, 1.0, 1.0),         // 𝓕 < N: one iteration each
     ];
-    assert_eq!(Ceiling::default(), Ceiling::WholeRatio);
     for (f, f0, n, n0, whole, per_processor) in cases {
-        let target = Extent {
-            count: f,
-            processors: n,
-        };
-        let sample = Extent {
-            count: f0,
-            processors: n0,
-        };
-        let paper = data_parallel_ratio(target, sample, Ceiling::WholeRatio);
-        let split = data_parallel_ratio(target, sample, Ceiling::PerProcessor);
-        assert_eq!(paper, Ok(whole), "{f}, {f0}, {n}, {n0}");
-        assert_eq!(split, Ok(per_processor), "{f}, {f0}, {n}, {n0}");
+        let csv = format!("F,P,segment,seconds\n{f0},{n0},ss,1\n");
+        let predicted = job(CEILING, &csv, &[("F", f), ("P", n)])
+            .predict()
+            .expect("predicts");
+        let time = predicted.prediction.outcome.time;
+        assert_close(time, per_processor, 1e-12);
+        // Samples from another N₀ are noted.
+        assert_eq!(predicted.notes.len(), usize::from(n != n0), "{f}, {n}");
+        // The paper's whole-ratio ceiling differs exactly in the cases (70, …) and (16384, …).
+        let differs = (time - whole).abs() > 1e-9;
+        assert_eq!(differs, f == 70.0 || f == 16384.0, "{f}: {time} vs {whole}");
     }
 }
 
+/// Eq. 2.7: the segment time c·⌈𝓕/min(𝓕, N)⌉ + O_syn with both unknown, fitted from two
+/// samples at N = 32. Truth c = 0.5 s, O_syn = 0.1 s: 𝓕₀ = 64 gives ⌈2⌉ → 1.1 s, 𝓕₀ = 160
+/// gives ⌈5⌉ → 2.6 s. At 𝓕 = 70 (⌈2.1875⌉ = 3): 1.5 + 0.1 = 1.6 s; at 𝓕 = 16384 on 128
+/// (⌈128⌉ = 128): 64.1 s.
 #[test]
-fn rt_b_3_eq_2_6_scales_the_sample_time() {
-    let sample = SampleRun {
-        extent: Extent {
-            count: 64.0,
-            processors: 32,
-        },
-        time: 0.5,
+fn rt_b_3_eq_2_7_ceiling_and_o_syn_fitted_from_two_samples() {
+    let model = "param F; param P; coeff c, o_syn; thread t { compute ss = c * ceil(F / min(F, P)) + o_syn; }";
+    let csv = "F,P,segment,seconds\n64,32,ss,1.1\n160,32,ss,2.6\n";
+    let j = job(model, csv, &[("F", 70.0), ("P", 32.0)]);
+    let fitted = fit_samples(
+        &j.model,
+        j.samples.as_ref().expect("samples"),
+        &Limits::default(),
+    )
+    .expect("fits");
+    let get = |name: &str| {
+        fitted
+            .coefficients
+            .iter()
+            .find(|c| c.0 == name)
+            .expect("coefficient")
+            .1
     };
-    let target = Extent {
-        count: 70.0,
-        processors: 32,
-    };
-    let paper = scale(Law::DataParallel(Ceiling::WholeRatio), target, &sample);
-    let split = scale(Law::DataParallel(Ceiling::PerProcessor), target, &sample);
-    assert_eq!(paper.map(|s| s.time), Ok(1.0));
-    assert_eq!(split.map(|s| s.time), Ok(0.75));
+    assert_close(get("c"), 0.5, 1e-12);
+    assert_close(get("o_syn"), 0.1, 1e-12);
+    assert_close(
+        j.predict().expect("predicts").prediction.outcome.time,
+        1.6,
+        1e-12,
+    );
+    let wide = job(model, csv, &[("F", 16384.0), ("P", 128.0)])
+        .predict()
+        .expect("predicts");
+    assert_close(wide.prediction.outcome.time, 64.1, 1e-12);
 }
+
+// ---------------------------------------------------------------------------------------
+// RT-B.4 and RT-B.5: the metrics' formulas.
 
 #[test]
 fn rt_b_4_errors_and_average_error() {

@@ -1,11 +1,12 @@
-//! From sample runs to a prediction: segment times generated from known coefficients are
-//! fitted back exactly, and the fitted model predicts as the true one; the samples file's
-//! errors are located.
+//! From sample runs to a prediction: segment times written out here in closed form (not
+//! made by the model) are fitted back to the coefficients they were made from, and the
+//! fitted model predicts them; the samples file's errors are located.
 
-use semi::instantiate::{instantiate, segment_terms, Bindings, Limits};
+use proptest::prelude::*;
+use semi::instantiate::{segment_terms, Bindings, Limits};
 use semi::lang::parse;
 use semi::samples::{fit_samples, read_samples, SamplesError};
-use semi::sim::{simulate, FixedCosts, Options};
+use semi::sim::{FixedCosts, Options};
 
 fn ge() -> semi::lang::Model {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/semi/ge.tg");
@@ -18,48 +19,6 @@ const TRUTH: [(&str, f64); 4] = [
     ("c_elim", 1e-9),
     ("c_solve", 3e-9),
 ];
-
-/// The samples CSV of `model` at `points` (N, P), each segment's time from the truth.
-fn samples_csv(model: &semi::lang::Model, points: &[(f64, f64)]) -> String {
-    let mut csv = String::from("N,P,segment,seconds,rep\n");
-    for &(n, p) in points {
-        let b = Bindings {
-            params: vec![("N".into(), n), ("P".into(), p)],
-            coeffs: Vec::new(),
-        };
-        for t in segment_terms(model, &b, &Limits::default()).unwrap() {
-            let seconds: f64 = t.base
-                + t.terms
-                    .iter()
-                    .map(|(c, f)| f * TRUTH.iter().find(|x| x.0 == c).unwrap().1)
-                    .sum::<f64>();
-            csv.push_str(&format!("{n},{p},{},{seconds},0\n", t.name));
-        }
-    }
-    csv
-}
-
-fn predict(model: &semi::lang::Model, coeffs: &[(String, f64)], n: f64, p: f64) -> f64 {
-    let b = Bindings {
-        params: vec![("N".into(), n), ("P".into(), p)],
-        coeffs: coeffs.to_vec(),
-    };
-    let inst = instantiate(model, &b, &Limits::default()).unwrap();
-    let costs = FixedCosts {
-        barrier: 1e-6,
-        ..FixedCosts::default()
-    };
-    simulate(
-        &inst.graph,
-        &costs,
-        &Options {
-            processors: p as usize + 1,
-            ..Options::default()
-        },
-    )
-    .unwrap()
-    .time
-}
 
 /// GE's segment sums: per step k the pivot is N − k, the elimination (N − k) times the
 /// columns right of k, so the workers' elimination over the run is Σ (N − k)².
@@ -85,10 +44,33 @@ fn ge_segment_terms_are_the_iteration_counts() {
     assert_eq!(get("elim").runs, 4.0 * 63.0);
 }
 
+/// GE's segment times written out by hand from the loops of `examples/semi/ge.tg` (sums
+/// over every worker and every step, which is what a segment's sample time is):
+/// * init: each of the N columns is initialised once, N rows each: c_init·N²;
+/// * pivot: Σ_{k=1}^{N−1} (N − k) = N(N − 1)/2 elements: c_pivot·N(N − 1)/2;
+/// * elim: Σ_{k=1}^{N−1} (N − k)² = (N − 1)N(2N − 1)/6 elements: c_elim·(N − 1)N(2N − 1)/6;
+/// * solve: c_solve·N².
+fn ge_closed_form(n: f64) -> [(&'static str, f64); 4] {
+    let c = |name: &str| TRUTH.iter().find(|x| x.0 == name).unwrap().1;
+    [
+        ("init", c("c_init") * n * n),
+        ("pivot", c("c_pivot") * n * (n - 1.0) / 2.0),
+        ("elim", c("c_elim") * (n - 1.0) * n * (2.0 * n - 1.0) / 6.0),
+        ("solve", c("c_solve") * n * n),
+    ]
+}
+
+/// Segment times from the closed forms above at two sizes (N = 64, 128 on P = 4) give back
+/// the four coefficients.
 #[test]
-fn coefficients_fitted_from_two_sample_sizes_predict_as_the_truth() {
+fn ge_coefficients_fitted_from_closed_form_segment_sums() {
     let m = ge();
-    let csv = samples_csv(&m, &[(64.0, 4.0), (128.0, 4.0)]);
+    let mut csv = String::from("N,P,segment,seconds,rep\n");
+    for n in [64.0, 128.0] {
+        for (segment, seconds) in ge_closed_form(n) {
+            csv.push_str(&format!("{n},4,{segment},{seconds},0\n"));
+        }
+    }
     let set = read_samples(&m, "samples.csv", &csv).unwrap();
     assert_eq!(set.names, ["N", "P"]);
     let fitted = fit_samples(&m, &set, &Limits::default()).unwrap();
@@ -97,12 +79,47 @@ fn coefficients_fitted_from_two_sample_sizes_predict_as_the_truth() {
         let got = fitted.coefficients.iter().find(|c| c.0 == name).unwrap().1;
         assert!((got / value - 1.0).abs() < 1e-9, "{name}: {got} vs {value}");
     }
-    let truth: Vec<(String, f64)> = TRUTH.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let (a, b) = (
-        predict(&m, &fitted.coefficients, 1024.0, 8.0),
-        predict(&m, &truth, 1024.0, 8.0),
-    );
-    assert!((a / b - 1.0).abs() < 1e-9, "{a} vs {b}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A segment t = a·N² + b·N, its sample times evaluated here at two sizes: the fit gives
+    /// a and b, and the prediction at a size ten times the larger is a·N² + b·N.
+    #[test]
+    fn two_sample_sizes_recover_a_and_b_of_a_n2_plus_b_n(
+        a in 1e-9f64..1e-6,
+        r in 0.1f64..10.0,
+        n0 in 10u32..200,
+        step in 10u32..400,
+    ) {
+        let (n0, n1) = (f64::from(n0), f64::from(n0 + step));
+        // b·N is r times a·N² at N₀: both terms count at the samples.
+        let b = r * a * n0;
+        let t = |n: f64| a * n * n + b * n;
+        let m = parse(
+            "quad.tg",
+            "param N; coeff a, b; thread t { compute s = a * N^2 + b * N; }",
+        )
+        .unwrap();
+        let csv = format!("N,segment,seconds\n{n0},s,{}\n{n1},s,{}\n", t(n0), t(n1));
+        let set = read_samples(&m, "quad.csv", &csv).unwrap();
+        let f = fit_samples(&m, &set, &Limits::default()).unwrap();
+        let get = |k: &str| f.coefficients.iter().find(|c| c.0 == k).unwrap().1;
+        prop_assert!((get("a") / a - 1.0).abs() < 1e-6, "a = {} for {a}", get("a"));
+        prop_assert!((get("b") / b - 1.0).abs() < 1e-6, "b = {} for {b}", get("b"));
+        let n = 10.0 * n1;
+        let predicted = semi::predict::predict(
+            &m,
+            &f.bindings(vec![("N".into(), n)]),
+            &FixedCosts::default(),
+            &semi::predict::PredictOptions::default(),
+        )
+        .unwrap()
+        .outcome
+        .time;
+        prop_assert!((predicted / t(n) - 1.0).abs() < 1e-6, "{predicted} vs {}", t(n));
+    }
 }
 
 /// A segment with two coefficients needs two sample points; one gives a typed error.

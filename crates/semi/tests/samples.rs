@@ -1,11 +1,13 @@
-//! From sample runs to a prediction: segment times generated from known coefficients are
-//! fitted back exactly, and the fitted model predicts as the true one; the samples file's
-//! errors are located.
+//! From sample runs to a prediction: segment and whole-program times written out here in
+//! closed form (not made by the model or by Algorithm G) are fitted back to the
+//! coefficients they were made from, and the fitted model predicts them; the samples
+//! file's errors are located.
 
-use semi::instantiate::{instantiate, segment_terms, Bindings, Limits};
+use proptest::prelude::*;
+use semi::instantiate::{segment_terms, Bindings, Limits};
 use semi::lang::parse;
 use semi::samples::{fit_samples, read_samples, SamplesError};
-use semi::sim::{simulate, FixedCosts, Options};
+use semi::sim::{FixedCosts, Options};
 
 fn ge() -> semi::lang::Model {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/semi/ge.tg");
@@ -18,48 +20,6 @@ const TRUTH: [(&str, f64); 4] = [
     ("c_elim", 1e-9),
     ("c_solve", 3e-9),
 ];
-
-/// The samples CSV of `model` at `points` (N, P), each segment's time from the truth.
-fn samples_csv(model: &semi::lang::Model, points: &[(f64, f64)]) -> String {
-    let mut csv = String::from("N,P,segment,seconds,rep\n");
-    for &(n, p) in points {
-        let b = Bindings {
-            params: vec![("N".into(), n), ("P".into(), p)],
-            coeffs: Vec::new(),
-        };
-        for t in segment_terms(model, &b, &Limits::default()).unwrap() {
-            let seconds: f64 = t.base
-                + t.terms
-                    .iter()
-                    .map(|(c, f)| f * TRUTH.iter().find(|x| x.0 == c).unwrap().1)
-                    .sum::<f64>();
-            csv.push_str(&format!("{n},{p},{},{seconds},0\n", t.name));
-        }
-    }
-    csv
-}
-
-fn predict(model: &semi::lang::Model, coeffs: &[(String, f64)], n: f64, p: f64) -> f64 {
-    let b = Bindings {
-        params: vec![("N".into(), n), ("P".into(), p)],
-        coeffs: coeffs.to_vec(),
-    };
-    let inst = instantiate(model, &b, &Limits::default()).unwrap();
-    let costs = FixedCosts {
-        barrier: 1e-6,
-        ..FixedCosts::default()
-    };
-    simulate(
-        &inst.graph,
-        &costs,
-        &Options {
-            processors: p as usize + 1,
-            ..Options::default()
-        },
-    )
-    .unwrap()
-    .time
-}
 
 /// GE's segment sums: per step k the pivot is N − k, the elimination (N − k) times the
 /// columns right of k, so the workers' elimination over the run is Σ (N − k)².
@@ -85,10 +45,33 @@ fn ge_segment_terms_are_the_iteration_counts() {
     assert_eq!(get("elim").runs, 4.0 * 63.0);
 }
 
+/// GE's segment times written out by hand from the loops of `examples/semi/ge.tg` (sums
+/// over every worker and every step, which is what a segment's sample time is):
+/// * init: each of the N columns is initialised once, N rows each: c_init·N²;
+/// * pivot: Σ_{k=1}^{N−1} (N − k) = N(N − 1)/2 elements: c_pivot·N(N − 1)/2;
+/// * elim: Σ_{k=1}^{N−1} (N − k)² = (N − 1)N(2N − 1)/6 elements: c_elim·(N − 1)N(2N − 1)/6;
+/// * solve: c_solve·N².
+fn ge_closed_form(n: f64) -> [(&'static str, f64); 4] {
+    let c = |name: &str| TRUTH.iter().find(|x| x.0 == name).unwrap().1;
+    [
+        ("init", c("c_init") * n * n),
+        ("pivot", c("c_pivot") * n * (n - 1.0) / 2.0),
+        ("elim", c("c_elim") * (n - 1.0) * n * (2.0 * n - 1.0) / 6.0),
+        ("solve", c("c_solve") * n * n),
+    ]
+}
+
+/// Segment times from the closed forms above at two sizes (N = 64, 128 on P = 4) give back
+/// the four coefficients.
 #[test]
-fn coefficients_fitted_from_two_sample_sizes_predict_as_the_truth() {
+fn ge_coefficients_fitted_from_closed_form_segment_sums() {
     let m = ge();
-    let csv = samples_csv(&m, &[(64.0, 4.0), (128.0, 4.0)]);
+    let mut csv = String::from("N,P,segment,seconds,rep\n");
+    for n in [64.0, 128.0] {
+        for (segment, seconds) in ge_closed_form(n) {
+            csv.push_str(&format!("{n},4,{segment},{seconds},0\n"));
+        }
+    }
     let set = read_samples(&m, "samples.csv", &csv).unwrap();
     assert_eq!(set.names, ["N", "P"]);
     let fitted = fit_samples(&m, &set, &Limits::default()).unwrap();
@@ -97,12 +80,47 @@ fn coefficients_fitted_from_two_sample_sizes_predict_as_the_truth() {
         let got = fitted.coefficients.iter().find(|c| c.0 == name).unwrap().1;
         assert!((got / value - 1.0).abs() < 1e-9, "{name}: {got} vs {value}");
     }
-    let truth: Vec<(String, f64)> = TRUTH.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let (a, b) = (
-        predict(&m, &fitted.coefficients, 1024.0, 8.0),
-        predict(&m, &truth, 1024.0, 8.0),
-    );
-    assert!((a / b - 1.0).abs() < 1e-9, "{a} vs {b}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A segment t = a·N² + b·N, its sample times evaluated here at two sizes: the fit gives
+    /// a and b, and the prediction at a size ten times the larger is a·N² + b·N.
+    #[test]
+    fn two_sample_sizes_recover_a_and_b_of_a_n2_plus_b_n(
+        a in 1e-9f64..1e-6,
+        r in 0.1f64..10.0,
+        n0 in 10u32..200,
+        step in 10u32..400,
+    ) {
+        let (n0, n1) = (f64::from(n0), f64::from(n0 + step));
+        // b·N is r times a·N² at N₀: both terms count at the samples.
+        let b = r * a * n0;
+        let t = |n: f64| a * n * n + b * n;
+        let m = parse(
+            "quad.tg",
+            "param N; coeff a, b; thread t { compute s = a * N^2 + b * N; }",
+        )
+        .unwrap();
+        let csv = format!("N,segment,seconds\n{n0},s,{}\n{n1},s,{}\n", t(n0), t(n1));
+        let set = read_samples(&m, "quad.csv", &csv).unwrap();
+        let f = fit_samples(&m, &set, &Limits::default()).unwrap();
+        let get = |k: &str| f.coefficients.iter().find(|c| c.0 == k).unwrap().1;
+        prop_assert!((get("a") / a - 1.0).abs() < 1e-6, "a = {} for {a}", get("a"));
+        prop_assert!((get("b") / b - 1.0).abs() < 1e-6, "b = {} for {b}", get("b"));
+        let n = 10.0 * n1;
+        let predicted = semi::predict::predict(
+            &m,
+            &f.bindings(vec![("N".into(), n)]),
+            &FixedCosts::default(),
+            &semi::predict::PredictOptions::default(),
+        )
+        .unwrap()
+        .outcome
+        .time;
+        prop_assert!((predicted / t(n) - 1.0).abs() < 1e-6, "{predicted} vs {}", t(n));
+    }
 }
 
 /// A segment with two coefficients needs two sample points; one gives a typed error.
@@ -184,179 +202,162 @@ fn a_time_not_linear_in_a_coefficient_is_an_error() {
     );
 }
 
-/// Algorithm G's time of `model` at (N, P) with the true coefficients and `costs`.
-fn true_time(model: &semi::lang::Model, n: f64, p: f64, costs: &FixedCosts) -> f64 {
-    let b = Bindings {
-        params: vec![("N".into(), n), ("P".into(), p)],
-        coeffs: TRUTH.iter().map(|(c, v)| (c.to_string(), *v)).collect(),
-    };
-    let opts = semi::predict::PredictOptions {
+/// Fits the whole-program times `truth(N)` at `ns` on `p` processors (the sample file's
+/// `run` rows) through `fit_for`, with event costs `costs`.
+fn fit_runs_of(
+    model: &semi::lang::Model,
+    truth: &dyn Fn(f64) -> f64,
+    ns: &[f64],
+    p: f64,
+    costs: &FixedCosts,
+) -> Result<semi::samples::Fitted, SamplesError> {
+    let mut csv = String::from("N,P,segment,seconds\n");
+    for &n in ns {
+        csv.push_str(&format!("{n},{p},run,{}\n", truth(n)));
+    }
+    let set = read_samples(model, "runs.csv", &csv).unwrap();
+    assert!(set.samples.is_empty() && set.runs.len() == ns.len());
+    semi::samples::fit_for(model, &set, "P", Some(p), costs, &opts(p)).map(|(f, _)| f)
+}
+
+fn opts(p: f64) -> semi::predict::PredictOptions {
+    semi::predict::PredictOptions {
         sim: Options {
             processors: p as usize,
             ..Options::default()
         },
         ..Default::default()
-    };
-    semi::predict::predict(model, &b, costs, &opts)
-        .unwrap()
-        .outcome
-        .time
+    }
 }
 
-/// Whole-program times (`run` rows only) made by G from the true coefficients, with
-/// barrier costs, are fitted back through G: c_init·N²/P and c_solve·N² both lie on the
-/// critical path and grow alike, so only their sum is known, and the fitted model
-/// predicts a run 4× larger as the true one does.
+/// A serial set-up, then a fork of P equal workers that each run R = 3 steps of work and a
+/// barrier, then a join.
+const FORK_JOIN: &str = "param N;\nparam P;\ncoeff a, b;\nbarrier step(P);\nthread main {\n    compute setup = b * N^2;\n    fork w;\n    join w;\n}\nclass w[i in P] {\n    loop k in 1..=3 {\n        compute part = a * N / P;\n        barrier step;\n    }\n}\n";
+
+/// The event costs of the fork/join tests: fork φ, barrier β, join ψ.
+const FORK_JOIN_COSTS: FixedCosts = FixedCosts {
+    fork: 1e-3,
+    barrier: 5e-4,
+    join: 2e-3,
+    lock: 0.0,
+    unlock: 0.0,
+    send: 0.0,
+    latency: 0.0,
+    per_byte: 0.0,
+    recv: 0.0,
+};
+
+/// [`FORK_JOIN`]'s time derived by hand: the set-up b·N², the fork φ, then the workers run
+/// in lock-step (equal work, so every barrier releases at the common arrival + β) for
+/// three steps of a·N/P + β, then the join ψ after the last worker:
+/// T = b·N² + φ + 3·(a·N/P + β) + ψ.
+fn fork_join_time(a: f64, b: f64, n: f64, p: f64) -> f64 {
+    let c = FORK_JOIN_COSTS;
+    b * n * n + c.fork + 3.0 * (a * n / p + c.barrier) + c.join
+}
+
+/// Whole-program times from the closed form above, fitted through Algorithm G: a and b
+/// come back (the event costs are subtracted, not taken for work), per processor count;
+/// one point cannot give two coefficients.
 #[test]
-fn whole_program_times_are_fitted_through_algorithm_g() {
-    let m = ge();
-    let costs = FixedCosts {
-        barrier: 2e-6,
-        ..FixedCosts::default()
-    };
-    let mut csv = String::from("N,P,segment,seconds\n");
-    for p in [1.0, 2.0] {
-        for n in [64.0, 96.0, 128.0, 160.0, 192.0] {
-            let t = true_time(&m, n, p, &costs);
-            // Two repetitions around the truth: their median is the truth.
-            csv.push_str(&format!(
-                "{n},{p},run,{}\n{n},{p},run,{}\n",
-                t * 0.99,
-                t * 1.01
-            ));
-        }
-    }
-    let set = read_samples(&m, "runs.csv", &csv).unwrap();
-    assert!(set.samples.is_empty() && set.runs.len() == 20);
-    for p in [1.0, 2.0] {
-        let (f, note) = semi::samples::fit_for(
-            &m,
-            &set,
-            "P",
-            Some(p),
-            &costs,
-            &semi::predict::PredictOptions::default(),
-        )
-        .unwrap();
-        assert_eq!(note, None);
-        let k = f.whole_program.expect("fitted to whole-program times");
-        assert!(k <= 10, "{k} linearisations");
-        assert_eq!(f.points, 5);
-        let b = Bindings {
-            params: vec![("N".into(), 768.0), ("P".into(), p)],
-            coeffs: f.coefficients.clone(),
-        };
-        let opts = semi::predict::PredictOptions {
-            sim: Options {
-                processors: p as usize,
-                ..Options::default()
-            },
-            ..Default::default()
-        };
-        let predicted = semi::predict::predict(&m, &b, &costs, &opts)
-            .unwrap()
-            .outcome
-            .time;
-        let truth = true_time(&m, 768.0, p, &costs);
-        assert!(
-            (predicted - truth).abs() <= 1e-6 * truth,
-            "P={p}: {predicted} against {truth}"
-        );
-        // c_elim and c_pivot come back; of c_init and c_solve, only c_init/P + c_solve.
+fn whole_program_fork_join_of_equal_workers_fitted_from_its_closed_form() {
+    let m = parse("fj.tg", FORK_JOIN).unwrap();
+    let (a, b) = (1e-4, 1e-8);
+    for p in [2.0, 4.0] {
+        let truth = |n: f64| fork_join_time(a, b, n, p);
+        let f = fit_runs_of(&m, &truth, &[1000.0, 2000.0, 4000.0], p, &FORK_JOIN_COSTS).unwrap();
+        assert!(f.whole_program.is_some());
+        assert_eq!(f.points, 3);
         let c = |name: &str| f.coefficients.iter().find(|c| c.0 == name).unwrap().1;
-        for (name, want) in [("c_elim", 1e-9), ("c_pivot", 5e-9)] {
-            assert!(
-                (c(name) - want).abs() <= 1e-6 * want,
-                "{name} = {}",
-                c(name)
-            );
-        }
-        let seen = c("c_init") / p + c("c_solve");
-        let want = 2e-9 / p + 3e-9;
-        assert!((seen - want).abs() <= 1e-6 * want, "{seen} against {want}");
+        assert!((c("a") / a - 1.0).abs() < 1e-6, "P={p}: a = {}", c("a"));
+        assert!((c("b") / b - 1.0).abs() < 1e-6, "P={p}: b = {}", c("b"));
     }
-    // Two points cannot give four coefficients: a clear error, not an empty answer.
-    let few: String = csv
-        .lines()
-        .filter(|l| !l.starts_with("64,") && !l.starts_with("96,") && !l.starts_with("128,"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let set = read_samples(&m, "runs.csv", &few).unwrap();
-    let err = semi::samples::fit_for(
-        &m,
-        &set,
-        "P",
-        Some(1.0),
-        &costs,
-        &semi::predict::PredictOptions::default(),
-    )
-    .unwrap_err();
+    let truth = |n: f64| fork_join_time(a, b, n, 2.0);
+    let err = fit_runs_of(&m, &truth, &[1000.0], 2.0, &FORK_JOIN_COSTS).unwrap_err();
     assert!(err.to_string().contains("sample points"), "{err}");
 }
 
-/// Fits whole-program times of `model` at (N, P) points made by G from `truth`.
-fn fit_whole(
-    model: &str,
-    truth: &[(&str, f64)],
-    points: &[(f64, f64)],
-) -> Result<semi::samples::Fitted, SamplesError> {
-    let m = parse("w.tg", model).unwrap();
-    let opts = |p: f64| semi::predict::PredictOptions {
-        sim: Options {
-            processors: p as usize,
-            ..Options::default()
-        },
-        ..Default::default()
-    };
-    let mut csv = String::from("N,P,segment,seconds\n");
-    for &(n, p) in points {
-        let b = Bindings {
-            params: vec![("N".into(), n), ("P".into(), p)],
-            coeffs: truth.iter().map(|(c, v)| (c.to_string(), *v)).collect(),
-        };
-        let t = semi::predict::predict(&m, &b, &FixedCosts::default(), &opts(p))
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// predict(fit(runs)) reproduces the runs: random a, b, P and sizes, times from the
+    /// closed form; Algorithm G with the fitted coefficients gives each sample's time back,
+    /// and the closed form's time at a size beyond the samples.
+    #[test]
+    fn whole_program_prediction_of_the_fit_reproduces_the_runs(
+        a in 1e-5f64..1e-3,
+        ratio in 0.2f64..5.0,
+        p in 1u32..6,
+        n0 in 200u32..1000,
+        spacing in 200u32..1000,
+    ) {
+        let m = parse("fj.tg", FORK_JOIN).unwrap();
+        let p = f64::from(p);
+        let n0 = f64::from(n0);
+        // b·N² is `ratio` times 3·a·N/P at N₀: both count.
+        let b = ratio * 3.0 * a / (p * n0);
+        let ns: Vec<f64> = (0..3).map(|i| n0 + f64::from(i * spacing)).collect();
+        let truth = |n: f64| fork_join_time(a, b, n, p);
+        let f = fit_runs_of(&m, &truth, &ns, p, &FORK_JOIN_COSTS).unwrap();
+        for n in ns.iter().copied().chain([4.0 * ns[2]]) {
+            let predicted = semi::predict::predict(
+                &m,
+                &f.bindings(vec![("N".into(), n), ("P".into(), p)]),
+                &FORK_JOIN_COSTS,
+                &opts(p),
+            )
             .unwrap()
             .outcome
             .time;
-        csv.push_str(&format!("{n},{p},run,{t}\n"));
+            prop_assert!(
+                (predicted / truth(n) - 1.0).abs() < 1e-6,
+                "N={n}, P={p}: {predicted} vs {}", truth(n)
+            );
+        }
     }
-    let set = read_samples(&m, "runs.csv", &csv).unwrap();
-    let p = points[0].1;
-    semi::samples::fit_for(&m, &set, "P", Some(p), &FixedCosts::default(), &opts(p)).map(|(f, _)| f)
 }
 
-/// Two terms that grow alike at a fixed P (a·N/P and b·N) can only be known as a sum: the
-/// fit merges them, and the merge holds beyond the samples at the same P.
+/// Two terms that grow alike at a fixed P: P workers each run a·N/P then b·N, no events, so
+/// T = (a/P + b)·N. Runs from that formula can only give the sum a/P + b: the fit merges
+/// the two, and the sum is the truth's.
 #[test]
-fn whole_program_terms_that_grow_alike_are_merged() {
+fn whole_program_terms_that_grow_alike_are_merged_to_their_closed_form_sum() {
     let model = "param N;\nparam P;\ncoeff a, b;\nclass w[i in P] {\n    compute x = a * N / P;\n    compute y = b * N;\n}\n";
-    let f = fit_whole(
-        model,
-        &[("a", 2e-6), ("b", 1e-6)],
-        &[(1000.0, 2.0), (2000.0, 2.0), (4000.0, 2.0)],
+    let m = parse("w.tg", model).unwrap();
+    let (a, b, p) = (2e-6, 1e-6, 2.0);
+    let truth = |n: f64| (a / p + b) * n;
+    let f = fit_runs_of(
+        &m,
+        &truth,
+        &[1000.0, 2000.0, 4000.0],
+        p,
+        &FixedCosts::default(),
     )
     .unwrap();
     assert_eq!(f.fit.merges.len(), 1, "{:?}", f.fit);
     let c = |n: &str| f.coefficients.iter().find(|c| c.0 == n).unwrap().1;
-    let sum = c("a") / 2.0 + c("b");
-    assert!((sum - 2e-6).abs() < 1e-12, "{sum}");
+    let sum = c("a") / p + c("b");
+    assert!((sum / (a / p + b) - 1.0).abs() < 1e-9, "{sum}");
 }
 
-/// A fork whose two sides are critical at different sizes (a·N on main, b·N² on a side
-/// thread, crossing at N = 1000): the fit moves between the paths and recovers both. When
-/// the side thread is never critical, b cannot be known, and the error says so.
+/// A fork whose two sides are critical at different sizes: main runs a·N while the forked
+/// side runs b·N², joined with no event costs, so T = max(a·N, b·N²), crossing at
+/// N = a/b = 1000. Runs from that formula on both sides of the crossing give back both; runs
+/// only below it never put the side thread on the critical path, and the error says so.
 #[test]
-fn whole_program_fits_follow_the_critical_path() {
+fn whole_program_fits_follow_the_critical_path_of_max_a_n_b_n2() {
     let model = "param N;\nparam P;\ncoeff a, b;\nthread main {\n    fork side;\n    compute x = a * N;\n    join side;\n}\nthread side {\n    compute y = b * N * N;\n}\n";
-    let points = [(250.0, 2.0), (500.0, 2.0), (2000.0, 2.0), (4000.0, 2.0)];
-    let f = fit_whole(model, &[("a", 1e-6), ("b", 1e-9)], &points).unwrap();
+    let m = parse("w.tg", model).unwrap();
+    let (a, b) = (1e-6, 1e-9);
+    let truth = |n: f64| (a * n).max(b * n * n);
+    let costs = FixedCosts::default();
+    let f = fit_runs_of(&m, &truth, &[250.0, 500.0, 2000.0, 4000.0], 2.0, &costs).unwrap();
     let c = |n: &str| f.coefficients.iter().find(|c| c.0 == n).unwrap().1;
     assert!(
-        (c("a") - 1e-6).abs() < 1e-12 && (c("b") - 1e-9).abs() < 1e-15,
+        (c("a") / a - 1.0).abs() < 1e-6 && (c("b") / b - 1.0).abs() < 1e-6,
         "{f:?}"
     );
-    let small = [(100.0, 2.0), (200.0, 2.0), (300.0, 2.0)];
-    let err = fit_whole(model, &[("a", 1e-6), ("b", 1e-9)], &small).unwrap_err();
+    let err = fit_runs_of(&m, &truth, &[100.0, 200.0, 300.0], 2.0, &costs).unwrap_err();
     assert!(
         matches!(&err, SamplesError::OffCriticalPath { coeff, .. } if coeff == "b"),
         "{err}"

@@ -6,7 +6,7 @@
 mod suite;
 
 use fit::pmnf::{extrap_single, ExtrapOptions};
-use fit::vates::{vates_single, VatesOptions};
+use fit::vates::{search_single, VatesOptions};
 use suite::{cases, median_or_nan, Kind, TARGET};
 
 fn main() {
@@ -19,7 +19,7 @@ fn main() {
     let mut rows: Vec<(Kind, f64, f64)> = Vec::new();
     for c in &all {
         let e = extrap_single(&c.measurements, &ExtrapOptions::default()).unwrap();
-        let v = vates_single(&c.measurements, &VatesOptions::default()).unwrap();
+        let v = search_single(&c.measurements, &VatesOptions::default()).unwrap();
         let err = |p: f64| (p - c.truth).abs() / c.truth;
         let (ee, ve) = (
             err(e.model.eval(&[TARGET])),

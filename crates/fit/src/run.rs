@@ -5,7 +5,7 @@
 use crate::model::{Fitted, Measurement, Model};
 use crate::pmnf::{extrap, ExtrapOptions};
 use crate::read::{Experiment, Series};
-use crate::vates::{moments, refit, vates, VatesOptions};
+use crate::vates::{moments, refit, search, VatesOptions};
 use crate::FitError;
 use stats::rng::Draw;
 
@@ -378,7 +378,7 @@ pub fn model_series(
         .collect();
     let (best, alternatives, relative) = match opts.modeler {
         Modeler::Vates => {
-            let s = vates(&ms, dims, &opts.vates)?;
+            let s = search(&ms, dims, &opts.vates)?;
             let relative = opts.vates.relative && ms.iter().all(|m| m.mean() > 0.0);
             (s.best, s.alternatives, relative)
         }

@@ -4,7 +4,7 @@
 mod suite;
 
 use fit::pmnf::{extrap_single, ExtrapOptions, DEFAULT_BLOCKS};
-use fit::vates::{vates_single, VatesOptions};
+use fit::vates::{search_single, VatesOptions};
 use fit::{Basis, Fitted, Measurement};
 use stats::rng::Draw;
 use suite::{cases, median_or_nan, Kind, TARGET};
@@ -48,7 +48,7 @@ fn exponents_are_recovered_under_two_percent_noise() {
             })
             .collect();
         let e = extrap_single(&ms, &ExtrapOptions::default()).unwrap();
-        let v = vates_single(&ms, &VatesOptions::default()).unwrap();
+        let v = search_single(&ms, &VatesOptions::default()).unwrap();
         hits_e += usize::from(block(&e) == Some(b));
         hits_v += usize::from(block(&v.best) == Some(b));
     }
@@ -65,7 +65,7 @@ fn vates_extrapolates_better_than_extrap() {
     let mut rows: Vec<(Kind, f64, f64)> = Vec::new();
     for c in cases(1, 40) {
         let e = extrap_single(&c.measurements, &ExtrapOptions::default()).unwrap();
-        let v = vates_single(&c.measurements, &VatesOptions::default()).unwrap();
+        let v = search_single(&c.measurements, &VatesOptions::default()).unwrap();
         let err = |p: f64| (p - c.truth).abs() / c.truth;
         rows.push((
             c.kind,

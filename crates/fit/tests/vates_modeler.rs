@@ -1,7 +1,7 @@
 //! The `vates` modeler beyond the blocks: user basis functions, and models of several
 //! parameters.
 
-use fit::vates::{vates, vates_single, VatesOptions};
+use fit::vates::{search, search_single, VatesOptions};
 use fit::{Basis, Measurement, UserBasis};
 
 /// Strassen-like data, 10 + 0.5·x^log2(7) with 2% noise at x = 2..64: no default block has
@@ -23,11 +23,11 @@ fn a_user_basis_outside_pmnf_is_found() {
         fit_exponent: false,
         ..VatesOptions::default()
     };
-    let plain = vates_single(&ms, &blocks_only).unwrap();
+    let plain = search_single(&ms, &blocks_only).unwrap();
     let err = |m: &fit::Model| (m.eval(&[1024.0]) - truth).abs() / truth;
     assert!(err(&plain.best.model) > 0.05, "{}", err(&plain.best.model));
     let names = ["x".to_string()];
-    let fitted = vates_single(&ms, &VatesOptions::default()).unwrap();
+    let fitted = search_single(&ms, &VatesOptions::default()).unwrap();
     assert!(
         err(&fitted.best.model) < 0.03,
         "{}: {}",
@@ -38,7 +38,7 @@ fn a_user_basis_outside_pmnf_is_found() {
         user: vec![UserBasis::new("x^log2(7)", &names).unwrap()],
         ..blocks_only
     };
-    let with = vates_single(&ms, &opts).unwrap();
+    let with = search_single(&ms, &opts).unwrap();
     assert!(
         matches!(with.best.model.terms.as_slice(), [t] if matches!(&t.basis, Basis::User(u) if u.text == "x^log2(7)")),
         "{}",
@@ -69,7 +69,7 @@ fn two_parameter_product_is_recovered() {
             });
         }
     }
-    let m = vates(&ms, 2, &VatesOptions::default()).unwrap();
+    let m = search(&ms, 2, &VatesOptions::default()).unwrap();
     let names = ["p".to_string(), "s".to_string()];
     let shown = m.best.model.display(&names).to_string();
     assert_eq!(m.best.model.terms.len(), 1, "{shown}");
@@ -142,7 +142,7 @@ fn strong_scaling_finds_p_to_the_minus_one() {
         .iter()
         .map(|&p| Measurement::one(p, vec![f(p)]))
         .collect();
-    let s = vates_single(&exact, &VatesOptions::default()).unwrap();
+    let s = search_single(&exact, &VatesOptions::default()).unwrap();
     let at = s.best.model.eval(&[1024.0]);
     assert!(
         (at - truth).abs() < 0.01 * truth,
@@ -161,7 +161,7 @@ fn strong_scaling_finds_p_to_the_minus_one() {
             )
         })
         .collect();
-    let s = vates(&noisy, 1, &VatesOptions::default()).unwrap();
+    let s = search(&noisy, 1, &VatesOptions::default()).unwrap();
     let at = s.best.model.eval(&[1024.0]);
     assert!(
         (at - truth).abs() < 0.05 * truth,
@@ -173,14 +173,14 @@ fn strong_scaling_finds_p_to_the_minus_one() {
         decreasing: false,
         ..VatesOptions::default()
     };
-    let off = vates_single(&exact, &asked).unwrap();
+    let off = search_single(&exact, &asked).unwrap();
     assert!(
         off.best.model.eval(&[1024.0]) > 1.5 * truth,
         "{:?}",
         off.best.model
     );
     asked.blocks.negative = true;
-    let on = vates_single(&exact, &asked).unwrap();
+    let on = search_single(&exact, &asked).unwrap();
     let at = on.best.model.eval(&[1024.0]);
     assert!(
         (at - truth).abs() < 0.01 * truth,

@@ -14,7 +14,7 @@ use expr::{Expr, Name};
 use trace::text::num;
 
 use crate::graph::{Barrier, Graph, Op, Size, Thread, ThreadId};
-use crate::lang::{ErrorKind, Locate, Model, ModelError, Range_, Ref, Result, Spanned, Stmt};
+use crate::lang::{ErrorKind, Locate, LoopRange, Model, ModelError, Ref, Result, Spanned, Stmt};
 
 /// Values for a model's parameters and coefficients.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -207,10 +207,10 @@ impl<'a> Ctx<'a> {
     }
 
     /// A loop's first value and iteration count.
-    fn iterations(&self, range: &Range_, env: &Env) -> Result<(f64, u64)> {
+    fn iterations(&self, range: &LoopRange, env: &Env) -> Result<(f64, u64)> {
         match range {
-            Range_::Count(c) => Ok((0.0, self.whole(c, env, "the loop's iteration count")?)),
-            Range_::Var(_, from, to) => {
+            LoopRange::Count(c) => Ok((0.0, self.whole(c, env, "the loop's iteration count")?)),
+            LoopRange::Var(_, from, to) => {
                 let a = self.value(from, env, "the loop's first value")?;
                 let b = self.value(to, env, "the loop's last value")?;
                 if a.fract() != 0.0 || b.fract() != 0.0 {
@@ -248,8 +248,8 @@ impl<'a> Ctx<'a> {
                 Stmt::Loop { range, body, at } => {
                     let (first, n) = self.iterations(range, env)?;
                     let var = match range {
-                        Range_::Var(v, ..) => Some(v.name.as_str()),
-                        Range_::Count(_) => None,
+                        LoopRange::Var(v, ..) => Some(v.name.as_str()),
+                        LoopRange::Count(_) => None,
                     };
                     let bounds_use = var.is_some_and(|v| bounds_use(body, v));
                     let body_uses = var.is_some_and(|v| uses(body, v));
@@ -386,7 +386,7 @@ impl<'a> Ctx<'a> {
                 Stmt::Loop { range, body, .. } => {
                     let (first, n) = self.iterations(range, env)?;
                     match range {
-                        Range_::Var(v, ..) if uses(body, &v.name) => {
+                        LoopRange::Var(v, ..) if uses(body, &v.name) => {
                             env.push(&v.name, first);
                             for k in 0..n {
                                 env.set_last(first + k as f64);
@@ -394,7 +394,7 @@ impl<'a> Ctx<'a> {
                             }
                             env.pop();
                         }
-                        Range_::Var(v, ..) => {
+                        LoopRange::Var(v, ..) => {
                             env.push(&v.name, first);
                             let mut inner = Vec::new();
                             self.build(body, env, &mut inner)?;
@@ -404,7 +404,7 @@ impl<'a> Ctx<'a> {
                                 body: inner,
                             });
                         }
-                        Range_::Count(_) => {
+                        LoopRange::Count(_) => {
                             let mut inner = Vec::new();
                             self.build(body, env, &mut inner)?;
                             out.push(Op::Loop {
@@ -527,8 +527,8 @@ fn any_expr(stmts: &[Stmt], f: &mut impl FnMut(&Spanned) -> bool, all: bool) -> 
         Stmt::Compute { cost, .. } => all && f(cost),
         Stmt::Loop { range, body, .. } => {
             let bound = match range {
-                Range_::Count(c) => f(c),
-                Range_::Var(_, a, b) => f(a) || f(b),
+                LoopRange::Count(c) => f(c),
+                LoopRange::Var(_, a, b) => f(a) || f(b),
             };
             bound || any_expr(body, f, all)
         }
@@ -923,7 +923,7 @@ impl Ctx<'_> {
                 Stmt::Loop { range, body, at } => {
                     let (first, n) = self.iterations(range, env)?;
                     match range {
-                        Range_::Var(v, ..) if uses(body, &v.name) => {
+                        LoopRange::Var(v, ..) if uses(body, &v.name) => {
                             env.push(&v.name, first);
                             for k in 0..n {
                                 if let Err(e) = self.walk(

@@ -22,11 +22,10 @@
 //! assert_eq!(job.processors(&job.params), 4);
 //! ```
 
-use crate::cache::Mismatch;
 use crate::costs::MachineCosts;
-use crate::given::{check_group, set_coefficients, GivenError};
 use crate::instantiate::{count, Bindings, Count, Limits};
 use crate::lang::{Model, ModelError};
+use crate::memory_level::Mismatch;
 use crate::metrics::ValidationTable;
 use crate::predict::{predict, PredictError, PredictOptions, Prediction};
 use crate::predict::{validate_samples, Checked, Measured, Validation};
@@ -34,6 +33,7 @@ use crate::samples::Fitted;
 use crate::samples::{fit_for, point_text, SampleSet, SamplesError};
 use crate::sim::{EventCosts, FixedCosts, Options};
 use crate::sweep::{fit_per_value, Sweep};
+use crate::user_values::{check_group, set_coefficients, GivenError};
 
 /// Event costs chosen at run time: the profile's, or none.
 pub type Costs = Box<dyn EventCosts + Send + Sync>;
@@ -289,8 +289,9 @@ impl Job {
             said.notes.extend(note);
             if let Some(profile) = &self.profile {
                 let (used, _) = set.for_prediction(&self.by, value);
-                let found = crate::cache::mismatch(&self.model, profile, &used, &self.params)
-                    .map_err(JobError::Predict)?;
+                let found =
+                    crate::memory_level::mismatch(&self.model, profile, &used, &self.params)
+                        .map_err(JobError::Predict)?;
                 said.warnings.extend(found.as_ref().map(Mismatch::text));
             }
             coeffs = fitted.coefficients;

@@ -10,9 +10,9 @@
 //! * [`coeffs`]: segment coefficients from sample runs;
 //! * [`metrics`]: E, Ē and R_conservative (eqs. 4.8–4.10);
 //! * [`lang`]: the thread-graph language; [`instantiate`]: full instantiation, Θ first;
-//! * [`samples`]: coefficients from sample runs; [`given`]: the grouping parameter and
+//! * [`samples`]: coefficients from sample runs; [`user_values`]: the grouping parameter and
 //!   given coefficients, checked against the model; [`costs`]: event costs from a `probe`
-//!   profile; [`predict`]: prediction and validation; [`cache`]: the cache-level warning;
+//!   profile; [`predict`]: prediction and validation; [`memory_level`]: the cache-level warning;
 //!   [`report`]: text, JSON, timelines.
 //!
 //! ```
@@ -43,14 +43,13 @@
 //!
 //! The library returns typed results and limits; it prints nothing and opens no file.
 
-pub mod cache;
 pub mod coeffs;
 pub mod costs;
-pub mod given;
 pub mod graph;
 pub mod instantiate;
 pub mod job;
 pub mod lang;
+pub mod memory_level;
 pub mod metrics;
 pub mod predict;
 pub mod report;
@@ -58,4 +57,5 @@ pub mod samples;
 pub mod scaling;
 pub mod sim;
 pub mod sweep;
-pub mod whole;
+pub mod user_values;
+pub mod whole_program;

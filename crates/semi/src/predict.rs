@@ -286,7 +286,7 @@ pub struct Validation<'a> {
 /// Validates every group of measured runs by their value of `v.by` (the processor count):
 /// the coefficients fitted to the samples at that value ([`fit_for`]), the runs predicted,
 /// and one table row per value. With the machine's profile, the notes include the
-/// cache-level warnings, one per cause ([`crate::cache::grouped`]).
+/// cache-level warnings, one per cause ([`crate::memory_level::grouped`]).
 ///
 /// # Errors
 /// As [`validate`] and [`fit_for`].
@@ -326,7 +326,7 @@ pub fn validate_samples<C: EventCosts>(
         if let Some(profile) = profile {
             for (p, _) in &mine.runs {
                 let target = named(&measured.names, p);
-                if let Some(m) = crate::cache::mismatch(model, profile, used, &target)? {
+                if let Some(m) = crate::memory_level::mismatch(model, profile, used, &target)? {
                     mismatches.push((point_text(&target), m));
                 }
             }
@@ -349,6 +349,6 @@ pub fn validate_samples<C: EventCosts>(
         checked.extend(c);
         rows.extend(t.rows);
     }
-    notes.extend(crate::cache::grouped(&mismatches));
+    notes.extend(crate::memory_level::grouped(&mismatches));
     Ok((checked, ValidationTable { rows }, notes))
 }

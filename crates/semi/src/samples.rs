@@ -9,7 +9,7 @@
 //! milliseconds counts as much as one of seconds.
 //!
 //! Samples that give only whole-program times (rows of the segment `run`) are fitted through
-//! Algorithm G instead ([`crate::whole`]); [`fit_for`] chooses.
+//! Algorithm G instead ([`crate::whole_program`]); [`fit_for`] chooses.
 
 use std::collections::HashMap;
 
@@ -633,10 +633,10 @@ impl SampleSet {
 /// value is a note for the user (samples from fewer processors tend to under-predict,
 /// from more to over-predict). Segment times are fitted directly ([`fit_samples`]); samples
 /// with whole-program times only are fitted through Algorithm G with `costs` and `opts`
-/// ([`crate::whole::fit_runs`]).
+/// ([`crate::whole_program::fit_runs`]).
 ///
 /// # Errors
-/// As [`fit_samples`] and [`crate::whole::fit_runs`]; [`SamplesError::Empty`] when the
+/// As [`fit_samples`] and [`crate::whole_program::fit_runs`]; [`SamplesError::Empty`] when the
 /// samples hold no time at all.
 pub fn fit_for<C: EventCosts>(
     model: &Model,
@@ -651,7 +651,7 @@ pub fn fit_for<C: EventCosts>(
     let fitted = if !used.samples.is_empty() {
         fit_samples(model, used, &opts.limits)?
     } else if !used.runs.is_empty() {
-        crate::whole::fit_runs(model, used, by, costs, opts)?
+        crate::whole_program::fit_runs(model, used, by, costs, opts)?
     } else {
         return Err(SamplesError::Empty);
     };

@@ -25,7 +25,7 @@ mod wls;
 use crate::model::{smape, Basis, Fitted, Measurement, Model, Quality};
 use crate::pmnf::{BlockOptions, Exponent, Factor, Term};
 use crate::FitError;
-use search::{search, weights};
+use search::{search as search_hypotheses, weights};
 use wls::{solve, Problem};
 
 /// Options of the `vates` modeler.
@@ -99,7 +99,7 @@ pub(crate) fn moments(ms: &[Measurement]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
 /// # Errors
 /// [`FitError::Empty`] without measurements; [`FitError::NoValues`],
 /// [`FitError::Dimensions`] or [`FitError::NotFinite`] for a bad measurement.
-pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, FitError> {
+pub fn search_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, FitError> {
     crate::pmnf::check_measurements(ms, 1)?;
     let x: Vec<f64> = ms.iter().map(|m| m.point[0]).collect();
     let (y, reps, spread) = moments(ms);
@@ -120,7 +120,9 @@ pub fn vates_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, F
     let logs = opts.blocks.logs && x.iter().all(|&v| v >= 1.0);
     let fit_exponent = || refine(&x, &y, &reps, logs, opts);
     let fitter: Option<search::Refine<'_>> = opts.fit_exponent.then_some(&fit_exponent);
-    Ok(search(&columns, fitter, &y, &reps, &spread, opts))
+    Ok(search_hypotheses(
+        &columns, fitter, &y, &reps, &spread, opts,
+    ))
 }
 
 /// The blocks of a one-parameter search at the points `x` with means `y`: the growing
@@ -222,18 +224,18 @@ fn refine(
 }
 
 /// The `vates` model of measurements of `dims` parameters. One parameter is
-/// [`vates_single`]. Otherwise, as Extra-P's multi-parameter search: each parameter gets a
+/// [`search_single`]. Otherwise, as Extra-P's multi-parameter search: each parameter gets a
 /// `vates` model on its line of points; the parameters whose model is not constant are kept
 /// with their fastest-growing term; the hypotheses are their product, their sum and the mixed
 /// forms, each fitted on every point by relative-error weighted least squares and chosen by
 /// leave-one-out relative error.
 ///
 /// # Errors
-/// As [`vates_single`].
-pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Search, FitError> {
+/// As [`search_single`].
+pub fn search(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Search, FitError> {
     crate::pmnf::check_measurements(ms, dims)?;
     if dims == 1 {
-        return vates_single(ms, opts);
+        return search_single(ms, opts);
     }
     let means: Vec<f64> = ms.iter().map(Measurement::mean).collect();
     let mut kept: Vec<Factor> = Vec::new();
@@ -250,7 +252,7 @@ pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Sea
             fit_exponent: false,
             ..opts.clone()
         };
-        let single = vates_single(&line, &per_line)?;
+        let single = search_single(&line, &per_line)?;
         let fastest = single.best.model.terms.iter().max_by(|a, b| {
             a.basis
                 .growth()
@@ -294,7 +296,7 @@ pub fn vates(ms: &[Measurement], dims: usize, opts: &VatesOptions) -> Result<Sea
         })
         .collect();
     if all.is_empty() {
-        return Ok(search(&[], None, &means, &reps, &spread, opts));
+        return Ok(search_hypotheses(&[], None, &means, &reps, &spread, opts));
     }
     all.sort_by(|a, b| {
         let cv = |f: &Fitted| f.quality.cv.unwrap_or(f64::INFINITY);

@@ -82,7 +82,7 @@ pub struct Ref {
 
 /// A loop's iterations: `loop k in A..=B` or `loop COUNT`.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Range_ {
+pub enum LoopRange {
     /// `k in A..=B`: B − A + 1 iterations (none when B < A), `k` from A up.
     Var(Ident, Spanned, Spanned),
     /// COUNT iterations.
@@ -104,7 +104,7 @@ pub enum Stmt {
         /// Where the word `loop` is.
         at: Range<usize>,
         /// The iterations.
-        range: Range_,
+        range: LoopRange,
         /// The body.
         body: Vec<Stmt>,
     },

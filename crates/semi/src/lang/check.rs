@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use expr::{Expr, FoldOp, Name};
 
-use super::ast::{Ident, Model, Range_, Ref, Spanned, Stmt};
+use super::ast::{Ident, LoopRange, Model, Ref, Spanned, Stmt};
 use super::error::{ErrorKind, Locate, ModelError, Result};
 
 /// What a global name is.
@@ -359,11 +359,11 @@ impl<'a> Checker<'a> {
                     self.linear(&name.name, cost)?;
                 }
                 Stmt::Loop { range, body, .. } => match range {
-                    Range_::Count(c) => {
+                    LoopRange::Count(c) => {
                         self.vars(c, scope, IN_LOOP)?;
                         self.block(body, scope)?;
                     }
-                    Range_::Var(var, from, to) => {
+                    LoopRange::Var(var, from, to) => {
                         self.vars(from, scope, IN_LOOP)?;
                         self.vars(to, scope, IN_LOOP)?;
                         self.fresh(var, scope)?;

@@ -62,7 +62,7 @@ mod error;
 mod parser;
 
 pub use ast::{
-    ArrayDecl, BarrierDecl, Ident, Model, Param, Range_, Ref, Spanned, Stmt, ThreadDecl,
+    ArrayDecl, BarrierDecl, Ident, LoopRange, Model, Param, Ref, Spanned, Stmt, ThreadDecl,
 };
 pub use error::{ErrorKind, Locate, ModelError, Result};
 pub use parser::MAX_DEPTH;

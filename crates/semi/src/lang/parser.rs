@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use super::ast::{
-    ArrayDecl, BarrierDecl, Ident, Model, Param, Range_, Ref, Spanned, Stmt, ThreadDecl,
+    ArrayDecl, BarrierDecl, Ident, LoopRange, Model, Param, Ref, Spanned, Stmt, ThreadDecl,
 };
 use super::error::{ErrorKind, Locate, ModelError, Result};
 
@@ -441,11 +441,11 @@ impl<'a> Parser<'a> {
                     let from = self.expr(&["..="], "the loop's first value")?;
                     self.expect("..=")?;
                     let to = self.expr(&[], "the loop's last value")?;
-                    Range_::Var(var, from, to)
+                    LoopRange::Var(var, from, to)
                 }
                 _ => {
                     self.pos = save;
-                    Range_::Count(self.expr(&[], "the loop's iteration count")?)
+                    LoopRange::Count(self.expr(&[], "the loop's iteration count")?)
                 }
             };
             let body = self.block()?;

@@ -1,4 +1,4 @@
-//! A size model by the `fit` engine's PMNF search (`fit::vates::vates_single`): up to two
+//! A size model by the `fit` engine's PMNF search (`fit::vates::search_single`): up to two
 //! terms `n^a·log2(n)^j` with exact exponents (a fitted one among them) and a constant,
 //! fitted to relative errors, the hypothesis chosen by leave-one-out error and a lack-of-fit
 //! test against the repetitions. It is a candidate beside the Lasso's fixed basis and the
@@ -6,7 +6,7 @@
 //! growth, which neither of the others can (fib's recording cost per task under its
 //! exponential work; sort's n^1.06 between n and n·log n).
 
-use fit::vates::{vates_single, VatesOptions};
+use fit::vates::{search_single, VatesOptions};
 use fit::{Basis, Measurement};
 
 use super::error::TrainError;
@@ -35,7 +35,7 @@ pub(crate) fn fit(
         relative,
         ..VatesOptions::default()
     };
-    let found = vates_single(&ms, &opts).map_err(|source| TrainError::Fit { model, source })?;
+    let found = search_single(&ms, &opts).map_err(|source| TrainError::Fit { model, source })?;
     let m = found.best.model;
     let mut features = vec![Feature::One];
     let mut coefficients = vec![m.constant];

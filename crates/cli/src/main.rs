@@ -107,6 +107,21 @@ pub struct SweepOutput {
     pub format: Format,
 }
 
+/// `cmd` with every option of every subcommand taking a negative number as its value
+/// (`-n -5`, `--seed -1`): the value parser then accepts it or says why it is out of range,
+/// instead of clap's reading `-5` as a flag and suggesting `-- -5`, which only works for
+/// positional arguments.
+fn negative_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| {
+        if !a.is_positional() && a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(negative_values)
+}
+
 /// The allocator: analyses allocate and free many small blocks and large
 /// growing arrays; mimalloc reuses freed memory instead of returning it
 /// to the system and faulting it back in.
@@ -127,7 +142,7 @@ fn main() -> ExitCode {
         )
     }))
     .ok();
-    let matches = Cli::command().get_matches();
+    let matches = negative_values(Cli::command()).get_matches();
     // The subcommand path (`graph sweep`), for the usage line of a usage error.
     let mut path = Vec::new();
     let mut sub = &matches;

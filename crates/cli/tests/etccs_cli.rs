@@ -493,7 +493,15 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
         let err = fails(&analyse_args(model.as_str(), "NonBlockingBus", args), 1);
         assert!(err.contains(want), "{want}: {err}");
     };
-    bad(&["--symbolic", "nope"], "cannot make `nope`");
+    // A name the model does not declare, given by a flag, is a usage error (exit 2).
+    let err = fails(
+        &analyse_args(model.as_str(), "NonBlockingBus", &["--symbolic", "nope"]),
+        2,
+    );
+    assert!(
+        err.contains("--symbolic: ") && err.contains("cannot make `nope`"),
+        "{err}"
+    );
     // Both flags for one name is a usage error (exit 2).
     let err = fails(
         &analyse_args(

@@ -122,6 +122,23 @@ fn negative_values(cmd: clap::Command) -> clap::Command {
     .mut_subcommands(negative_values)
 }
 
+/// The tip for a negative value given to a flag of unsigned whole numbers.
+fn negative_tip(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation || !e.to_string().contains("invalid digit") {
+        return None;
+    }
+    match (
+        e.get(ContextKind::InvalidValue),
+        e.get(ContextKind::InvalidArg),
+    ) {
+        (Some(ContextValue::String(v)), Some(ContextValue::String(arg))) if v.starts_with('-') => {
+            Some(format!("tip: {arg} cannot be negative (got `{v}`)"))
+        }
+        _ => None,
+    }
+}
+
 /// The allocator: analyses allocate and free many small blocks and large
 /// growing arrays; mimalloc reuses freed memory instead of returning it
 /// to the system and faulting it back in.
@@ -142,7 +159,18 @@ fn main() -> ExitCode {
         )
     }))
     .ok();
-    let matches = negative_values(Cli::command()).get_matches();
+    let matches = match negative_values(Cli::command()).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            // A negative value for a flag of whole numbers: the parser's reason ("invalid
+            // digit found in string") does not say what the flag takes.
+            if let Some(tip) = negative_tip(&e) {
+                error::note(&tip);
+            }
+            std::process::exit(e.exit_code());
+        }
+    };
     // The subcommand path (`graph sweep`), for the usage line of a usage error.
     let mut path = Vec::new();
     let mut sub = &matches;

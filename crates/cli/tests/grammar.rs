@@ -758,7 +758,11 @@ fn negative_values_reach_the_flags_own_check() {
         ),
         (
             with(&["graph", "gen", "layered", "--tasks", "-5"], &[]),
-            "invalid value '-5' for '--tasks <N>'",
+            "tip: --tasks <N> cannot be negative (got `-5`)",
+        ),
+        (
+            with(&["probe", "--max-threads", "-1"], &[]),
+            "tip: --max-threads <N> cannot be negative (got `-1`)",
         ),
         (
             with(

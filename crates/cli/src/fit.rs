@@ -249,8 +249,11 @@ fn defined_points(defines: &[Define], names: &[String]) -> Result<Vec<Vec<f64>>>
         .iter()
         .map(|d| (d.name.clone(), d.values.clone()))
         .collect();
-    let grid = expr::grid::Grid::with_limit(bindings, MAX_POINTS)
-        .map_err(|e| CliError::usage(format!("-D: {e}")))?;
+    let grid = expr::grid::Grid::with_limit(bindings, MAX_POINTS).map_err(|e| match e {
+        // A limit hit (status 1), as every command's.
+        expr::grid::GridError::TooManyPoints { .. } => CliError::msg(format!("-D: {e}")),
+        e => CliError::usage(format!("-D: {e}")),
+    })?;
     Ok(grid
         .points_f64()
         .map(|p| {

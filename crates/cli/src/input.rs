@@ -23,7 +23,51 @@ pub fn load(path: &Path, root: Option<&str>) -> Result<pamela::Loaded> {
         "a model file (`.pam`)",
         MODEL_TOO_LARGE,
     )?;
-    Ok(pamela::load(&path.display().to_string(), &text, root)?)
+    let name = path.display().to_string();
+    pamela::load(&name, &text, root).map_err(|e| match root {
+        // A `--root` the model does not define is a usage error, as every name given by a
+        // flag that the input does not have; the model itself parsed.
+        Some(r) if pamela::syntax::parse(&name, &text).is_ok_and(|m| m.process(r).is_none()) => {
+            CliError::usage(format!(
+                "--root {r}: {}{}",
+                e.message,
+                e.help
+                    .as_deref()
+                    .map(|h| format!("; {h}"))
+                    .unwrap_or_default()
+            ))
+        }
+        _ => CliError::from(e),
+    })
+}
+
+/// Checks that every `-D` names a parameter the PAMELA model declares: another name is a
+/// usage error (exit status 2) with the closest name and the parameters.
+pub fn check_pamela_names(model: &pamela::Model, defines: &[Define]) -> Result<()> {
+    for d in defines {
+        if model.params.iter().any(|p| p.name == d.name) {
+            continue;
+        }
+        let names: Vec<&str> = model
+            .params
+            .iter()
+            .filter(|p| p.definition.is_none())
+            .map(|p| &*p.name)
+            .collect();
+        let list = if names.is_empty() {
+            "the model has no parameters".to_string()
+        } else {
+            format!("its parameters: {}", names.join(", "))
+        };
+        let hint = diag::did_you_mean(&diag::suggest(&d.name, names.iter().copied()))
+            .map(|h| format!("{h} "))
+            .unwrap_or_default();
+        return Err(CliError::usage(format!(
+            "-D {}: the model has no parameter `{}`; {hint}{list}",
+            d.text, d.name
+        )));
+    }
+    Ok(())
 }
 
 /// Reads the text file `path` (`what` names its kind in messages, e.g. "a model file

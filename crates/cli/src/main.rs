@@ -107,6 +107,38 @@ pub struct SweepOutput {
     pub format: Format,
 }
 
+/// `cmd` with every option of every subcommand taking a negative number as its value
+/// (`-n -5`, `--seed -1`): the value parser then accepts it or says why it is out of range,
+/// instead of clap's reading `-5` as a flag and suggesting `-- -5`, which only works for
+/// positional arguments.
+fn negative_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| {
+        if !a.is_positional() && a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(negative_values)
+}
+
+/// The tip for a negative value given to a flag of unsigned whole numbers.
+fn negative_tip(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation || !e.to_string().contains("invalid digit") {
+        return None;
+    }
+    match (
+        e.get(ContextKind::InvalidValue),
+        e.get(ContextKind::InvalidArg),
+    ) {
+        (Some(ContextValue::String(v)), Some(ContextValue::String(arg))) if v.starts_with('-') => {
+            Some(format!("tip: {arg} cannot be negative (got `{v}`)"))
+        }
+        _ => None,
+    }
+}
+
 /// The allocator: analyses allocate and free many small blocks and large
 /// growing arrays; mimalloc reuses freed memory instead of returning it
 /// to the system and faulting it back in.
@@ -127,7 +159,18 @@ fn main() -> ExitCode {
         )
     }))
     .ok();
-    let matches = Cli::command().get_matches();
+    let matches = match negative_values(Cli::command()).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            // A negative value for a flag of whole numbers: the parser's reason ("invalid
+            // digit found in string") does not say what the flag takes.
+            if let Some(tip) = negative_tip(&e) {
+                error::note(&tip);
+            }
+            std::process::exit(e.exit_code());
+        }
+    };
     // The subcommand path (`graph sweep`), for the usage line of a usage error.
     let mut path = Vec::new();
     let mut sub = &matches;

@@ -628,16 +628,21 @@ fn range_given_to_bound_or_sim_is_a_usage_error() {
 #[test]
 fn model_errors_exit_1() {
     let mrm = example("mrm.pam");
+    // A name given by a flag that the model lacks is a usage error (status 2).
     vates()
         .args(["pamela", "bound", &mrm, "--root", "nope"])
         .assert()
-        .code(1)
-        .stderr(predicate::str::contains("no process `nope`"));
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--root nope: the model has no process `nope`",
+        ));
     vates()
         .args(["pamela", "bound", &mrm, "-D", "X=1"])
         .assert()
-        .code(1)
-        .stderr(predicate::str::contains("unknown parameter `X`"));
+        .code(2)
+        .stderr(predicate::str::contains(
+            "-D X=1: the model has no parameter `X`",
+        ));
     vates()
         .args(["pamela", "bound", &mrm, "-D", "P=0"])
         .assert()

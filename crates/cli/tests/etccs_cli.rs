@@ -82,12 +82,13 @@ fn errors_are_located_and_exit_one() {
     std::fs::write(&g, "define A = (a,1).nil\n").unwrap();
     let err = fails(&["etccs", "analyse", &g.display().to_string()], 1);
     assert!(err.contains("--agent") && err.contains("A"), "{err}");
-    // An unknown agent.
+    // An unknown agent given by --agent: a usage error (exit 2), as every name given by a
+    // flag that the model lacks.
     let err = fails(
         &["etccs", "analyse", &g.display().to_string(), "--agent", "B"],
-        1,
+        2,
     );
-    assert!(err.contains('B'), "{err}");
+    assert!(err.contains("--agent B: "), "{err}");
     // A state limit hit is an error naming the flag.
     std::fs::write(&g, P7).unwrap();
     let out = vates()
@@ -213,12 +214,13 @@ fn table_marks_a_point_over_the_state_limit_and_goes_on() {
     );
     assert_eq!(cells[1]["name"], "RepeatedBus");
     assert_eq!(cells[1]["states"], 71);
-    // Any other error still ends the run with its diagnostic.
+    // Any other error still ends the run with its diagnostic (an unknown --agent: a usage
+    // error, exit 2).
     let err = fails(
         &[
             "etccs", "analyse", &f, "--agent", "Nope", "--const", "p=2..3",
         ],
-        1,
+        2,
     );
     assert!(err.contains("Nope"), "{err}");
     // A model that fails at one value of the sweep says which, and where.
@@ -493,7 +495,15 @@ fn symbolic_constants_turn_a_concrete_model_parametric() {
         let err = fails(&analyse_args(model.as_str(), "NonBlockingBus", args), 1);
         assert!(err.contains(want), "{want}: {err}");
     };
-    bad(&["--symbolic", "nope"], "cannot make `nope`");
+    // A name the model does not declare, given by a flag, is a usage error (exit 2).
+    let err = fails(
+        &analyse_args(model.as_str(), "NonBlockingBus", &["--symbolic", "nope"]),
+        2,
+    );
+    assert!(
+        err.contains("--symbolic: ") && err.contains("cannot make `nope`"),
+        "{err}"
+    );
     // Both flags for one name is a usage error (exit 2).
     let err = fails(
         &analyse_args(

@@ -827,7 +827,7 @@ fn sweep_predicts_every_point_as_predict_does() {
     let v = json(&jargs);
     assert_eq!(v.as_array().unwrap().len(), 6);
     assert_eq!(v[0]["N"], 400);
-    // A grid over the limit is a usage error before any work.
+    // A grid over the limit is refused before any work (a limit hit: status 1).
     let err = fails(
         &[
             "semi",
@@ -840,7 +840,7 @@ fn sweep_predicts_every_point_as_predict_does() {
             "-D",
             "P=1..2",
         ],
-        2,
+        1,
     );
     assert!(err.contains("100000"), "{err}");
 }

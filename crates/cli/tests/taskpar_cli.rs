@@ -526,8 +526,9 @@ fn bad_training_files_and_model_files_are_named_errors() {
             "-o",
             model,
         ],
-        1,
+        2,
     );
+    assert!(err.contains("--app nope: "), "{err}");
     assert!(err.contains("no runs of `nope`"), "{err}");
     let other = write(
         "v9.json",

@@ -141,11 +141,11 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
         crate::error::check_output(path)?;
     }
     // Every assignment's model first: a value the model rejects fails before any analysis.
-    let plan = job.plan().map_err(|e| job_error(e, &name))?;
+    let plan = job.plan().map_err(|e| job_error(e, &name, &a.agent))?;
     let ticker = Ticker::new(plan.analyses(), ETCCS_UNITS);
     let space = plan.space().clone();
-    let results =
-        with_spinner(&ticker, || plan.run(&Ticking(&ticker))).map_err(|e| job_error(e, &name))?;
+    let results = with_spinner(&ticker, || plan.run(&Ticking(&ticker)))
+        .map_err(|e| job_error(e, &name, &a.agent))?;
     match results {
         Results::One(one) => write_one(&a, one, &ranges, out),
         Results::Table(table) => write_sweep(&a, &name, &space, &table, out),
@@ -245,19 +245,40 @@ const ETCCS_UNITS: Units = Units {
     noun: "states",
 };
 
-/// A job's error as the command reports it, with the flags that change it.
-fn job_error(e: JobError, name: &str) -> CliError {
+/// A job's error as the command reports it, with the flags that change it; `agents` are the
+/// names given with `--agent`.
+fn job_error(e: JobError, name: &str, agents: &[String]) -> CliError {
     match e {
+        // A name given by a flag that the model does not declare is a usage error.
+        JobError::Model {
+            error: etccs::Error::Syntax(s),
+            ..
+        } if unknown_name(&s) => {
+            let flag = if s.message.starts_with("cannot override") {
+                "-D/--const"
+            } else {
+                "--symbolic"
+            };
+            CliError::usage(format!("{flag}: {}: {}", name, s.message))
+        }
+        JobError::Analysis(etccs::Error::UnknownAgent(agent)) if agents.contains(&agent) => {
+            CliError::usage(format!(
+                "--agent {agent}: `{name}` defines no agent `{agent}`"
+            ))
+        }
         JobError::BoundAndSymbolic(n) => CliError::usage(format!(
             "`{n}` is given a value with --const and made symbolic with --symbolic: use one \
              of them for a name"
         )),
+        // A limit hit (status 1), as every command's.
         JobError::Space(sweep::SpaceError::TooManyPoints { points, reached }) => {
-            CliError::usage(format!(
-                "-D/--const: the sweep has {points} points, more than the limit of {}; use \
-                 fewer values or coarser steps",
-                reached.value
-            ))
+            CliError::with_help(
+                format!(
+                    "-D/--const: the sweep has {points} points, more than the limit of {}",
+                    reached.value
+                ),
+                "use fewer values or coarser steps",
+            )
         }
         JobError::Space(other) => CliError::usage(format!("-D/--const: {other}")),
         JobError::MapOfSweep => {
@@ -283,6 +304,16 @@ fn job_error(e: JobError, name: &str) -> CliError {
         ),
         JobError::Analysis(e) => failure(e),
     }
+}
+
+/// Whether a model error says that a name given by `-D`/`--const` or `--symbolic` is not
+/// declared in the model (the reader reports it as a model error at the model's start).
+// The reader has no typed error for it (a library change to make: a variant naming the
+// flag's name and the declared ones), so its message is matched.
+fn unknown_name(s: &etccs::error::SyntaxError) -> bool {
+    s.kind == etccs::error::SyntaxKind::Model
+        && (s.message.starts_with("cannot override `") || s.message.starts_with("cannot make `"))
+        && s.message.contains("the model declares no `const ")
 }
 
 /// What a table row says of an analysis that stopped at a limit, with the flag that

@@ -31,9 +31,10 @@ pub struct Options {
     pub output: crate::SweepOutput,
 }
 
-/// Process counts given to `--procs`.
+/// Process counts given to `--procs`: the counts, or, past [`MAX_POINTS`], their number
+/// (a limit hit: the sweep refuses it with status 1, not as a malformed flag).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProcList(pub Vec<usize>);
+pub struct ProcList(pub Vec<usize>, pub Option<String>);
 
 /// clap value parser for `--procs`: `1..64`, `1..64:4`, `1,2,4,8` or `8`; as `-D`, the same
 /// after `P=`.
@@ -55,9 +56,7 @@ pub fn parse_procs(s: &str) -> std::result::Result<ProcList, String> {
     let exact = values.count().to_string();
     let count = exact.parse::<u64>().unwrap_or(u64::MAX);
     if count > MAX_POINTS as u64 {
-        return Err(format!(
-            "`{s}` has {exact} process counts, more than the limit of {MAX_POINTS}"
-        ));
+        return Ok(ProcList(Vec::new(), Some(exact)));
     }
     let mut out = Vec::with_capacity(count as usize);
     for k in 0..count {
@@ -71,7 +70,7 @@ pub fn parse_procs(s: &str) -> std::result::Result<ProcList, String> {
         }
         out.push(p as usize);
     }
-    Ok(ProcList(out))
+    Ok(ProcList(out, None))
 }
 
 /// clap value parser for `graph analyze --procs`: one process count (a range or list is a
@@ -94,6 +93,12 @@ pub fn run(
     opts: &Options,
     out: &mut dyn Write,
 ) -> Result<()> {
+    if let Some(count) = &opts.procs.1 {
+        return Err(CliError::with_help(
+            format!("--procs has {count} process counts, more than the limit of {MAX_POINTS}"),
+            "use fewer values or coarser steps",
+        ));
+    }
     let procs: &[usize] = &opts.procs.0;
     if procs.is_empty() {
         return Err(CliError::usage("--procs is required, e.g. --procs 1..64"));

@@ -153,14 +153,17 @@ pub fn run(command: PamelaCommand, out: &mut dyn Write) -> Result<()> {
     match command {
         PamelaCommand::Bound(a) => {
             let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
+            input::check_pamela_names(&loaded.model, &a.model.define)?;
             bound::run(&loaded, &a.model.define, a.format, out)
         }
         PamelaCommand::Sim(a) => {
             let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
+            input::check_pamela_names(&loaded.model, &a.model.define)?;
             sim::run(&loaded, &a.model.define, &a.sim, &a.timeline, a.format, out)
         }
         PamelaCommand::Sweep(a) => {
             let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
+            input::check_pamela_names(&loaded.model, &a.model.define)?;
             let mut engines: Vec<Engine> = Vec::new();
             for e in a.engine {
                 if !engines.contains(&e) {

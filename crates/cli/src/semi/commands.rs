@@ -213,8 +213,13 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         .iter()
         .map(|d| (d.name.clone(), d.values.clone()))
         .collect();
-    let space =
-        Space::new(bindings, MAX_SWEEP_POINTS).map_err(|e| CliError::usage(e.to_string()))?;
+    let space = Space::new(bindings, MAX_SWEEP_POINTS).map_err(|e| match e {
+        // A limit hit (status 1), as every command's.
+        sweep::SpaceError::TooManyPoints { .. } => {
+            CliError::with_help(e.to_string(), "use fewer values or coarser steps")
+        }
+        e => CliError::usage(e.to_string()),
+    })?;
     let names: Vec<String> = space.axes().iter().map(|x| x.name().to_string()).collect();
     // The values of --by that the grid has: the coefficients are fitted at each.
     let by_values: Vec<f64> = space
@@ -259,9 +264,23 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         Format::Text => {
             let mut cols = TextColumn::swept(&space);
             for (k, c) in semi::sweep::COLUMNS.iter().enumerate() {
-                cols.push(TextColumn::num(*c, k));
+                // Every column but Θ (a count) is a time in seconds.
+                let heading = if *c == "theta" {
+                    (*c).to_string()
+                } else {
+                    format!("{c} (s)")
+                };
+                cols.push(TextColumn::num(heading, k));
             }
-            swept.table.table(&cols).render("")
+            let mut text = swept.table.table(&cols).render("");
+            if swept.table.is_partial() {
+                text.push_str(&format!(
+                    "  ({} of {} points shown, evenly spaced; --csv FILE writes them all)\n",
+                    swept.table.rows().len(),
+                    space.len()
+                ));
+            }
+            text
         }
         Format::Json => swept.json_array()?,
     };

@@ -181,14 +181,20 @@ pub fn front_error(train: &Path, e: FrontError) -> CliError {
             diag::short(&app),
             apps(&all)
         )),
-        FrontError::NoRunsOf { app, apps: all } => CliError::with_help(
-            format!(
-                "`{}` has no runs of `{}`",
+        // Only `--app` names an application: a usage error, as every name given by a flag
+        // that the data does not have.
+        FrontError::NoRunsOf { app, apps: all } => {
+            let hint = diag::did_you_mean(&diag::suggest(&app, all.iter().map(String::as_str)))
+                .map(|h| format!("{h} "))
+                .unwrap_or_default();
+            CliError::usage(format!(
+                "--app {}: `{}` has no runs of `{}`; {hint}its applications: {}",
+                diag::short(&app),
                 train.display(),
-                diag::short(&app)
-            ),
-            format!("its applications: {}", apps(&all)),
-        ),
+                diag::short(&app),
+                apps(&all)
+            ))
+        }
         FrontError::SeveralApps { apps: all } => CliError::with_help(
             format!(
                 "`{}` holds runs of {} applications ({}); a model describes one",
@@ -199,9 +205,12 @@ pub fn front_error(train: &Path, e: FrontError) -> CliError {
             "choose one with --app",
         ),
         FrontError::Train { app, error } => train_error(&app, error),
-        FrontError::TooManyPoints { .. } | FrontError::NotWhole { .. } => {
-            CliError::usage(format!("-D n=... -D p=...: {e}"))
-        }
+        // A limit hit (status 1), as every command's.
+        FrontError::TooManyPoints { .. } => CliError::with_help(
+            format!("-D n=... -D p=...: {e}"),
+            "use fewer values or coarser steps",
+        ),
+        FrontError::NotWhole { .. } => CliError::usage(format!("-D n=... -D p=...: {e}")),
         FrontError::Predict(e) => CliError::with_help(
             e.to_string(),
             "give sizes and worker counts the model can take (n > 0, p ≥ 1)",

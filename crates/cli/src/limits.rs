@@ -10,6 +10,8 @@ pub fn flag(limit: Limit) -> &'static str {
         Limit::Events | Limit::Steps => "--max-events",
         Limit::TimelineIntervals => "--max-timeline",
         Limit::Points => "-D (fewer values)",
+        Limit::GraphOps => "--max-ops",
+        Limit::TraversalSteps => "--max-steps",
         _ => "the limit's option",
     }
 }

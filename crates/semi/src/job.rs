@@ -34,6 +34,7 @@ use crate::samples::{fit_for, point_text, SampleSet, SamplesError};
 use crate::sim::{EventCosts, FixedCosts, Options};
 use crate::sweep::{fit_per_value, Sweep};
 use crate::user_values::{check_group, set_coefficients, GivenError};
+use sweep::Limit;
 
 /// Event costs chosen at run time: the profile's, or none.
 pub type Costs = Box<dyn EventCosts + Send + Sync>;
@@ -93,14 +94,9 @@ pub struct Job {
     pub schedule: bool,
 }
 
-/// A limit a job's point is over: which one, and its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Over {
-    /// [`Limits::max_steps`].
-    Steps(u64),
-    /// [`Limits::max_ops`].
-    Ops(u64),
-}
+/// A limit a job's point is over: [`sweep::Limit::TraversalSteps`] ([`Limits::max_steps`])
+/// or [`sweep::Limit::GraphOps`] ([`Limits::max_ops`]), with its value.
+pub type Over = sweep::Reached;
 
 /// Why a job failed.
 #[derive(Debug, thiserror::Error)]
@@ -203,10 +199,10 @@ impl Job {
     pub fn over(&self, c: &Count) -> Vec<Over> {
         let mut over = Vec::new();
         if c.size.steps > self.limits.max_steps {
-            over.push(Over::Steps(self.limits.max_steps));
+            over.push(Over::new(Limit::TraversalSteps, self.limits.max_steps));
         }
         if c.ops > self.limits.max_ops {
-            over.push(Over::Ops(self.limits.max_ops));
+            over.push(Over::new(Limit::GraphOps, self.limits.max_ops));
         }
         over
     }

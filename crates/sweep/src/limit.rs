@@ -17,6 +17,12 @@ pub enum Limit {
     TimelineIntervals,
     /// Points of a parameter grid.
     Points,
+    /// Ops of an instantiated thread graph: segments and events, each iteration of an
+    /// unrolled loop counted (semi-empirical method).
+    GraphOps,
+    /// Steps of a thread graph's traversal: Θ, segments, loop entries and exits
+    /// (semi-empirical method).
+    TraversalSteps,
 }
 
 impl Limit {
@@ -28,6 +34,8 @@ impl Limit {
             Limit::Steps => "interpreter steps",
             Limit::TimelineIntervals => "timeline intervals",
             Limit::Points => "grid points",
+            Limit::GraphOps => "graph ops",
+            Limit::TraversalSteps => "traversal steps",
         }
     }
 }

@@ -91,10 +91,7 @@ pub(super) fn sim_error(e: SimError) -> CliError {
 /// The limits a job's point is over, as the flags that raise them (`--max-steps 500`).
 pub(super) fn over_flags(over: &[Over]) -> Vec<(&'static str, u64)> {
     over.iter()
-        .map(|o| match *o {
-            Over::Steps(v) => ("--max-steps", v),
-            Over::Ops(v) => ("--max-ops", v),
-        })
+        .map(|o| (crate::limits::flag(o.limit), o.value))
         .collect()
 }
 

@@ -744,7 +744,7 @@ pub fn instantiate(m: &Model, b: &Bindings, limits: &Limits) -> Result<Instance>
         .iter()
         .map(|c| c.name.clone())
         .filter(|c| !b.coeffs.iter().any(|(k, _)| k == c))
-        .filter(|c| !crate::samples::segments_using(m, c).is_empty())
+        .filter(|c| !crate::lang::segments_using(m, c).is_empty())
         .collect();
     if !unbound.is_empty() {
         let list: Vec<String> = unbound.iter().map(|n| format!("`{n}`")).collect();

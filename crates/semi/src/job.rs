@@ -23,33 +23,23 @@
 //! ```
 
 use crate::costs::MachineCosts;
+use crate::fitting::fit_for;
 use crate::instantiate::{count, Bindings, Count, Limits};
 use crate::lang::{Model, ModelError};
 use crate::memory_level::Mismatch;
 use crate::metrics::ValidationTable;
+use crate::point::{point_text, processors};
 use crate::predict::{predict, PredictError, PredictOptions, Prediction};
-use crate::predict::{validate_samples, Checked, Measured, Validation};
 use crate::samples::Fitted;
-use crate::samples::{fit_for, point_text, SampleSet, SamplesError};
+use crate::samples::{SampleSet, SamplesError};
 use crate::sim::{EventCosts, FixedCosts, Options};
 use crate::sweep::{fit_per_value, Sweep};
 use crate::user_values::{check_group, set_coefficients, GivenError};
+use crate::validate::{validate_samples, Checked, Measured, Validation};
 use sweep::Limit;
 
 /// Event costs chosen at run time: the profile's, or none.
 pub type Costs = Box<dyn EventCosts + Send + Sync>;
-
-/// The method's processor rule: the processors given, else the value of the parameter `by`
-/// at the point `at`, rounded and at least 1, else unlimited (`usize::MAX`).
-pub fn processors(given: Option<usize>, by: &str, at: &[(String, f64)]) -> usize {
-    given
-        .or_else(|| {
-            at.iter()
-                .find(|(k, _)| *k == by)
-                .map(|x| x.1.max(1.0).round() as usize)
-        })
-        .unwrap_or(usize::MAX)
-}
 
 /// The fit of one group of samples: the value of the grouping parameter (`None`: all
 /// samples) and the coefficients, or why they could not be fitted.
@@ -230,7 +220,7 @@ impl Job {
         &self,
         names: impl IntoIterator<Item = &'a str>,
     ) -> Result<(), JobError> {
-        let given = crate::samples::given_params(&self.model);
+        let given = crate::lang::given_params(&self.model);
         for name in names {
             if given.iter().any(|g| g == name) {
                 continue;
@@ -287,7 +277,7 @@ impl Job {
                 let (used, _) = set.for_prediction(&self.by, value);
                 let found =
                     crate::memory_level::mismatch(&self.model, profile, &used, &self.params)
-                        .map_err(JobError::Predict)?;
+                        .map_err(JobError::Model)?;
                 said.warnings.extend(found.as_ref().map(Mismatch::text));
             }
             coeffs = fitted.coefficients;

@@ -45,12 +45,14 @@
 
 pub mod coeffs;
 pub mod costs;
+pub mod fitting;
 pub mod graph;
 pub mod instantiate;
 pub mod job;
 pub mod lang;
 pub mod memory_level;
 pub mod metrics;
+pub mod point;
 pub mod predict;
 pub mod report;
 pub mod samples;
@@ -58,4 +60,5 @@ pub mod scaling;
 pub mod sim;
 pub mod sweep;
 pub mod user_values;
+pub mod validate;
 pub mod whole_program;

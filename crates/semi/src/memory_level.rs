@@ -10,7 +10,7 @@
 
 use crate::instantiate::Bindings;
 use crate::lang::Model;
-use crate::predict::PredictError;
+use crate::lang::ModelError;
 use crate::samples::SampleSet;
 
 /// A working set's size in bytes, as text (rounded down to whole bytes).
@@ -122,8 +122,8 @@ pub fn mismatch(
     profile: &probe::Profile,
     samples: &SampleSet,
     target: &[(String, f64)],
-) -> Result<Option<Mismatch>, PredictError> {
-    let bytes_at = |params: Vec<(String, f64)>| -> Result<Option<f64>, PredictError> {
+) -> Result<Option<Mismatch>, Box<ModelError>> {
+    let bytes_at = |params: Vec<(String, f64)>| -> Result<Option<f64>, Box<ModelError>> {
         let b = Bindings {
             params,
             coeffs: Vec::new(),
@@ -142,7 +142,7 @@ pub fn mismatch(
     points.dedup();
     let mut sample_bytes = Vec::new();
     for p in points {
-        if let Some(b) = bytes_at(crate::samples::named(&samples.names, p))? {
+        if let Some(b) = bytes_at(crate::point::named(&samples.names, p))? {
             sample_bytes.push(b);
         }
     }

@@ -8,8 +8,9 @@ use serde_json::{json, Value};
 use trace::text::{fixed, num, seconds, Align, TextTable};
 use trace::{Kind, Trace};
 
+use crate::point::point_text;
 use crate::predict::Prediction;
-use crate::samples::{point_text, Fitted};
+use crate::samples::Fitted;
 use crate::sim::{Activity, Outcome, ThreadTimes};
 
 /// At most this many threads get a row of their own; the others are summed in one.
@@ -282,7 +283,7 @@ pub fn model_summary(name: &str, m: &crate::lang::Model) -> String {
         (
             "segments",
             list(
-                crate::samples::model_segments(m)
+                crate::lang::model_segments(m)
                     .into_iter()
                     .map(String::from)
                     .collect(),
@@ -315,7 +316,7 @@ pub fn fit_json(label: &str, f: &Fitted) -> Value {
 
 /// A validation as text: a line per point (measured, predicted, E), then the paper's table.
 pub fn validation_text(
-    checked: &[crate::predict::Checked],
+    checked: &[crate::validate::Checked],
     table: &crate::metrics::ValidationTable,
 ) -> String {
     let mut s = String::new();
@@ -335,7 +336,7 @@ pub fn validation_text(
 /// A validation as JSON: `points` (point, processors, actual, predicted, error,
 /// estimate_seconds) and `table` (processors, average_error, average_ratio, max_ratio).
 pub fn validation_json(
-    checked: &[crate::predict::Checked],
+    checked: &[crate::validate::Checked],
     table: &crate::metrics::ValidationTable,
 ) -> Value {
     json!({

@@ -9,7 +9,7 @@
 //! milliseconds counts as much as one of seconds.
 //!
 //! Samples that give only whole-program times (rows of the segment `run`) are fitted through
-//! Algorithm G instead ([`crate::whole_program`]); [`fit_for`] chooses.
+//! Algorithm G instead ([`crate::whole_program`]); [`crate::fitting::fit_for`] chooses.
 
 use std::collections::HashMap;
 
@@ -19,9 +19,9 @@ use fit::Design;
 
 use crate::coeffs::{fit_coefficients, CoeffError, SampleRow, Samples, SegmentFit};
 use crate::instantiate::{segment_terms, Bindings, Limits, SegmentTerms};
+use crate::lang::{given_params, model_segments, segments_using};
 use crate::lang::{Model, ModelError};
-use crate::predict::PredictOptions;
-use crate::sim::EventCosts;
+use crate::point::{named, point_text};
 
 /// One measured segment time at a sample point.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,44 +207,6 @@ pub fn read_samples(model: &Model, name: &str, text: &str) -> Result<SampleSet, 
         samples,
         runs,
     })
-}
-
-/// The model's parameters that are given rather than derived: the columns of a samples or
-/// measurements file.
-pub fn given_params(model: &Model) -> Vec<String> {
-    model
-        .params
-        .iter()
-        .filter(|p| p.value.is_none())
-        .map(|p| p.name.name.clone())
-        .collect()
-}
-
-/// The names of the model's segments, in order of appearance.
-pub fn model_segments(model: &Model) -> Vec<&str> {
-    fn go<'a>(stmts: &'a [crate::lang::Stmt], out: &mut Vec<&'a str>) {
-        use crate::lang::Stmt;
-        for s in stmts {
-            match s {
-                Stmt::Compute { name, .. } if !out.contains(&name.name.as_str()) => {
-                    out.push(&name.name);
-                }
-                Stmt::Loop { body, .. } | Stmt::Critical(_, body) => go(body, out),
-                Stmt::Branch {
-                    then, otherwise, ..
-                } => {
-                    go(then, out);
-                    go(otherwise, out);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for t in &model.threads {
-        go(&t.body, &mut out);
-    }
-    out
 }
 
 /// The coefficients fitted to samples.
@@ -524,50 +486,6 @@ pub(crate) fn refuted(m: &crate::coeffs::Merge, segments: String) -> SamplesErro
     }
 }
 
-/// A point's coordinates with their parameters' names: `names` and `values` zipped.
-pub fn named(names: &[String], values: &[f64]) -> Vec<(String, f64)> {
-    names.iter().cloned().zip(values.iter().copied()).collect()
-}
-
-/// `N=200, P=2`.
-pub fn point_text(params: &[(String, f64)]) -> String {
-    params
-        .iter()
-        .map(|(k, v)| format!("{k}={}", trace::text::num(*v)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The segments whose time uses coefficient `coeff` (`segment `x``).
-pub(crate) fn segments_using(model: &Model, coeff: &str) -> Vec<String> {
-    fn go(stmts: &[crate::lang::Stmt], coeff: &str, out: &mut Vec<String>) {
-        use crate::lang::Stmt;
-        for s in stmts {
-            match s {
-                Stmt::Compute { name, cost } => {
-                    let seg = format!("segment `{}`", name.name);
-                    if cost.expr.free_vars().iter().any(|v| &**v == coeff) && !out.contains(&seg) {
-                        out.push(seg);
-                    }
-                }
-                Stmt::Loop { body, .. } | Stmt::Critical(_, body) => go(body, coeff, out),
-                Stmt::Branch {
-                    then, otherwise, ..
-                } => {
-                    go(then, coeff, out);
-                    go(otherwise, coeff, out);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for t in &model.threads {
-        go(&t.body, coeff, &mut out);
-    }
-    out
-}
-
 impl SampleSet {
     /// The sample runs' wall time, seconds (T_sample of R_conservative, eq. 4.8; 0 without
     /// `run` rows).
@@ -626,34 +544,4 @@ impl SampleSet {
             None => vec![None],
         }
     }
-}
-
-/// The coefficients for a prediction at `by = value`: fitted to the samples at that value
-/// (the paper's N₀ = N), or to all samples when there are none there — then the second
-/// value is a note for the user (samples from fewer processors tend to under-predict,
-/// from more to over-predict). Segment times are fitted directly ([`fit_samples`]); samples
-/// with whole-program times only are fitted through Algorithm G with `costs` and `opts`
-/// ([`crate::whole_program::fit_runs`]).
-///
-/// # Errors
-/// As [`fit_samples`] and [`crate::whole_program::fit_runs`]; [`SamplesError::Empty`] when the
-/// samples hold no time at all.
-pub fn fit_for<C: EventCosts>(
-    model: &Model,
-    set: &SampleSet,
-    by: &str,
-    value: Option<f64>,
-    costs: &C,
-    opts: &PredictOptions,
-) -> Result<(Fitted, Option<String>), SamplesError> {
-    let (used, note) = set.for_prediction(by, value);
-    let used = &used;
-    let fitted = if !used.samples.is_empty() {
-        fit_samples(model, used, &opts.limits)?
-    } else if !used.runs.is_empty() {
-        crate::whole_program::fit_runs(model, used, by, costs, opts)?
-    } else {
-        return Err(SamplesError::Empty);
-    };
-    Ok((fitted, note))
 }

@@ -4,10 +4,11 @@
 
 use sweep::{LineSpec, LinesConfig};
 
+use crate::fitting::fit_for;
 use crate::instantiate::Bindings;
 use crate::lang::Model;
 use crate::predict::{predict, PredictError, PredictOptions};
-use crate::samples::{fit_for, SampleSet, SamplesError};
+use crate::samples::{SampleSet, SamplesError};
 use crate::sim::{EventCosts, Options};
 
 /// The columns of a point: the predicted time, the threads' time summed by what it was
@@ -89,7 +90,7 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
     /// # Errors
     /// The prediction's error as text (the runner names the point).
     pub fn point(&self, p: &[f64], out: &mut [f64]) -> Result<(), String> {
-        let params = crate::samples::named(&self.names, p);
+        let params = crate::point::named(&self.names, p);
         let at = params.iter().find(|(k, _)| *k == self.by).map(|x| x.1);
         let coeffs = self
             .coeffs
@@ -104,7 +105,7 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
                 )
             })?;
         let given = (self.opts.sim.processors != usize::MAX).then_some(self.opts.sim.processors);
-        let processors = crate::job::processors(given, &self.by, &params);
+        let processors = crate::point::processors(given, &self.by, &params);
         let share = (self.opts.limits.max_ops / self.at_once.max(1) as u64).max(1);
         let opts = PredictOptions {
             sim: Options {

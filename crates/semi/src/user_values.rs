@@ -58,7 +58,7 @@ impl GivenError {
 /// # Errors
 /// [`GivenError::DerivedGroup`] or [`GivenError::NoGroup`].
 pub fn check_group(m: &Model, by: &str) -> Result<(), GivenError> {
-    let given = crate::samples::given_params(m);
+    let given = crate::lang::given_params(m);
     if by == "none" || given.iter().any(|n| n == by) {
         return Ok(());
     }

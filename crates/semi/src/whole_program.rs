@@ -18,12 +18,11 @@
 
 use crate::coeffs::SampleRow;
 use crate::instantiate::Bindings;
+use crate::lang::segments_using;
 use crate::lang::Model;
+use crate::point::{named, point_text};
 use crate::predict::{predict, PredictOptions};
-use crate::samples::{
-    beyond, named, point_text, refuted, segments_using, solve_nonnegative, Fitted, SampleSet,
-    SamplesError,
-};
+use crate::samples::{beyond, refuted, solve_nonnegative, Fitted, SampleSet, SamplesError};
 use crate::sim::{EventCosts, Options};
 
 /// The most linearisations before the fit gives up.

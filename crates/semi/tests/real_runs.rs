@@ -7,8 +7,9 @@
 
 use semi::costs::MachineCosts;
 use semi::lang::parse;
-use semi::predict::{read_measured, validate_samples, PredictOptions, Validation};
+use semi::predict::PredictOptions;
 use semi::samples::read_samples;
+use semi::validate::{read_measured, validate_samples, Validation};
 
 fn file(name: &str) -> String {
     let path = format!("{}/../../examples/semi/{name}", env!("CARGO_MANIFEST_DIR"));

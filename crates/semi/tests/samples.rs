@@ -217,7 +217,7 @@ fn fit_runs_of(
     }
     let set = read_samples(model, "runs.csv", &csv).unwrap();
     assert!(set.samples.is_empty() && set.runs.len() == ns.len());
-    semi::samples::fit_for(model, &set, "P", Some(p), costs, &opts(p)).map(|(f, _)| f)
+    semi::fitting::fit_for(model, &set, "P", Some(p), costs, &opts(p)).map(|(f, _)| f)
 }
 
 fn opts(p: f64) -> semi::predict::PredictOptions {

@@ -5,9 +5,10 @@
 use std::fmt::Write as _;
 
 use semi::costs::MachineCosts;
+use semi::fitting::fit_for;
 use semi::instantiate::{instantiate, Bindings, Limits};
 use semi::predict::{predict, PredictOptions};
-use semi::samples::{fit_for, read_samples};
+use semi::samples::read_samples;
 use semi::sim::{simulate, FixedCosts, Options};
 use stats::median;
 use trace::text::{fixed, seconds};
@@ -202,7 +203,7 @@ fn ge_table(
     measured: (&str, &str),
 ) -> Result<()> {
     let samples = read_samples(model, samples.0, samples.1).map_err(err)?;
-    let measured = semi::predict::read_measured(model, measured.0, measured.1).map_err(err)?;
+    let measured = semi::validate::read_measured(model, measured.0, measured.1).map_err(err)?;
     let mut points: Vec<[f64; 2]> = measured.runs.iter().map(|r| [r.0[0], r.0[1]]).collect();
     points.sort_by(|a, b| a[1].total_cmp(&b[1]).then(a[0].total_cmp(&b[0])));
     points.dedup();

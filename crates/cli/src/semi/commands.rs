@@ -6,12 +6,12 @@ use std::path::Path;
 
 use semi::job::Job;
 use semi::lang::{self, Model};
-use semi::predict::read_measured;
 use semi::report::{
     fit_json, fit_text, model_summary, prediction_json, prediction_text, schedule_trace,
     validation_json, validation_text,
 };
 use semi::samples::{read_samples, SampleSet, SamplesError};
+use semi::validate::read_measured;
 
 use super::errors::{flags, job_error, model_error, over_flags, predict_error, samples_error};
 use super::{
@@ -84,7 +84,7 @@ pub(super) fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
         } = j.check().map_err(|e| job_error(e, &j.by))?;
         text.push_str(&format!(
             "at {}: Θ = {} event processings, {} steps, {} ops{}\n",
-            semi::samples::point_text(&all),
+            semi::point::point_text(&all),
             c.size.events,
             c.size.steps,
             c.ops,

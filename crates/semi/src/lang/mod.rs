@@ -89,3 +89,71 @@ pub fn parse(name: &str, text: &str) -> Result<Model> {
     check::check(&m)?;
     Ok(m)
 }
+
+/// The model's parameters that are given rather than derived: the columns of a samples or
+/// measurements file.
+pub fn given_params(model: &Model) -> Vec<String> {
+    model
+        .params
+        .iter()
+        .filter(|p| p.value.is_none())
+        .map(|p| p.name.name.clone())
+        .collect()
+}
+
+/// The names of the model's segments, in order of appearance.
+pub fn model_segments(model: &Model) -> Vec<&str> {
+    fn go<'a>(stmts: &'a [crate::lang::Stmt], out: &mut Vec<&'a str>) {
+        use crate::lang::Stmt;
+        for s in stmts {
+            match s {
+                Stmt::Compute { name, .. } if !out.contains(&name.name.as_str()) => {
+                    out.push(&name.name);
+                }
+                Stmt::Loop { body, .. } | Stmt::Critical(_, body) => go(body, out),
+                Stmt::Branch {
+                    then, otherwise, ..
+                } => {
+                    go(then, out);
+                    go(otherwise, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for t in &model.threads {
+        go(&t.body, &mut out);
+    }
+    out
+}
+
+/// The segments whose time uses coefficient `coeff` (`segment `x``).
+pub fn segments_using(model: &Model, coeff: &str) -> Vec<String> {
+    fn go(stmts: &[crate::lang::Stmt], coeff: &str, out: &mut Vec<String>) {
+        use crate::lang::Stmt;
+        for s in stmts {
+            match s {
+                Stmt::Compute { name, cost } => {
+                    let seg = format!("segment `{}`", name.name);
+                    if cost.expr.free_vars().iter().any(|v| &**v == coeff) && !out.contains(&seg) {
+                        out.push(seg);
+                    }
+                }
+                Stmt::Loop { body, .. } | Stmt::Critical(_, body) => go(body, coeff, out),
+                Stmt::Branch {
+                    then, otherwise, ..
+                } => {
+                    go(then, coeff, out);
+                    go(otherwise, coeff, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for t in &model.threads {
+        go(&t.body, coeff, &mut out);
+    }
+    out
+}

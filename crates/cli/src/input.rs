@@ -27,7 +27,7 @@ pub fn load(path: &Path, root: Option<&str>) -> Result<pamela::Loaded> {
     pamela::load(&name, &text, root).map_err(|e| match root {
         // A `--root` the model does not define is a usage error, as every name given by a
         // flag that the input does not have; the model itself parsed.
-        Some(r) if pamela::syntax::parse(&name, &text).is_ok_and(|m| m.process(r).is_none()) => {
+        Some(r) if pamela::parse(&name, &text).is_ok_and(|m| m.process(r).is_none()) => {
             CliError::usage(format!(
                 "--root {r}: {}{}",
                 e.message,

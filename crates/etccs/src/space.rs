@@ -22,7 +22,7 @@ use crate::grow::room;
 use crate::id_table::IdTable;
 use crate::term::{
     act_bit, act_bit2, merge_sync, min_tm, move_fingerprints, same_but, seq_finish, Act, Arena,
-    Name, NameSet, ParMove, Repl, Term, TermId, Weights,
+    Name, NameSet, ParMove, Repl, Term, TermId, Transition, Weights,
 };
 use crate::time::Tm;
 
@@ -928,5 +928,41 @@ impl Space {
         };
         self.targets[k] = target;
         target
+    }
+}
+
+/// The one-step view of a term that the analysis explores, on the component explorer.
+impl Arena {
+    /// The multiset of transitions of `t` (Def 5.2.7): for the earliest time
+    /// `u` (Δ), every `P' ∈ Action(Delay(P, u), α)`. Every move of
+    /// `Delay(P, u)` has its action in Δ(P), because `u` is minimal over 𝒮(P).
+    /// One step of the analysis's state space.
+    /// Requires [`Arena::check_guarded`] to have passed.
+    pub fn transitions(&mut self, t: TermId) -> Vec<Transition> {
+        let (root, wrap) = match self.get(t) {
+            Term::Restrict(x, l) => (*x, Some(l.clone())),
+            _ => (t, None),
+        };
+        let mut space = Space::new(self, root, wrap.as_deref(), false, usize::MAX, usize::MAX);
+        let mut out = Vec::new();
+        let u = space.step(self, 0, &mut out).expect("no limits");
+        let Some(u) = u else {
+            return Vec::new();
+        };
+        let delay = u.to_big();
+        out.into_iter()
+            .map(|(act, s)| {
+                let p = space.term(self, s as usize);
+                let target = match &wrap {
+                    Some(l) => self.restrict_ref(p, l),
+                    None => p,
+                };
+                Transition {
+                    act,
+                    delay: delay.clone(),
+                    target,
+                }
+            })
+            .collect()
     }
 }

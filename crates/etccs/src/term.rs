@@ -4,7 +4,6 @@
 use crate::grow::room;
 use crate::id_table::IdTable;
 use crate::linear::{LinExpr, Param};
-use crate::space::Space;
 use crate::time::Tm;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -1797,39 +1796,6 @@ impl Arena {
     #[inline]
     pub(crate) fn is_par_operand(&self, p: TermId) -> bool {
         self.plain[p.0 as usize]
-    }
-
-    /// The multiset of transitions of `t` (Def 5.2.7): for the earliest time
-    /// `u` (Δ), every `P' ∈ Action(Delay(P, u), α)`. Every move of
-    /// `Delay(P, u)` has its action in Δ(P), because `u` is minimal over 𝒮(P).
-    /// One step of the analysis's state space.
-    /// Requires [`Arena::check_guarded`] to have passed.
-    pub fn transitions(&mut self, t: TermId) -> Vec<Transition> {
-        let (root, wrap) = match self.get(t) {
-            Term::Restrict(x, l) => (*x, Some(l.clone())),
-            _ => (t, None),
-        };
-        let mut space = Space::new(self, root, wrap.as_deref(), false, usize::MAX, usize::MAX);
-        let mut out = Vec::new();
-        let u = space.step(self, 0, &mut out).expect("no limits");
-        let Some(u) = u else {
-            return Vec::new();
-        };
-        let delay = u.to_big();
-        out.into_iter()
-            .map(|(act, s)| {
-                let p = space.term(self, s as usize);
-                let target = match &wrap {
-                    Some(l) => self.restrict_ref(p, l),
-                    None => p,
-                };
-                Transition {
-                    act,
-                    delay: delay.clone(),
-                    target,
-                }
-            })
-            .collect()
     }
 
     /// Renders a term in the extended syntax (`a@3.P`, `'a@4.P`, `tau@3.P`).

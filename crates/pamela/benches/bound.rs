@@ -29,7 +29,7 @@ fn parse_to_closed_form(c: &mut Criterion) {
     for (name, text) in examples() {
         g.bench_function(&name, |b| {
             b.iter(|| {
-                let m = pamela::syntax::parse(&name, black_box(&text)).expect("parses");
+                let m = pamela::parse(&name, black_box(&text)).expect("parses");
                 let root = pamela::check::root(&m, None).expect("root");
                 pamela::bound::bound(&m, root).expect("bound")
             })
@@ -43,7 +43,7 @@ fn mrm_closed_form() -> (Compiled, Vec<Name>) {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/pamela/mrm.pam"),
     )
     .expect("mrm.pam");
-    let m = pamela::syntax::parse("mrm.pam", &text).expect("parses");
+    let m = pamela::parse("mrm.pam", &text).expect("parses");
     let root = pamela::check::root(&m, None).expect("root");
     let r = pamela::bound::bound(&m, root).expect("bound");
     assert!(r.is_closed_form());

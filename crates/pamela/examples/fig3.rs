@@ -107,7 +107,7 @@ fn main() {
     let mut points: Vec<(f64, f64)> = Vec::with_capacity(o.models);
     for k in 0..o.models {
         let src = random_model(&mut g, o.tasks, o.accesses);
-        let model = pamela::syntax::parse("random.pam", &src).expect("generated model parses");
+        let model = pamela::parse("random.pam", &src).expect("generated model parses");
         let root = pamela::check::root(&model, None).expect("main");
         let binding = model.bind(&[]).expect("no parameters");
         let ev = pamela::bound::bound(&model, root)

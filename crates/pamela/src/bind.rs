@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use expr::{Name, Rational};
-//! let m = pamela::syntax::parse(
+//! let m = pamela::parse(
 //!     "adi.pam",
 //!     "param N: int >= 1; param P: int >= 1; param B: int = N / P; main = skip;",
 //! )

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use pamela::evaluate::{check_space, BoundPoints};
-//! use pamela::syntax::parse;
+//! use pamela::parse;
 //!
 //! // N requests of `tau` each at one server: T^l = N·tau (the server's contention).
 //! let model = parse(

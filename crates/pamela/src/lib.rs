@@ -1,8 +1,8 @@
 //! PAMELA (van Gemund): a process language of `seq`/`par`/`use`/`delay`/`if` over resources,
 //! its symbolic lower bound T^l and its exact discrete-event simulation T.
 //!
-//! A model goes through [`syntax::parse`] (text to a checked [`Model`], errors as located
-//! [`ModelError`]s), [`check::root`] (the process to analyse; [`load`] does both),
+//! A model goes through [`parse`] (text to a checked [`Model`], errors as located
+//! [`ModelError`]s), [`check::root`] (the process to analyse; [`load()`] does both),
 //! [`Model::bind`] (parameter
 //! values, checked against their declarations), and then [`bound::bound`] (T^l, the critical
 //! path φ and the contention bound ω as symbolic expressions, spec eqs. 1–5) or
@@ -14,7 +14,7 @@
 //!
 //! // The machine-repair model of the paper: P clients, each N times thinking for tau_l
 //! // and then queueing for one server s for tau_s.
-//! let model = pamela::syntax::parse(
+//! let model = pamela::parse(
 //!     "mrm.pam",
 //!     "param N: int >= 1; param P: int >= 1; param tau_l >= 0; param tau_s >= 0;
 //!      resource s;
@@ -39,6 +39,7 @@ pub mod bound;
 pub mod check;
 pub mod diag;
 pub mod evaluate;
+pub mod front;
 pub mod load;
 pub mod model;
 pub mod report;
@@ -46,6 +47,7 @@ pub mod sim;
 pub mod syntax;
 
 pub use diag::{ErrorKind, ModelError};
+pub use front::parse;
 pub use load::{load, Loaded};
 pub use model::{
     Binding, Compose, Model, Param, ProcId, Process, ResId, Resource, SourceFile, Term, TermKind,

@@ -1,4 +1,4 @@
-//! A model ready to analyse: its text parsed and checked ([`crate::syntax::parse`]) and its
+//! A model ready to analyse: its text parsed and checked ([`crate::front::parse`]) and its
 //! root process picked ([`crate::check::root`]), in one call.
 //!
 //! ```
@@ -9,7 +9,7 @@
 //! # Ok::<(), Box<pamela::ModelError>>(())
 //! ```
 
-use crate::{check, syntax, Model};
+use crate::{check, Model};
 use crate::{ModelError, ProcId};
 
 /// A checked model and the process to analyse.
@@ -41,7 +41,7 @@ impl Loaded {
 /// A [`ModelError`] pointing into the text (syntax, names, arity, ranges …), or the root's
 /// error from [`check::root`].
 pub fn load(name: &str, text: &str, root: Option<&str>) -> Result<Loaded, Box<ModelError>> {
-    let model = syntax::parse(name, text)?;
+    let model = crate::front::parse(name, text)?;
     let root = check::root(&model, root)?;
     Ok(Loaded { model, root })
 }

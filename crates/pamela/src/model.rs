@@ -1,5 +1,5 @@
 //! The checked PAMELA model: the intermediate representation produced by
-//! [`crate::syntax::parse`] and consumed by [`crate::bound`] and [`crate::sim`].
+//! [`crate::front::parse`] and consumed by [`crate::bound`] and [`crate::sim`].
 //!
 //! Names are resolved: resources and processes are referred to by index, expressions are
 //! [`expr::Expr`] trees whose free variables are parameters, loop variables and process

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use pamela::report::{analyse_bound, bound_text};
-//! let model = pamela::syntax::parse(
+//! let model = pamela::parse(
 //!     "m.pam",
 //!     "param N: int >= 1; param tau >= 0; resource s; main = par i in 1..=N use(s, tau);",
 //! )?;

@@ -97,7 +97,7 @@ struct Seen {
 fn check(seed: u64) -> Result<Seen, TestCaseError> {
     let mut seen = Seen::default();
     let src = random_model(seed);
-    let model = pamela::syntax::parse("random.pam", &src)
+    let model = pamela::parse("random.pam", &src)
         .map_err(|e| TestCaseError::fail(format!("{e:?}\n{src}")))?;
     let root = pamela::check::root(&model, None).expect("main");
     let binding = model.bind(&[]).expect("no parameters");

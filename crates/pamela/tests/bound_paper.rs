@@ -9,7 +9,7 @@ use pamela::Model;
 use std::collections::BTreeMap;
 
 fn model(src: &str) -> Model {
-    pamela::syntax::parse("test.pam", src).unwrap_or_else(|e| panic!("{e:?}"))
+    pamela::parse("test.pam", src).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 fn report(m: &Model, root: &str) -> BoundReport {

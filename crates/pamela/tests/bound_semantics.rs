@@ -4,7 +4,7 @@
 use pamela::bound::bound;
 
 fn eval(src: &str) -> pamela::bound::Evaluated {
-    let m = pamela::syntax::parse("t.pam", src).unwrap_or_else(|e| panic!("{e:?}"));
+    let m = pamela::parse("t.pam", src).unwrap_or_else(|e| panic!("{e:?}"));
     let root = pamela::check::root(&m, None).unwrap();
     let b = m.bind(&[]).unwrap();
     bound(&m, root).unwrap().evaluate(&b).unwrap()
@@ -142,7 +142,7 @@ fn bound_and_simulation_reject_the_same_models() {
         ),
     ];
     for (src, vals, ok) in cases {
-        let m = pamela::syntax::parse("t.pam", src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        let m = pamela::parse("t.pam", src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
         let root = pamela::check::root(&m, None).unwrap();
         let given: Vec<(Name, Rational)> = vals
             .iter()

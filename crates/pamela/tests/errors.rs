@@ -1,10 +1,10 @@
 //! One test per class of front-end error: the kind, where it points (line and column) and
 //! that the hint says something specific.
 
-use pamela::{syntax, ErrorKind, ModelError};
+use pamela::{ErrorKind, ModelError};
 
 fn fail(text: &str) -> Box<ModelError> {
-    match syntax::parse("t.pam", text) {
+    match pamela::parse("t.pam", text) {
         Ok(_) => panic!("expected an error for:\n{text}"),
         Err(e) => e,
     }
@@ -403,7 +403,7 @@ fn loop_variable_index_out_of_range() {
         "resource cpu[4];\nmain = par p in 0..=9 use(cpu[p mod 4], 1);",
         "resource cpu[4];\nparam P; main = par p in 1..=P use(cpu[p], 1);",
     ] {
-        syntax::parse("ok.pam", ok).unwrap_or_else(|e| panic!("{ok}: {e:?}"));
+        pamela::parse("ok.pam", ok).unwrap_or_else(|e| panic!("{ok}: {e:?}"));
     }
 }
 
@@ -469,7 +469,7 @@ fn nesting_too_deep() {
     expect(&text, ErrorKind::Limit, (1, 264), &["flatten"]);
     // Just within the limit is fine.
     let text = format!("main = delay({}1{});", "(".repeat(250), ")".repeat(250));
-    syntax::parse("ok.pam", &text).unwrap();
+    pamela::parse("ok.pam", &text).unwrap();
 }
 
 #[test]

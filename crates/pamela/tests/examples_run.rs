@@ -50,7 +50,7 @@ fn every_example_bounds_in_closed_form_and_below_simulation() {
     );
     let mut roots_checked = 0;
     for (file, text) in all {
-        let m = pamela::syntax::parse(&file, &text).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+        let m = pamela::parse(&file, &text).unwrap_or_else(|e| panic!("{file}: {e:?}"));
         // Every zero-argument process is a possible root (`--root`).
         let roots: Vec<String> = m
             .processes

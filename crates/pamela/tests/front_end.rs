@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use expr::{CmpOp, Cond, Expr, Name, Rational};
-use pamela::{check, syntax, Compose, ErrorKind, Model, Term, TermKind};
+use pamela::{check, Compose, ErrorKind, Model, Term, TermKind};
 
 fn examples_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/pamela")
@@ -13,11 +13,11 @@ fn examples_dir() -> PathBuf {
 fn example(name: &str) -> Model {
     let path = examples_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    syntax::parse(name, &text).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+    pamela::parse(name, &text).unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
 fn parse(text: &str) -> Model {
-    syntax::parse("<test>", text).unwrap_or_else(|e| panic!("{e:?}"))
+    pamela::parse("<test>", text).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 fn int(v: i64) -> Rational {

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use pamela::{syntax, ErrorKind, Model, ModelError, TermKind};
+use pamela::{ErrorKind, Model, ModelError, TermKind};
 use stats::rng::{seeded, RandExt as Rng, Rng as Generator};
 
 fn examples() -> Vec<(String, String)> {
@@ -28,7 +28,7 @@ fn examples() -> Vec<(String, String)> {
 
 /// Parses `text` and checks the invariants of the result.
 fn parse(text: &str) -> Result<Model, Box<ModelError>> {
-    let r = syntax::parse("f.pam", text);
+    let r = pamela::parse("f.pam", text);
     match &r {
         Ok(m) => {
             // Binding nothing validates nothing and never fails on a checked model.

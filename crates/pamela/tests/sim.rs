@@ -8,7 +8,7 @@ use pamela::{ErrorKind, Model, ModelError};
 use proptest::prelude::*;
 
 fn model(text: &str) -> Model {
-    pamela::syntax::parse("test.pam", text).unwrap_or_else(|e| panic!("parse: {e:?}"))
+    pamela::parse("test.pam", text).unwrap_or_else(|e| panic!("parse: {e:?}"))
 }
 
 fn try_sim_with(

@@ -724,7 +724,7 @@ mod tests {
     #[test]
     fn every_embedded_example_parses_and_checks() {
         for ex in examples::EXAMPLES {
-            let m = pamela::syntax::parse(ex.path, ex.text);
+            let m = pamela::parse(ex.path, ex.text);
             assert!(m.is_ok(), "{}: {:?}", ex.name, m.err());
         }
     }

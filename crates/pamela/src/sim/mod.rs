@@ -248,7 +248,7 @@ pub fn trace_legend(model: &Model, max: usize) -> (Vec<(String, String)>, String
 /// use expr::{Name, Rational};
 /// use pamela::sim::{simulate, SimOptions};
 ///
-/// let model = pamela::syntax::parse(
+/// let model = pamela::parse(
 ///     "mrm.pam",
 ///     "param P: int >= 1; param N: int >= 1; param tau_l >= 0; param tau_s >= 0;
 ///      resource s;

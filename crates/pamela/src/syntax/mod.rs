@@ -1,10 +1,9 @@
-//! The PAMELA front end: text (`.pam`) to a checked [`Model`].
-//!
-//! [`parse`] lexes, parses and checks a model in one step; errors are [`ModelError`]s with
-//! a span, a label and a hint, rendered by `miette`.
+//! The PAMELA language: text (`.pam`) to a syntax tree, which the checker
+//! ([`crate::check`]) lowers to a [`crate::Model`]; [`crate::front::parse`] does both in one
+//! step. Errors are [`ModelError`]s with a span, a label and a hint, rendered by `miette`.
 //!
 //! ```
-//! let m = pamela::syntax::parse(
+//! let m = pamela::parse(
 //!     "mrm.pam",
 //!     "param N: int >= 1; param P: int >= 1; param tau_l >= 0; param tau_s >= 0;
 //!      resource s;
@@ -53,7 +52,7 @@ pub(crate) mod lexer;
 pub(crate) mod parser;
 
 use crate::diag::{ErrorKind, ModelError};
-use crate::model::{Model, SourceFile};
+use crate::model::SourceFile;
 
 /// The largest model text accepted, in bytes (16 MiB).
 pub const MAX_INPUT_BYTES: usize = 16 << 20;
@@ -66,81 +65,6 @@ pub const MAX_NESTING: usize = 256;
 
 /// The longest number literal accepted, in characters.
 pub const MAX_NUMBER_CHARS: usize = 1000;
-
-/// Parses and checks a model.
-///
-/// `name` labels the text in diagnostics (usually the file name). The returned model's
-/// [`Model::source`] holds both.
-///
-/// # Errors
-/// A [`ModelError`] for the first problem found: [`ErrorKind::Syntax`] for malformed text,
-/// the checker's kinds (undefined or duplicate names, arity, recursion, …) for a
-/// well-formed but invalid model, and [`ErrorKind::Limit`] when the input exceeds
-/// [`MAX_INPUT_BYTES`], [`MAX_TOKENS`] or [`MAX_NESTING`].
-pub fn parse(name: &str, text: &str) -> Result<Model, Box<ModelError>> {
-    if text.len() > MAX_INPUT_BYTES {
-        return Err(Box::new(
-            ModelError::new(
-                ErrorKind::Limit,
-                format!(
-                    "`{name}` is {} bytes; models larger than {} MiB are not accepted",
-                    text.len(),
-                    MAX_INPUT_BYTES >> 20
-                ),
-            )
-            .with_help("describe repetition with `seq`/`par` over a range instead of unrolling it"),
-        ));
-    }
-    let source = SourceFile {
-        name: name.to_string(),
-        text: text.into(),
-    };
-    let toks = lexer::lex(text).map_err(|f| f.into_error(&source))?;
-    // Parsing and checking recurse once per nesting level. Unoptimised builds use several
-    // KiB of stack per level, more than a default 2 MiB thread has at MAX_NESTING, so a
-    // model that may nest deeply is parsed on a thread of its own with a generous stack
-    // (reserved, not committed, memory). Should spawning fail, it runs here.
-    let work = |toks: Vec<lexer::Token>, source: SourceFile| {
-        let file = parser::Parser::new(text, toks)
-            .file()
-            .map_err(|f| f.into_error(&source))?;
-        crate::check::lower(&file, source)
-    };
-    if lexer::depth_bound(&toks) <= INLINE_DEPTH {
-        return work(toks, source);
-    }
-    let job = std::sync::Mutex::new(Some((toks, source)));
-    let take = || {
-        job.lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .take()
-    };
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("pamela-parse".into())
-            .stack_size(PARSE_STACK_BYTES)
-            .spawn_scoped(scope, || take().map(|(toks, source)| work(toks, source)));
-        let result = match spawned {
-            Ok(handle) => match handle.join() {
-                Ok(result) => result,
-                Err(panic) => std::panic::resume_unwind(panic),
-            },
-            Err(_) => None,
-        };
-        // Spawning failed (the job is still there): do the work on this thread.
-        result
-            .or_else(|| take().map(|(toks, source)| work(toks, source)))
-            .expect("the job runs exactly once")
-    })
-}
-
-/// Models whose nesting bound ([`lexer::depth_bound`]) is at most this are parsed on the
-/// caller's thread.
-const INLINE_DEPTH: usize = 48;
-
-/// Stack for the parser and checker thread: ample for [`MAX_NESTING`] levels in an
-/// unoptimised build.
-const PARSE_STACK_BYTES: usize = 64 << 20;
 
 /// A located error before it is attached to its source text.
 #[derive(Clone, Debug)]

@@ -851,50 +851,8 @@ fn a_sampled_sweep_table_says_how_many_rows_it_shows() {
     assert_eq!(small.lines().count(), 2 + 3, "{small}");
 }
 
-#[test]
-fn probe_prints_its_profile_as_one_pretty_document() {
-    let out = common::vates()
-        .args([
-            "probe",
-            "--quick",
-            "--max-threads",
-            "2",
-            "--max-array-mib",
-            "64",
-            "--format",
-            "json",
-        ])
-        .output()
-        .expect("runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(1) {
-        // A host granting one core cannot be probed: that is the one input error.
-        assert!(err.contains("cores"), "{err}");
-        return;
-    }
-    assert!(out.status.success(), "{err}");
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    assert!(
-        text.starts_with("{\n  \""),
-        "{}",
-        &text[..text.len().min(80)]
-    );
-    let v: Value = serde_json::from_str(&text).expect("one document");
-    assert_eq!(v["format"], "vates-machine-profile");
-    for k in [
-        "version",
-        "machine",
-        "barrier",
-        "lock",
-        "memory",
-        "bandwidth",
-    ] {
-        assert!(v.get(k).is_some(), "no `{k}`");
-    }
-    // Usage errors of the probe's own flags.
-    let err = fails(&["probe", "--max-threads", "0"], 2);
-    assert!(err.contains("--max-threads"), "{err}");
-}
+// `probe --format json` (one pretty document, the profile's keys) is checked by
+// `probe_cli.rs::json_output_is_the_profile`: a probe run costs seconds, so it runs once.
 
 #[test]
 fn the_manuals_table_names_the_keys_each_command_prints() {

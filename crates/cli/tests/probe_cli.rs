@@ -20,9 +20,16 @@ fn quick_probe_writes_a_profile_that_reads_back() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempdir("probe");
     let file = dir.join("machine.json");
+    // `-o` over an existing, longer file leaves exactly the new profile (the file is opened
+    // before the probe without truncating, and emptied when the profile is written).
+    std::fs::write(&file, "x".repeat(1 << 20)).expect("write");
     let path = file.display().to_string();
     let start = Instant::now();
     let text = stdout(&["probe", "--quick", "-o", &path]);
+    assert!(
+        text.contains(&format!("profile written to {path}")),
+        "{text}"
+    );
     let took = start.elapsed();
     eprintln!("vates probe --quick took {took:?}");
     assert!(took < QUICK_LIMIT, "vates probe --quick took {took:?}");
@@ -54,13 +61,40 @@ fn quick_probe_writes_a_profile_that_reads_back() {
 #[test]
 fn json_output_is_the_profile() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = stdout(&["probe", "--quick", "--max-threads", "2", "--format", "json"]);
+    // The bandwidth array's limit is a flag: the table reads an array of at most that size
+    // and the profile keeps the limit.
+    let out = stdout(&[
+        "probe",
+        "--quick",
+        "--max-threads",
+        "2",
+        "--max-array-mib",
+        "16",
+        "--format",
+        "json",
+    ]);
+    // One pretty document (the grammar of every command's --format json).
+    assert!(out.starts_with("{\n  \""), "{}", &out[..out.len().min(80)]);
     let value: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
     assert_eq!(value["format"], "vates-machine-profile");
+    for k in [
+        "version",
+        "machine",
+        "barrier",
+        "lock",
+        "memory",
+        "bandwidth",
+    ] {
+        assert!(value.get(k).is_some(), "no `{k}`");
+    }
     assert_eq!(value["settings"]["max_threads"], 2);
     let profile = probe::Profile::from_json(&out).expect("a profile");
     let threads: Vec<usize> = profile.barrier.iter().map(|p| p.threads).collect();
     assert_eq!(threads.last(), Some(&2), "{threads:?}");
+    assert_eq!(profile.settings.max_bandwidth_bytes, 16 << 20);
+    assert_eq!(profile.bandwidth.array_bytes, 16 << 20);
+    let err = fails(&["probe", "--max-array-mib", "0"], 2);
+    assert!(err.contains("--max-array-mib"), "{err}");
 }
 
 #[test]
@@ -90,42 +124,4 @@ fn an_unwritable_output_fails_before_probing() {
         "it probed first: {:?}",
         start.elapsed()
     );
-}
-
-/// The bandwidth array's limit is a flag: the table reads an array of at most that size,
-/// the profile keeps the limit, and 0 is a usage error.
-#[test]
-fn the_bandwidth_array_is_capped() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = stdout(&[
-        "probe",
-        "--quick",
-        "--max-threads",
-        "2",
-        "--max-array-mib",
-        "16",
-        "--format",
-        "json",
-    ]);
-    let profile = probe::Profile::from_json(&out).expect("a profile");
-    assert_eq!(profile.settings.max_bandwidth_bytes, 16 << 20);
-    assert_eq!(profile.bandwidth.array_bytes, 16 << 20);
-    let err = fails(&["probe", "--max-array-mib", "0"], 2);
-    assert!(err.contains("--max-array-mib"), "{err}");
-}
-
-/// `-o` over an existing, longer file leaves exactly the new profile (the file is opened
-/// before the probe without truncating, and emptied when the profile is written).
-#[test]
-fn an_existing_output_is_replaced_whole() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempdir("probe-replace");
-    let file = dir.join("machine.json");
-    std::fs::write(&file, "x".repeat(1 << 20)).expect("write");
-    let path = file.display().to_string();
-    let out = stdout(&["probe", "--quick", "--max-threads", "2", "-o", &path]);
-    assert!(out.contains(&format!("profile written to {path}")), "{out}");
-    let text = std::fs::read_to_string(&file).expect("read");
-    let profile = probe::Profile::from_json(&text).expect("only the new profile");
-    assert!(profile.settings.quick);
 }

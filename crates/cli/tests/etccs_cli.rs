@@ -232,13 +232,14 @@ fn table_marks_a_point_over_the_state_limit_and_goes_on() {
 
 #[test]
 fn table_rows_equal_the_single_analyses() {
-    // The table's analyses run in parallel: each row is what the single analysis prints.
+    // The table's analyses run in parallel: each row is what the single analysis prints
+    // (p = 4 takes seconds in a debug build and adds nothing to the check).
     let f = common::example_in("etccs", "scatter_gather.etccs");
     let table = json(&[
-        "etccs", "analyse", &f, "--const", "p=2..4", "--format", "json",
+        "etccs", "analyse", &f, "--const", "p=2..3", "--format", "json",
     ]);
     let points = table["points"].as_array().unwrap();
-    assert_eq!(points.len(), 3);
+    assert_eq!(points.len(), 2);
     for (k, point) in points.iter().enumerate() {
         let p = format!("p={}", k + 2);
         let single = json(&["etccs", "analyse", &f, "--const", &p, "--format", "json"]);

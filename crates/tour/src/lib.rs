@@ -20,7 +20,10 @@
 //! `membank.svg`, `blast_gantt.svg` and `etccs_scatter.svg`; the caller decides where they
 //! go.
 //!
-//! ```
+//! (The example is `tests/example.rs`, which runs the whole tour as a test; here it is only
+//! compiled, so that the tour does not run twice.)
+//!
+//! ```no_run
 #![doc = include_str!("../tests/example.rs")]
 //! ```
 

@@ -1095,3 +1095,37 @@ fn validate_names_the_measured_point_it_cannot_predict() {
     );
     assert!(err.contains("raise --max-steps and --max-ops"), "{err}");
 }
+
+/// Issue 29: a samples or measurements CSV with a column name twice is refused at the second
+/// one (it used the first silently).
+#[test]
+fn a_column_named_twice_is_refused_where_it_is() {
+    let dir = tempdir("semi-dup");
+    let samples = write(
+        &dir,
+        "dup.csv",
+        "N,P,segment,seconds,seconds\n240,1,init,0.1,0.2\n",
+    );
+    let err = fails(&["semi", "fit", &ex("ge.tg"), "--samples", &samples], 1);
+    assert!(
+        err.contains("dup.csv:1:21: the column name `seconds` appears twice: columns 4 and 5"),
+        "{err}"
+    );
+    let measured = write(&dir, "dupm.csv", "N,N,P,seconds\n240,240,1,0.1\n");
+    let err = fails(
+        &[
+            "semi",
+            "validate",
+            &ex("ge.tg"),
+            "--samples",
+            &ex("ge_samples.csv"),
+            "--measured",
+            &measured,
+        ],
+        1,
+    );
+    assert!(
+        err.contains("dupm.csv:1:3: the column name `N` appears twice: columns 1 and 2"),
+        "{err}"
+    );
+}

@@ -137,6 +137,28 @@ pub enum SamplesError {
     },
 }
 
+/// The `seconds` of row `i` (column `j` of `r`), refused (located) unless > 0; `what` names
+/// the time in the message (`a run time`).
+pub(crate) fn measured_seconds(
+    r: &fit::read::csv::Rows,
+    src: (&str, &str),
+    i: usize,
+    j: usize,
+    what: &str,
+) -> Result<f64, ReadError> {
+    let seconds = r.numbers[j].as_deref().map_or(f64::NAN, |c| c[i]);
+    if seconds > 0.0 {
+        return Ok(seconds);
+    }
+    Err(r.value_error(
+        src,
+        i,
+        "seconds",
+        format!("{what} of {seconds} s"),
+        "a measured time is > 0",
+    ))
+}
+
 /// Reads a samples CSV (`name` names it in messages) for `model`: a column per given
 /// parameter of the model, `segment` (a segment's name) and `seconds`; other columns (a
 /// repetition number, say) are ignored. Rows at the same point and segment are repetitions;
@@ -184,18 +206,7 @@ pub fn read_samples(model: &Model, name: &str, text: &str) -> Result<SampleSet, 
                 )
                 .into());
         }
-        let seconds = column(names.len())[i];
-        if seconds <= 0.0 {
-            return Err(r
-                .value_error(
-                    (name, text),
-                    i,
-                    "seconds",
-                    format!("a segment time of {seconds} s"),
-                    "a measured time is > 0",
-                )
-                .into());
-        }
+        let seconds = measured_seconds(&r, (name, text), i, names.len(), "a segment time")?;
         samples.push(Sample {
             params: (0..names.len()).map(|j| column(j)[i]).collect(),
             segment: segment.clone(),

@@ -35,18 +35,8 @@ pub fn read_measured(model: &Model, name: &str, text: &str) -> Result<Measured, 
     let column = |j: usize| r.numbers[j].as_deref().unwrap_or(&[]);
     let mut runs = Vec::with_capacity(r.starts.len());
     for i in 0..r.starts.len() {
-        let seconds = column(names.len())[i];
-        if seconds <= 0.0 {
-            return Err(r
-                .value_error(
-                    (name, text),
-                    i,
-                    "seconds",
-                    format!("a run time of {seconds} s"),
-                    "a measured time is > 0",
-                )
-                .into());
-        }
+        let seconds =
+            crate::samples::measured_seconds(&r, (name, text), i, names.len(), "a run time")?;
         runs.push(((0..names.len()).map(|j| column(j)[i]).collect(), seconds));
     }
     Ok(Measured { names, runs })

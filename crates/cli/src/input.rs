@@ -75,27 +75,37 @@ pub fn check_pamela_names(model: &pamela::Model, defines: &[Define]) -> Result<(
 /// `/dev/zero` costs nothing), and naming the first byte that is not UTF-8. `too_large` is
 /// appended to the hint for a file over the limit (e.g. [`MODEL_TOO_LARGE`]).
 pub fn read_text(path: &Path, limit: usize, what: &str, too_large: &str) -> Result<String> {
-    let bytes = read_checked(path, limit, what, too_large, true)?;
+    let bytes = read_checked(path, limit, what, too_large, &|_| false)?;
     utf8(path, bytes, what)
 }
 
-/// Reads the file `path` as bytes, with [`read_text`]'s limit and messages.
-pub fn read_bytes(path: &Path, limit: usize, what: &str, too_large: &str) -> Result<Vec<u8>> {
-    read_checked(path, limit, what, too_large, false)
+/// Reads the file `path` as bytes that are text (as [`read_text`], binary data refused at
+/// its first block) unless `binary(first bytes)` says they begin a binary format the caller
+/// also reads (a recorded DAG file beside the task-graph text formats).
+pub fn read_text_unless(
+    path: &Path,
+    limit: usize,
+    what: &str,
+    binary: &dyn Fn(&[u8]) -> bool,
+) -> Result<Vec<u8>> {
+    read_checked(path, limit, what, "", binary)
 }
 
 /// The first block of a text file, checked before the rest is read.
 const FIRST_BLOCK: u64 = 1 << 16;
 
-/// [`read_bytes`]; with `text`, a NUL byte (binary data, `/dev/zero`) is refused as soon as
-/// it is read: in the first block of a regular file, in any chunk of a pipe or a device.
+/// Reads `path` with [`read_text`]'s limit and messages as bytes; a NUL byte (binary data,
+/// `/dev/zero`) is refused as soon as it is read (in the first block of a regular file, in
+/// any chunk of a pipe or a device), unless `binary` says the bytes begin a binary format
+/// the caller reads.
 fn read_checked(
     path: &Path,
     limit: usize,
     what: &str,
     too_large: &str,
-    text: bool,
+    binary_format: &dyn Fn(&[u8]) -> bool,
 ) -> Result<Vec<u8>> {
+    let text = |head: &[u8]| !binary_format(head);
     let binary = |at: usize| {
         CliError::with_help(
             format!(
@@ -124,20 +134,18 @@ fn read_checked(
             bytes
                 .try_reserve_exact(size.min(cap) as usize + 1)
                 .map_err(|_| CliError::read(path, &std::io::ErrorKind::OutOfMemory.into()))?;
-            if text {
-                (&mut input)
-                    .take(FIRST_BLOCK)
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| CliError::read(path, &e))?;
-                if let Some(at) = bytes.iter().position(|&b| b == 0) {
-                    return Err(binary(at));
-                }
+            (&mut input)
+                .take(FIRST_BLOCK)
+                .read_to_end(&mut bytes)
+                .map_err(|e| CliError::read(path, &e))?;
+            if let Some(at) = bytes.iter().position(|&b| b == 0).filter(|_| text(&bytes)) {
+                return Err(binary(at));
             }
             input.read_to_end(&mut bytes)
         }
         // A pipe or a device: read in chunks, never holding more than the limit (a doubling
         // buffer would ask for twice the limit just before refusing it).
-        None => read_bounded(&mut input, &mut bytes, cap as usize, text),
+        None => read_bounded(&mut input, &mut bytes, cap as usize, &text),
     }
     .map_err(|e| match e.kind() {
         std::io::ErrorKind::InvalidData => match bytes.iter().position(|&b| b == 0) {
@@ -146,7 +154,7 @@ fn read_checked(
         },
         _ => CliError::read(path, &e),
     })?;
-    if let Some(at) = bytes.iter().position(|&b| b == 0).filter(|_| text) {
+    if let Some(at) = bytes.iter().position(|&b| b == 0).filter(|_| text(&bytes)) {
         return Err(binary(at));
     }
     if bytes.len() > limit {
@@ -190,7 +198,7 @@ fn read_bounded(
     input: &mut impl Read,
     out: &mut Vec<u8>,
     cap: usize,
-    text: bool,
+    text: &dyn Fn(&[u8]) -> bool,
 ) -> std::io::Result<usize> {
     let mut chunk = vec![0u8; 1 << 16];
     loop {
@@ -208,7 +216,7 @@ fn read_bounded(
                 .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
         }
         out.extend_from_slice(&chunk[..n]);
-        if text && chunk[..n].contains(&0) {
+        if chunk[..n].contains(&0) && text(out) {
             return Err(std::io::ErrorKind::InvalidData.into());
         }
     }

@@ -111,6 +111,16 @@ fn defect3_readers_refuse_binary_input_at_once() {
         vec!["semi", "check", "/dev/zero"],
         vec!["fit", "/dev/zero"],
         vec!["taskpar", "fit", "/dev/zero"],
+        vec!["graph", "analyze", "/dev/zero", "--procs", "2"],
+        vec![
+            "graph",
+            "analyze",
+            "/dev/zero",
+            "--from",
+            "json",
+            "--procs",
+            "2",
+        ],
     ] {
         let start = Instant::now();
         let (code, _, err) = run(&args);

@@ -181,7 +181,13 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
 /// Reads and validates a task graph; the format is `from`, else detected.
 pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> Result<TaskGraph> {
     let limits = Limits::default();
-    let bytes = crate::input::read_bytes(path, limits.max_bytes, "a task graph file", "")?;
+    // Text formats, or a recorded run's DAG file (binary, recognised by its first bytes).
+    let bytes = crate::input::read_text_unless(
+        path,
+        limits.max_bytes,
+        "a task graph file",
+        &taskpar::dag::is_dag_file,
+    )?;
     if let Some(rec) = taskpar::dag::sniff(&bytes, &taskpar::dag::Limits::default()) {
         // A recorded run: its DAG with strand times in seconds.
         let rec = rec.map_err(|e| crate::taskpar::dag_error(path, &e))?;

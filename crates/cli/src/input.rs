@@ -41,31 +41,18 @@ pub fn load(path: &Path, root: Option<&str>) -> Result<pamela::Loaded> {
     })
 }
 
-/// Checks that every `-D` names a parameter the PAMELA model declares: another name is a
-/// usage error (exit status 2) with the closest name and the parameters.
+/// Checks that every `-D` names a parameter the PAMELA model declares
+/// ([`pamela::bind::check_name`]): another name is a usage error (exit status 2).
 pub fn check_pamela_names(model: &pamela::Model, defines: &[Define]) -> Result<()> {
     for d in defines {
-        if model.params.iter().any(|p| p.name == d.name) {
-            continue;
-        }
-        let names: Vec<&str> = model
-            .params
-            .iter()
-            .filter(|p| p.definition.is_none())
-            .map(|p| &*p.name)
-            .collect();
-        let list = if names.is_empty() {
-            "the model has no parameters".to_string()
-        } else {
-            format!("its parameters: {}", names.join(", "))
-        };
-        let hint = diag::did_you_mean(&diag::suggest(&d.name, names.iter().copied()))
-            .map(|h| format!("{h} "))
-            .unwrap_or_default();
-        return Err(CliError::usage(format!(
-            "-D {}: the model has no parameter `{}`; {hint}{list}",
-            d.text, d.name
-        )));
+        pamela::bind::check_name(model, &d.name).map_err(|e| {
+            CliError::usage(format!(
+                "-D {}: {}; {}",
+                d.text,
+                e.message,
+                e.help.as_deref().unwrap_or_default()
+            ))
+        })?;
     }
     Ok(())
 }

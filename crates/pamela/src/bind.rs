@@ -250,6 +250,20 @@ fn err(model: &Model, p: &Param, message: String, label: &str) -> ModelError {
     ModelError::new(ErrorKind::Binding, message).at(&model.source, p.span, label)
 }
 
+/// Checks that `name` is a parameter of `model` (given or derived).
+///
+/// # Errors
+/// [`ErrorKind::UnknownParameter`], with the closest name and the model's parameters.
+pub fn check_name(model: &Model, name: &str) -> Result<()> {
+    if model.params.iter().any(|p| *p.name == *name) {
+        return Ok(());
+    }
+    let mut e = unknown(model, name);
+    e.kind = ErrorKind::UnknownParameter;
+    e.message = format!("the model has no parameter `{name}`");
+    Err(e)
+}
+
 fn unknown(model: &Model, name: &str) -> Box<ModelError> {
     let bindable: Vec<&str> = model
         .params
@@ -266,7 +280,7 @@ fn unknown(model: &Model, name: &str) -> Box<ModelError> {
     let mut help = if model.params.is_empty() {
         "the model has no parameters".to_string()
     } else {
-        let mut h = format!("the model's parameters are: {}", bindable.join(", "));
+        let mut h = format!("its parameters: {}", bindable.join(", "));
         if !derived.is_empty() {
             h.push_str(&format!(" (derived: {})", derived.join(", ")));
         }

@@ -23,6 +23,9 @@ pub enum ErrorKind {
     /// A parameter binding that is missing, out of its declared range, not an integer where
     /// one is required, or given for a derived parameter.
     Binding,
+    /// A binding of a name the model does not declare as a parameter (a front end's usage
+    /// error: the name comes from its caller, not from the model).
+    UnknownParameter,
     /// A value that cannot be computed: division by zero, negative time, probability outside
     /// `[0, 1]`, a non-integer loop bound.
     Evaluation,

@@ -9,20 +9,8 @@ mod common;
 
 use std::path::Path;
 
-use common::{example_in, fails, stdout, tempdir, TempDir};
+use common::{example_in, fails, stdout, tempdir, TempDir, GE_COEFFS};
 use serde_json::Value;
-
-/// The coefficients `semi predict` and `semi sweep` take instead of samples.
-const GE_COEFFS: [&str; 8] = [
-    "-C",
-    "c_init=1e-9",
-    "-C",
-    "c_pivot=1e-9",
-    "-C",
-    "c_elim=1e-9",
-    "-C",
-    "c_solve=1e-9",
-];
 
 /// Example paths, by directory and name.
 fn ex(dir: &str, name: &str) -> String {

@@ -4,18 +4,7 @@
 
 mod common;
 
-use common::{example_in, fails, stdout};
-
-const COEFFS: [&str; 8] = [
-    "-C",
-    "c_init=1e-9",
-    "-C",
-    "c_pivot=1e-9",
-    "-C",
-    "c_elim=1e-9",
-    "-C",
-    "c_solve=1e-9",
-];
+use common::{example_in, fails, stdout, GE_COEFFS};
 
 /// GE at N = 4096 has about 3.2 million ops at P = 256 and 12.6 million at P = 1024
 /// (`semi check` counts them): the first is within the default, the second is refused
@@ -31,7 +20,7 @@ fn the_default_op_limit_bounds_a_prediction() {
         "{over}"
     );
     let mut args = vec!["semi", "predict", &ge, "-D", "N=4096", "-D", "P=1024"];
-    args.extend(COEFFS);
+    args.extend(GE_COEFFS);
     let err = fails(&args, 1);
     assert!(err.contains("--max-ops"), "{err}");
 }
@@ -52,13 +41,13 @@ fn a_sweep_shares_the_op_limit_among_its_parallel_points() {
     assert!((50_001..100_000).contains(&ops), "{counted}");
     let mut single = vec!["semi", "predict", ge.as_str()];
     single.extend(point);
-    single.extend(COEFFS);
+    single.extend(GE_COEFFS);
     assert!(stdout(&single).contains("N=400, P=70"));
     let out = common::vates()
         .env("RAYON_NUM_THREADS", "2")
         .args(["semi", "sweep", &ge, "-D", "N=400", "-D", "P=69,70"])
         .args(["--max-ops", "100000"])
-        .args(COEFFS)
+        .args(GE_COEFFS)
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(1));
@@ -75,7 +64,7 @@ fn a_sweep_shares_the_op_limit_among_its_parallel_points() {
 fn unknown_and_derived_bindings_are_usage_errors() {
     let ge = example_in("semi", "ge.tg");
     let mut args = vec!["semi", "predict", ge.as_str(), "-D", "n=100", "-D", "P=1"];
-    args.extend(COEFFS);
+    args.extend(GE_COEFFS);
     let err = fails(&args, 2);
     assert!(
         err.contains("-D: the model has no parameter `n` to bind; did you mean `N`?"),
@@ -96,7 +85,7 @@ fn unknown_and_derived_bindings_are_usage_errors() {
 fn a_sweep_prints_one_pretty_json_document() {
     let ge = example_in("semi", "ge.tg");
     let mut args = vec!["semi", "sweep", ge.as_str(), "-D", "N=100,200", "-D", "P=1"];
-    args.extend(COEFFS);
+    args.extend(GE_COEFFS);
     args.extend(["--format", "json"]);
     let text = stdout(&args);
     assert!(text.starts_with("[\n"), "{text}");

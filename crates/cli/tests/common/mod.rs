@@ -112,3 +112,16 @@ pub fn fails<S: AsRef<str> + std::fmt::Debug>(args: &[S], code: i32) -> String {
 pub fn json(args: &[&str]) -> Value {
     serde_json::from_str(&stdout(args)).expect("stdout is JSON")
 }
+
+/// The coefficients of `examples/semi/ge.tg` given with `-C` instead of samples (every
+/// segment 1 ns per element).
+pub const GE_COEFFS: [&str; 8] = [
+    "-C",
+    "c_init=1e-9",
+    "-C",
+    "c_pivot=1e-9",
+    "-C",
+    "c_elim=1e-9",
+    "-C",
+    "c_solve=1e-9",
+];

@@ -11,6 +11,9 @@
 use std::path::Path;
 
 use pamela::ModelError;
+pub use termio::error::{json_text, note};
+pub use termio::files::{check_output, write_file};
+pub use termio::Diag;
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -27,35 +30,18 @@ pub enum CliError {
     Report(miette::Report),
 }
 
-/// A located-nowhere diagnostic: a message and an optional hint.
-#[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{message}")]
-pub struct Diag {
-    /// One-line description.
-    pub message: String,
-    /// How to fix it.
-    #[help]
-    pub help: Option<String>,
-}
-
 /// Result alias for command code.
 pub type Result<T, E = CliError> = std::result::Result<T, E>;
 
 impl CliError {
     /// An error with a message and no hint.
     pub fn msg(message: impl Into<String>) -> Self {
-        CliError::Diag(Diag {
-            message: message.into(),
-            help: None,
-        })
+        CliError::Diag(Diag::msg(message))
     }
 
     /// An error with a message and a hint.
     pub fn with_help(message: impl Into<String>, help: impl Into<String>) -> Self {
-        CliError::Diag(Diag {
-            message: message.into(),
-            help: Some(help.into()),
-        })
+        CliError::Diag(Diag::with_help(message, help))
     }
 
     /// A usage error (exit status 2).
@@ -65,26 +51,12 @@ impl CliError {
 
     /// A file could not be read.
     pub fn read(path: &Path, err: &std::io::Error) -> Self {
-        use std::io::ErrorKind as K;
-        let help = match err.kind() {
-            K::NotFound | K::PermissionDenied => "check the path and its permissions",
-            K::OutOfMemory => {
-                "the input is too large for the memory available; give a smaller file"
-            }
-            _ => "check that the path names a readable file",
-        };
-        CliError::with_help(
-            format!("cannot read `{}`: {}", path.display(), io_reason(err)),
-            help,
-        )
+        termio::Error::read(path, err).into()
     }
 
     /// A file could not be written.
     pub fn write(path: &Path, err: &std::io::Error) -> Self {
-        CliError::with_help(
-            format!("cannot write `{}`: {}", path.display(), io_reason(err)),
-            "check that the directory exists and is writable",
-        )
+        termio::Error::write(path, err).into()
     }
 
     /// Renders the error to standard error in `miette`'s format.
@@ -92,25 +64,23 @@ impl CliError {
         let report = match self {
             CliError::Model(e) => miette::Report::new(*e),
             CliError::Diag(d) => miette::Report::new(d),
-            CliError::Stdout(e) => miette::Report::new(Diag {
-                message: format!("cannot write to standard output: {}", io_reason(&e)),
-                help: None,
-            }),
-            CliError::Usage(m) => miette::Report::new(Diag {
-                message: m,
-                help: None,
-            }),
+            CliError::Stdout(e) => {
+                miette::Report::new(Diag::msg(termio::Error::Stdout(e).to_string()))
+            }
+            CliError::Usage(m) => miette::Report::new(Diag::msg(m)),
             CliError::Report(r) => r,
         };
         note(&format!("{report:?}"));
     }
 }
 
-/// Writes `text` and a newline to standard error. A closed standard error (`2>&1 | head
-/// -1`) is not an error worth a panic: the text is dropped.
-pub fn note(text: &str) {
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
+impl From<termio::Error> for CliError {
+    fn from(e: termio::Error) -> Self {
+        match e {
+            termio::Error::Diag(d) => CliError::Diag(d),
+            termio::Error::Stdout(e) => CliError::Stdout(e),
+        }
+    }
 }
 
 impl From<fit::read::ReadError> for CliError {
@@ -144,64 +114,4 @@ impl From<Box<ModelError>> for CliError {
         }
         CliError::Model(e)
     }
-}
-
-/// A short reason for an I/O error, without the OS error number.
-fn io_reason(err: &std::io::Error) -> String {
-    use std::io::ErrorKind as K;
-    match err.kind() {
-        K::NotFound => "no such file or directory".to_string(),
-        K::PermissionDenied => "permission denied".to_string(),
-        K::InvalidData => "the file is not valid UTF-8 text".to_string(),
-        _ => {
-            let s = err.to_string();
-            // "Is a directory (os error 21)" → "is a directory"
-            let s = s.split(" (os error").next().unwrap_or(&s).to_string();
-            let mut c = s.chars();
-            match c.next() {
-                Some(f) => f.to_lowercase().chain(c).collect(),
-                None => s,
-            }
-        }
-    }
-}
-
-/// Checks, before any work, that `path` can be created as an output file: its directory
-/// exists and it is not itself a directory. The error is the one writing would give.
-pub fn check_output(path: &Path) -> Result<()> {
-    use std::io::{Error, ErrorKind};
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if dir.is_some_and(|d| !d.is_dir()) {
-        return Err(CliError::write(path, &Error::from(ErrorKind::NotFound)));
-    }
-    if path.is_dir() {
-        return Err(CliError::write(path, &Error::other("it is a directory")));
-    }
-    // Opened for writing without truncating (`/proc/x`, a read-only file, a full disk's
-    // quota show here, before a long run); a file made only for the check is removed.
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| CliError::write(path, &e))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
-}
-
-/// Writes `bytes` to `path`; the error names the path.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).map_err(|e| CliError::write(path, &e))
-}
-
-/// `value` as pretty-printed JSON text with a final newline (the `--format json` output of
-/// every command).
-pub fn json_text(value: &serde_json::Value) -> Result<String> {
-    let mut s = serde_json::to_string_pretty(value)
-        .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
-    s.push('\n');
-    Ok(s)
 }

@@ -13,9 +13,7 @@ mod input;
 mod limits;
 mod pamela;
 mod probe;
-mod progress;
 mod semi;
-mod sweep_out;
 mod taskpar;
 mod timeline;
 
@@ -105,6 +103,17 @@ pub struct SweepOutput {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+impl SweepOutput {
+    /// The outputs these flags ask for.
+    pub fn outputs(&self) -> termio::sweep_out::Outputs {
+        termio::sweep_out::Outputs {
+            csv: self.csv.clone(),
+            plot: self.plot.clone(),
+            json: self.format == Format::Json,
+        }
+    }
 }
 
 /// `cmd` with every option of every subcommand taking a negative number as its value

@@ -5,9 +5,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use probe::{Options, ProbeError, Profile};
+use termio::files::Reserved;
+use termio::progress::with_steps;
 
-use crate::error::{check_output, CliError, Result};
-use crate::progress::Progress;
+use crate::error::{CliError, Result};
 use crate::Format;
 
 /// Options of `vates probe`.
@@ -35,7 +36,7 @@ pub struct ProbeArgs {
 /// Runs `vates probe`.
 pub fn run(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
     // The output must be writable before the probe spends its seconds.
-    let output = a.output.as_deref().map(Output::open).transpose()?;
+    let output = a.output.as_deref().map(Reserved::open).transpose()?;
     let mut options = Options::new(a.quick);
     if let Some(n) = a.max_threads {
         options.max_threads = usize::try_from(n).unwrap_or(probe::MAX_THREADS);
@@ -43,7 +44,7 @@ pub fn run(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(mib) = a.max_array_mib {
         options.max_bandwidth_bytes = mib << 20;
     }
-    let profile = match probe_with_bar(&options) {
+    let profile = match with_steps("probing", |step| probe::run(&options, step)) {
         Ok(p) => p,
         Err(e) => {
             if let Some(o) = output {
@@ -61,21 +62,6 @@ pub fn run(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
         Format::Text => text_with_place(&profile, a.output.as_deref()),
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
-}
-
-/// Runs the probe with a progress bar on standard error (long runs on a terminal only),
-/// drawn between measurements from the probe's own thread so no thread competes with them.
-fn probe_with_bar(options: &Options) -> std::result::Result<Profile, ProbeError> {
-    let mut bar: Option<Progress> = None;
-    let result = probe::run(options, &mut |done, total, what| {
-        let bar = bar.get_or_insert_with(|| Progress::new(Some(total as u64), "probing"));
-        bar.bar().set_message(format!("probing {what}"));
-        bar.set(done as u64);
-    });
-    if let Some(bar) = bar {
-        bar.finish();
-    }
-    result
 }
 
 /// The profile's table and where it was written.
@@ -106,52 +92,4 @@ fn stopped(e: ProbeError, options: &Options) -> CliError {
         _ => "run the probe again on an otherwise idle host".to_string(),
     };
     CliError::with_help(format!("the probe stopped: {e}"), help)
-}
-
-/// The `-o` file, opened for writing before the probe runs (so `-o /proc/x.json` fails at
-/// once, not after the probe) and written when it is done.
-struct Output {
-    path: std::path::PathBuf,
-    file: std::fs::File,
-    /// Whether opening created the file (removed again if the probe stops).
-    created: bool,
-}
-
-impl Output {
-    /// Opens `path` for writing without truncating it: an existing profile stays as it is
-    /// until the new one is written.
-    fn open(path: &std::path::Path) -> Result<Output> {
-        check_output(path)?;
-        let existed = path.exists();
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| CliError::write(path, &e))?;
-        Ok(Output {
-            path: path.to_path_buf(),
-            file,
-            created: !existed,
-        })
-    }
-
-    /// Replaces the file's contents with `bytes`.
-    fn write(mut self, bytes: &[u8]) -> Result<()> {
-        let fail = |e: std::io::Error| CliError::write(&self.path, &e);
-        // A regular file is emptied first; a device or pipe (`-o /dev/stdout`) has no length.
-        if self.file.metadata().is_ok_and(|m| m.is_file()) {
-            self.file.set_len(0).map_err(fail)?;
-        }
-        self.file.write_all(bytes).map_err(fail)?;
-        self.file.flush().map_err(fail)
-    }
-
-    /// The probe stopped: a file this run created is removed, an existing one kept.
-    fn abandon(self) {
-        if self.created {
-            drop(self.file);
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
 }

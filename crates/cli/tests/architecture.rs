@@ -84,6 +84,10 @@ const PROGRAMS: [&str; 2] = ["bots", "threadprogs"];
 /// The base under everything (medians, quantiles, the seeded generator): it depends on no
 /// workspace crate, and every crate may use it.
 const BASE: [&str; 1] = ["stats"];
+/// What the binary needs besides flags and glue (files read under limits, output files,
+/// diagnostics, progress bars, a sweep's outputs): it stands on foundations, names no flag,
+/// and only the binary uses it.
+const COMMAND_LINE_SUPPORT: [&str; 1] = ["termio"];
 
 #[test]
 fn engines_depend_only_on_foundations_and_the_listed_engines() {
@@ -136,6 +140,13 @@ fn engines_depend_only_on_foundations_and_the_listed_engines() {
                     "program `{c}` depends on `{dep}`: example programs use recorders only"
                 );
             }
+        } else if COMMAND_LINE_SUPPORT.contains(&c.as_str()) {
+            for dep in &d {
+                assert!(
+                    FOUNDATIONS.contains(&dep.as_str()),
+                    "`{c}` depends on `{dep}`: the command line's support uses foundations only"
+                );
+            }
         } else if APPLICATIONS.contains(&c.as_str()) {
             for dep in &d {
                 assert!(
@@ -146,6 +157,20 @@ fn engines_depend_only_on_foundations_and_the_listed_engines() {
             }
         } else {
             assert_eq!(c, "cli", "crate `{c}` is neither an engine, a foundation nor an application: add it to this test and to ARCHITECTURE.md");
+        }
+    }
+}
+
+#[test]
+fn only_the_binary_uses_the_command_line_support() {
+    let all = crates();
+    for c in all.iter().filter(|c| *c != "cli") {
+        for s in COMMAND_LINE_SUPPORT {
+            assert!(
+                !deps(c, &all).contains(s),
+                "`{c}` depends on `{s}`: libraries return typed results; only the binary \
+                 reads files, draws progress and renders errors"
+            );
         }
     }
 }

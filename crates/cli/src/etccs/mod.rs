@@ -10,11 +10,11 @@ use std::sync::Arc;
 use clap::{Subcommand, ValueEnum};
 
 use crate::error::{CliError, Result};
-use crate::progress::{with_spinner, Ticker, Units};
 use crate::timeline::TimelineArgs;
 use etccs::job::{Job, JobError, One, Results, Table, Want, Watch};
 use etccs::plot::AxisRange;
 use etccs::Stopped;
+use termio::progress::{with_spinner, Ticker, Units};
 
 /// The `vates etccs` commands.
 #[derive(Subcommand, Debug)]
@@ -334,7 +334,7 @@ fn stopped_note(st: Stopped) -> String {
 /// Writes the rows as CSV (see `--csv`).
 fn write_csv(path: &std::path::Path, points: &[etccs::table::Row]) -> Result<()> {
     let csv = etccs::table::table_csv(points).to_string();
-    crate::error::write_file(path, csv.as_bytes())
+    Ok(crate::error::write_file(path, csv.as_bytes())?)
 }
 
 /// An analysis error as the command reports it: a state-limit error names the flag.

@@ -34,7 +34,7 @@ pub fn parse_range(s: &str) -> Result<AxisRange, CliError> {
 /// Renders the region map of `a` to `path`.
 pub fn write_map(a: &ParamAnalysis, ranges: &[AxisRange], path: &Path) -> Result<(), CliError> {
     let svg = region_map_svg(a, ranges).map_err(plot_error)?;
-    write_file(path, svg.as_bytes())
+    Ok(write_file(path, svg.as_bytes())?)
 }
 
 /// Draws the times plot of `cols` (one per point of `space`) for the model `model` and
@@ -46,7 +46,7 @@ pub fn write_plot(
     path: &Path,
 ) -> Result<(), CliError> {
     let svg = times_svg(model, space, cols).map_err(plot_error)?;
-    write_file(path, svg.as_bytes())
+    Ok(write_file(path, svg.as_bytes())?)
 }
 
 /// A picture that cannot be drawn, as the message that says which flag to change.

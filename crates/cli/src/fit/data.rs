@@ -20,7 +20,7 @@ const TOO_LARGE: &str = "; a file of measurements this large is more runs than a
 /// Reads a measurement file: binary content is refused at its first block, a file over
 /// [`MAX_INPUT`] before it is held ([`crate::input::read_text`]).
 pub(super) fn read_measurements(path: &Path, what: &str) -> Result<String> {
-    crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE)
+    Ok(crate::input::read_text(path, MAX_INPUT, what, TOO_LARGE)?)
 }
 
 impl From<FitFormat> for read::Format {

@@ -305,7 +305,7 @@ pub fn analysis_error(e: AnalysisError) -> CliError {
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     let g = load_graph(&a.input.graph, a.input.from)?;
     let setup = Setup::new(&a.input)?;
-    let units = crate::progress::Units {
+    let units = termio::progress::Units {
         running: "scheduling",
         analysing: "reporting",
         noun: "tasks",
@@ -320,7 +320,7 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     };
     let (run, p1) = rayon::join(
         || {
-            crate::progress::with_meter(units, "", |meter| {
+            termio::progress::with_meter(units, "", |meter| {
                 setup.run.analyze(&g, a.procs, Some(meter))
             })
         },

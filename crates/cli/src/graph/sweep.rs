@@ -15,8 +15,8 @@ use taskgraph::TaskGraph;
 use crate::error::CliError;
 use crate::error::Result;
 use crate::graph::{analysis_error, Setup};
-use crate::sweep_out::{self, Wiring};
 use crate::Format;
+use termio::sweep_out::{self, Wiring};
 
 /// The most process counts in one sweep.
 pub const MAX_POINTS: usize = 4096;
@@ -124,8 +124,9 @@ pub fn run(
         out.copy_from_slice(&figures);
         Ok(())
     };
+    let outputs = opts.output.outputs();
     let wiring = Wiring::new(
-        &opts.output,
+        &outputs,
         Sample::all(space.len()),
         sweep_lines(),
         "analysing",
@@ -137,7 +138,7 @@ pub fn run(
         path.display(),
         setup.policy_name
     );
-    swept.write_plot(&opts.output, &title, "P (processes)", "speedup")?;
+    swept.write_plot(&title, "P (processes)", "speedup")?;
     let table = swept.table;
     let labels = setup.labels(path);
     let text = match opts.output.format {

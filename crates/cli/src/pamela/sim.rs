@@ -9,10 +9,10 @@ use pamela::Binding;
 use super::SimFlags;
 use crate::error::{CliError, Result};
 use crate::input::{self, Define};
-use crate::progress::{with_meter, Units};
 use crate::timeline::TimelineArgs;
 use crate::Format;
 use pamela::Loaded;
+use termio::progress::{with_meter, Units};
 
 /// Binds every parameter (a missing one is an error that names it).
 pub fn full_binding(loaded: &Loaded, defines: &[Define], command: &str) -> Result<Binding> {

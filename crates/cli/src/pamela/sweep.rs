@@ -15,9 +15,9 @@ use sweep::{OnError, Sample, Space, SpaceError};
 use super::{Engine, SimFlags};
 use crate::error::{CliError, Result};
 use crate::input::Define;
-use crate::sweep_out::{self, Wiring};
 use crate::Format;
 use pamela::Loaded;
+use termio::sweep_out::{self, Wiring};
 
 /// The largest grid with the `sim` engine.
 pub const MAX_POINTS_SIM: u64 = 10_000_000;
@@ -97,6 +97,7 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
     } else {
         Sample::new(space.len(), MAX_TEXT_ROWS)
     };
+    let outputs = opts.output.outputs();
     let wiring = Wiring {
         chunk: Some(if use_sim {
             (rayon::current_num_threads() * 8) as u64
@@ -108,7 +109,7 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         } else {
             OnError::Skip
         },
-        ..Wiring::new(&opts.output, sample, engines.lines(), "sweeping")
+        ..Wiring::new(&outputs, sample, engines.lines(), "sweeping")
     };
     let point = |k: u64, vals: &[f64], out: &mut [f64]| points.eval(&space, k, vals, out);
     let swept = sweep_out::run(&space, &columns, wiring, point)?;
@@ -146,7 +147,7 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
             loaded.label(),
             loaded.root_name()
         );
-        swept.write_plot(&opts.output, &title, &x_label, "time")?;
+        swept.write_plot(&title, &x_label, "time")?;
     }
     let sample = &swept.table;
     if json {

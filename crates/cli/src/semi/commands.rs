@@ -24,7 +24,7 @@ use crate::timeline::chart;
 use crate::Format;
 
 fn read(path: &Path, what: &str) -> Result<String> {
-    input::read_text(path, MAX_FILE, what, "")
+    Ok(input::read_text(path, MAX_FILE, what, "")?)
 }
 
 fn load(path: &Path) -> Result<Model> {
@@ -246,20 +246,21 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::note(&format!("note: {n}"));
     }
     let columns: Vec<String> = semi::sweep::COLUMNS.map(String::from).to_vec();
-    let wiring = crate::sweep_out::Wiring {
+    let outputs = a.output.outputs();
+    let wiring = termio::sweep_out::Wiring {
         json_points: true,
-        ..crate::sweep_out::Wiring::new(
-            &a.output,
+        ..termio::sweep_out::Wiring::new(
+            &outputs,
             Sample::new(space.len(), 60),
             semi::sweep::lines(),
             "predicting",
         )
     };
-    let swept = crate::sweep_out::run(&space, &columns, wiring, |_, p, o| sw.point(p, o))?
+    let swept = termio::sweep_out::run(&space, &columns, wiring, |_, p, o| sw.point(p, o))?
         .finished(|_, e| CliError::msg(e))?;
     let x = names.first().cloned().unwrap_or_default();
     let title = format!("{}: predicted time", a.model.display());
-    swept.write_plot(&a.output, &title, &x, "seconds")?;
+    swept.write_plot(&title, &x, "seconds")?;
     let text = match a.output.format {
         Format::Text => {
             let mut cols = TextColumn::swept(&space);

@@ -14,7 +14,7 @@ use taskpar::experiment::Plan;
 use trace::text::{num, seconds};
 
 use crate::error::{CliError, Result};
-use crate::progress::Progress;
+use termio::progress::Progress;
 
 /// Options of `vates taskpar record`.
 #[derive(clap::Args, Debug)]

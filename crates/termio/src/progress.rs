@@ -220,3 +220,22 @@ pub fn with_meter<T>(units: Units, label: &str, f: impl FnOnce(&sweep::Meter) ->
     ticker.end(slot);
     r
 }
+
+/// Runs `f` with a step callback `(done, total, what)` that draws a bar over `total` steps on
+/// long runs, named `{what_prefix} {what}`; the bar is drawn by the caller's own thread
+/// between steps, so no thread competes with the work (a probe timing the host).
+pub fn with_steps<T>(
+    what_prefix: &str,
+    f: impl FnOnce(&mut dyn FnMut(usize, usize, &str)) -> T,
+) -> T {
+    let mut bar: Option<Progress> = None;
+    let r = f(&mut |done, total, what| {
+        let bar = bar.get_or_insert_with(|| Progress::new(Some(total as u64), what_prefix));
+        bar.bar().set_message(format!("{what_prefix} {what}"));
+        bar.set(done as u64);
+    });
+    if let Some(bar) = bar {
+        bar.finish();
+    }
+    r
+}

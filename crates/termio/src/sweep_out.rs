@@ -1,6 +1,6 @@
-//! The wiring of every sweep command's outputs, once: the sinks its flags ask for (the text
-//! table, `--csv`, `--format json`, `--plot`), the shared runner with a progress bar, and the
-//! files written. `pamela sweep`, `graph sweep` and `semi sweep` run on it; the engine gives
+//! The wiring of every sweep command's outputs, once: the sinks asked for (the text table,
+//! a CSV file, JSON, a plot), the shared runner with a progress bar, and the files written.
+//! The sweeps of PAMELA, task graphs and semi-empirical models run on it; the engine gives
 //! the space, the columns and the point function.
 
 use sweep::{
@@ -8,8 +8,21 @@ use sweep::{
     Space,
 };
 
-use crate::error::{CliError, Result};
-use crate::{Format, SweepOutput};
+use std::path::PathBuf;
+
+use crate::error::{Error, Result};
+use crate::files::{check_output, write_file};
+
+/// The outputs a sweep's command asks for besides its text table.
+#[derive(Clone, Debug, Default)]
+pub struct Outputs {
+    /// Every point to this CSV file, one row per point.
+    pub csv: Option<PathBuf>,
+    /// A line plot to this SVG file.
+    pub plot: Option<PathBuf>,
+    /// The points as JSON (the command prints JSON instead of the text table).
+    pub json: bool,
+}
 
 /// What a sweep gives back to its command.
 pub struct Swept<E> {
@@ -24,18 +37,23 @@ pub struct Swept<E> {
     pub stopped: Option<(u64, E)>,
     /// Points whose function failed and were skipped ([`OnError::Skip`]), and the first.
     pub skipped: (u64, Option<(u64, E)>),
+    /// The plot's file.
+    plot: Option<PathBuf>,
 }
 
 impl<E> Swept<E> {
-    /// Writes the plot to `--plot`'s file, if one was asked for.
-    pub fn write_plot(&self, output: &SweepOutput, title: &str, x: &str, y: &str) -> Result<()> {
-        let (Some(lines), Some(path)) = (&self.lines, &output.plot) else {
+    /// Writes the plot to its file, if one was asked for.
+    ///
+    /// # Errors
+    /// A plot that cannot be drawn, a file that cannot be written.
+    pub fn write_plot(&self, title: &str, x: &str, y: &str) -> Result<()> {
+        let (Some(lines), Some(path)) = (&self.lines, &self.plot) else {
             return Ok(());
         };
         let svg = lines
             .render_svg(title, x, y, (800, 500))
-            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
-        crate::error::write_file(path, svg.as_bytes())
+            .map_err(|e| Error::msg(format!("cannot draw the plot: {e}")))?;
+        write_file(path, svg.as_bytes())
     }
 
     /// The JSON elements as one pretty array.
@@ -46,7 +64,7 @@ impl<E> Swept<E> {
         let body = self.json.as_deref().unwrap_or_default();
         let all = format!("[{}]", String::from_utf8_lossy(body));
         let value: serde_json::Value = serde_json::from_str(&all)
-            .map_err(|e| CliError::msg(format!("the sweep's JSON is not valid: {e}")))?;
+            .map_err(|e| Error::msg(format!("the sweep's JSON is not valid: {e}")))?;
         crate::error::json_text(&value)
     }
 
@@ -54,7 +72,10 @@ impl<E> Swept<E> {
     ///
     /// # Errors
     /// `point_error` of the point the sweep stopped at.
-    pub fn finished(self, point_error: impl FnOnce(u64, E) -> CliError) -> Result<Self> {
+    pub fn finished<F>(
+        self,
+        point_error: impl FnOnce(u64, E) -> F,
+    ) -> std::result::Result<Self, F> {
         match self.stopped {
             Some((p, e)) => Err(point_error(p, e)),
             None => Ok(Swept {
@@ -67,8 +88,8 @@ impl<E> Swept<E> {
 
 /// How a sweep is wired.
 pub struct Wiring<'a> {
-    /// The output flags.
-    pub output: &'a SweepOutput,
+    /// The outputs asked for.
+    pub output: &'a Outputs,
     /// The text table's rows to keep.
     pub table: Sample,
     /// The plot's lines.
@@ -87,7 +108,7 @@ pub struct Wiring<'a> {
 impl<'a> Wiring<'a> {
     /// The wiring of `output` with a table of `table`'s rows and a plot of `lines`, stopping
     /// at the first failing point.
-    pub fn new(output: &'a SweepOutput, table: Sample, lines: LinesConfig, what: &'a str) -> Self {
+    pub fn new(output: &'a Outputs, table: Sample, lines: LinesConfig, what: &'a str) -> Self {
         Wiring {
             output,
             table,
@@ -112,17 +133,17 @@ where
 {
     let output = w.output;
     for path in [&output.csv, &output.plot].into_iter().flatten() {
-        crate::error::check_output(path)?;
+        check_output(path)?;
     }
     let mut csv = match &output.csv {
         Some(p) => {
-            let f = std::fs::File::create(p).map_err(|e| CliError::write(p, &e))?;
+            let f = std::fs::File::create(p).map_err(|e| Error::write(p, &e))?;
             Some(CsvSink::new(std::io::BufWriter::new(f)))
         }
         None => None,
     };
-    let mut json = (w.json_points && output.format == Format::Json)
-        .then(|| JsonSink::new(Vec::new(), JsonLayout::Elements));
+    let mut json =
+        (w.json_points && output.json).then(|| JsonSink::new(Vec::new(), JsonLayout::Elements));
     let mut lines = output.plot.as_ref().map(|_| Lines::new(w.lines));
     let mut table = w.table;
     // The CSV first: a write error names its file by position.
@@ -152,8 +173,8 @@ where
         Err(RunError::Point { point, error }) => (Some((point, error)), (0, None)),
         Err(RunError::Sink { sink, error }) => {
             return Err(match (&output.csv, sink == 0 && has_csv) {
-                (Some(p), true) => CliError::write(p, &error),
-                _ => CliError::Stdout(error),
+                (Some(p), true) => Error::write(p, &error),
+                _ => Error::Stdout(error),
             })
         }
     };
@@ -163,5 +184,6 @@ where
         json: json.map(JsonSink::into_inner),
         stopped,
         skipped,
+        plot: output.plot.clone(),
     })
 }

@@ -33,6 +33,7 @@
 pub mod basis;
 pub mod cv;
 mod error;
+pub mod job;
 mod lars;
 mod matrix;
 mod model;

@@ -7,7 +7,6 @@ use fit::read::{self, csv::CsvOptions, Experiment};
 
 use super::{FitArgs, FitFormat};
 use crate::error::{CliError, Result};
-use crate::input::Define;
 
 /// The largest measurement file read (bytes, 256 MiB): millions of runs, and memory for
 /// their values stays well under a gigabyte.
@@ -77,55 +76,3 @@ pub(super) const RANGE_HELP: &str =
     "give the values in another unit (e.g. ms rather than s, or GB rather \
      than bytes) so that their squares stay below 1e308, and drop values many orders of \
      magnitude from the rest";
-
-/// The most prediction points the -D bindings may give.
-const MAX_POINTS: u64 = 10_000;
-
-/// The prediction points of the `-D` bindings: every combination of their values, each as
-/// one value per parameter of `names`. An unknown name (with the closest one), a parameter
-/// left unbound, or more than [`MAX_POINTS`] points is a usage error.
-pub(super) fn defined_points(defines: &[Define], names: &[String]) -> Result<Vec<Vec<f64>>> {
-    if defines.is_empty() {
-        return Ok(Vec::new());
-    }
-    for d in defines {
-        if !names.iter().any(|n| *n == *d.name) {
-            let hint =
-                diag::did_you_mean(&diag::suggest(&d.name, names.iter().map(String::as_str)))
-                    .unwrap_or_else(|| format!("the parameters are {}", names.join(", ")));
-            return Err(CliError::usage(format!(
-                "-D {}: no parameter `{}` in the measurements; {hint}",
-                d.text, d.name
-            )));
-        }
-    }
-    if let Some(n) = names
-        .iter()
-        .find(|n| !defines.iter().any(|d| *d.name == **n))
-    {
-        return Err(CliError::usage(format!(
-            "-D binds no value for the parameter `{n}`; give every parameter one, e.g. -D {n}=…"
-        )));
-    }
-    let bindings = defines
-        .iter()
-        .map(|d| (d.name.clone(), d.values.clone()))
-        .collect();
-    let grid = expr::grid::Grid::with_limit(bindings, MAX_POINTS).map_err(|e| match e {
-        // A limit hit (status 1), as every command's.
-        expr::grid::GridError::TooManyPoints { .. } => CliError::msg(format!("-D: {e}")),
-        e => CliError::usage(format!("-D: {e}")),
-    })?;
-    Ok(grid
-        .points_f64()
-        .map(|p| {
-            names
-                .iter()
-                .map(|n| {
-                    let k = grid.names().iter().position(|g| **g == **n);
-                    k.map_or(f64::NAN, |k| p[k])
-                })
-                .collect()
-        })
-        .collect())
-}

@@ -4,15 +4,16 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use fit::job::{Job, JobError};
 use fit::read;
-use fit::report::{self, Entry};
-use fit::run::{model_experiment, Modeler, RunOptions};
+use fit::report;
+use fit::run::{Modeler, RunOptions};
 
 use crate::error::{CliError, Result};
 use crate::input::Define;
 
 mod data;
-use data::{defined_points, read_experiment, read_measurements, RANGE_HELP};
+use data::{read_experiment, read_measurements, RANGE_HELP};
 
 /// Input formats of measurement files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -229,8 +230,7 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(path) = &a.plot {
         crate::error::check_output(path)?;
     }
-    let (mut e, fmt) = read_experiment(&a)?;
-    let names = e.parameters.clone();
+    let (e, fmt) = read_experiment(&a)?;
     if fmt == read::Format::Csv && a.param.is_empty() && a.metric.is_empty() {
         let quoted = |v: Vec<&str>| {
             v.iter()
@@ -241,135 +241,111 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::note(&format!(
             "note: reading the CSV columns {} as parameters and {} as metrics; choose with \
              --param and --metric",
-            quoted(names.iter().map(String::as_str).collect()),
+            quoted(e.parameters.iter().map(String::as_str).collect()),
             quoted(e.metrics())
         ));
     }
-    // CSV reads only the --metric columns already.
-    let metrics: &[String] = if fmt == read::Format::Csv {
-        &[]
-    } else {
-        &a.metric
-    };
-    let callpath_known = a
-        .callpath
-        .as_ref()
-        .is_none_or(|c| e.callpaths().contains(&c.as_str()));
-    e.select(a.callpath.as_deref(), metrics).map_err(|m| {
-        let flag = if callpath_known {
-            "--metric"
+    let job = Job {
+        callpath: a.callpath.clone(),
+        // CSV reads only the --metric columns already.
+        metrics: if fmt == read::Format::Csv {
+            Vec::new()
         } else {
-            "--callpath"
-        };
-        CliError::usage(format!("{flag}: {m}"))
-    })?;
-    let times_param = match &a.times {
-        None => None,
-        Some(t) => Some(names.iter().position(|n| n == t).ok_or_else(|| {
-            let hint = diag::did_you_mean(&diag::suggest(t, names.iter().map(String::as_str)))
-                .unwrap_or_else(|| format!("the parameters are {}", names.join(", ")));
-            CliError::usage(format!("--times {t}: no such parameter; {hint}"))
-        })?),
-    };
-    let mut points = defined_points(&a.define, &names)?;
-    for p in &a.predict {
-        points.push(
-            fit::run::parse_point(p, &names)
-                .map_err(|m| CliError::usage(format!("--predict `{p}`: {m}")))?,
-        );
-    }
-    let mut opts = RunOptions {
-        modeler: match a.modeler {
-            ModelerArg::Vates => Modeler::Vates,
-            ModelerArg::Extrap => Modeler::Extrap,
+            a.metric.clone()
         },
-        // Intervals are only shown with predictions.
-        bootstrap: if points.is_empty() {
-            0
-        } else {
-            a.bootstrap as usize
+        times: a.times.clone(),
+        bindings: a
+            .define
+            .iter()
+            .map(|d| (d.name.clone(), d.values.clone()))
+            .collect(),
+        points: a.predict.clone(),
+        terms: a.term.clone(),
+        negative_exponents: a.negative_exponents,
+        options: RunOptions {
+            modeler: match a.modeler {
+                ModelerArg::Vates => Modeler::Vates,
+                ModelerArg::Extrap => Modeler::Extrap,
+            },
+            bootstrap: a.bootstrap as usize,
+            seed: a.seed,
+            ..RunOptions::default()
         },
-        seed: a.seed,
-        times_param,
-        ..RunOptions::default()
+        ..Job::new(e)
     };
-    opts.vates.blocks.negative = a.negative_exponents;
-    if !a.term.is_empty() && a.modeler == ModelerArg::Extrap {
-        return Err(CliError::usage(
-            "--term adds basis functions to the vates modeler; drop --modeler extrap",
-        ));
-    }
-    for t in &a.term {
-        opts.vates.user.push(
-            fit::UserBasis::new(t, &names).map_err(|e| CliError::usage(format!("--term {e}")))?,
-        );
-    }
-    opts.extrap.blocks.negative = a.negative_exponents;
-    let results = model_experiment(&e, &opts);
-    let mut models = Vec::new();
-    for (s, r) in e.series.iter().zip(results) {
-        models.push(r.map_err(|err| {
-            let series = if s.callpath.is_empty() {
-                s.metric.clone()
-            } else {
-                format!("{} / {}", s.callpath, s.metric)
-            };
-            let message = format!("{}: {series}: {err}", a.file.display());
-            match err {
-                fit::FitError::Range { .. } => CliError::with_help(message, RANGE_HELP),
-                _ => CliError::msg(message),
-            }
-        })?);
-    }
-    let refs: Vec<&fit::run::SeriesModel> = if a.rank {
-        report::rank(&models.iter().collect::<Vec<_>>())
-    } else {
-        models.iter().collect()
-    };
-    let entries: Vec<Entry<'_>> = refs
-        .iter()
-        .map(|m| Entry {
-            model: m,
-            predictions: points.iter().map(|p| m.predict(&names, p)).collect(),
-        })
-        .collect();
+    let modeler = job.options.modeler.name();
+    let fitted = job.run().map_err(|e| job_error(&a, e))?;
     if let Some(path) = &a.plot {
-        if models.len() != 1 {
-            return Err(CliError::usage(format!(
+        let svg = fitted.plot().ok_or_else(|| {
+            CliError::usage(format!(
                 "--plot draws one series but {} were modelled; choose one with --callpath and --metric",
-                models.len()
-            )));
-        }
-        let to = points.iter().map(|p| p[0]).fold(f64::NAN, f64::max);
-        let svg = report::plot(
-            &models[0],
-            &e.series[0],
-            &names,
-            Some(to).filter(|t| t.is_finite()),
-        )
-        .map_err(|err| {
+                fitted.models.len()
+            ))
+        })?;
+        let svg = svg.map_err(|err| {
             CliError::usage(format!(
                 "--plot: {err}; plot a one-parameter file, or omit --plot"
             ))
         })?;
         crate::error::write_file(path, svg.as_bytes())?;
     }
-    let modeler = opts.modeler.name();
+    let (names, entries) = (&fitted.names, fitted.entries());
     match a.format {
         FitOutput::Latex => {
-            write!(out, "{}", report::latex(&names, &entries)).map_err(CliError::Stdout)?;
+            write!(out, "{}", report::latex(names, &entries)).map_err(CliError::Stdout)?;
         }
         FitOutput::Json => {
-            let v = report::json(modeler, &names, &entries);
+            let v = report::json(modeler, names, &entries);
             // One object; `json_text` ends with the newline.
             write!(out, "{}", crate::error::json_text(&v)?).map_err(CliError::Stdout)?;
         }
         FitOutput::Text if a.rank => {
-            write!(out, "{}", report::rank_text(&names, &refs)).map_err(CliError::Stdout)?;
+            write!(out, "{}", report::rank_text(names, &fitted.ranked()))
+                .map_err(CliError::Stdout)?;
         }
         FitOutput::Text => {
-            write!(out, "{}", report::text(modeler, &names, &entries)).map_err(CliError::Stdout)?;
+            write!(out, "{}", report::text(modeler, names, &entries)).map_err(CliError::Stdout)?;
         }
     }
     Ok(())
+}
+
+/// A modelling run's refusal, with the flag that caused it.
+fn job_error(a: &FitArgs, e: JobError) -> CliError {
+    match e {
+        JobError::UnknownCallpath(m) => CliError::usage(format!("--callpath: {m}")),
+        JobError::UnknownMetric(m) => CliError::usage(format!("--metric: {m}")),
+        JobError::UnknownTimes { name, hint } => {
+            CliError::usage(format!("--times {name}: no such parameter; {hint}"))
+        }
+        JobError::UnknownParam { name, hint } => {
+            let given = a.define.iter().find(|d| *d.name == name);
+            CliError::usage(format!(
+                "-D {}: no parameter `{name}` in the measurements; {hint}",
+                given.map_or(name.as_str(), |d| d.text.as_str())
+            ))
+        }
+        JobError::Unbound { name } => CliError::usage(format!(
+            "-D binds no value for the parameter `{name}`; give every parameter one, e.g. -D {name}=…"
+        )),
+        // A limit hit (status 1), as every command's.
+        JobError::Grid(e @ expr::grid::GridError::TooManyPoints { .. }) => {
+            CliError::msg(format!("-D: {e}"))
+        }
+        JobError::Grid(e) => CliError::usage(format!("-D: {e}")),
+        JobError::Point { text, message } => {
+            CliError::usage(format!("--predict `{text}`: {message}"))
+        }
+        JobError::TermsNeedVates => CliError::usage(
+            "--term adds basis functions to the vates modeler; drop --modeler extrap",
+        ),
+        JobError::Term(m) => CliError::usage(format!("--term {m}")),
+        JobError::Series { series, error } => {
+            let message = format!("{}: {series}: {error}", a.file.display());
+            match error {
+                fit::FitError::Range { .. } => CliError::with_help(message, RANGE_HELP),
+                _ => CliError::msg(message),
+            }
+        }
+    }
 }

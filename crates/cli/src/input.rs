@@ -24,19 +24,17 @@ pub fn load(path: &Path, root: Option<&str>) -> Result<pamela::Loaded> {
         MODEL_TOO_LARGE,
     )?;
     let name = path.display().to_string();
-    pamela::load(&name, &text, root).map_err(|e| match root {
+    pamela::load(&name, &text, root).map_err(|e| match (root, e.kind) {
         // A `--root` the model does not define is a usage error, as every name given by a
-        // flag that the input does not have; the model itself parsed.
-        Some(r) if pamela::parse(&name, &text).is_ok_and(|m| m.process(r).is_none()) => {
-            CliError::usage(format!(
-                "--root {r}: {}{}",
-                e.message,
-                e.help
-                    .as_deref()
-                    .map(|h| format!("; {h}"))
-                    .unwrap_or_default()
-            ))
-        }
+        // flag that the input does not have.
+        (Some(r), pamela::ErrorKind::UnknownRoot) => CliError::usage(format!(
+            "--root {r}: {}{}",
+            e.message,
+            e.help
+                .as_deref()
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default()
+        )),
         _ => CliError::from(e),
     })
 }

@@ -152,13 +152,21 @@ pub enum SyntaxKind {
     Model,
     /// A size limit of the reader (input size, expansions, instances).
     Limit,
+    /// A value given from outside the model (an override) for a name the model declares
+    /// neither as a `const` nor as a `param`.
+    UnknownOverride,
+    /// A name to make symbolic that the model declares neither as a `const` nor as a
+    /// `param`.
+    UnknownSymbolic,
 }
 
 impl std::fmt::Display for SyntaxKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             SyntaxKind::Syntax => "syntax error",
-            SyntaxKind::Model => "error",
+            SyntaxKind::Model | SyntaxKind::UnknownOverride | SyntaxKind::UnknownSymbolic => {
+                "error"
+            }
             SyntaxKind::Limit => "limit reached",
         })
     }

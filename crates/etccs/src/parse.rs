@@ -1646,7 +1646,7 @@ fn lower_model(
     for n in symbolic {
         if !params.contains(*n) {
             return Err(cx.error(
-                Kind::Model,
+                Kind::UnknownSymbolic,
                 0,
                 0,
                 &format!(
@@ -1660,7 +1660,7 @@ fn lower_model(
     for (n, _) in overrides {
         if !consts.contains_key(*n) {
             return Err(cx.error(
-                Kind::Model,
+                Kind::UnknownOverride,
                 0,
                 0,
                 &format!("cannot override `{n}`: the model declares no `const {n}` or `param {n}`"),

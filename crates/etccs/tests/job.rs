@@ -136,3 +136,22 @@ fn model_errors_name_the_assignment_and_the_agents() {
     };
     assert_eq!(at, "n=0");
 }
+
+#[test]
+fn names_from_outside_the_model_that_it_lacks_are_typed() {
+    use etccs::error::SyntaxKind;
+    let kind = |overrides: &[(&str, etccs::Time)], symbolic: &[&str]| {
+        match etccs::parse::parse_with_symbolic("m.etccs", MODEL, overrides, symbolic) {
+            Err(etccs::Error::Syntax(s)) => Some(s.kind),
+            _ => None,
+        }
+    };
+    let one = etccs::Time::from_integer(1.into());
+    assert_eq!(
+        kind(&[("zz", one.clone())], &[]),
+        Some(SyntaxKind::UnknownOverride)
+    );
+    assert_eq!(kind(&[], &["zz"]), Some(SyntaxKind::UnknownSymbolic));
+    // Declared names are accepted: `t` is a const, `b` a param.
+    assert_eq!(kind(&[("t", one)], &["b"]), None);
+}

@@ -52,7 +52,11 @@ pub fn root(model: &Model, name: Option<&str>) -> Result<ProcId, Box<ModelError>
         }
         return Err(Box::new(
             ModelError::new(
-                ErrorKind::UndefinedName,
+                if name.is_some() {
+                    ErrorKind::UnknownRoot
+                } else {
+                    ErrorKind::UndefinedName
+                },
                 format!("the model has no process `{want}`"),
             )
             .with_help(help),

@@ -26,6 +26,10 @@ pub enum ErrorKind {
     /// A binding of a name the model does not declare as a parameter (a front end's usage
     /// error: the name comes from its caller, not from the model).
     UnknownParameter,
+    /// A root process named by a front end that the model does not define (a usage error,
+    /// as [`ErrorKind::UnknownParameter`]; a missing default root, `main`, is an
+    /// [`ErrorKind::UndefinedName`] of the model).
+    UnknownRoot,
     /// A value that cannot be computed: division by zero, negative time, probability outside
     /// `[0, 1]`, a non-integer loop bound.
     Evaluation,

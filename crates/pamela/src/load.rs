@@ -5,7 +5,7 @@
 //! let m = pamela::load::load("m.pam", "resource s; main = use(s, 2);", None)?;
 //! assert_eq!((m.root_name(), m.label()), ("main", "m.pam"));
 //! let e = pamela::load::load("m.pam", "main = delay(1);", Some("mian")).err().unwrap();
-//! assert_eq!(e.kind, pamela::ErrorKind::UndefinedName);
+//! assert_eq!(e.kind, pamela::ErrorKind::UnknownRoot);
 //! # Ok::<(), Box<pamela::ModelError>>(())
 //! ```
 

@@ -436,8 +436,9 @@ fn declarations_in_any_order_and_all_forms() {
 fn root_selection() {
     let m = example("network.pam");
     assert_eq!(check::root(&m, None).unwrap(), m.process("main").unwrap());
+    // A root the caller names is the caller's mistake; a missing `main` is the model's.
     let e = check::root(&m, Some("row9")).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::UndefinedName);
+    assert_eq!(e.kind, ErrorKind::UnknownRoot);
     let help = e.help.unwrap();
     assert!(help.contains("row8") && help.contains("move"), "{help}");
     let e = check::root(&m, Some("move")).unwrap_err();
@@ -446,6 +447,7 @@ fn root_selection() {
     assert!(e.line_col().is_some());
     let m = parse("L = skip;");
     let e = check::root(&m, None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::UndefinedName);
     assert!(e.help.unwrap().contains("L"));
 }
 

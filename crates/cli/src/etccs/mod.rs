@@ -11,6 +11,7 @@ use clap::{Subcommand, ValueEnum};
 
 use crate::error::{CliError, Result};
 use crate::timeline::TimelineArgs;
+use etccs::error::SyntaxKind;
 use etccs::job::{Job, JobError, One, Results, Table, Want, Watch};
 use etccs::plot::AxisRange;
 use etccs::Stopped;
@@ -253,11 +254,10 @@ fn job_error(e: JobError, name: &str, agents: &[String]) -> CliError {
         JobError::Model {
             error: etccs::Error::Syntax(s),
             ..
-        } if unknown_name(&s) => {
-            let flag = if s.message.starts_with("cannot override") {
-                "-D/--const"
-            } else {
-                "--symbolic"
+        } if matches!(s.kind, SyntaxKind::UnknownOverride | SyntaxKind::UnknownSymbolic) => {
+            let flag = match s.kind {
+                SyntaxKind::UnknownOverride => "-D/--const",
+                _ => "--symbolic",
             };
             CliError::usage(format!("{flag}: {}: {}", name, s.message))
         }
@@ -304,16 +304,6 @@ fn job_error(e: JobError, name: &str, agents: &[String]) -> CliError {
         ),
         JobError::Analysis(e) => failure(e),
     }
-}
-
-/// Whether a model error says that a name given by `-D`/`--const` or `--symbolic` is not
-/// declared in the model (the reader reports it as a model error at the model's start).
-// The reader has no typed error for it (a library change to make: a variant naming the
-// flag's name and the declared ones), so its message is matched.
-fn unknown_name(s: &etccs::error::SyntaxError) -> bool {
-    s.kind == etccs::error::SyntaxKind::Model
-        && (s.message.starts_with("cannot override `") || s.message.starts_with("cannot make `"))
-        && s.message.contains("the model declares no `const ")
 }
 
 /// What a table row says of an analysis that stopped at a limit, with the flag that

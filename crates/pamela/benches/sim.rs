@@ -11,7 +11,7 @@
 
 use criterion::Criterion;
 use expr::{Expr, Name};
-use pamela::model::{Binding, Compose, Model, Process, Resource, SourceFile, Term, TermKind};
+use pamela::model::{Binding, Compose, Loop, Model, Process, Resource, SourceFile, Term, TermKind};
 use pamela::sim::{simulate, SimOptions};
 use std::hint::black_box;
 
@@ -23,13 +23,13 @@ fn term(kind: TermKind) -> Term {
 }
 
 fn lp(kind: Compose, var: &str, lo: Expr, hi: Expr, body: Term) -> Term {
-    term(TermKind::Loop {
+    term(TermKind::Loop(Loop {
         kind,
         var: Name::from(var),
         lo,
         hi,
         body: Box::new(body),
-    })
+    }))
 }
 
 fn use_(res: usize, index: Option<i64>, time: Expr) -> Term {

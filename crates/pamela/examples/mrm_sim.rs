@@ -11,7 +11,7 @@
 
 use expr::{Expr, Name};
 use pamela::model::{
-    Binding, Compose, Model, Param, Process, Resource, SourceFile, Term, TermKind,
+    Binding, Compose, Loop, Model, Param, Process, Resource, SourceFile, Term, TermKind,
 };
 use pamela::sim::{simulate, SimOptions};
 use std::time::Instant;
@@ -44,20 +44,20 @@ fn mrm() -> Model {
             }),
         ],
     ));
-    let seq = term(TermKind::Loop {
+    let seq = term(TermKind::Loop(Loop {
         kind: Compose::Seq,
         var: Name::from("i"),
         lo: Expr::int(1),
         hi: Expr::var("N"),
         body: Box::new(body),
-    });
-    let par = term(TermKind::Loop {
+    }));
+    let par = term(TermKind::Loop(Loop {
         kind: Compose::Par,
         var: Name::from("p"),
         lo: Expr::int(1),
         hi: Expr::var("P"),
         body: Box::new(seq),
-    });
+    }));
     Model {
         source: SourceFile {
             name: "mrm".into(),

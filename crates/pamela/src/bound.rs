@@ -363,20 +363,14 @@ impl<'m> Analyzer<'m> {
                     .collect::<Result<Vec<_>>>()?;
                 self.compose(*kind, parts)
             }
-            TermKind::Loop {
-                kind,
-                var,
-                lo,
-                hi,
-                body,
-            } => {
-                let lo = self.simplify(lo)?;
-                let hi = self.simplify(hi)?;
-                self.s.push_range(var, &lo, &hi);
-                let inner = self.term(body);
+            TermKind::Loop(l) => {
+                let lo = self.simplify(&l.lo)?;
+                let hi = self.simplify(&l.hi)?;
+                self.s.push_range(&l.var, &lo, &hi);
+                let inner = self.term(&l.body);
                 self.s.pop_var();
                 let inner = inner?;
-                self.replicate(*kind, var, &lo, &hi, inner)
+                self.replicate(l.kind, &l.var, &lo, &hi, inner)
             }
             TermKind::If { cond, then, els } => {
                 let c = self.s.cond(cond);

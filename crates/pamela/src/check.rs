@@ -23,7 +23,7 @@ use expr::{Cond, Expr, Name, Rational};
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::diag::{ErrorKind, ModelError};
-use crate::model::{Model, Param, ProcId, Process, Resource, SourceFile, Term, TermKind};
+use crate::model::{Loop, Model, Param, ProcId, Process, Resource, SourceFile, Term, TermKind};
 use crate::syntax::ast::{self, Ex, ExKind, Func, Ident, MulOp, Span};
 use crate::syntax::Fail;
 
@@ -475,13 +475,13 @@ impl Checker<'_> {
                 self.depth -= 1;
                 self.locals.pop();
                 self.loop_names.remove(&var.name);
-                TermKind::Loop {
+                TermKind::Loop(Loop {
                     kind: *kind,
                     var: var.name.clone(),
                     lo: lo_e,
                     hi: hi_e,
                     body: Box::new(body?),
-                }
+                })
             }
             ast::TermKind::If { cond, then, els } => {
                 let c = self.cond(cond)?;

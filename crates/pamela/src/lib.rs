@@ -50,5 +50,6 @@ pub use diag::{ErrorKind, ModelError};
 pub use front::parse;
 pub use load::{load, Loaded};
 pub use model::{
-    Binding, Compose, Model, Param, ProcId, Process, ResId, Resource, SourceFile, Term, TermKind,
+    Binding, Compose, Loop, Model, Param, ProcId, Process, ResId, Resource, SourceFile, Term,
+    TermKind,
 };

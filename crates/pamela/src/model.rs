@@ -115,18 +115,7 @@ pub enum TermKind {
     /// `A ; B ; …` or `A || B || …`.
     Compose(Compose, Vec<Term>),
     /// `seq v in lo..=hi BODY` or `par v in lo..=hi BODY` (empty range: skip).
-    Loop {
-        /// Sequential or parallel replication.
-        kind: Compose,
-        /// The loop variable, bound in `body`.
-        var: Name,
-        /// First index (inclusive).
-        lo: Expr,
-        /// Last index (inclusive).
-        hi: Expr,
-        /// The replicated term.
-        body: Box<Term>,
-    },
+    Loop(Loop),
     /// `if c A else B`.
     If {
         /// The condition (may be stochastic).
@@ -143,6 +132,21 @@ pub enum TermKind {
         /// Actual arguments, one per formal.
         args: Vec<Expr>,
     },
+}
+
+/// A replicated term: `seq v in lo..=hi BODY` or `par v in lo..=hi BODY`.
+#[derive(Clone, Debug)]
+pub struct Loop {
+    /// Sequential or parallel replication.
+    pub kind: Compose,
+    /// The loop variable, bound in `body`.
+    pub var: Name,
+    /// First index (inclusive).
+    pub lo: Expr,
+    /// Last index (inclusive).
+    pub hi: Expr,
+    /// The replicated term.
+    pub body: Box<Term>,
 }
 
 impl Model {
@@ -225,32 +229,28 @@ impl Term {
             TermKind::Compose(k, items) => {
                 TermKind::Compose(*k, items.iter().map(|t| t.subst(pairs, free)).collect())
             }
-            TermKind::Loop {
-                kind,
-                var,
-                lo,
-                hi,
-                body,
-            } => {
+            TermKind::Loop(l) => {
                 // The loop variable hides any pair of the same name inside the body.
                 let inner: Vec<(Name, Expr)> =
-                    pairs.iter().filter(|(n, _)| n != var).cloned().collect();
-                let (var, body) = if free.contains(var) {
-                    let fresh = expr::node::fresh_name(var, |n| {
+                    pairs.iter().filter(|(n, _)| *n != l.var).cloned().collect();
+                let (var, body) = if free.contains(&l.var) {
+                    let fresh = expr::node::fresh_name(&l.var, |n| {
                         free.iter().any(|f| &**f == n) || pairs.iter().any(|(p, _)| &**p == n)
                     });
-                    let renamed = body.substitute(&[(var.clone(), Expr::Var(fresh.clone()))]);
+                    let renamed = l
+                        .body
+                        .substitute(&[(l.var.clone(), Expr::Var(fresh.clone()))]);
                     (fresh, renamed)
                 } else {
-                    (var.clone(), (**body).clone())
+                    (l.var.clone(), (*l.body).clone())
                 };
-                TermKind::Loop {
-                    kind: *kind,
+                TermKind::Loop(Loop {
+                    kind: l.kind,
                     var,
-                    lo: e(lo),
-                    hi: e(hi),
+                    lo: e(&l.lo),
+                    hi: e(&l.hi),
                     body: Box::new(body.subst(&inner, free)),
-                }
+                })
             }
             TermKind::If { cond, then, els } => TermKind::If {
                 cond: cond.substitute_all(pairs),
@@ -304,7 +304,7 @@ impl Model {
                     cond.is_stochastic() || term(then) || els.as_deref().is_some_and(term)
                 }
                 TermKind::Compose(_, items) => items.iter().any(term),
-                TermKind::Loop { body, .. } => term(body),
+                TermKind::Loop(l) => term(&l.body),
                 _ => false,
             }
         }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use expr::{CmpOp, Cond, Expr, Name, Rational};
-use pamela::{check, Compose, ErrorKind, Model, Term, TermKind};
+use pamela::{check, Compose, ErrorKind, Loop, Model, Term, TermKind};
 
 fn examples_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/pamela")
@@ -104,24 +104,24 @@ fn mrm_lowers_to_par_of_seq_of_delay_then_use() {
     let m = example("mrm.pam");
     assert_eq!(m.resources.len(), 1);
     assert_eq!(m.resources[0].multiplicity, Some(num(1)));
-    let TermKind::Loop {
+    let TermKind::Loop(Loop {
         kind: Compose::Par,
         var,
         lo,
         hi,
         body,
-    } = &main_body(&m).kind
+    }) = &main_body(&m).kind
     else {
         panic!("root is not a par loop: {:?}", main_body(&m).kind)
     };
     assert_eq!((&**var, lo, hi), ("p", &num(1), &var_p()));
-    let TermKind::Loop {
+    let TermKind::Loop(Loop {
         kind: Compose::Seq,
         var,
         hi,
         body,
         ..
-    } = &body.kind
+    }) = &body.kind
     else {
         panic!("inner is not a seq loop")
     };
@@ -157,7 +157,7 @@ fn network_has_the_eight_table_rows() {
     let mv = &m.processes[m.process("move").unwrap()];
     assert_eq!(mv.args.len(), 3);
     // par i in 1..=ceil(l / 120)
-    let TermKind::Loop { hi, .. } = &mv.body.kind else {
+    let TermKind::Loop(Loop { hi, .. }) = &mv.body.kind else {
         panic!("move is a par over packets")
     };
     assert_eq!(*hi, Expr::Ceil(Box::new(Expr::div(var("l"), num(120)))));
@@ -187,7 +187,7 @@ fn adi_and_datapar_lower_indices_faithfully() {
         &Expr::Floor(Box::new(Expr::div(var("j"), var("B"))))
     );
     let m = example("datapar.pam");
-    let TermKind::Loop { body, .. } = &main_body(&m).kind else {
+    let TermKind::Loop(Loop { body, .. }) = &main_body(&m).kind else {
         panic!()
     };
     let TermKind::Call { args, .. } = &body.kind else {
@@ -218,9 +218,9 @@ fn shape(m: &Model, t: &Term) -> String {
             let inner: Vec<String> = items.iter().map(|i| shape(m, i)).collect();
             format!("{k:?}[{}]", inner.join(","))
         }
-        TermKind::Loop {
+        TermKind::Loop(Loop {
             kind, var, body, ..
-        } => format!("{kind:?}Loop {var}({})", shape(m, body)),
+        }) => format!("{kind:?}Loop {var}({})", shape(m, body)),
         TermKind::If { then, els, .. } => match els {
             Some(e) => format!("If({}|{})", shape(m, then), shape(m, e)),
             None => format!("If({})", shape(m, then)),
@@ -267,7 +267,7 @@ fn loop_and_if_bodies_are_one_term() {
 #[test]
 fn empty_ranges_are_lowered_faithfully() {
     let (_, t) = body_of("seq k in 2..=1 a");
-    let TermKind::Loop { lo, hi, .. } = &t.kind else {
+    let TermKind::Loop(Loop { lo, hi, .. }) = &t.kind else {
         panic!()
     };
     assert_eq!((lo, hi), (&num(2), &num(1)));

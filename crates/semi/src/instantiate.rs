@@ -76,7 +76,20 @@ struct Env {
     vars: Vec<(Name, f64)>,
 }
 
+/// The hint of an instantiation over a limit (the front end names the option).
+const RAISE: &str = "predict at smaller parameters, or raise the limit";
+
 impl Env {
+    /// The parameters' values as the outermost variables.
+    fn of(params: &[(String, f64)]) -> Env {
+        Env {
+            vars: params
+                .iter()
+                .map(|(k, v)| (Name::from(k.as_str()), *v))
+                .collect(),
+        }
+    }
+
     fn push(&mut self, name: &str, v: f64) {
         self.vars.push((Name::from(name), v));
     }
@@ -233,6 +246,15 @@ impl<'a> Ctx<'a> {
         ModelError::new(ErrorKind::Limit, what)
     }
 
+    /// A model over the ops limit: `what` is over `limits.max_ops`.
+    fn over_ops(&self, what: String, limits: &Limits) -> Box<ModelError> {
+        ModelError::new(
+            ErrorKind::Limit,
+            format!("{what} the limit of {} ops", limits.max_ops),
+        )
+        .help(RAISE)
+    }
+
     /// Θ, steps and ops of `stmts` in `env`, from the bounds alone.
     fn count(&mut self, stmts: &[Stmt], env: &mut Env) -> Result<Count> {
         let mut c = Count::default();
@@ -260,14 +282,12 @@ impl<'a> Ctx<'a> {
                         // Nested bounds change with the variable: walk the iterations.
                         let mut sum = Count::default();
                         for k in 0..n {
-                            if let Err(e) = self.walk(
+                            // An error ends the count: the environment is dropped with it.
+                            self.walk(
                                 at,
                                 "counting Θ",
                                 "this loop's nested bounds change with its variable",
-                            ) {
-                                env.pop();
-                                return Err(e);
-                            }
+                            )?;
                             env.set_last(first + k as f64);
                             let b = self.count(body, env)?;
                             sum = add(sum, b);
@@ -562,12 +582,7 @@ pub fn count(m: &Model, b: &Bindings, limits: &Limits) -> Result<(Count, Vec<(St
     let mut total = Count::default();
     for (t, &(first, n)) in m.threads.iter().zip(&sizes) {
         let _ = first;
-        let mut env = Env {
-            vars: params
-                .iter()
-                .map(|(k, v)| (Name::from(k.as_str()), *v))
-                .collect(),
-        };
+        let mut env = Env::of(&params);
         match &t.class {
             Some((var, _)) => {
                 env.push(&var.name, 0.0);
@@ -686,12 +701,8 @@ fn prepare<'a>(
             None => 1,
         };
         if n as u64 > limits.max_ops {
-            return Err(ctx
-                .too_large(format!(
-                    "`{}` has {n} instances, over the limit of {} ops",
-                    t.name.name, limits.max_ops
-                ))
-                .help("predict at smaller parameters, or raise the limit"));
+            let what = format!("`{}` has {n} instances, over", t.name.name);
+            return Err(ctx.over_ops(what, limits));
         }
         ctx.threads.insert(&t.name.name, (next, n));
         sizes.push((next, n));
@@ -715,12 +726,8 @@ fn prepare<'a>(
             table.insert(d.name.name.as_str(), (at, len));
             at += len.unwrap_or(1);
             if at as u64 > limits.max_ops {
-                return Err(ctx
-                    .too_large(format!(
-                        "`{}` is longer than the limit of {} ops",
-                        d.name.name, limits.max_ops
-                    ))
-                    .help("predict at smaller parameters, or raise the limit"));
+                let what = format!("`{}` is longer than", d.name.name);
+                return Err(ctx.over_ops(what, limits));
             }
         }
         Ok(table)
@@ -763,17 +770,12 @@ pub fn instantiate(m: &Model, b: &Bindings, limits: &Limits) -> Result<Instance>
                 counted.size.events, counted.size.steps, counted.ops, limits.max_steps, limits.max_ops
             ),
         )
-        .help("predict at smaller parameters, or raise the limit"));
+        .help(RAISE));
     }
     let (ctx, _, sizes) = prepare(m, b, limits)?;
     let mut threads = Vec::new();
     for (t, &(_, n)) in m.threads.iter().zip(&sizes) {
-        let mut env = Env {
-            vars: params
-                .iter()
-                .map(|(k, v)| (Name::from(k.as_str()), *v))
-                .collect(),
-        };
+        let mut env = Env::of(&params);
         if let Some((var, _)) = &t.class {
             env.push(&var.name, 0.0);
         }
@@ -794,12 +796,7 @@ pub fn instantiate(m: &Model, b: &Bindings, limits: &Limits) -> Result<Instance>
         }
     }
     let mut barriers = Vec::new();
-    let env = Env {
-        vars: params
-            .iter()
-            .map(|(k, v)| (Name::from(k.as_str()), *v))
-            .collect(),
-    };
+    let env = Env::of(&params);
     for bd in &m.barriers {
         let n = ctx.whole(
             &bd.participants,
@@ -926,14 +923,11 @@ impl Ctx<'_> {
                         LoopRange::Var(v, ..) if uses(body, &v.name) => {
                             env.push(&v.name, first);
                             for k in 0..n {
-                                if let Err(e) = self.walk(
+                                self.walk(
                                     at,
                                     "summing the segments",
                                     "this loop's body uses its variable",
-                                ) {
-                                    env.pop();
-                                    return Err(e);
-                                }
+                                )?;
                                 env.set_last(first + k as f64);
                                 self.tally(body, env, weight, acc)?;
                             }
@@ -973,12 +967,7 @@ pub fn segment_terms(m: &Model, b: &Bindings, limits: &Limits) -> Result<Vec<Seg
     let (mut ctx, params, sizes) = prepare(m, &unit, limits)?;
     let mut acc = Vec::new();
     for (t, &(_, n)) in m.threads.iter().zip(&sizes) {
-        let mut env = Env {
-            vars: params
-                .iter()
-                .map(|(k, v)| (Name::from(k.as_str()), *v))
-                .collect(),
-        };
+        let mut env = Env::of(&params);
         match &t.class {
             Some((var, _)) if uses(&t.body, &var.name) => {
                 env.push(&var.name, 0.0);
@@ -1003,12 +992,7 @@ pub fn working_set(m: &Model, b: &Bindings) -> Result<Option<f64>> {
         return Ok(None);
     };
     let (ctx, params, _) = prepare(m, b, &Limits::default())?;
-    let env = Env {
-        vars: params
-            .iter()
-            .map(|(k, v)| (Name::from(k.as_str()), *v))
-            .collect(),
-    };
+    let env = Env::of(&params);
     let v = ctx.value(mem, &env, "the working set")?;
     if v < 0.0 {
         return Err(eval_error(

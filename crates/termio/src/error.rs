@@ -47,16 +47,6 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// An error with a message and no hint.
-    pub fn msg(message: impl Into<String>) -> Self {
-        Error::Diag(Diag::msg(message))
-    }
-
-    /// An error with a message and a hint.
-    pub fn with_help(message: impl Into<String>, help: impl Into<String>) -> Self {
-        Error::Diag(Diag::with_help(message, help))
-    }
-
     /// The file `path` could not be read.
     pub fn read(path: &Path, err: &std::io::Error) -> Self {
         use std::io::ErrorKind as K;
@@ -67,18 +57,18 @@ impl Error {
             }
             _ => "check that the path names a readable file",
         };
-        Error::with_help(
+        Error::from(Diag::with_help(
             format!("cannot read `{}`: {}", path.display(), io_reason(err)),
             help,
-        )
+        ))
     }
 
     /// The file `path` could not be written.
     pub fn write(path: &Path, err: &std::io::Error) -> Self {
-        Error::with_help(
+        Error::from(Diag::with_help(
             format!("cannot write `{}`: {}", path.display(), io_reason(err)),
             "check that the directory exists and is writable",
-        )
+        ))
     }
 }
 
@@ -116,7 +106,7 @@ pub fn note(text: &str) {
 /// A value serde cannot encode (a map with keys that are not strings).
 pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
     let mut s = serde_json::to_string_pretty(value)
-        .map_err(|e| Error::msg(format!("cannot encode JSON: {e}")))?;
+        .map_err(|e| Error::from(Diag::msg(format!("cannot encode JSON: {e}"))))?;
     s.push('\n');
     Ok(s)
 }

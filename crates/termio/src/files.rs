@@ -8,7 +8,7 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::{Diag, Error, Result};
 
 /// Reads the text file `path` (`what` names its kind in messages, e.g. "a model file
 /// (`.pam`)"), refusing one larger than `limit` bytes without reading past the limit (so
@@ -47,21 +47,21 @@ fn read_checked(
 ) -> Result<Vec<u8>> {
     let text = |head: &[u8]| !binary_format(head);
     let binary = |at: usize| {
-        Error::with_help(
+        Error::from(Diag::with_help(
             format!(
                 "`{}` is not a text file: byte {at} is 0x00 (NUL), which text never holds",
                 path.display()
             ),
             format!("give the path of {what}, a text file"),
-        )
+        ))
     };
     let file = std::fs::File::open(path).map_err(|e| Error::read(path, &e))?;
     let meta = file.metadata().ok();
     if meta.as_ref().is_some_and(|m| m.is_dir()) {
-        return Err(Error::with_help(
+        return Err(Error::from(Diag::with_help(
             format!("cannot read `{}`: it is a directory", path.display()),
             format!("give the path of {what}"),
-        ));
+        )));
     }
     // A regular file's size is known: read it into a buffer of that size at once (a growing
     // buffer would copy a 100 MB file several times).
@@ -98,14 +98,14 @@ fn read_checked(
         return Err(binary(at));
     }
     if bytes.len() > limit {
-        return Err(Error::with_help(
+        return Err(Error::from(Diag::with_help(
             format!(
                 "`{}` is larger than {}, the limit for {what}",
                 path.display(),
                 show_bytes(limit)
             ),
             format!("check that this is the right file{too_large}"),
-        ));
+        )));
     }
     Ok(bytes)
 }
@@ -118,7 +118,7 @@ pub fn utf8(path: &Path, bytes: Vec<u8>, what: &str) -> Result<String> {
         let (line, col) = std::str::from_utf8(&bytes[..at])
             .map(|t| diag::line_col(t, at))
             .unwrap_or((0, 0));
-        Error::with_help(
+        Error::from(Diag::with_help(
             format!(
                 "`{}` is not UTF-8 text: byte 0x{:02x} at offset {at} (line {line}, column {col}) \
                  is not valid UTF-8",
@@ -129,7 +129,7 @@ pub fn utf8(path: &Path, bytes: Vec<u8>, what: &str) -> Result<String> {
                 "vates reads {what} as UTF-8; convert it (e.g. `iconv -f latin1 -t utf-8`), or \
                  check that this is the right file"
             ),
-        )
+        ))
     })
 }
 

@@ -10,7 +10,7 @@ use sweep::{
 
 use std::path::PathBuf;
 
-use crate::error::{Error, Result};
+use crate::error::{Diag, Error, Result};
 use crate::files::{check_output, write_file};
 
 /// The outputs a sweep's command asks for besides its text table.
@@ -52,7 +52,7 @@ impl<E> Swept<E> {
         };
         let svg = lines
             .render_svg(title, x, y, (800, 500))
-            .map_err(|e| Error::msg(format!("cannot draw the plot: {e}")))?;
+            .map_err(|e| Error::from(Diag::msg(format!("cannot draw the plot: {e}"))))?;
         write_file(path, svg.as_bytes())
     }
 
@@ -64,7 +64,7 @@ impl<E> Swept<E> {
         let body = self.json.as_deref().unwrap_or_default();
         let all = format!("[{}]", String::from_utf8_lossy(body));
         let value: serde_json::Value = serde_json::from_str(&all)
-            .map_err(|e| Error::msg(format!("the sweep's JSON is not valid: {e}")))?;
+            .map_err(|e| Error::from(Diag::msg(format!("the sweep's JSON is not valid: {e}"))))?;
         crate::error::json_text(&value)
     }
 

@@ -15,6 +15,7 @@ use taskgraph::analysis::{report, AnalysisError};
 use taskgraph::gen::{GenKind, TimeDist};
 use taskgraph::{Format as GraphFormat, Limits, TaskGraph};
 
+use self::sweep::{parse_one_proc, parse_procs};
 use crate::error::{write_file, CliError, Result};
 use crate::timeline::TimelineArgs;
 use crate::Format;
@@ -60,13 +61,7 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     input: GraphInput,
     /// Number of processes P (also as `-D P=8`, like every method's parameters).
-    #[arg(
-        long,
-        short = 'p',
-        short_alias = 'D',
-        value_name = "P",
-        value_parser = sweep::parse_one_proc
-    )]
+    #[arg(long, short = 'p', short_alias = 'D', value_name = "P", value_parser = parse_one_proc)]
     procs: usize,
     /// The schedule as a timeline.
     #[command(flatten)]
@@ -87,13 +82,7 @@ pub struct GraphSweepArgs {
     input: GraphInput,
     /// Process counts: a range `1..64`, `1..64:4`, a list `1,2,4,8`, or one value (also as
     /// `-D P=1..64`, like every method's parameters).
-    #[arg(
-        long,
-        short = 'p',
-        short_alias = 'D',
-        value_name = "RANGE",
-        value_parser = sweep::parse_procs
-    )]
+    #[arg(long, short = 'p', short_alias = 'D', value_name = "RANGE", value_parser = parse_procs)]
     procs: sweep::ProcList,
     #[command(flatten)]
     output: crate::SweepOutput,

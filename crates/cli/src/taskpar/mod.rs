@@ -57,7 +57,7 @@ pub struct StatsArgs {
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
     format: StatsFormat,
     /// Cilkview's burden per spawn, in CPU cycles, for the burdened span.
-    #[arg(long, default_value_t = BURDEN_CYCLES, value_name = "CYCLES", value_parser = crate::input::parse_scale, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = BURDEN_CYCLES, value_name = "CYCLES", value_parser = crate::input::parse_scale)]
     burden: f64,
     /// Write the parallelism profile (running and available nodes over time) as an SVG plot.
     #[arg(long, value_name = "FILE.svg")]

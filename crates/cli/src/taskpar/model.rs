@@ -69,17 +69,11 @@ pub struct TrainArgs {
     #[arg(
         long,
         default_value_t = fit::run::BOOTSTRAP_REPLICATES,
-        value_name = "K",
-        allow_negative_numbers = true
+        value_name = "K"
     )]
     bootstrap: usize,
     /// Seed of the shuffled folds and of the bootstrap.
-    #[arg(
-        long,
-        default_value_t = 0,
-        value_name = "S",
-        allow_negative_numbers = true
-    )]
+    #[arg(long, default_value_t = 0, value_name = "S")]
     seed: u64,
 }
 

@@ -19,23 +19,13 @@ pub struct PredictArgs {
     model: PathBuf,
     /// The point: `-D n=SIZE -D p=WORKERS`, each one value, a list `-D p=1,2,4` or a range
     /// `-D n=100..400:100` (the grid is every size × every worker count).
-    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = crate::input::parse_define, allow_negative_numbers = true)]
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = crate::input::parse_define)]
     define: Vec<Define>,
     /// Problem sizes (the same as `-D n=...`).
-    #[arg(
-        short = 'n',
-        long = "size",
-        value_name = "N",
-        allow_negative_numbers = true
-    )]
+    #[arg(short = 'n', long = "size", value_name = "N")]
     n: Option<String>,
     /// Worker counts (the same as `-D p=...`).
-    #[arg(
-        short = 'p',
-        long = "procs",
-        value_name = "P",
-        allow_negative_numbers = true
-    )]
+    #[arg(short = 'p', long = "procs", value_name = "P")]
     p: Option<String>,
     /// Draw the predictions over the swept workers (or sizes): time, its breakdown, the
     /// direct regression and the bounds (T1/p, T∞, T1/p + T∞).

@@ -20,23 +20,13 @@ use termio::progress::Progress;
 #[derive(clap::Args, Debug)]
 pub struct RecordArgs {
     /// Problem sizes: a list `20,22,24`, a range `20..26` or a range with a step `20..26:2`.
-    #[arg(long, value_name = "LIST", allow_negative_numbers = true)]
+    #[arg(long, value_name = "LIST")]
     sizes: String,
     /// Worker counts (RAYON_NUM_THREADS), in the same forms.
-    #[arg(
-        long,
-        value_name = "LIST",
-        default_value = "1,2",
-        allow_negative_numbers = true
-    )]
+    #[arg(long, value_name = "LIST", default_value = "1,2")]
     procs: String,
     /// Repetitions of each size and worker count.
-    #[arg(
-        long,
-        default_value_t = 3,
-        value_name = "K",
-        allow_negative_numbers = true
-    )]
+    #[arg(long, default_value_t = 3, value_name = "K")]
     reps: u32,
     /// The application's name in the CSV (runs of one program with different kernels or
     /// inputs are different applications; resuming skips the runs of this name). Letters,
@@ -53,7 +43,7 @@ pub struct RecordArgs {
     #[arg(long)]
     no_untraced: bool,
     /// Stop a run (and every process it started) that takes longer than this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 600.0, value_parser = crate::input::parse_scale, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0, value_parser = crate::input::parse_scale)]
     timeout: f64,
     /// The program and its arguments: the size replaces the placeholder (an n in braces) in
     /// an argument, or is appended as the last argument when none has it.

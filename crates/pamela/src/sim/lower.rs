@@ -373,25 +373,19 @@ impl Lowerer<'_> {
                     },
                 }
             }
-            TermKind::Loop {
-                kind,
-                var,
-                lo,
-                hi,
-                body,
-            } => {
-                let lo = self.ev(lo, scope, span)?;
-                let hi = self.ev(hi, scope, span)?;
+            TermKind::Loop(l) => {
+                let lo = self.ev(&l.lo, scope, span)?;
+                let hi = self.ev(&l.hi, scope, span)?;
                 let slot = scope.len() as u32;
-                scope.push(var.clone());
+                scope.push(l.var.clone());
                 *frame = (*frame).max(scope.len() as u32);
-                let par = *kind == Compose::Par;
+                let par = l.kind == Compose::Par;
                 let spawn = if par {
                     self.scope(self.current, scope)
                 } else {
                     NONE
                 };
-                let body = self.term(body, scope, frame);
+                let body = self.term(&l.body, scope, frame);
                 scope.pop();
                 Node::Loop {
                     par,

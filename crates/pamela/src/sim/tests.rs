@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::diag::ErrorKind;
-use crate::model::{Compose, Param, Process, Resource, SourceFile, Term, TermKind};
+use crate::model::{Compose, Loop, Param, Process, Resource, SourceFile, Term, TermKind};
 use expr::{CmpOp, Cond, Expr, Name};
 
 fn sp() -> miette::SourceSpan {
@@ -41,13 +41,13 @@ fn par(v: Vec<Term>) -> Term {
     t(TermKind::Compose(Compose::Par, v))
 }
 fn lp(kind: Compose, var: &str, lo: Expr, hi: Expr, body: Term) -> Term {
-    t(TermKind::Loop {
+    t(TermKind::Loop(Loop {
         kind,
         var: Name::from(var),
         lo,
         hi,
         body: Box::new(body),
-    })
+    }))
 }
 fn seq_loop(var: &str, lo: Expr, hi: Expr, body: Term) -> Term {
     lp(Compose::Seq, var, lo, hi, body)

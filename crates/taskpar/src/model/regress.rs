@@ -175,15 +175,12 @@ pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> 
             log_target: false,
             ..*spec
         };
-        let mut sub = fit(
-            &plain,
-            Data {
-                y: &ln,
-                w: None,
-                ..d
-            },
-            cv,
-        )?;
+        let logged = Data {
+            y: &ln,
+            w: None,
+            ..d
+        };
+        let mut sub = fit(&plain, logged, cv)?;
         sub.log_target = true;
         return Ok(sub);
     }
@@ -530,16 +527,12 @@ pub(crate) fn refit(
             log_target: false,
             ..sub.clone()
         };
-        return refit(
-            model,
-            &plain,
-            Data {
-                y: &ln,
-                w: None,
-                ..d
-            },
-            cv,
-        );
+        let logged = Data {
+            y: &ln,
+            w: None,
+            ..d
+        };
+        return refit(model, &plain, logged, cv);
     }
     // A searched model's terms are the search's: all kept, fitted by least squares.
     let cv = if sub.searched {

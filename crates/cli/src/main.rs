@@ -105,6 +105,18 @@ pub struct SweepOutput {
     pub format: Format,
 }
 
+/// The line under a sweep's text table that shows only a sample of its `total` points
+/// (empty when it shows them all).
+pub fn sample_note(table: &sweep::Sample, total: u64) -> String {
+    match table.is_partial() {
+        true => format!(
+            "  ({} of {total} points shown, evenly spaced; --csv FILE writes them all)\n",
+            table.rows().len()
+        ),
+        false => String::new(),
+    }
+}
+
 impl SweepOutput {
     /// The outputs these flags ask for.
     pub fn outputs(&self) -> termio::sweep_out::Outputs {

@@ -364,10 +364,10 @@ impl Job {
             .map_err(JobError::Predict)
     }
 
-    /// The point function of a sweep over the axes `names` (the sweep runner's order), with
-    /// the coefficients fitted at each value `by_values` of `by` that the grid has (all
-    /// samples together when it has none) and the given values over them; the second part:
-    /// the fits' notes, each once. A sweep prints a table of numbers, not a note per point.
+    /// The point function of a sweep over `space` (its axes in the sweep runner's order),
+    /// with the coefficients fitted at each value of `by` that the grid has (all samples
+    /// together when it has none) and the given values over them; the second part: the
+    /// fits' notes, each once. A sweep prints a table of numbers, not a note per point.
     /// `at_once` points run in parallel and share the op limit ([`Sweep::at_once`]).
     ///
     /// # Errors
@@ -375,10 +375,22 @@ impl Job {
     pub fn sweep<'a>(
         &'a self,
         costs: &'a Costs,
-        names: Vec<String>,
-        by_values: &[f64],
+        space: &sweep::Space,
         at_once: usize,
     ) -> Result<(Sweep<'a, Costs>, Vec<String>), JobError> {
+        let names: Vec<String> = space.axes().iter().map(|x| x.name().to_string()).collect();
+        // The values of `by` that the grid has: the coefficients are fitted at each.
+        let by_values: Vec<f64> = space
+            .axes()
+            .iter()
+            .find(|x| **x.name() == *self.by)
+            .map(|axis| {
+                (0..axis.len())
+                    .filter_map(|k| axis.values().get(k).map(|r| expr::number::to_f64(&r)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let by_values = &by_values[..];
         self.check_names(names.iter().map(String::as_str))?;
         self.check_by()?;
         let mut opts = self.options(&[], false);

@@ -150,6 +150,21 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
     }
 }
 
+/// The text table's columns: the swept parameters, then every column of [`COLUMNS`], each
+/// time in seconds (Θ is a count).
+pub fn text_columns(space: &sweep::Space) -> Vec<sweep::TextColumn<'_>> {
+    let mut cols = sweep::TextColumn::swept(space);
+    for (k, c) in COLUMNS.iter().enumerate() {
+        let heading = if *c == "theta" {
+            (*c).to_string()
+        } else {
+            format!("{c} (s)")
+        };
+        cols.push(sweep::TextColumn::num(heading, k));
+    }
+    cols
+}
+
 /// The line plot of a sweep: the predicted time over the first swept parameter, a line
 /// per combination of the others.
 pub fn lines() -> LinesConfig {

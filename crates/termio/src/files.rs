@@ -207,6 +207,42 @@ pub fn check_output(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Why an existing file is kept rather than replaced by an output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// It is the command's input.
+    IsInput,
+    /// It is not a file of the kind the command writes.
+    Foreign,
+}
+
+/// Checks that an output may go to `path` ([`check_output`]) and, if the file exists, that
+/// it is neither `input` nor anything but a file of the kind written (`ours` of its first
+/// `limit` bytes): another file is kept.
+///
+/// # Errors
+/// An output path that cannot be created or written.
+pub fn replaceable(
+    path: &Path,
+    input: &Path,
+    limit: usize,
+    ours: impl Fn(&str) -> bool,
+) -> Result<Option<Keep>> {
+    check_output(path)?;
+    if !path.exists() {
+        return Ok(None);
+    }
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    if canonical(path).is_some_and(|a| canonical(input) == Some(a)) {
+        return Ok(Some(Keep::IsInput));
+    }
+    let text = std::fs::File::open(path).and_then(|f| {
+        let mut text = String::new();
+        f.take(limit as u64).read_to_string(&mut text).map(|_| text)
+    });
+    Ok((!text.is_ok_and(|t| ours(&t))).then_some(Keep::Foreign))
+}
+
 /// Writes `bytes` to `path`; the error names the path.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).map_err(|e| Error::write(path, &e))
@@ -334,5 +370,26 @@ mod tests {
         Reserved::open(&p).unwrap().abandon();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
         assert!(Reserved::open(Path::new("/proc/no/such.json")).is_err());
+    }
+
+    #[test]
+    fn an_output_replaces_only_a_file_of_its_kind() {
+        let out = scratch("model.json");
+        let input = scratch("train.csv");
+        std::fs::write(&input, "n,p,time\n").unwrap();
+        let _ = std::fs::remove_file(&out);
+        let ours = |t: &str| t.starts_with("{\"format\": \"model\"");
+        assert_eq!(replaceable(&out, &input, 1 << 10, ours).unwrap(), None);
+        std::fs::write(&out, "{\"format\": \"model\"}").unwrap();
+        assert_eq!(replaceable(&out, &input, 1 << 10, ours).unwrap(), None);
+        std::fs::write(&out, "notes I keep").unwrap();
+        assert_eq!(
+            replaceable(&out, &input, 1 << 10, ours).unwrap(),
+            Some(Keep::Foreign)
+        );
+        assert_eq!(
+            replaceable(&input, &input, 1 << 10, |_| true).unwrap(),
+            Some(Keep::IsInput)
+        );
     }
 }

@@ -179,7 +179,7 @@ pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> Result<TaskGraph> {
     )?;
     if let Some(rec) = taskpar::dag::sniff(&bytes, &taskpar::dag::Limits::default()) {
         // A recorded run: its DAG with strand times in seconds.
-        let rec = rec.map_err(|e| crate::taskpar::dag_error(path, &e))?;
+        let rec = rec.map_err(|e| crate::taskpar::dag_error(path, e))?;
         let secs = 1.0 / rec.header.clock.frequency_hz;
         return Ok(taskpar::replay::task_graph(&rec.graph(), secs)?);
     }

@@ -3,7 +3,6 @@
 //! PAMELA's ([`pamela::evaluate`]), the grid, the chunked evaluation and the sinks are the
 //! runner's.
 
-use std::fmt::Write as _;
 use std::io::Write;
 
 use expr::grid::Values;
@@ -154,14 +153,7 @@ pub fn run(loaded: &Loaded, defines: &[Define], opts: &Options, out: &mut dyn Wr
         write_json(out, &space, opts, &columns, sample)?;
     } else {
         let mut text = sweep_text(model, loaded.root, &space, sample, engines);
-        if sample.is_partial() {
-            let _ = writeln!(
-                text,
-                "  ({} of {} points shown, evenly spaced; --csv FILE writes them all)",
-                sample.rows().len(),
-                space.len()
-            );
-        }
+        text.push_str(&crate::sample_note(sample, space.len()));
         out.write_all(text.as_bytes()).map_err(CliError::Stdout)?;
     }
     // Points where the model is undefined fail the sweep, as they fail a simulation.
@@ -199,9 +191,7 @@ fn write_json(
         })
         .collect();
     let doc = SweepJson::new(space, engines, columns, rows.rows());
-    let mut text = serde_json::to_string_pretty(&doc)
-        .map_err(|e| CliError::msg(format!("cannot encode JSON: {e}")))?;
-    text.push('\n');
+    let text = crate::error::json_text(&doc)?;
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 

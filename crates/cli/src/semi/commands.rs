@@ -206,7 +206,7 @@ pub(super) fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> 
 }
 
 pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
-    use sweep::{Sample, Space, TextColumn};
+    use sweep::{Sample, Space};
     let m = load(&a.model)?;
     let bindings: Vec<(expr::Name, expr::grid::Values)> = a
         .define
@@ -220,27 +220,10 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         }
         e => CliError::usage(e.to_string()),
     })?;
-    let names: Vec<String> = space.axes().iter().map(|x| x.name().to_string()).collect();
-    // The values of --by that the grid has: the coefficients are fitted at each.
-    let by_values: Vec<f64> = space
-        .axes()
-        .iter()
-        .find(|x| **x.name() == *a.coeffs.by)
-        .map(|axis| {
-            (0..axis.len())
-                .filter_map(|k| axis.values().get(k).map(|r| expr::number::to_f64(&r)))
-                .collect()
-        })
-        .unwrap_or_default();
     let j = coeff_job(m, &a.limits, &a.coeffs, &a.machine)?;
     let costs = j.costs();
     let (sw, notes) = j
-        .sweep(
-            &costs,
-            names.clone(),
-            &by_values,
-            rayon::current_num_threads(),
-        )
+        .sweep(&costs, &space, rayon::current_num_threads())
         .map_err(|e| job_error(e, &a.coeffs.by))?;
     for n in notes {
         crate::error::note(&format!("note: {n}"));
@@ -258,30 +241,17 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     };
     let swept = termio::sweep_out::run(&space, &columns, wiring, |_, p, o| sw.point(p, o))?
         .finished(|_, e| CliError::msg(e))?;
-    let x = names.first().cloned().unwrap_or_default();
+    let x = space
+        .axes()
+        .first()
+        .map_or(String::new(), |a| a.name().to_string());
     let title = format!("{}: predicted time", a.model.display());
     swept.write_plot(&title, &x, "seconds")?;
     let text = match a.output.format {
         Format::Text => {
-            let mut cols = TextColumn::swept(&space);
-            for (k, c) in semi::sweep::COLUMNS.iter().enumerate() {
-                // Every column but Θ (a count) is a time in seconds.
-                let heading = if *c == "theta" {
-                    (*c).to_string()
-                } else {
-                    format!("{c} (s)")
-                };
-                cols.push(TextColumn::num(heading, k));
-            }
-            let mut text = swept.table.table(&cols).render("");
-            if swept.table.is_partial() {
-                text.push_str(&format!(
-                    "  ({} of {} points shown, evenly spaced; --csv FILE writes them all)\n",
-                    swept.table.rows().len(),
-                    space.len()
-                ));
-            }
-            text
+            let cols = semi::sweep::text_columns(&space);
+            let text = swept.table.table(&cols).render("");
+            text + &crate::sample_note(&swept.table, space.len())
         }
         Format::Json => swept.json_array()?,
     };

@@ -81,46 +81,17 @@ pub fn run(cmd: TaskparCommand, out: &mut dyn Write) -> Result<()> {
 pub fn load_dag(path: &Path) -> Result<Recording> {
     dag::load(path, &Limits::default()).map_err(|e| match e {
         LoadError::Io { path, error } => CliError::read(&path, &error),
-        LoadError::TooBig { path, limit } => CliError::with_help(
-            format!(
-                "`{}` is larger than {limit} bytes, the limit for a DAG file",
-                path.display()
-            ),
-            "check that this is the right file; record with collapsing on (leave \
-             VATES_TASKREC_COLLAPSE unset)",
-        ),
-        LoadError::Dag { path, error } => dag_error(&path, &error),
+        e => CliError::Report(e.into()),
     })
 }
 
-/// The message of a DAG file `path` that cannot be read.
-pub fn dag_error(path: &Path, e: &DagError) -> CliError {
-    let help = match e {
-        DagError::NotDag => {
-            "give a file written by a program linked with taskrec and run with \
-             VATES_TASKREC=FILE (`vates taskpar record` does this)"
-        }
-        DagError::Version { .. } => {
-            "record the run again with this version's taskrec, or read it with the vates \
-             that wrote it"
-        }
-        DagError::Worker { .. } => {
-            "the program ran tasks on more workers than the header names (a pool of its own?): \
-             run it in rayon's global pool, which RAYON_NUM_THREADS sizes, and record it again"
-        }
-        DagError::Header { .. } | DagError::Truncated { .. } | DagError::Corrupt { .. } => {
-            "the file was cut short or changed after it was written (a full disk, a \
-             program killed while writing, a copy in text mode); record the run again"
-        }
-        DagError::TooManyWorkers { .. } => {
-            "record with fewer workers (RAYON_NUM_THREADS), or check that this is the right file"
-        }
-        DagError::TooLarge { .. } | DagError::TooDeep { .. } => {
-            "record with collapsing on (leave VATES_TASKREC_COLLAPSE unset): subgraphs \
-             that ran on one worker then take one node"
-        }
-    };
-    CliError::with_help(format!("`{}`: {e}", path.display()), help)
+/// The message of a DAG file `path` that cannot be read (the error's own hint).
+pub fn dag_error(path: &Path, e: DagError) -> CliError {
+    let help = miette::Diagnostic::help(&e).map(|h| h.to_string());
+    CliError::Diag(crate::error::Diag {
+        message: format!("`{}`: {e}", path.display()),
+        help,
+    })
 }
 
 fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {

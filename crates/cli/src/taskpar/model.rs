@@ -1,7 +1,7 @@
 //! `vates taskpar fit|report`: flags → the model's front door ([`taskpar::model::fit_app`],
 //! [`taskpar::model::report_apps`]) → output; errors become messages that name the flags.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use taskpar::model::{
@@ -11,6 +11,7 @@ use taskpar::model::{
 
 use crate::error::{json_text, write_file, CliError, Result};
 use crate::Format;
+use termio::files::Keep;
 
 /// The largest training or test CSV read.
 const MAX_CSV: usize = 1 << 28;
@@ -275,41 +276,20 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
 /// Checks that the model file can go to `path`: not the training CSV `train`, and, if the
 /// file exists, a model file (anything else is kept).
 fn check_model_output(path: &Path, train: &Path) -> Result<()> {
-    crate::error::check_output(path)?;
-    if !path.exists() {
-        return Ok(());
-    }
-    let same = |a: &Path, b: &Path| {
-        std::fs::canonicalize(a)
-            .ok()
-            .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
-    };
-    if same(path, train) {
-        return Err(CliError::usage(format!(
+    match termio::files::replaceable(path, train, MAX_MODEL, model::is_model_file)? {
+        None => Ok(()),
+        Some(Keep::IsInput) => Err(CliError::usage(format!(
             "-o `{}` is the training CSV; give the model file another path with -o",
             path.display()
-        )));
-    }
-    let is_model = std::fs::File::open(path)
-        .and_then(|f| {
-            let mut text = String::new();
-            f.take(MAX_MODEL as u64)
-                .read_to_string(&mut text)
-                .map(|_| text)
-        })
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .is_some_and(|v| v["format"] == model::FORMAT);
-    if !is_model {
-        return Err(CliError::with_help(
+        ))),
+        Some(Keep::Foreign) => Err(CliError::with_help(
             format!(
                 "`{}` exists and is not a taskpar model file; it is left as it is",
                 path.display()
             ),
             "give the model file another path with -o (or remove that file)",
-        ));
+        )),
     }
-    Ok(())
 }
 
 /// Application names as messages list them (each at most 40 characters).

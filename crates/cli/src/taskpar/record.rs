@@ -226,11 +226,10 @@ fn campaign_error(a: &RecordArgs, e: CampaignError) -> CliError {
             msg,
             "the program must run its parallel part under taskrec::run (see the taskrec crate)",
         ),
-        CampaignError::Dag(e) => match e {
-            taskpar::dag::LoadError::Dag { path, error } => super::dag_error(&path, &error),
-            taskpar::dag::LoadError::Io { path, error } => CliError::read(&path, &error),
-            e => CliError::msg(e.to_string()),
-        },
+        CampaignError::Dag(taskpar::dag::LoadError::Io { path, error }) => {
+            CliError::read(&path, &error)
+        }
+        CampaignError::Dag(e) => CliError::Report(e.into()),
         CampaignError::Mismatch { .. } => CliError::with_help(
             msg,
             "the program must run in rayon's global pool, which RAYON_NUM_THREADS sizes, and \

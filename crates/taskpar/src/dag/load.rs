@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{is_dag_file, read, DagError, Limits, Recording};
 
 /// Why a DAG file could not be loaded.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum LoadError {
     /// The file could not be opened or read.
     #[error("cannot read `{}`: {error}", path.display())]
@@ -20,6 +20,10 @@ pub enum LoadError {
     },
     /// The file is larger than [`Limits::max_bytes`].
     #[error("`{}` is larger than {limit} bytes, the limit for a DAG file", path.display())]
+    #[diagnostic(help(
+        "check that this is the right file; record with collapsing on (leave \
+         VATES_TASKREC_COLLAPSE unset)"
+    ))]
     TooBig {
         /// The file.
         path: PathBuf,
@@ -28,6 +32,7 @@ pub enum LoadError {
     },
     /// The bytes are not a readable DAG file.
     #[error("`{}`: {error}", path.display())]
+    #[diagnostic(forward(error))]
     Dag {
         /// The file.
         path: PathBuf,

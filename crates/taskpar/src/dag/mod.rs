@@ -146,14 +146,22 @@ impl Default for Limits {
     }
 }
 
-/// Why a DAG file cannot be read.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// Why a DAG file cannot be read; each says how to get a readable one (its `help`).
+#[derive(Clone, Debug, PartialEq, thiserror::Error, miette::Diagnostic)]
 pub enum DagError {
     /// The file does not begin with the DAG magic.
     #[error("not a vates DAG file (it does not begin with `VATESDAG`)")]
+    #[diagnostic(help(
+        "give a file written by a program linked with taskrec and run with \
+         VATES_TASKREC=FILE (`vates taskpar record` does this)"
+    ))]
     NotDag,
     /// Another version of the layout.
     #[error("DAG file version {found}; this vates reads version {supported}")]
+    #[diagnostic(help(
+        "record the run again with this version's taskrec, or read it with the vates \
+         that wrote it"
+    ))]
     Version {
         /// The file's version.
         found: u32,
@@ -162,6 +170,10 @@ pub enum DagError {
     },
     /// The header is not the JSON it should be.
     #[error("the DAG file's header (at byte {offset}) is not valid: {message}")]
+    #[diagnostic(help(
+        "the file was cut short or changed after it was written (a full disk, a \
+         program killed while writing, a copy in text mode); record the run again"
+    ))]
     Header {
         /// Where the header begins.
         offset: usize,
@@ -170,6 +182,10 @@ pub enum DagError {
     },
     /// The file ends too early.
     #[error("the DAG file is truncated: it ends at byte {offset}, in {what}")]
+    #[diagnostic(help(
+        "the file was cut short or changed after it was written (a full disk, a \
+         program killed while writing, a copy in text mode); record the run again"
+    ))]
     Truncated {
         /// Where it ends.
         offset: usize,
@@ -178,6 +194,10 @@ pub enum DagError {
     },
     /// A value that cannot be.
     #[error("the DAG file is corrupt at byte {offset}: {what}")]
+    #[diagnostic(help(
+        "the file was cut short or changed after it was written (a full disk, a \
+         program killed while writing, a copy in text mode); record the run again"
+    ))]
     Corrupt {
         /// Where.
         offset: usize,
@@ -186,12 +206,19 @@ pub enum DagError {
     },
     /// More nodes than the limit.
     #[error("the DAG file holds more than {limit} nodes")]
+    #[diagnostic(help(
+        "record with collapsing on (leave VATES_TASKREC_COLLAPSE unset): subgraphs \
+         that ran on one worker then take one node"
+    ))]
     TooLarge {
         /// The limit.
         limit: u64,
     },
     /// A header that names more workers than the limit.
     #[error("the DAG file's header names {workers} workers; the limit is {limit}")]
+    #[diagnostic(help(
+        "record with fewer workers (RAYON_NUM_THREADS), or check that this is the right file"
+    ))]
     TooManyWorkers {
         /// The header's count.
         workers: u32,
@@ -203,6 +230,10 @@ pub enum DagError {
         "the DAG file is corrupt at byte {offset}: a node on worker {worker}, but the header \
          names {workers} workers (0 to {last})", last = workers.saturating_sub(1)
     )]
+    #[diagnostic(help(
+        "the program ran tasks on more workers than the header names (a pool of its own?): \
+         run it in rayon's global pool, which RAYON_NUM_THREADS sizes, and record it again"
+    ))]
     Worker {
         /// Where the node's worker is.
         offset: usize,
@@ -213,6 +244,10 @@ pub enum DagError {
     },
     /// Nested deeper than the limit.
     #[error("the DAG file nests tasks deeper than {limit} levels (at byte {offset})")]
+    #[diagnostic(help(
+        "record with collapsing on (leave VATES_TASKREC_COLLAPSE unset): subgraphs \
+         that ran on one worker then take one node"
+    ))]
     TooDeep {
         /// Where.
         offset: usize,

@@ -55,6 +55,12 @@ pub fn to_json(model: &Model) -> String {
     serde_json::to_string_pretty(model).unwrap_or_default()
 }
 
+/// Whether `text` is a model file of any version (its `format` field is [`FORMAT`]): a
+/// file a new model may replace.
+pub fn is_model_file(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v["format"] == FORMAT)
+}
+
 /// Reads a model from JSON text.
 ///
 /// # Errors

@@ -13,6 +13,10 @@ use serde_json::Value;
 /// Most EXEC lines printed (one per path) before eliding the rest.
 pub const MAX_EXEC_LINES: usize = 100_000;
 
+/// The first line of the readable reports (not of the thesis tool's format): a model's times
+/// are in whatever unit its action delays were written in.
+pub const TIME_UNIT_LINE: &str = "times in the model's time unit (the unit of its action delays)";
+
 /// A time as an exact string: `4`, `7/2`.
 pub fn time_str(t: &Time) -> String {
     t.to_string()
@@ -640,10 +644,14 @@ pub fn reports_json(rs: &[Report]) -> Value {
     })
 }
 
-/// The reports of one run, one after another, in the readable layout or (with `thesis`) the
-/// thesis tool's.
+/// The reports of one run, one after another, in the readable layout (under
+/// [`TIME_UNIT_LINE`]) or (with `thesis`) the thesis tool's.
 pub fn reports_text(rs: &[Report], thesis: bool) -> String {
     let mut s = String::new();
+    if !thesis && !rs.is_empty() {
+        s.push_str(TIME_UNIT_LINE);
+        s.push_str("\n\n");
+    }
     for (k, r) in rs.iter().enumerate() {
         if k > 0 {
             s.push('\n');

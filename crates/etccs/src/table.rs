@@ -16,7 +16,8 @@
 //!     rows.push((vec![("t".into(), t)], vec![("A".into(), Ok(r))]));
 //! }
 //! let text = table_text(&rows, &|_| String::new());
-//! assert!(text.starts_with("agent A\n"), "{text}");
+//! assert!(text.starts_with("times in the model's time unit"), "{text}");
+//! assert!(text.contains("\n\nagent A\n"), "{text}");
 //! assert_eq!(table_csv(&rows).to_string(), "t,agent,states,min,max,mean,limit\n2,A,2,2,2,2,\n3,A,2,3,3,3,\n");
 //! # Ok::<(), etccs::Error>(())
 //! ```
@@ -30,7 +31,7 @@ use serde_json::Value;
 use trace::csv::{Cell as CsvCell, Table};
 use trace::text::{Align, TextTable};
 
-use crate::output::{report_thesis, time_short, time_str, ReportJson};
+use crate::output::{report_thesis, time_short, time_str, ReportJson, TIME_UNIT_LINE};
 use crate::{Report, Run, Stopped};
 
 /// One assignment of the constants.
@@ -79,13 +80,14 @@ pub fn distribution(r: &Report) -> String {
         .join(", ")
 }
 
-/// A table per agent: a row per assignment with the constants, the states, the extremes,
-/// the mean and the distribution.
+/// A table per agent under [`TIME_UNIT_LINE`]: a row per assignment with the constants, the
+/// states, the extremes, the mean and the distribution.
 pub fn table_text(rows: &[Row], note: Note<'_>) -> String {
     let mut s = String::new();
     let Some((first, cells)) = rows.first() else {
         return s;
     };
+    let _ = writeln!(s, "{TIME_UNIT_LINE}\n");
     for (k, (agent, _)) in cells.iter().enumerate() {
         if k > 0 {
             s.push('\n');

@@ -279,10 +279,18 @@ fn percent(v: f64) -> String {
     format!("{}%", trace::text::fixed(v, 2))
 }
 
+/// The first line of the text report: the data carry no units, so the models and predictions
+/// are in the units the measurements were given in.
+pub const VALUE_UNIT_LINE: &str = "models and predictions in the units of the measurements";
+
 /// The text report: per callpath and metric the model, its quality, the runners-up, the
 /// predictions with intervals, and the warnings.
 pub fn text(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> String {
     let mut s = String::new();
+    if !entries.is_empty() {
+        s.push_str(VALUE_UNIT_LINE);
+        s.push_str("\n\n");
+    }
     for e in entries {
         let m = e.model;
         let title = match (m.callpath.is_empty(), m.metric.is_empty()) {

@@ -36,6 +36,11 @@ type Result<T> = std::result::Result<T, Box<ModelError>>;
 /// How many members of a family the text report lists.
 const BUSIEST_SHOWN: usize = 3;
 
+/// The line of every text report that says what unit its times are in: a model's times are
+/// in whatever unit its durations were written in.
+pub const TIME_UNIT_LINE: &str =
+    "  times in the model's time unit (the unit of its delay and use durations)";
+
 /// Everything `bound` reports, computed once for any output format.
 pub struct BoundAnalysis {
     /// The report as shown: symbolic, or substituted with a partial binding.
@@ -126,6 +131,7 @@ pub fn bound_text(model: &Model, root: ProcId, a: &BoundAnalysis) -> String {
         "  phi: critical path (mutual exclusion ignored); omega: contention bound \
          (synchronisation ignored)"
     );
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let heading = if a.given.is_empty() {
         "symbolic".to_string()
@@ -319,6 +325,7 @@ pub fn sim_text(
         Arbitration::Random => "random",
     };
     let _ = writeln!(s, "  arbitration {arb}, seed {}", opts.seed);
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let _ = writeln!(s, "  T            = {}", num(r.time));
     let _ = writeln!(s, "  events       = {}", r.events);
@@ -358,7 +365,8 @@ pub fn sim_text(
     s
 }
 
-/// `cpu[3] 0.998, cpu[1] 0.990, …` for a family; empty for a plain resource.
+/// `cpu[3] 0.998, cpu[1] 0.990, …` for a family (`… (3 of 8 members shown)` when it has more
+/// than [`BUSIEST_SHOWN`]); empty for a plain resource.
 fn busiest(members: &[crate::sim::MemberUsage]) -> String {
     let mut m: Vec<&crate::sim::MemberUsage> = members.iter().collect();
     m.sort_by(|a, b| b.busy.total_cmp(&a.busy));
@@ -368,7 +376,7 @@ fn busiest(members: &[crate::sim::MemberUsage]) -> String {
         .map(|u| format!("{} {}", u.name, fixed(u.utilization, 3)))
         .collect();
     if m.len() > BUSIEST_SHOWN {
-        parts.push(format!("… ({} members)", m.len()));
+        parts.push(format!("… ({BUSIEST_SHOWN} of {} members shown)", m.len()));
     }
     parts.join(", ")
 }
@@ -471,6 +479,7 @@ pub fn sweep_text(
     if !fixed.is_empty() {
         let _ = writeln!(s, "  fixed: {}", fixed.join(", "));
     }
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let mut cols = TextColumn::swept(space);
     if engines.bound {

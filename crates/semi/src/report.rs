@@ -87,7 +87,12 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
                 *s += v;
             }
         }
-        t.push(row(format!("({} more)", rest.len()), None, None, sum));
+        t.push(row(
+            format!("({} more threads, summed)", rest.len()),
+            None,
+            None,
+            sum,
+        ));
     }
     out.push_str(&t.render("  "));
     let mut total = [0.0; 6];

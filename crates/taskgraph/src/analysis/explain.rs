@@ -236,6 +236,10 @@ fn profile_csv(profile: &[(f64, usize)], queues: Option<&[(f64, f64)]>) -> Strin
 /// Processes shown one per row in the text table.
 const PROCS_SHOWN: usize = 16;
 
+/// The line of the text reports that says what unit their times are in: a graph's times are
+/// in whatever unit its task times were given in.
+pub const TIME_UNIT_LINE: &str = "  times in the graph's time unit (the unit of its task times)";
+
 fn render_text(an: &Explained) -> String {
     let mut s = String::new();
     let sm = &an.summary;
@@ -256,6 +260,7 @@ fn render_text(an: &Explained) -> String {
         None => how.push_str(", basic model (no overheads)"),
     }
     let _ = writeln!(s, "{how}");
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let _ = writeln!(s, "  makespan             = {}", num(sm.makespan));
     let _ = writeln!(s, "  work                 = {}", num(sm.work));
@@ -341,14 +346,9 @@ fn render_text(an: &Explained) -> String {
         ]);
     }
     if procs.len() > PROCS_SHOWN {
-        t.push(vec![
-            "…".to_string(),
-            format!("({} more)", procs.len() - PROCS_SHOWN),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ]);
+        let mut row = vec![String::new(); 6];
+        row[0] = "…".to_string();
+        t.push(row);
     }
     let busy: f64 = procs.iter().map(|p| p.busy).sum();
     let tasks: u64 = procs.iter().map(|p| u64::from(p.tasks)).sum();
@@ -361,6 +361,14 @@ fn render_text(an: &Explained) -> String {
         pct(busy, sm.makespan * procs.len() as f64),
     ]);
     s.push_str(&t.render("  "));
+    if procs.len() > PROCS_SHOWN {
+        let _ = writeln!(
+            s,
+            "  ({PROCS_SHOWN} of {} processes shown; the total is over all {})",
+            procs.len(),
+            procs.len()
+        );
+    }
     s
 }
 
@@ -584,6 +592,7 @@ pub fn sweep_text(
         num(base.average_parallelism),
         num(base.makespan)
     );
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let columns = [
         TextColumn::new("P", |r| num(r.params[0])),

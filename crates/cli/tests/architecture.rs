@@ -360,7 +360,35 @@ fn each_mechanism_has_one_owner() {
             all.push(format!("{rule}:\n  {}", hits.join("\n  ")));
         }
     }
+    // JSON is written one way: a document is a `#[derive(Serialize)]` struct. The command
+    // line alone may build a small envelope with `serde_json::json!`; tests may too.
+    let hits = library_sources_containing(&["json!(", "json!{", "json!["]);
+    if !hits.is_empty() {
+        all.push(format!(
+            "library JSON documents are `#[derive(serde::Serialize)]` structs, not `json!`:\n  {}",
+            hits.join("\n  ")
+        ));
+    }
     assert!(all.is_empty(), "{}", all.join("\n"));
+}
+
+/// The lines of the library crates' sources (`crates/*/src`, the command line's aside) that
+/// contain one of `needles`.
+fn library_sources_containing(needles: &[&str]) -> Vec<String> {
+    let mut hits = Vec::new();
+    for c in crates().iter().filter(|c| *c != "cli") {
+        let mut files = Vec::new();
+        rust_files(&root().join("crates").join(c).join("src"), &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("source");
+            for (k, line) in text.lines().enumerate() {
+                if let Some(n) = needles.iter().find(|n| line.contains(*n)) {
+                    hits.push(format!("{}:{}: `{n}`", f.display(), k + 1));
+                }
+            }
+        }
+    }
+    hits
 }
 
 /// The modules of a library crate (files and folders under `src/`, `lib.rs` aside) and, for

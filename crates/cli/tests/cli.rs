@@ -227,6 +227,8 @@ fn sim_family_lists_busiest_members() {
     assert!(s.contains("T            = 224"), "{s}");
     assert!(s.contains("busiest members"), "{s}");
     assert!(s.contains("cpu[0]"), "{s}");
+    // The cell lists the 3 busiest of the family's 4 members and says so.
+    assert!(s.contains(", … (3 of 4 members shown)\n"), "{s}");
 }
 
 #[test]
@@ -869,4 +871,29 @@ fn sweep_json_is_one_pretty_document_within_its_limit() {
         "{err}"
     );
     assert!(err.contains("--csv FILE"), "{err}");
+}
+
+/// A PAMELA model's times are in the unit its durations were written in: the text reports
+/// say so once, the LaTeX and JSON reports carry no prose.
+#[test]
+fn text_reports_say_times_are_in_the_models_unit() {
+    let unit = "\n  times in the model's time unit (the unit of its delay and use durations)\n";
+    let m = example("mrm.pam");
+    let values = ["-D", "N=10", "-D", "tau_l=3", "-D", "tau_s=1"];
+    let bound = stdout(&["pamela", "bound", &m]);
+    let sim = stdout(&[&["pamela", "sim", &m, "-D", "P=4"][..], &values[..]].concat());
+    let sweep = stdout(&[&["pamela", "sweep", &m, "-D", "P=1..4"][..], &values[..]].concat());
+    for s in [bound, sim, sweep] {
+        assert_eq!(s.matches(unit).count(), 1, "{s}");
+    }
+    let latex = stdout(&["pamela", "bound", &m, "--format", "latex"]);
+    assert!(!latex.contains("time unit"), "{latex}");
+    let sim = stdout(
+        &[
+            &["pamela", "sim", &m, "-D", "P=4", "--format", "json"][..],
+            &values[..],
+        ]
+        .concat(),
+    );
+    assert!(!sim.contains("time unit"), "{sim}");
 }

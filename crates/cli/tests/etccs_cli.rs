@@ -530,7 +530,10 @@ fn regions_with_equal_results_share_one_block_of_the_report() {
         "NonBlockingBus",
         &["--const", "p=3", "--symbolic", "tsend,b"],
     );
-    let text = stdout(&args);
+    let out = stdout(&args);
+    let text = out
+        .strip_prefix("times in the model's time unit (the unit of its action delays)\n\n")
+        .unwrap_or_else(|| panic!("the unit line first: {out}"));
     let j = json(&[&args[..], &["--format", "json"]].concat());
     let regions = j["agents"][0]["regions"].as_array().unwrap();
     assert_eq!(regions.len(), 16);
@@ -678,4 +681,38 @@ fn witness_runs_explain_who_waited() {
         2,
     );
     assert!(err.contains("terminating concrete agent"), "{err}");
+}
+
+/// An ETCCS model's times are in the unit its action delays were written in: the readable
+/// report and the sweep table say so once, at the top; the thesis tool's output and JSON do
+/// not.
+#[test]
+fn text_reports_say_times_are_in_the_models_unit() {
+    let unit = "times in the model's time unit (the unit of its action delays)\n\n";
+    let f = common::example_in("etccs", "scatter.etccs");
+    let one = stdout(&[
+        "etccs",
+        "analyse",
+        &f,
+        "--agent",
+        "NonBlockingBus",
+        "--explain",
+    ]);
+    let table = stdout(&["etccs", "analyse", &f, "-D", "p=2..3"]);
+    let parametric = stdout(&[
+        "etccs",
+        "analyse",
+        &common::example_in("etccs", "parametric.etccs"),
+    ]);
+    for s in [one, table, parametric] {
+        assert!(s.starts_with(unit), "{s}");
+        assert_eq!(s.matches("time unit").count(), 1, "{s}");
+    }
+    for rest in [
+        &["--format", "thesis"][..],
+        &["-D", "p=2..3", "--format", "thesis"],
+    ] {
+        let s = stdout(&[&["etccs", "analyse", &f][..], rest].concat());
+        assert!(!s.contains("time unit"), "{s}");
+    }
 }

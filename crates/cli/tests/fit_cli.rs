@@ -540,3 +540,15 @@ fn help_states_the_true_defaults() {
     }
     assert!(!help.contains("default: the last\n"), "{help}");
 }
+
+/// The measurements carry no units: the text report says once that its models and
+/// predictions are in theirs.
+#[test]
+fn text_report_says_values_are_in_the_measurements_units() {
+    let s = stdout(&["fit", &example("solver.txt"), "-D", "p=1024"]);
+    assert!(
+        s.starts_with("models and predictions in the units of the measurements\n\n"),
+        "{s}"
+    );
+    assert_eq!(s.matches("units of the measurements").count(), 1, "{s}");
+}

@@ -247,8 +247,12 @@ fn trace_has_one_slice_per_task_and_gantt_is_svg() {
 fn many_processes_are_abbreviated_in_text() {
     let g = example("forkjoin_loops.json");
     let s = stdout(&["graph", "analyze", &g, "--procs", "32"]);
-    assert!(s.contains("(16 more)"), "{s}");
-    assert!(s.contains("\n  total"), "{s}");
+    // The rows not shown are one `…` row, counted in the total, and a line says so.
+    assert!(s.contains("\n      …\n  total"), "{s}");
+    assert!(
+        s.contains("\n  (16 of 32 processes shown; the total is over all 32)\n"),
+        "{s}"
+    );
     assert!(
         s.contains("→ … →"),
         "long critical paths are abbreviated: {s}"
@@ -768,4 +772,19 @@ fn long_cycle_message_is_short() {
         ),
         "{err}"
     );
+}
+
+/// A task graph's times are in the unit its task times were given in: `graph analyze` and
+/// `graph sweep` say so once in text, never in JSON.
+#[test]
+fn text_reports_say_times_are_in_the_graphs_unit() {
+    let unit = "\n  times in the graph's time unit (the unit of its task times)\n";
+    let g = example("polyroots.json");
+    let analyze = stdout(&["graph", "analyze", &g, "--procs", "4"]);
+    let sweep = stdout(&["graph", "sweep", &g, "--procs", "1..4"]);
+    for s in [analyze, sweep] {
+        assert_eq!(s.matches(unit).count(), 1, "{s}");
+    }
+    let s = stdout(&["graph", "analyze", &g, "--procs", "4", "--format", "json"]);
+    assert!(!s.contains("time unit"), "{s}");
 }

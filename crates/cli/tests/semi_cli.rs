@@ -1129,3 +1129,20 @@ fn a_column_named_twice_is_refused_where_it_is() {
         "{err}"
     );
 }
+
+/// Past the first 32 threads the prediction's table sums the rest in one row, and the row
+/// says what it is.
+#[test]
+fn threads_past_the_rows_shown_are_summed_in_a_row_that_says_so() {
+    let s = stdout(
+        &[
+            &["semi", "predict", &ex("ge.tg"), "-D", "N=200", "-D", "P=40"][..],
+            &common::GE_COEFFS[..],
+        ]
+        .concat(),
+    );
+    // main and worker[0..31] have rows; worker[31..40] are summed.
+    assert!(s.contains("\n  worker[30] "), "{s}");
+    assert!(!s.contains("worker[31]"), "{s}");
+    assert!(s.contains("\n  (9 more threads, summed) "), "{s}");
+}

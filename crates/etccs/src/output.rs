@@ -7,10 +7,15 @@ use crate::term::Time;
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 /// Most EXEC lines printed (one per path) before eliding the rest.
 pub const MAX_EXEC_LINES: usize = 100_000;
+
+/// The first line of the readable reports (not of the thesis tool's format): a model's times
+/// are in whatever unit its action delays were written in.
+pub const TIME_UNIT_LINE: &str = "times in the model's time unit (the unit of its action delays)";
 
 /// A time as an exact string: `4`, `7/2`.
 pub fn time_str(t: &Time) -> String {
@@ -181,27 +186,29 @@ pub fn readable_text(a: &Analysis) -> String {
     s
 }
 
-fn run_json(r: &Run) -> Value {
-    let step = |st: &crate::Step| {
-        let parties: Vec<Value> = st
-            .parties
+fn run_json(r: &Run) -> RunJson<'_> {
+    RunJson {
+        lanes: &r.lanes,
+        steps: r
+            .steps
             .iter()
-            .map(|p| {
-                json!({
-                    "lane": p.lane,
-                    "action": p.action,
-                    "since": time_str(&p.since),
-                    "ready": time_str(&p.ready),
-                })
+            .map(|st| StepJson {
+                action: &st.action,
+                delay: time_str(&st.delay),
+                parties: st
+                    .parties
+                    .iter()
+                    .map(|p| PartyJson {
+                        action: &p.action,
+                        lane: p.lane,
+                        ready: time_str(&p.ready),
+                        since: time_str(&p.since),
+                    })
+                    .collect(),
             })
-            .collect();
-        json!({"action": st.action, "delay": time_str(&st.delay), "parties": parties})
-    };
-    json!({
-        "time": time_str(&r.time),
-        "lanes": r.lanes,
-        "steps": r.steps.iter().map(step).collect::<Vec<_>>(),
-    })
+            .collect(),
+        time: time_str(&r.time),
+    }
 }
 
 /// JSON object for one agent: `name`, `states`, `exec` (one exact time
@@ -214,40 +221,178 @@ fn run_json(r: &Run) -> Value {
 /// (strings, or null), `min_run`,
 /// `max_run`, `outcome`, `warnings`, and `deadlock`/`cycle` details.
 pub fn agent_json(a: &Analysis) -> Value {
+    to_value(agent_doc(a))
+}
+
+fn agent_doc(a: &Analysis) -> AgentJson<'_> {
     let exec = a.exec_list(MAX_EXEC_LINES);
     let paths = a.paths();
     let omitted = &paths - BigUint::from(exec.len());
-    let mut v = json!({
-        "name": a.name,
-        "states": a.states,
-        "exec": exec.iter().map(time_str).collect::<Vec<_>>(),
-        "paths": paths.to_string(),
-        "exec_omitted": omitted.to_string(),
-        "exec_counts": a.exec.iter().map(|(t, n)| json!({"time": time_str(t), "count": n.to_string()})).collect::<Vec<_>>(),
-        "pexec": a.pexec.iter().map(|(t, p)| json!({"time": time_str(t), "prob": p.to_string()})).collect::<Vec<_>>(),
-        "min": a.min.as_ref().map(|r| time_str(&r.time)),
-        "max": a.max.as_ref().map(|r| time_str(&r.time)),
-        "mean": a.mean().as_ref().map(time_str),
-        "min_run": a.min.as_ref().map(run_json),
-        "max_run": a.max.as_ref().map(run_json),
-        "outcome": a.outcome.label(),
-        "warnings": a.warnings,
-    });
+    let (mut deadlock, mut cycle) = (None, None);
     match &a.outcome {
         Outcome::Terminated => {}
         Outcome::Deadlock { run, state } => {
-            v["deadlock"] = json!({"run": run_json(run), "state": state});
+            deadlock = Some(DeadlockJson {
+                run: run_json(run),
+                state,
+            });
         }
-        Outcome::NonTerminating { prefix, cycle } => {
-            v["cycle"] = json!({"prefix": run_json(prefix), "cycle": run_json(cycle)});
+        Outcome::NonTerminating { prefix, cycle: c } => {
+            cycle = Some(CycleJson {
+                cycle: run_json(c),
+                prefix: run_json(prefix),
+            });
         }
     }
-    v
+    AgentJson {
+        cycle,
+        deadlock,
+        exec: exec.iter().map(time_str).collect(),
+        exec_counts: a
+            .exec
+            .iter()
+            .map(|(t, n)| CountJson {
+                count: n.to_string(),
+                time: time_str(t),
+            })
+            .collect(),
+        exec_omitted: omitted.to_string(),
+        max: a.max.as_ref().map(|r| time_str(&r.time)),
+        max_run: a.max.as_ref().map(run_json),
+        mean: a.mean().as_ref().map(time_str),
+        min: a.min.as_ref().map(|r| time_str(&r.time)),
+        min_run: a.min.as_ref().map(run_json),
+        name: &a.name,
+        outcome: a.outcome.label(),
+        paths: paths.to_string(),
+        pexec: a
+            .pexec
+            .iter()
+            .map(|(t, p)| ProbJson {
+                prob: p.to_string(),
+                time: time_str(t),
+            })
+            .collect(),
+        states: a.states,
+        warnings: &a.warnings,
+    }
+}
+
+/// `doc` as a JSON value (the report structs have string keys only, so this cannot fail).
+fn to_value(doc: impl Serialize) -> Value {
+    serde_json::to_value(doc).expect("a report serialises")
+}
+
+/// The object [`agent_json`] prints; the keys of every report struct here are in
+/// alphabetical order, as they print.
+#[derive(Serialize)]
+pub(crate) struct AgentJson<'a> {
+    /// A non-terminating agent's prefix and cycle; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cycle: Option<CycleJson<'a>>,
+    /// A deadlocked agent's run and stuck state; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadlock: Option<DeadlockJson<'a>>,
+    exec: Vec<String>,
+    exec_counts: Vec<CountJson>,
+    exec_omitted: String,
+    max: Option<String>,
+    max_run: Option<RunJson<'a>>,
+    mean: Option<String>,
+    min: Option<String>,
+    min_run: Option<RunJson<'a>>,
+    name: &'a str,
+    outcome: &'static str,
+    paths: String,
+    pexec: Vec<ProbJson>,
+    states: usize,
+    warnings: &'a [String],
+}
+
+/// A run: its components (lanes), its steps and its time.
+#[derive(Serialize)]
+struct RunJson<'a> {
+    lanes: &'a [String],
+    steps: Vec<StepJson<'a>>,
+    time: String,
+}
+
+/// A step of a [`RunJson`].
+#[derive(Serialize)]
+struct StepJson<'a> {
+    action: &'a str,
+    delay: String,
+    parties: Vec<PartyJson<'a>>,
+}
+
+/// A component that acted in a [`StepJson`].
+#[derive(Serialize)]
+struct PartyJson<'a> {
+    action: &'a str,
+    lane: usize,
+    ready: String,
+    since: String,
+}
+
+/// An execution time with its number of paths.
+#[derive(Serialize)]
+struct CountJson {
+    count: String,
+    time: String,
+}
+
+/// An execution time with its probability.
+#[derive(Serialize)]
+struct ProbJson {
+    prob: String,
+    time: String,
+}
+
+/// The run into a deadlock and the stuck state.
+#[derive(Serialize)]
+struct DeadlockJson<'a> {
+    run: RunJson<'a>,
+    state: &'a str,
+}
+
+/// The run to a cycle and the cycle.
+#[derive(Serialize)]
+struct CycleJson<'a> {
+    cycle: RunJson<'a>,
+    prefix: RunJson<'a>,
 }
 
 /// `{"agents": [...]}` for several analyses (see [`agent_json`]).
 pub fn json(analyses: &[Analysis]) -> Value {
-    json!({ "agents": analyses.iter().map(agent_json).collect::<Vec<_>>() })
+    to_value(AgentsJson {
+        agents: analyses
+            .iter()
+            .map(|a| ReportJson::Concrete(Box::new(agent_doc(a))))
+            .collect(),
+    })
+}
+
+/// The object of either kind of analysis ([`agent_json`], [`param_json`]).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum ReportJson<'a> {
+    Concrete(Box<AgentJson<'a>>),
+    Parametric(ParamJson<'a>),
+}
+
+impl ReportJson<'_> {
+    pub(crate) fn of(r: &Report) -> ReportJson<'_> {
+        match r {
+            Report::Concrete(a) => ReportJson::Concrete(Box::new(agent_doc(a))),
+            Report::Parametric(a) => ReportJson::Parametric(param_doc(a)),
+        }
+    }
+}
+
+/// `{"agents": [...]}`.
+#[derive(Serialize)]
+struct AgentsJson<'a> {
+    agents: Vec<ReportJson<'a>>,
 }
 
 /// One region's constraints for the thesis format: `t1 - t2 > 0 & t2 >= 1`,
@@ -383,40 +528,92 @@ const DEADLOCK_REGIONS_SHOWN: usize = 8;
 /// `state` (the first stuck state found) and `constraints` (the region it
 /// was reached on).
 pub fn param_json(a: &ParamAnalysis) -> Value {
-    let regions: Vec<Value> = a
-        .regions
-        .iter()
-        .map(|r| {
-            json!({
-                "constraints": r.constraints.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>(),
-                "results": r.results.iter().map(|e| json!({
-                    "expr": e.expr.render(&a.params),
-                    "prob": e.prob.to_string(),
-                    "paths": e.paths.as_ref().map(ToString::to_string),
-                })).collect::<Vec<_>>(),
+    to_value(param_doc(a))
+}
+
+fn param_doc(a: &ParamAnalysis) -> ParamJson<'_> {
+    let render = |cs: &[Constraint]| cs.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>();
+    ParamJson {
+        deadlock: a
+            .deadlock
+            .as_ref()
+            .map(|(region, state)| ParamDeadlockJson {
+                constraints: render(region),
+                regions: a.deadlock_regions.iter().map(|c| render(c)).collect(),
+                state,
+            }),
+        domain: render(&a.domain),
+        free: &a.free,
+        name: &a.name,
+        outcome: if a.deadlock.is_some() {
+            "deadlock"
+        } else {
+            "terminated"
+        },
+        parametric: true,
+        params: &a.params,
+        regions: a
+            .regions
+            .iter()
+            .map(|r| RegionJson {
+                constraints: render(&r.constraints),
+                results: r
+                    .results
+                    .iter()
+                    .map(|e| ResultJson {
+                        expr: e.expr.render(&a.params),
+                        paths: e.paths.as_ref().map(ToString::to_string),
+                        prob: e.prob.to_string(),
+                    })
+                    .collect(),
             })
-        })
-        .collect();
-    let mut v = json!({
-        "name": a.name,
-        "states": a.states,
-        "parametric": true,
-        "params": a.params,
-        "free": a.free,
-        "domain": a.domain.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>(),
-        "regions": regions,
-        "outcome": if a.deadlock.is_some() { "deadlock" } else { "terminated" },
-        "warnings": a.warnings,
-    });
-    if let Some((region, state)) = &a.deadlock {
-        let render = |cs: &[Constraint]| cs.iter().map(|c| c.render(&a.params)).collect::<Vec<_>>();
-        v["deadlock"] = json!({
-            "constraints": render(region),
-            "state": state,
-            "regions": a.deadlock_regions.iter().map(|c| render(c)).collect::<Vec<_>>(),
-        });
+            .collect(),
+        states: a.states,
+        warnings: &a.warnings,
     }
-    v
+}
+
+/// The object [`param_json`] prints.
+#[derive(Serialize)]
+pub(crate) struct ParamJson<'a> {
+    /// Where some run deadlocks; absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadlock: Option<ParamDeadlockJson<'a>>,
+    domain: Vec<String>,
+    free: &'a [String],
+    name: &'a str,
+    outcome: &'static str,
+    /// Always `true`: tells this object from a concrete agent's.
+    parametric: bool,
+    params: &'a [String],
+    regions: Vec<RegionJson>,
+    states: usize,
+    warnings: &'a [String],
+}
+
+/// A region (a conjunction of constraints) and its results.
+#[derive(Serialize)]
+struct RegionJson {
+    constraints: Vec<String>,
+    results: Vec<ResultJson>,
+}
+
+/// An execution-time expression with its probability and number of paths (`null` where
+/// that varies).
+#[derive(Serialize)]
+struct ResultJson {
+    expr: String,
+    paths: Option<String>,
+    prob: String,
+}
+
+/// Where some run of a parametric agent deadlocks: the region the first stuck state was
+/// reached on, the union of regions, the state.
+#[derive(Serialize)]
+struct ParamDeadlockJson<'a> {
+    constraints: Vec<String>,
+    regions: Vec<Vec<String>>,
+    state: &'a str,
 }
 
 /// The readable report of either kind of analysis.
@@ -437,21 +634,24 @@ pub fn report_thesis(r: &Report) -> String {
 
 /// The JSON object of either kind of analysis.
 pub fn report_json(r: &Report) -> Value {
-    match r {
-        Report::Concrete(a) => agent_json(a),
-        Report::Parametric(a) => param_json(a),
-    }
+    to_value(ReportJson::of(r))
 }
 
 /// `{"agents": [...]}` for several reports (see [`report_json`]).
 pub fn reports_json(rs: &[Report]) -> Value {
-    json!({ "agents": rs.iter().map(report_json).collect::<Vec<_>>() })
+    to_value(AgentsJson {
+        agents: rs.iter().map(ReportJson::of).collect(),
+    })
 }
 
-/// The reports of one run, one after another, in the readable layout or (with `thesis`) the
-/// thesis tool's.
+/// The reports of one run, one after another, in the readable layout (under
+/// [`TIME_UNIT_LINE`]) or (with `thesis`) the thesis tool's.
 pub fn reports_text(rs: &[Report], thesis: bool) -> String {
     let mut s = String::new();
+    if !thesis && !rs.is_empty() {
+        s.push_str(TIME_UNIT_LINE);
+        s.push_str("\n\n");
+    }
     for (k, r) in rs.iter().enumerate() {
         if k > 0 {
             s.push('\n');

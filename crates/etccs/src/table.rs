@@ -16,19 +16,22 @@
 //!     rows.push((vec![("t".into(), t)], vec![("A".into(), Ok(r))]));
 //! }
 //! let text = table_text(&rows, &|_| String::new());
-//! assert!(text.starts_with("agent A\n"), "{text}");
+//! assert!(text.starts_with("times in the model's time unit"), "{text}");
+//! assert!(text.contains("\n\nagent A\n"), "{text}");
 //! assert_eq!(table_csv(&rows).to_string(), "t,agent,states,min,max,mean,limit\n2,A,2,2,2,2,\n3,A,2,3,3,3,\n");
 //! # Ok::<(), etccs::Error>(())
 //! ```
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use expr::{Name, Rational};
+use serde::Serialize;
 use serde_json::Value;
 use trace::csv::{Cell as CsvCell, Table};
 use trace::text::{Align, TextTable};
 
-use crate::output::{report_json, report_thesis, time_short, time_str};
+use crate::output::{report_thesis, time_short, time_str, ReportJson, TIME_UNIT_LINE};
 use crate::{Report, Run, Stopped};
 
 /// One assignment of the constants.
@@ -77,13 +80,14 @@ pub fn distribution(r: &Report) -> String {
         .join(", ")
 }
 
-/// A table per agent: a row per assignment with the constants, the states, the extremes,
-/// the mean and the distribution.
+/// A table per agent under [`TIME_UNIT_LINE`]: a row per assignment with the constants, the
+/// states, the extremes, the mean and the distribution.
 pub fn table_text(rows: &[Row], note: Note<'_>) -> String {
     let mut s = String::new();
     let Some((first, cells)) = rows.first() else {
         return s;
     };
+    let _ = writeln!(s, "{TIME_UNIT_LINE}\n");
     for (k, (agent, _)) in cells.iter().enumerate() {
         if k > 0 {
             s.push('\n');
@@ -154,26 +158,52 @@ pub fn table_thesis(rows: &[Row], note: Note<'_>) -> String {
 /// `{"name", "limit", "error"}` for an analysis that stopped at a limit (`limit`: `states`,
 /// `depth` or `solver`).
 pub fn table_json(rows: &[Row], note: Note<'_>) -> Value {
-    let points: Vec<Value> = rows
+    let points = rows
         .iter()
-        .map(|(point, results)| {
-            let consts: serde_json::Map<String, Value> = point
-                .iter()
-                .map(|(n, v)| (n.to_string(), serde_json::json!(time_str(v))))
-                .collect();
-            let agents: Vec<Value> = results
+        .map(|(point, results)| PointJson {
+            agents: results
                 .iter()
                 .map(|(agent, o)| match o {
-                    Ok(r) => report_json(r),
-                    Err(st) => serde_json::json!({
-                        "name": agent, "limit": st.kind(), "error": note(*st)
-                    }),
+                    Ok(r) => CellJson::Report(ReportJson::of(r)),
+                    Err(st) => CellJson::Stopped {
+                        error: note(*st),
+                        limit: st.kind(),
+                        name: agent,
+                    },
                 })
-                .collect();
-            serde_json::json!({ "agents": agents, "consts": consts })
+                .collect(),
+            consts: point
+                .iter()
+                .map(|(n, v)| (n.to_string(), time_str(v)))
+                .collect(),
         })
         .collect();
-    serde_json::json!({ "points": points })
+    serde_json::to_value(PointsJson { points }).expect("a report serialises")
+}
+
+/// The document [`table_json`] prints; the keys in alphabetical order, as they print.
+#[derive(Serialize)]
+struct PointsJson<'a> {
+    points: Vec<PointJson<'a>>,
+}
+
+/// One assignment: a cell per agent and the constants' values by name.
+#[derive(Serialize)]
+struct PointJson<'a> {
+    agents: Vec<CellJson<'a>>,
+    consts: BTreeMap<String, String>,
+}
+
+/// An agent's report, or the limit its analysis stopped at.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum CellJson<'a> {
+    Report(ReportJson<'a>),
+    Stopped {
+        error: String,
+        limit: &'static str,
+        name: &'a str,
+    },
 }
 
 /// One CSV row per assignment and agent: the constants, `agent`, `states`, `min`, `max`,

@@ -1,5 +1,5 @@
 //! Rendering expressions as text ([`std::fmt::Display`]), LaTeX ([`to_latex`]) and JSON
-//! ([`to_json`]).
+//! ([`ExprJson`], [`to_json`]).
 //!
 //! The text form uses the fewest parentheses that keep the usual precedence unambiguous:
 //! `^` binds tighter than `*` and `/` (left-associative), which bind tighter than unary `-`,
@@ -778,17 +778,35 @@ pub fn cond_to_latex(c: &Cond) -> String {
     l.out
 }
 
-/// The JSON form used by every engine's `--format json`:
+/// The JSON form of an expression used by every engine's `--format json`:
 /// `{"expr": text, "latex": latex}`, plus `"value"` when a value is given (a non-finite value
-/// becomes `null`).
-pub fn to_json(e: &Expr, value: Option<f64>) -> serde_json::Value {
-    let mut m = serde_json::Map::new();
-    m.insert("expr".into(), serde_json::Value::String(e.to_string()));
-    m.insert("latex".into(), serde_json::Value::String(to_latex(e)));
-    if let Some(v) = value {
-        m.insert("value".into(), serde_json::json!(v));
+/// becomes `null`). Its fields are declared in the order they print.
+#[derive(serde::Serialize, Clone, Debug, PartialEq)]
+pub struct ExprJson {
+    /// The expression as text ([`std::fmt::Display`]).
+    pub expr: String,
+    /// The expression in LaTeX ([`to_latex`]).
+    pub latex: String,
+    /// Its value, when one is given; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+}
+
+impl ExprJson {
+    /// The JSON form of `e`, with `value` when given.
+    pub fn new(e: &Expr, value: Option<f64>) -> ExprJson {
+        ExprJson {
+            expr: e.to_string(),
+            latex: to_latex(e),
+            value,
+        }
     }
-    serde_json::Value::Object(m)
+}
+
+/// [`ExprJson`] of `e` as a JSON value: `{"expr": text, "latex": latex}`, plus `"value"` when
+/// a value is given (a non-finite value becomes `null`).
+pub fn to_json(e: &Expr, value: Option<f64>) -> serde_json::Value {
+    serde_json::to_value(ExprJson::new(e, value)).expect("an object of strings and a number")
 }
 
 #[cfg(test)]
@@ -1033,5 +1051,10 @@ mod tests {
         assert_eq!(j["latex"], "a + b");
         assert_eq!(j["value"], 2.5);
         assert!(to_json(&e, None).get("value").is_none());
+        // A value that is not finite is `null`; the keys print in declaration order.
+        assert_eq!(
+            serde_json::to_string(&ExprJson::new(&e, Some(f64::NAN))).unwrap(),
+            r#"{"expr":"a + b","latex":"a + b","value":null}"#
+        );
     }
 }

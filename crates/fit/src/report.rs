@@ -1,7 +1,10 @@
 //! The reports of a modelled experiment: text for people, JSON with a stable schema, a
 //! ranking of callpaths by asymptotic growth, and the plot of a one-parameter model.
 
-use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
 use trace::text::num;
 
 use crate::model::{Basis, Fitted, Model};
@@ -79,64 +82,61 @@ pub fn basis_text(b: &Basis, names: &[String]) -> String {
     parts.join("·")
 }
 
-fn model_json(m: &Model, names: &[String]) -> Value {
-    let terms: Vec<Value> = m
+fn model_json<'a>(m: &'a Model, names: &'a [String]) -> ModelJson<'a> {
+    let terms = m
         .terms
         .iter()
-        .map(|t| {
-            let factors = match &t.basis {
-                Basis::Pmnf(f) => f,
-                Basis::User(u) => {
-                    return json!({"coefficient": t.coefficient, "expr": u.text});
-                }
-            };
-            json!({
-                "coefficient": t.coefficient,
-                "factors": factors.iter().map(|f| json!({
-                    "param": names.get(f.param).cloned().unwrap_or_default(),
-                    "poly": f.term.poly.to_string(),
-                    "log": f.term.log.to_string(),
-                })).collect::<Vec<_>>(),
-            })
+        .map(|t| match &t.basis {
+            Basis::User(u) => TermJson::User {
+                coefficient: t.coefficient,
+                expr: &u.text,
+            },
+            Basis::Pmnf(factors) => TermJson::Pmnf {
+                coefficient: t.coefficient,
+                factors: factors
+                    .iter()
+                    .map(|f| FactorJson {
+                        log: f.term.log.to_string(),
+                        param: names.get(f.param).map_or("", String::as_str),
+                        poly: f.term.poly.to_string(),
+                    })
+                    .collect(),
+            },
         })
         .collect();
-    json!({
-        "expr": model_expr(m, names),
-        "constant": m.constant,
-        "terms": terms,
-    })
-}
-
-fn finite(v: f64) -> Value {
-    if v.is_finite() {
-        json!(v)
-    } else {
-        Value::Null
+    ModelJson {
+        constant: m.constant,
+        expr: model_expr(m, names),
+        terms,
     }
 }
 
-fn fitted_json(f: &Fitted, names: &[String]) -> Value {
-    json!({
-        "model": model_json(&f.model, names),
-        "smape": finite(f.quality.smape),
-        "rss": finite(f.quality.rss),
-        "ar2": finite(f.quality.adjusted_r2),
-        "cv": f.quality.cv.map_or(Value::Null, finite),
-    })
+/// `v`, or `None` (`null`) when it is not finite.
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
 }
 
-fn prediction_json(p: &Prediction, names: &[String]) -> Value {
-    let point: serde_json::Map<String, Value> = names
-        .iter()
-        .zip(&p.point)
-        .map(|(n, &x)| (n.clone(), json!(x)))
-        .collect();
-    json!({
-        "point": point,
-        "value": finite(p.value),
-        "interval": p.interval.map_or(Value::Null, |(lo, hi)| json!([finite(lo), finite(hi)])),
-        "warnings": p.warnings,
-    })
+fn fitted_json<'a>(f: &'a Fitted, names: &'a [String]) -> FittedJson<'a> {
+    FittedJson {
+        ar2: finite(f.quality.adjusted_r2),
+        cv: f.quality.cv.and_then(finite),
+        model: model_json(&f.model, names),
+        rss: finite(f.quality.rss),
+        smape: finite(f.quality.smape),
+    }
+}
+
+fn prediction_json<'a>(p: &'a Prediction, names: &'a [String]) -> PredictionJson<'a> {
+    PredictionJson {
+        interval: p.interval.map(|(lo, hi)| [finite(lo), finite(hi)]),
+        point: names
+            .iter()
+            .zip(&p.point)
+            .map(|(n, &x)| (n.as_str(), finite(x)))
+            .collect(),
+        value: finite(p.value),
+        warnings: &p.warnings,
+    }
 }
 
 /// One modelled series with its predictions.
@@ -150,49 +150,147 @@ pub struct Entry<'a> {
 /// The JSON report: `{"modeler": ..., "parameters": [...], "models": [...]}` (the schema in
 /// `docs/cli.md`).
 pub fn json(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> Value {
-    let models: Vec<Value> = entries
+    let models = entries
         .iter()
         .map(|e| {
             let m = e.model;
-            let mut v = fitted_json(&m.best, names);
-            let o = v.as_object_mut().expect("an object");
-            o.insert("callpath".into(), json!(m.callpath));
-            o.insert("metric".into(), json!(m.metric));
-            o.insert("parameters".into(), json!(names));
-            o.insert("points".into(), json!(m.points));
-            o.insert("runs".into(), json!(m.repetitions));
-            if let Some(p) = m.times_param {
-                o.insert("times".into(), json!(names[p]));
-            }
-            o.insert(
-                "predictions".into(),
-                e.predictions
-                    .iter()
-                    .map(|p| prediction_json(p, names))
-                    .collect(),
-            );
-            o.insert("warnings".into(), json!(m.warnings));
-            o.insert(
-                "alternatives".into(),
-                m.alternatives
+            let best = fitted_json(&m.best, names);
+            SeriesJson {
+                alternatives: m
+                    .alternatives
                     .iter()
                     .map(|a| fitted_json(a, names))
                     .collect(),
-            );
-            v
+                ar2: best.ar2,
+                callpath: &m.callpath,
+                cv: best.cv,
+                metric: &m.metric,
+                model: best.model,
+                parameters: names,
+                points: m.points,
+                predictions: e
+                    .predictions
+                    .iter()
+                    .map(|p| prediction_json(p, names))
+                    .collect(),
+                rss: best.rss,
+                runs: m.repetitions,
+                smape: best.smape,
+                times: m.times_param.map(|p| names[p].as_str()),
+                warnings: &m.warnings,
+            }
         })
         .collect();
-    json!({ "modeler": modeler, "parameters": names, "models": models })
+    to_value(ReportJson {
+        modeler,
+        models,
+        parameters: names,
+    })
+}
+
+/// `doc` as a JSON value (the report structs have string keys only, so this cannot fail).
+fn to_value(doc: impl Serialize) -> Value {
+    serde_json::to_value(doc).expect("a report serialises")
+}
+
+/// The document [`json`] prints; the keys of every report struct here are in alphabetical
+/// order, as they print.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    modeler: &'a str,
+    models: Vec<SeriesJson<'a>>,
+    parameters: &'a [String],
+}
+
+/// One modelled series: its best model with its quality ([`FittedJson`]'s fields), the
+/// series, the predictions, the warnings and the runners-up.
+#[derive(Serialize)]
+struct SeriesJson<'a> {
+    alternatives: Vec<FittedJson<'a>>,
+    ar2: Option<f64>,
+    callpath: &'a str,
+    cv: Option<f64>,
+    metric: &'a str,
+    model: ModelJson<'a>,
+    parameters: &'a [String],
+    points: usize,
+    predictions: Vec<PredictionJson<'a>>,
+    rss: Option<f64>,
+    runs: usize,
+    smape: Option<f64>,
+    /// The parameter of `--times`; absent without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    times: Option<&'a str>,
+    warnings: &'a [String],
+}
+
+/// A fitted model and its quality (`smape` and `cv` are percentages; `null` when not
+/// finite).
+#[derive(Serialize)]
+struct FittedJson<'a> {
+    ar2: Option<f64>,
+    cv: Option<f64>,
+    model: ModelJson<'a>,
+    rss: Option<f64>,
+    smape: Option<f64>,
+}
+
+/// A model: its text (as `expr::parse` reads it), the constant and the terms.
+#[derive(Serialize)]
+struct ModelJson<'a> {
+    constant: f64,
+    expr: String,
+    terms: Vec<TermJson<'a>>,
+}
+
+/// A term: a coefficient times PMNF factors, or times a user's basis expression.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum TermJson<'a> {
+    Pmnf {
+        coefficient: f64,
+        factors: Vec<FactorJson<'a>>,
+    },
+    User {
+        coefficient: f64,
+        expr: &'a str,
+    },
+}
+
+/// A PMNF factor `param^poly·log2(param)^log`, the exponents exact fractions.
+#[derive(Serialize)]
+struct FactorJson<'a> {
+    log: String,
+    param: &'a str,
+    poly: String,
+}
+
+/// A prediction: the point, the value, the interval (`null` without a bootstrap), the
+/// warnings.
+#[derive(Serialize)]
+struct PredictionJson<'a> {
+    interval: Option<[Option<f64>; 2]>,
+    point: BTreeMap<&'a str, Option<f64>>,
+    value: Option<f64>,
+    warnings: &'a [String],
 }
 
 fn percent(v: f64) -> String {
     format!("{}%", trace::text::fixed(v, 2))
 }
 
+/// The first line of the text report: the data carry no units, so the models and predictions
+/// are in the units the measurements were given in.
+pub const VALUE_UNIT_LINE: &str = "models and predictions in the units of the measurements";
+
 /// The text report: per callpath and metric the model, its quality, the runners-up, the
 /// predictions with intervals, and the warnings.
 pub fn text(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> String {
     let mut s = String::new();
+    if !entries.is_empty() {
+        s.push_str(VALUE_UNIT_LINE);
+        s.push_str("\n\n");
+    }
     for e in entries {
         let m = e.model;
         let title = match (m.callpath.is_empty(), m.metric.is_empty()) {
@@ -554,22 +652,49 @@ pub fn regression_text(f: &crate::basis::BasisFit, method: &str) -> String {
 /// A basis regression as JSON: `{"coefficients": {term: c}, "intercept", "alpha", "rss",
 /// "r2", "rank", "collinear": [{"term", "combination": {term: factor}}]}`.
 pub fn regression_json(f: &crate::basis::BasisFit) -> Value {
-    let coefficients: serde_json::Map<String, Value> = f
-        .terms
-        .iter()
-        .zip(&f.coefficients)
-        .map(|(t, &c)| (t.clone(), finite(c)))
-        .collect();
-    json!({
-        "coefficients": coefficients,
-        "intercept": finite(f.intercept),
-        "alpha": f.alpha.map_or(Value::Null, finite),
-        "rss": finite(f.rss),
-        "r2": finite(f.r2),
-        "rank": f.rank,
-        "collinear": f.collinear.iter().map(|(t, combo)| json!({
-            "term": t,
-            "combination": combo.iter().map(|(n, v)| (n.clone(), finite(*v))).collect::<serde_json::Map<String, Value>>(),
-        })).collect::<Vec<_>>(),
+    to_value(RegressionJson {
+        alpha: f.alpha.and_then(finite),
+        coefficients: f
+            .terms
+            .iter()
+            .zip(&f.coefficients)
+            .map(|(t, &c)| (t.as_str(), finite(c)))
+            .collect(),
+        collinear: f
+            .collinear
+            .iter()
+            .map(|(t, combo)| CollinearJson {
+                combination: combo
+                    .iter()
+                    .map(|(n, v)| (n.as_str(), finite(*v)))
+                    .collect(),
+                term: t,
+            })
+            .collect(),
+        intercept: finite(f.intercept),
+        r2: finite(f.r2),
+        rank: f.rank,
+        rss: finite(f.rss),
     })
+}
+
+/// The document [`regression_json`] prints.
+#[derive(Serialize)]
+struct RegressionJson<'a> {
+    alpha: Option<f64>,
+    /// The coefficient of each basis function, by its text.
+    coefficients: BTreeMap<&'a str, Option<f64>>,
+    collinear: Vec<CollinearJson<'a>>,
+    intercept: Option<f64>,
+    r2: Option<f64>,
+    rank: Option<usize>,
+    rss: Option<f64>,
+}
+
+/// A basis function that is a combination of others over the rows.
+#[derive(Serialize)]
+struct CollinearJson<'a> {
+    /// The factor of each other basis function (or `1`) by its text.
+    combination: BTreeMap<&'a str, Option<f64>>,
+    term: &'a str,
 }

@@ -17,9 +17,10 @@
 //! # Ok::<(), Box<pamela::ModelError>>(())
 //! ```
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use expr::print::{to_json, to_latex};
+use expr::print::{to_latex, ExprJson};
 use expr::simplify::factor_for_display;
 use expr::{Expr, Name, Rational};
 use sweep::describe_values;
@@ -34,6 +35,11 @@ type Result<T> = std::result::Result<T, Box<ModelError>>;
 
 /// How many members of a family the text report lists.
 const BUSIEST_SHOWN: usize = 3;
+
+/// The line of every text report that says what unit its times are in: a model's times are
+/// in whatever unit its durations were written in.
+pub const TIME_UNIT_LINE: &str =
+    "  times in the model's time unit (the unit of its delay and use durations)";
 
 /// Everything `bound` reports, computed once for any output format.
 pub struct BoundAnalysis {
@@ -125,6 +131,7 @@ pub fn bound_text(model: &Model, root: ProcId, a: &BoundAnalysis) -> String {
         "  phi: critical path (mutual exclusion ignored); omega: contention bound \
          (synchronisation ignored)"
     );
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let heading = if a.given.is_empty() {
         "symbolic".to_string()
@@ -219,28 +226,41 @@ fn theta_text(theta: f64) -> String {
 /// The bound's report as JSON (schema in `docs/cli.md`).
 pub fn bound_json(a: &BoundAnalysis) -> serde_json::Value {
     let v = a.values.as_ref();
-    let mut m = serde_json::Map::new();
-    let j = |e: &Expr, x: Option<f64>| to_json(&factor_for_display(e), x);
-    m.insert("tl".into(), j(&a.shown.tl, v.map(|v| v.tl)));
-    m.insert("phi".into(), j(&a.shown.phi, v.map(|v| v.phi)));
-    m.insert("omega".into(), j(&a.shown.omega, v.map(|v| v.omega)));
-    if let Some(v) = v {
-        let theta = if v.theta.is_finite() {
-            serde_json::json!(v.theta)
-        } else {
-            serde_json::Value::Null
-        };
-        m.insert("theta".into(), theta);
-        m.insert("binding".into(), serde_json::json!(v.binds.to_string()));
-    }
-    m.insert("closed_form".into(), serde_json::json!(a.closed_form));
-    m.insert("stochastic".into(), serde_json::json!(a.stochastic));
-    let mut res = serde_json::Map::new();
-    for r in &a.shown.resources {
-        res.insert(r.name.clone(), j(&r.omega, omega_of(v, &r.name)));
-    }
-    m.insert("resources".into(), serde_json::Value::Object(res));
-    serde_json::Value::Object(m)
+    let j = |e: &Expr, x: Option<f64>| ExprJson::new(&factor_for_display(e), x);
+    let doc = BoundJson {
+        binding: v.map(|v| v.binds.to_string()),
+        closed_form: a.closed_form,
+        omega: j(&a.shown.omega, v.map(|v| v.omega)),
+        phi: j(&a.shown.phi, v.map(|v| v.phi)),
+        resources: a
+            .shown
+            .resources
+            .iter()
+            .map(|r| (r.name.as_str(), j(&r.omega, omega_of(v, &r.name))))
+            .collect(),
+        stochastic: a.stochastic,
+        theta: v.map(|v| v.theta.is_finite().then_some(v.theta)),
+        tl: j(&a.shown.tl, v.map(|v| v.tl)),
+    };
+    serde_json::to_value(doc).expect("a bound report serialises")
+}
+
+/// The document [`bound_json`] prints; its keys in alphabetical order, as they print.
+#[derive(serde::Serialize)]
+struct BoundJson<'a> {
+    /// Which term binds; only when every parameter is bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    binding: Option<String>,
+    closed_form: bool,
+    omega: ExprJson,
+    phi: ExprJson,
+    /// ω_r by resource name.
+    resources: BTreeMap<&'a str, ExprJson>,
+    stochastic: bool,
+    /// θ, `null` when not finite; only when every parameter is bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    theta: Option<Option<f64>>,
+    tl: ExprJson,
 }
 
 /// The value of ω of resource `name`, when the bound was evaluated.
@@ -305,6 +325,7 @@ pub fn sim_text(
         Arbitration::Random => "random",
     };
     let _ = writeln!(s, "  arbitration {arb}, seed {}", opts.seed);
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let _ = writeln!(s, "  T            = {}", num(r.time));
     let _ = writeln!(s, "  events       = {}", r.events);
@@ -344,7 +365,8 @@ pub fn sim_text(
     s
 }
 
-/// `cpu[3] 0.998, cpu[1] 0.990, …` for a family; empty for a plain resource.
+/// `cpu[3] 0.998, cpu[1] 0.990, …` for a family (`… (3 of 8 members shown)` when it has more
+/// than [`BUSIEST_SHOWN`]); empty for a plain resource.
 fn busiest(members: &[crate::sim::MemberUsage]) -> String {
     let mut m: Vec<&crate::sim::MemberUsage> = members.iter().collect();
     m.sort_by(|a, b| b.busy.total_cmp(&a.busy));
@@ -354,42 +376,74 @@ fn busiest(members: &[crate::sim::MemberUsage]) -> String {
         .map(|u| format!("{} {}", u.name, fixed(u.utilization, 3)))
         .collect();
     if m.len() > BUSIEST_SHOWN {
-        parts.push(format!("… ({} members)", m.len()));
+        parts.push(format!("… ({BUSIEST_SHOWN} of {} members shown)", m.len()));
     }
     parts.join(", ")
 }
 
 /// A simulation's report as JSON (schema in `docs/cli.md`).
 pub fn sim_json(r: &SimResult) -> serde_json::Value {
-    let mut util = serde_json::Map::new();
-    for u in &r.resources {
-        util.insert(u.name.clone(), serde_json::json!(u.utilization));
-    }
-    let resources: Vec<serde_json::Value> = r
-        .resources
-        .iter()
-        .map(|u| {
-            serde_json::json!({
-                "name": u.name,
-                "busy": u.busy,
-                "utilization": u.utilization,
-                "served": u.served,
-                "members": u.members.iter().map(|m| serde_json::json!({
-                    "name": m.name,
-                    "busy": m.busy,
-                    "utilization": m.utilization,
-                    "served": m.served,
-                })).collect::<Vec<_>>(),
+    let doc = SimJson {
+        events: r.events,
+        peak_active: r.peak_active,
+        resources: r
+            .resources
+            .iter()
+            .map(|u| ResourceJson {
+                busy: u.busy,
+                members: u
+                    .members
+                    .iter()
+                    .map(|m| MemberJson {
+                        busy: m.busy,
+                        name: &m.name,
+                        served: m.served,
+                        utilization: m.utilization,
+                    })
+                    .collect(),
+                name: &u.name,
+                served: u.served,
+                utilization: u.utilization,
             })
-        })
-        .collect();
-    serde_json::json!({
-        "time": r.time,
-        "events": r.events,
-        "utilization": util,
-        "peak_active": r.peak_active,
-        "resources": resources,
-    })
+            .collect(),
+        time: r.time,
+        utilization: r
+            .resources
+            .iter()
+            .map(|u| (u.name.as_str(), u.utilization))
+            .collect(),
+    };
+    serde_json::to_value(doc).expect("a simulation report serialises")
+}
+
+/// The document [`sim_json`] prints; its keys in alphabetical order, as they print.
+#[derive(serde::Serialize)]
+struct SimJson<'a> {
+    events: u64,
+    peak_active: usize,
+    resources: Vec<ResourceJson<'a>>,
+    time: f64,
+    /// Utilisation by resource name.
+    utilization: BTreeMap<&'a str, f64>,
+}
+
+/// One resource of a [`SimJson`].
+#[derive(serde::Serialize)]
+struct ResourceJson<'a> {
+    busy: f64,
+    members: Vec<MemberJson<'a>>,
+    name: &'a str,
+    served: u64,
+    utilization: f64,
+}
+
+/// One member of a family in a [`ResourceJson`].
+#[derive(serde::Serialize)]
+struct MemberJson<'a> {
+    busy: f64,
+    name: &'a str,
+    served: u64,
+    utilization: f64,
 }
 
 /// The text report of a sweep over `space`: a heading with the swept and fixed parameters,
@@ -425,6 +479,7 @@ pub fn sweep_text(
     if !fixed.is_empty() {
         let _ = writeln!(s, "  fixed: {}", fixed.join(", "));
     }
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let mut cols = TextColumn::swept(space);
     if engines.bound {

@@ -2,9 +2,11 @@
 //! wait (load imbalance), lock wait (contention), join and receive waits and event costs; the
 //! fitted coefficients; the schedule as a timeline (Chrome trace, Gantt chart).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use trace::text::{fixed, num, seconds, Align, TextTable};
 use trace::{Kind, Trace};
 
@@ -85,7 +87,12 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
                 *s += v;
             }
         }
-        t.push(row(format!("({} more)", rest.len()), None, None, sum));
+        t.push(row(
+            format!("({} more threads, summed)", rest.len()),
+            None,
+            None,
+            sum,
+        ));
     }
     out.push_str(&t.render("  "));
     let mut total = [0.0; 6];
@@ -115,36 +122,61 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
 /// and per thread its name, start, end and the split of its time.
 pub fn prediction_json(p: &Prediction) -> Value {
     let (o, names) = (&p.outcome, &p.threads);
-    let threads: Vec<Value> = names
-        .iter()
-        .zip(&o.threads)
-        .map(|(n, t)| {
-            json!({
-                "thread": n,
-                "start": t.start,
-                "end": t.end,
-                "compute": t.compute,
-                "barrier_wait": t.barrier_wait,
-                "lock_wait": t.lock_wait,
-                "join_wait": t.join_wait,
-                "recv_wait": t.recv_wait,
-                "events": t.events,
+    let doc = PredictionJson {
+        estimate_seconds: p.estimate_seconds,
+        events: o.events,
+        params: p.params.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+        steps: o.steps,
+        threads: names
+            .iter()
+            .zip(&o.threads)
+            .map(|(n, t)| ThreadJson {
+                barrier_wait: t.barrier_wait,
+                compute: t.compute,
+                end: t.end,
+                events: t.events,
+                join_wait: t.join_wait,
+                lock_wait: t.lock_wait,
+                recv_wait: t.recv_wait,
+                start: t.start,
+                thread: n,
             })
-        })
-        .collect();
-    let params: serde_json::Map<String, Value> = p
-        .params
-        .iter()
-        .map(|(k, v)| (k.clone(), json!(v)))
-        .collect();
-    json!({
-        "params": params,
-        "time": o.time,
-        "events": o.events,
-        "steps": o.steps,
-        "estimate_seconds": p.estimate_seconds,
-        "threads": threads,
-    })
+            .collect(),
+        time: o.time,
+    };
+    to_value(doc)
+}
+
+/// `doc` as a JSON value (the report structs have string keys only, so this cannot fail).
+fn to_value(doc: impl Serialize) -> Value {
+    serde_json::to_value(doc).expect("a report serialises")
+}
+
+/// The document [`prediction_json`] prints; the keys of every report struct here are in
+/// alphabetical order, as they print.
+#[derive(Serialize)]
+struct PredictionJson<'a> {
+    estimate_seconds: f64,
+    events: u64,
+    /// The parameters' values by name (derived ones included).
+    params: BTreeMap<&'a str, f64>,
+    steps: u64,
+    threads: Vec<ThreadJson<'a>>,
+    time: f64,
+}
+
+/// One thread of a [`PredictionJson`].
+#[derive(Serialize)]
+struct ThreadJson<'a> {
+    barrier_wait: f64,
+    compute: f64,
+    end: Option<f64>,
+    events: f64,
+    join_wait: f64,
+    lock_wait: f64,
+    recv_wait: f64,
+    start: Option<f64>,
+    thread: &'a str,
 }
 
 /// The schedule of `o` (recorded with [`crate::sim::Options::schedule`]) as a timeline: a
@@ -301,17 +333,75 @@ pub fn model_summary(name: &str, m: &crate::lang::Model) -> String {
 /// `coefficients` (name, value), `merges` (column, into), `held_at_zero` (name, the
 /// unconstrained fit's value), `leave_one_out`.
 pub fn fit_json(label: &str, f: &Fitted) -> Value {
-    json!({
-        "group": label,
-        "points": f.points,
-        "whole_program_linearisations": f.whole_program,
-        "rank": f.fit.rank,
-        "condition": f.fit.condition,
-        "coefficients": f.coefficients.iter().map(|(k, v)| json!({"name": k, "value": v})).collect::<Vec<_>>(),
-        "merges": f.fit.merges.iter().map(|m| json!({"column": m.column, "into": m.into})).collect::<Vec<_>>(),
-        "held_at_zero": f.clamped.iter().map(|(k, v)| json!({"name": k, "unconstrained": v})).collect::<Vec<_>>(),
-        "leave_one_out": f.fit.leave_one_out.as_ref().and_then(|l| l.mean_relative_error),
+    to_value(FitJson {
+        coefficients: f
+            .coefficients
+            .iter()
+            .map(|(k, v)| CoefficientJson { name: k, value: *v })
+            .collect(),
+        condition: f.fit.condition,
+        group: label,
+        held_at_zero: f
+            .clamped
+            .iter()
+            .map(|(k, v)| HeldJson {
+                name: k,
+                unconstrained: *v,
+            })
+            .collect(),
+        leave_one_out: f
+            .fit
+            .leave_one_out
+            .as_ref()
+            .and_then(|l| l.mean_relative_error),
+        merges: f
+            .fit
+            .merges
+            .iter()
+            .map(|m| MergeJson {
+                column: &m.column,
+                into: &m.into,
+            })
+            .collect(),
+        points: f.points,
+        rank: f.fit.rank,
+        whole_program_linearisations: f.whole_program,
     })
+}
+
+/// The document [`fit_json`] prints.
+#[derive(Serialize)]
+struct FitJson<'a> {
+    coefficients: Vec<CoefficientJson<'a>>,
+    condition: f64,
+    group: &'a str,
+    held_at_zero: Vec<HeldJson<'a>>,
+    leave_one_out: Option<f64>,
+    merges: Vec<MergeJson<'a>>,
+    points: usize,
+    rank: usize,
+    whole_program_linearisations: Option<usize>,
+}
+
+/// A fitted coefficient of a [`FitJson`].
+#[derive(Serialize)]
+struct CoefficientJson<'a> {
+    name: &'a str,
+    value: f64,
+}
+
+/// A coefficient held at 0, with the value the unconstrained fit gave it.
+#[derive(Serialize)]
+struct HeldJson<'a> {
+    name: &'a str,
+    unconstrained: f64,
+}
+
+/// A merged column and the columns (with factors) its effect went into.
+#[derive(Serialize)]
+struct MergeJson<'a> {
+    column: &'a str,
+    into: &'a [(String, f64)],
 }
 
 /// A validation as text: a line per point (measured, predicted, E), then the paper's table.
@@ -339,14 +429,55 @@ pub fn validation_json(
     checked: &[crate::validate::Checked],
     table: &crate::metrics::ValidationTable,
 ) -> Value {
-    json!({
-        "points": checked.iter().map(|c| json!({
-            "point": c.point, "processors": c.processors, "actual": c.actual,
-            "predicted": c.predicted, "error": c.error, "estimate_seconds": c.estimate_seconds,
-        })).collect::<Vec<_>>(),
-        "table": table.rows.iter().map(|r| json!({
-            "processors": r.label, "average_error": r.average_error,
-            "average_ratio": r.average_ratio, "max_ratio": r.max_ratio,
-        })).collect::<Vec<_>>(),
+    to_value(ValidationJson {
+        points: checked
+            .iter()
+            .map(|c| CheckedJson {
+                actual: c.actual,
+                error: c.error,
+                estimate_seconds: c.estimate_seconds,
+                point: &c.point,
+                predicted: c.predicted,
+                processors: c.processors,
+            })
+            .collect(),
+        table: table
+            .rows
+            .iter()
+            .map(|r| TableRowJson {
+                average_error: r.average_error,
+                average_ratio: r.average_ratio,
+                max_ratio: r.max_ratio,
+                processors: &r.label,
+            })
+            .collect(),
     })
+}
+
+/// The document [`validation_json`] prints.
+#[derive(Serialize)]
+struct ValidationJson<'a> {
+    points: Vec<CheckedJson<'a>>,
+    table: Vec<TableRowJson<'a>>,
+}
+
+/// One measured point of a [`ValidationJson`].
+#[derive(Serialize)]
+struct CheckedJson<'a> {
+    actual: f64,
+    error: f64,
+    estimate_seconds: f64,
+    point: &'a str,
+    predicted: f64,
+    processors: u32,
+}
+
+/// One row of the paper's table in a [`ValidationJson`].
+#[derive(Serialize)]
+struct TableRowJson<'a> {
+    average_error: f64,
+    average_ratio: Option<f64>,
+    max_ratio: Option<f64>,
+    /// The row's label (the value of `--by`).
+    processors: &'a str,
 }

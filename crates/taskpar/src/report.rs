@@ -3,7 +3,9 @@
 
 use crate::dag::Header;
 use crate::stats::Stats;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use trace::text::{fixed, num, seconds};
 
@@ -142,45 +144,106 @@ fn round3(v: f64) -> f64 {
 /// derived figures and the bounds.
 pub fn json(st: &Stats, info: &RunInfo) -> Value {
     let s = info.secs();
-    json!({
-        "program": info.header.program,
-        "parameters": info.header.parameters,
-        "workers": st.workers,
-        "clock_hz": info.header.clock.frequency_hz,
-        "seconds": {
-            "elapsed": st.elapsed as f64 * s,
-            "work": st.work as f64 * s,
-            "delay": st.delay as f64 * s,
-            "inner_delay": st.inner_delay as f64 * s,
-            "no_work": st.no_work as f64 * s,
-            "span": st.span as f64 * s,
-            "burdened_span": st.burdened_span as f64 * s,
+    let secs = |ticks: u64| ticks as f64 * s;
+    let doc = StatsJson {
+        bounds: BoundsJson {
+            cilkview: st.cilkview_bound() * s,
+            greedy: st.greedy_bound() * s,
+            work_over_p: st.work_over_p() * s,
         },
-        "clock": {
-            "elapsed": st.elapsed,
-            "work": st.work,
-            "delay": st.delay,
-            "inner_delay": st.inner_delay,
-            "no_work": st.no_work,
-            "span": st.span,
-            "burdened_span": st.burdened_span,
-            "cum_running": st.cum_running,
+        burden_cycles: info.burden_cycles,
+        clock: ClockJson {
+            burdened_span: st.burdened_span,
+            cum_running: st.cum_running,
+            delay: st.delay,
+            elapsed: st.elapsed,
+            inner_delay: st.inner_delay,
+            no_work: st.no_work,
+            span: st.span,
+            work: st.work,
         },
-        "identity_gap": st.identity_gap() as f64 * s,
-        "create_task": st.create_task,
-        "wait_tasks": st.wait_tasks,
-        "end_task": st.end_task,
-        "intervals": st.intervals,
-        "burden_cycles": info.burden_cycles,
-        "parallelism": st.parallelism(),
-        "greedy_speedup": st.greedy_speedup(),
-        "observed_speedup": st.observed_speedup(),
-        "bounds": {
-            "work_over_p": st.work_over_p() * s,
-            "greedy": st.greedy_bound() * s,
-            "cilkview": st.cilkview_bound() * s,
+        clock_hz: info.header.clock.frequency_hz,
+        create_task: st.create_task,
+        dag_nodes: st.dag_nodes(),
+        end_task: st.end_task,
+        greedy_speedup: st.greedy_speedup(),
+        identity_gap: st.identity_gap() as f64 * s,
+        intervals: st.intervals,
+        materialized_nodes: st.materialized,
+        observed_speedup: st.observed_speedup(),
+        parallelism: st.parallelism(),
+        parameters: &info.header.parameters,
+        program: &info.header.program,
+        seconds: SecondsJson {
+            burdened_span: secs(st.burdened_span),
+            delay: secs(st.delay),
+            elapsed: secs(st.elapsed),
+            inner_delay: secs(st.inner_delay),
+            no_work: secs(st.no_work),
+            span: secs(st.span),
+            work: secs(st.work),
         },
-        "dag_nodes": st.dag_nodes(),
-        "materialized_nodes": st.materialized,
-    })
+        wait_tasks: st.wait_tasks,
+        workers: st.workers,
+    };
+    serde_json::to_value(doc).expect("a statistics report serialises")
+}
+
+/// The document [`json`] prints; the keys of each struct in alphabetical order, as they
+/// print.
+#[derive(Serialize)]
+struct StatsJson<'a> {
+    bounds: BoundsJson,
+    burden_cycles: f64,
+    /// The times in clock ticks.
+    clock: ClockJson,
+    clock_hz: f64,
+    create_task: u64,
+    dag_nodes: u64,
+    end_task: u64,
+    greedy_speedup: f64,
+    identity_gap: f64,
+    intervals: u64,
+    materialized_nodes: u64,
+    observed_speedup: f64,
+    parallelism: f64,
+    parameters: &'a BTreeMap<String, Option<f64>>,
+    program: &'a str,
+    /// The times in seconds.
+    seconds: SecondsJson,
+    wait_tasks: u64,
+    workers: u32,
+}
+
+/// The bounds at P, in seconds.
+#[derive(Serialize)]
+struct BoundsJson {
+    cilkview: f64,
+    greedy: f64,
+    work_over_p: f64,
+}
+
+/// The run's times in clock ticks.
+#[derive(Serialize)]
+struct ClockJson {
+    burdened_span: u64,
+    cum_running: u64,
+    delay: u64,
+    elapsed: u64,
+    inner_delay: u64,
+    no_work: u64,
+    span: u64,
+    work: u64,
+}
+
+/// The run's times in seconds.
+#[derive(Serialize)]
+struct SecondsJson {
+    burdened_span: f64,
+    delay: f64,
+    elapsed: f64,
+    inner_delay: f64,
+    no_work: f64,
+    span: f64,
+    work: f64,
 }

@@ -236,6 +236,10 @@ fn profile_csv(profile: &[(f64, usize)], queues: Option<&[(f64, f64)]>) -> Strin
 /// Processes shown one per row in the text table.
 const PROCS_SHOWN: usize = 16;
 
+/// The line of the text reports that says what unit their times are in: a graph's times are
+/// in whatever unit its task times were given in.
+pub const TIME_UNIT_LINE: &str = "  times in the graph's time unit (the unit of its task times)";
+
 fn render_text(an: &Explained) -> String {
     let mut s = String::new();
     let sm = &an.summary;
@@ -256,6 +260,7 @@ fn render_text(an: &Explained) -> String {
         None => how.push_str(", basic model (no overheads)"),
     }
     let _ = writeln!(s, "{how}");
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let _ = writeln!(s, "  makespan             = {}", num(sm.makespan));
     let _ = writeln!(s, "  work                 = {}", num(sm.work));
@@ -341,14 +346,9 @@ fn render_text(an: &Explained) -> String {
         ]);
     }
     if procs.len() > PROCS_SHOWN {
-        t.push(vec![
-            "…".to_string(),
-            format!("({} more)", procs.len() - PROCS_SHOWN),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ]);
+        let mut row = vec![String::new(); 6];
+        row[0] = "…".to_string();
+        t.push(row);
     }
     let busy: f64 = procs.iter().map(|p| p.busy).sum();
     let tasks: u64 = procs.iter().map(|p| u64::from(p.tasks)).sum();
@@ -361,55 +361,128 @@ fn render_text(an: &Explained) -> String {
         pct(busy, sm.makespan * procs.len() as f64),
     ]);
     s.push_str(&t.render("  "));
+    if procs.len() > PROCS_SHOWN {
+        let _ = writeln!(
+            s,
+            "  ({PROCS_SHOWN} of {} processes shown; the total is over all {})",
+            procs.len(),
+            procs.len()
+        );
+    }
     s
 }
 
 fn to_json(an: &Explained) -> serde_json::Value {
     let sm = &an.summary;
     let sp = an.speedup();
-    let procs: Vec<serde_json::Value> = an
-        .schedule
-        .procs
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "busy": p.busy, "overhead": p.overhead, "idle": p.idle, "tasks": p.tasks,
-            })
-        })
-        .collect();
     let system = match (&an.labels.system, an.solves) {
-        (Some(path), Some(n)) => serde_json::json!({
-            "file": path,
-            "solves": n,
-            "overhead": sm.overhead,
+        (Some(path), Some(n)) => Some(SystemJson {
+            file: path,
+            overhead: sm.overhead,
+            solves: n,
         }),
-        _ => serde_json::Value::Null,
+        _ => None,
     };
-    serde_json::json!({
-        "graph": an.labels.graph,
-        "tasks": an.tasks,
-        "edges": an.edges,
-        "policy": an.labels.policy,
-        "steal": an.labels.steal,
-        "p": an.procs,
-        "makespan": sm.makespan,
-        "work": sm.work,
-        "span": sm.span,
-        "critical_path": an.critical_path,
-        "average_parallelism": sm.average_parallelism,
-        "achieved_parallelism": sm.achieved_parallelism,
-        "makespan_p1": an.makespan_p1,
-        "p1_error": an.p1_error,
-        "speedup": sp.map(|x| x.0),
-        "efficiency": sp.map(|x| x.1),
-        "overhead": sm.overhead,
-        "idle": sm.idle,
-        "profile": {"peak": sm.peak_parallelism, "mean": an.profile_mean},
-        "processes_per_active_queue": an.per_queue,
-        "system": system,
-        "steps": an.schedule.steps,
-        "procs": procs,
+    to_value(AnalysisJson {
+        achieved_parallelism: sm.achieved_parallelism,
+        average_parallelism: sm.average_parallelism,
+        critical_path: &an.critical_path,
+        edges: an.edges,
+        efficiency: sp.map(|x| x.1),
+        graph: &an.labels.graph,
+        idle: sm.idle,
+        makespan: sm.makespan,
+        makespan_p1: an.makespan_p1,
+        overhead: sm.overhead,
+        p: an.procs,
+        p1_error: an.p1_error.as_deref(),
+        policy: &an.labels.policy,
+        processes_per_active_queue: an.per_queue,
+        procs: an
+            .schedule
+            .procs
+            .iter()
+            .map(|p| ProcJson {
+                busy: p.busy,
+                idle: p.idle,
+                overhead: p.overhead,
+                tasks: p.tasks,
+            })
+            .collect(),
+        profile: ProfileJson {
+            mean: an.profile_mean,
+            peak: sm.peak_parallelism,
+        },
+        span: sm.span,
+        speedup: sp.map(|x| x.0),
+        steal: an.labels.steal,
+        steps: an.schedule.steps,
+        system,
+        tasks: an.tasks,
+        work: sm.work,
     })
+}
+
+/// `doc` as a JSON value (the report structs have string keys only, so this cannot fail).
+fn to_value(doc: impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(doc).expect("a report serialises")
+}
+
+/// The document [`Explained::json`] prints; the keys of every report struct here are in
+/// alphabetical order, as they print.
+#[derive(serde::Serialize)]
+struct AnalysisJson<'a> {
+    achieved_parallelism: f64,
+    average_parallelism: f64,
+    critical_path: &'a [String],
+    edges: usize,
+    /// `null` when the speedup is.
+    efficiency: Option<f64>,
+    graph: &'a str,
+    /// Totals over the processes.
+    idle: f64,
+    makespan: f64,
+    /// `null` when the one-process run failed.
+    makespan_p1: Option<f64>,
+    overhead: f64,
+    p: usize,
+    p1_error: Option<&'a str>,
+    policy: &'a str,
+    processes_per_active_queue: Option<f64>,
+    procs: Vec<ProcJson>,
+    profile: ProfileJson,
+    span: f64,
+    speedup: Option<f64>,
+    steal: bool,
+    steps: usize,
+    /// `null` without a system model.
+    system: Option<SystemJson<'a>>,
+    tasks: usize,
+    work: f64,
+}
+
+/// Where one process's time went, in an [`AnalysisJson`].
+#[derive(serde::Serialize)]
+struct ProcJson {
+    busy: f64,
+    idle: f64,
+    overhead: f64,
+    tasks: u32,
+}
+
+/// The parallelism profile's peak and time-weighted mean.
+#[derive(serde::Serialize)]
+struct ProfileJson {
+    mean: f64,
+    peak: usize,
+}
+
+/// The system model: its file, the network solves and the total overhead.
+#[derive(serde::Serialize)]
+struct SystemJson<'a> {
+    file: &'a str,
+    overhead: f64,
+    solves: usize,
 }
 
 /// The lines of a sweep's plot over P: the two bounds and the predicted speedup.
@@ -433,26 +506,53 @@ pub fn sweep_json(
     rows: &[sweep::Row],
 ) -> serde_json::Value {
     let finite = |v: f64| v.is_finite().then_some(v);
-    let pts: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|r| {
-            let v = &r.values;
-            serde_json::json!({
-                "procs": r.params[0] as u64, "makespan": v[0], "speedup": finite(v[1]),
-                "efficiency": finite(v[2]), "work_bound": v[3], "span_bound": v[4],
+    to_value(SweepJson {
+        graph: &labels.graph,
+        makespan_p1: base.makespan,
+        points: rows
+            .iter()
+            .map(|r| {
+                let v = &r.values;
+                SweepPointJson {
+                    efficiency: finite(v[2]),
+                    makespan: v[0],
+                    procs: r.params[0] as u64,
+                    span_bound: v[4],
+                    speedup: finite(v[1]),
+                    work_bound: v[3],
+                }
             })
-        })
-        .collect();
-    serde_json::json!({
-        "graph": labels.graph,
-        "policy": labels.policy,
-        "steal": labels.steal,
-        "system": labels.system,
-        "work": g.work(),
-        "span": g.span(),
-        "makespan_p1": base.makespan,
-        "points": pts,
+            .collect(),
+        policy: &labels.policy,
+        span: g.span(),
+        steal: labels.steal,
+        system: labels.system.as_deref(),
+        work: g.work(),
     })
+}
+
+/// The document [`sweep_json`] prints.
+#[derive(serde::Serialize)]
+struct SweepJson<'a> {
+    graph: &'a str,
+    makespan_p1: f64,
+    points: Vec<SweepPointJson>,
+    policy: &'a str,
+    span: f64,
+    steal: bool,
+    system: Option<&'a str>,
+    work: f64,
+}
+
+/// One process count of a [`SweepJson`]: the [`super::setup::SCALING_COLUMNS`].
+#[derive(serde::Serialize)]
+struct SweepPointJson {
+    efficiency: Option<f64>,
+    makespan: f64,
+    procs: u64,
+    span_bound: f64,
+    speedup: Option<f64>,
+    work_bound: f64,
 }
 
 /// The report of a sweep over process counts as text: the graph and its bounds, then a row
@@ -492,6 +592,7 @@ pub fn sweep_text(
         num(base.average_parallelism),
         num(base.makespan)
     );
+    let _ = writeln!(s, "{TIME_UNIT_LINE}");
     let _ = writeln!(s);
     let columns = [
         TextColumn::new("P", |r| num(r.params[0])),

@@ -48,6 +48,10 @@ pub struct SubModel {
     pub dropped: Vec<Feature>,
     /// Columns the Lasso selected and the pruning F tests left out.
     pub pruned: Vec<Feature>,
+    /// Left-out columns that are, on the training rows, a multiple of a kept one: the
+    /// training cannot tell them apart, and the kept one stands for both.
+    #[serde(default)]
+    pub confounded: Vec<Confound>,
     /// Rows the sub-model was fitted on.
     pub rows: usize,
     /// The model is of ln(target): its value is exp of the linear model (a power law).
@@ -95,6 +99,49 @@ impl SubModel {
             .zip(&self.coefficients)
             .filter(|(_, c)| **c != 0.0)
             .map(|(f, c)| (*f, *c))
+            .collect()
+    }
+}
+
+/// A column left out because, on the training rows, it is a multiple of a kept column
+/// (`term ≈ ratio · stands_in` in every row: at p ∈ {1, 2}, (p−1) and (p−1)/p are).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Confound {
+    /// The column left out.
+    pub term: Feature,
+    /// The kept column that stands for both.
+    pub stands_in: Feature,
+    /// `term / stands_in` on the training rows.
+    pub ratio: f64,
+}
+
+impl Confound {
+    /// How many times what the kept column gives at `x` is what the left-out one would
+    /// have given with the same fit (1 on the training rows; infinite where the left-out
+    /// column is 0 and the kept one is not).
+    pub fn factor(&self, x: &Inputs) -> f64 {
+        let (kept, left) = (self.stands_in.value(x), self.term.value(x));
+        if kept == 0.0 && left == 0.0 {
+            1.0
+        } else {
+            self.ratio * kept / left
+        }
+    }
+}
+
+impl SubModel {
+    /// The confounds whose kept column is in the fit (a non-zero coefficient), each with
+    /// its [`Confound::factor`] at `x`.
+    pub fn confounds_at(&self, x: &Inputs) -> Vec<(&Confound, f64)> {
+        self.confounded
+            .iter()
+            .filter(|c| {
+                self.features
+                    .iter()
+                    .zip(&self.coefficients)
+                    .any(|(f, k)| *f == c.stands_in && *k != 0.0)
+            })
+            .map(|c| (c, c.factor(x)))
             .collect()
     }
 }

@@ -58,7 +58,9 @@ pub use data::{read_runs, Column, Need, Run, TrainingSet};
 pub use error::{PredictError, TrainError};
 pub use features::{Feature, Inputs, Transform};
 pub use file::{from_json, is_model_file, to_json, ModelFileError, FORMAT, VERSION};
-pub use fitted::{Candidate, Choice, Coefs, Domain, IntervalMethod, Model, Replicate, SubModel};
+pub use fitted::{
+    Candidate, Choice, Coefs, Confound, Domain, IntervalMethod, Model, Replicate, SubModel,
+};
 pub use front::{
     fit_app, predict_grid, report_apps, AppsReport, FrontError, Policy, TransformRule, MAX_POINTS,
 };

@@ -173,6 +173,59 @@ fn factor(v: f64) -> String {
     }
 }
 
+/// The warnings about terms the training could not tell apart ([`super::Confound`]) whose kept
+/// term gives, at this point, another value than the left-out one would: the choice
+/// between them, made by their order in the basis, decides the prediction.
+fn confound_warnings(model: &Model, c: &Components, x: f64, p: f64) -> Vec<String> {
+    let size = Inputs {
+        n: x,
+        p: 1.0,
+        ..Inputs::default()
+    };
+    let at = Inputs {
+        n: x,
+        p,
+        serial: c.serial,
+        create_task: c.create_task,
+        wait_tasks: c.wait_tasks,
+        span: c.span.unwrap_or(0.0),
+    };
+    let direct = Inputs {
+        n: x,
+        p,
+        ..Inputs::default()
+    };
+    let mut out = Vec::new();
+    for (name, sub) in model.sub_models() {
+        let x = match name {
+            "work_serial" | "create_task" | "wait_tasks" | "span" => &size,
+            "direct" => &direct,
+            _ => &at,
+        };
+        for (k, f) in sub.confounds_at(x) {
+            if (f - 1.0).abs() <= CONFOUND_TOLERANCE {
+                continue;
+            }
+            let (kept, left) = (k.stands_in.name(), k.term.name());
+            let by = if f.is_finite() {
+                format!("{}× what {left} would give", factor(f))
+            } else {
+                format!("a value where {left} would give 0")
+            };
+            out.push(format!(
+                "{name}: training could not tell {left} from {kept} (there {left} = {} × \
+                 {kept}); {kept} stands for both, chosen by its place in the basis, and here it \
+                 gives {by}: train at more worker counts (and sizes) to separate them",
+                factor(k.ratio)
+            ));
+        }
+    }
+    out
+}
+
+/// How far from 1 a confound's factor may be before a prediction warns (5%).
+const CONFOUND_TOLERANCE: f64 = 0.05;
+
 /// The warnings about where (n, p) lies against the training domain.
 fn domain_warnings(model: &Model, n: f64, p: f64) -> Vec<String> {
     let d = &model.domain;
@@ -236,6 +289,7 @@ pub fn predict(model: &Model, n: f64, p: f64) -> Result<Prediction, PredictError
     let c = chain(model, None, x, p);
     let direct = direct(model, x, p);
     let mut warnings = domain_warnings(model, n, p);
+    warnings.extend(confound_warnings(model, &c, x, p));
     let mut named = vec![
         ("T1'", c.serial),
         ("create_task", c.create_task),

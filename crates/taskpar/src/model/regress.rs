@@ -11,7 +11,7 @@ use fit::{Design, FitError, LarsOptions};
 use super::cv_curve::{self, Curve};
 use super::error::TrainError;
 use super::features::{Feature, Inputs};
-use super::fitted::{Coefs, SubModel};
+use super::fitted::{Coefs, Confound, SubModel};
 use super::options::Selection;
 
 /// A column whose part outside the span of the earlier (unit-norm) columns is below this
@@ -83,6 +83,36 @@ pub(crate) struct Cv {
 }
 
 /// The columns of `features` at `rows`, each row multiplied by its weight.
+/// How close to ±1 the cosine of two columns must be for one to stand for the other.
+const PROPORTIONAL: f64 = 1.0 - 1e-9;
+
+/// The left-out columns (not in `keep`) that are a multiple of a kept one, each with the
+/// kept column most nearly parallel to it.
+fn confounds(features: &[Feature], cols: &[Vec<f64>], keep: &[usize]) -> Vec<Confound> {
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    (0..features.len())
+        .filter(|j| !keep.contains(j))
+        .filter_map(|j| {
+            let cj = &cols[j];
+            let nj = dot(cj, cj).sqrt();
+            let (k, cos) = keep
+                .iter()
+                .map(|&k| {
+                    let ck = &cols[k];
+                    let nk = dot(ck, ck).sqrt();
+                    (k, dot(cj, ck) / (nj * nk))
+                })
+                .filter(|(_, c)| c.is_finite())
+                .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))?;
+            (cos.abs() >= PROPORTIONAL).then(|| Confound {
+                term: features[j],
+                stands_in: features[k],
+                ratio: dot(cj, &cols[k]) / dot(&cols[k], &cols[k]),
+            })
+        })
+        .collect()
+}
+
 fn columns(
     model: &'static str,
     features: &[Feature],
@@ -203,6 +233,7 @@ pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> 
         .filter(|j| !keep.contains(j))
         .map(|j| features[j])
         .collect();
+    let confounded = confounds(&features, &cols, &keep);
     let mut out = SubModel {
         target: spec.target.to_string(),
         variant: spec.variant.to_string(),
@@ -218,6 +249,7 @@ pub(crate) fn fit(spec: &Spec, d: Data, cv: Cv) -> Result<SubModel, TrainError> 
         cv_mse: None,
         cv_score: None,
         dropped,
+        confounded,
         pruned: Vec::new(),
         rows: d.y.len(),
         log_target: false,
@@ -358,6 +390,7 @@ pub(crate) fn searched(
         cv_mse: None,
         cv_score: None,
         dropped: Vec::new(),
+        confounded: Vec::new(),
         pruned: Vec::new(),
         rows: d.y.len(),
         log_target: false,

@@ -83,6 +83,36 @@ pub fn model_text(m: &Model) -> String {
         };
         let _ = writeln!(o, "  {} = {}  [{}]", label, terms(s), s.variant);
     }
+    for (name, s) in m.sub_models() {
+        let mixed: Vec<String> = s
+            .dropped
+            .iter()
+            .filter(|f| !s.confounded.iter().any(|c| c.term == **f))
+            .map(|f| f.name().into_owned())
+            .collect();
+        if !mixed.is_empty() {
+            let _ = writeln!(
+                o,
+                "  note: {name}: left out {}: on the training runs each is a combination of \
+                 terms earlier in the basis, which stand for it",
+                mixed.join(", ")
+            );
+        }
+        for c in &s.confounded {
+            let (kept, left) = (c.stands_in.name(), c.term.name());
+            let _ = writeln!(
+                o,
+                "  note: {name}: the training runs cannot tell {left} from {kept} (there \
+                 {left} = {} × {kept}); {kept}, earlier in the basis, stands for both{}",
+                num(sig(c.ratio)),
+                if s.selected().iter().any(|(f, _)| *f == c.stands_in) {
+                    ", and predictions where they differ say by how much"
+                } else {
+                    " (it is not in the fit)"
+                }
+            );
+        }
+    }
     let _ = writeln!(
         o,
         "  (times in seconds; n the size{}, p the workers, ct and wt the predicted task \

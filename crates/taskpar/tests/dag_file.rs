@@ -244,3 +244,62 @@ fn sniff_and_load_tell_dag_files_from_others() {
     ));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// docs/dag-file.md is the format other recorders write to: its version, magic, trailer,
+/// tags and end kinds are the recorder's.
+#[test]
+fn the_format_page_matches_the_recorder() {
+    use taskrec::file::{
+        FORMAT_VERSION, MAGIC, TAG_COLLAPSED, TAG_CREATE, TAG_SECTION, TAG_STRAND, TAG_TASK,
+        TRAILER,
+    };
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/dag-file.md"),
+    )
+    .expect("docs/dag-file.md");
+    assert!(page.starts_with(&format!("# The vates DAG file, version {FORMAT_VERSION}\n")));
+    assert!(page.contains(&format!("the layout version, u32: `{FORMAT_VERSION}`")));
+    assert!(page.contains(&format!("the magic `{}`", String::from_utf8_lossy(MAGIC))));
+    assert!(page.contains(&format!(
+        "the trailer `{}`",
+        String::from_utf8_lossy(TRAILER)
+    )));
+    for (tag, name) in [
+        (TAG_STRAND, "STRAND"),
+        (TAG_CREATE, "CREATE"),
+        (TAG_COLLAPSED, "COLLAPSED"),
+        (TAG_TASK, "TASK"),
+        (TAG_SECTION, "SECTION"),
+    ] {
+        assert!(
+            page.contains(&format!("| {tag} | `{name}` |")),
+            "tag {tag} {name}"
+        );
+    }
+    for (k, kind) in [
+        (0, taskrec::tree::EndKind::Create),
+        (1, taskrec::tree::EndKind::Wait),
+        (2, taskrec::tree::EndKind::End),
+        (3, taskrec::tree::EndKind::Other),
+    ] {
+        assert_eq!(taskrec::tree::EndKind::from_byte(k), Some(kind));
+    }
+    assert_eq!(taskrec::tree::EndKind::from_byte(4), None);
+    for phrase in [
+        "0 created a task, 1 waited",
+        "2 ended its task, 3 any other call into the runtime",
+    ] {
+        assert!(page.contains(phrase), "end kinds: {phrase}");
+    }
+    // The header's example parses as a header.
+    let example = page
+        .split("```json\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("the header example");
+    let h: dag::Header = serde_json::from_str(example).expect("the example is a header");
+    assert_eq!(
+        (h.format.as_str(), h.version, h.workers),
+        ("vates-taskdag", FORMAT_VERSION, 2)
+    );
+}

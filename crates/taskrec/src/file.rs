@@ -10,7 +10,8 @@
 //! * `TAG_TASK`: item count (u32), then the items;
 //! * `TAG_SECTION`: scope (u64), item count (u32), then the items.
 //!
-//! The root is a `TAG_TASK` or a `TAG_COLLAPSED` node.
+//! The root is a `TAG_TASK` or a `TAG_COLLAPSED` node. The layout, with the header's fields,
+//! is written down for other recorders in `docs/dag-file.md`.
 
 use crate::tree::{Agg, Child, Item, Strand};
 use crate::Dag;

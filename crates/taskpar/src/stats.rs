@@ -261,7 +261,7 @@ fn sweep(g: &Graph, p: u32, profile_points: usize) -> Sweep {
             .iter()
             .map(|&(u, _)| g.nodes[u as usize].end)
             .max()
-            .unwrap_or(n.start)
+            .unwrap_or(g.ready_at.unwrap_or(n.start))
             .min(n.start);
         ev.push((ready, READY));
         ev.push((n.start, START));
@@ -419,7 +419,12 @@ fn edge_counts(g: &Graph, p: u32) -> Vec<Vec<Vec<u64>>> {
         for &(u, kind) in g.preds(v) {
             m[slot(kind)][idx(g.nodes[u as usize].worker)][idx(n.worker)] += 1;
         }
-        if n.kind == NodeKind::Collapsed {
+        if let Some(inner) = n.inner_edges {
+            let w = idx(n.worker);
+            for (k, e) in inner.iter().enumerate() {
+                m[k][w][w] += e;
+            }
+        } else if n.kind == NodeKind::Collapsed {
             // The logical edges inside: each create's child, continuation and return, and
             // each wait's continuation.
             let w = idx(n.worker);

@@ -34,6 +34,9 @@ pub struct Node {
     pub span_burdens: u64,
     /// Creates, waits, ends and strands in it.
     pub counts: Counts,
+    /// The logical edges inside a collapsed node by kind ([`EdgeKind::ALL`] order), when the
+    /// recorder kept them (DAG Recorder does); `None`: derived from the counts.
+    pub inner_edges: Option<[u64; 5]>,
 }
 
 /// Logical node counts (DAG Recorder's `logical_node_counts`).
@@ -92,6 +95,9 @@ impl EdgeKind {
 pub struct Graph {
     /// The nodes, in a topological order.
     pub nodes: Vec<Node>,
+    /// When the first node became ready, if the recorder says (DAG Recorder: 0, its
+    /// `dr_start`); `None`: at its start. The statistics count elapsed time from it.
+    pub ready_at: Option<u64>,
     pred_off: Vec<usize>,
     preds: Vec<(u32, EdgeKind)>,
 }
@@ -114,6 +120,29 @@ impl Graph {
         };
         let mut open = Vec::new();
         g.task(root, None, &mut open);
+        g
+    }
+
+    /// A graph of `nodes` whose predecessors are `preds` (one list per node), every
+    /// predecessor earlier in `nodes`, and whose first node became ready at `ready_at`.
+    ///
+    /// # Panics
+    /// None; a predecessor that is not earlier is the caller's error (the statistics would
+    /// read a node's end before it is known).
+    pub fn from_nodes(
+        nodes: Vec<Node>,
+        preds: &[Vec<(u32, EdgeKind)>],
+        ready_at: Option<u64>,
+    ) -> Graph {
+        let mut g = Graph {
+            nodes: Vec::with_capacity(nodes.len()),
+            ready_at,
+            pred_off: vec![0],
+            preds: Vec::new(),
+        };
+        for (n, p) in nodes.into_iter().zip(preds) {
+            g.push(n, p);
+        }
         g
     }
 
@@ -168,6 +197,7 @@ impl Graph {
                 span: s.duration(),
                 span_burdens: 0,
                 counts,
+                inner_edges: None,
             },
             preds,
         )
@@ -190,6 +220,7 @@ impl Graph {
                     ends: a.ends,
                     strands: a.strands,
                 },
+                inner_edges: None,
             },
             preds,
         )

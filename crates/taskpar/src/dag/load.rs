@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::{is_dag_file, read, DagError, Limits, Recording};
+use super::{dr, is_dag_file, read, DagError, Limits, Recording};
 
 /// Why a DAG file could not be loaded.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -41,9 +41,31 @@ pub enum LoadError {
     },
 }
 
+/// True if `bytes` begin as a recording vates reads does: a vates DAG file or a DAG
+/// Recorder file.
+pub fn is_recording(bytes: &[u8]) -> bool {
+    is_dag_file(bytes) || dr::is_dr_file(bytes)
+}
+
 /// The recording in `bytes` if they are a DAG file (they begin with its magic), `None` if
 /// they are of another format. A DAG file that cannot be read is `Some(Err(..))`.
 pub fn sniff(bytes: &[u8], limits: &Limits) -> Option<Result<Recording, DagError>> {
+    sniff_with(bytes, limits, None)
+}
+
+/// [`sniff`], also for a DAG Recorder file, whose clock ran `clock_hz` times a second (the
+/// file does not say; `None`: such a file is [`DagError::DrClock`]).
+pub fn sniff_with(
+    bytes: &[u8],
+    limits: &Limits,
+    clock_hz: Option<f64>,
+) -> Option<Result<Recording, DagError>> {
+    if dr::is_dr_file(bytes) {
+        return Some(match clock_hz {
+            Some(hz) => dr::read(bytes, limits, hz).map(Recording::from),
+            None => Err(DagError::DrClock),
+        });
+    }
     is_dag_file(bytes).then(|| read(bytes, limits))
 }
 
@@ -53,6 +75,19 @@ pub fn sniff(bytes: &[u8], limits: &Limits) -> Option<Result<Recording, DagError
 /// # Errors
 /// [`LoadError`]: a file that cannot be read, is too large, or is not a readable DAG file.
 pub fn load(path: &Path, limits: &Limits) -> Result<Recording, LoadError> {
+    load_with(path, limits, None)
+}
+
+/// [`load`], also of a DAG Recorder file whose clock ran `clock_hz` times a second
+/// ([`sniff_with`]).
+///
+/// # Errors
+/// [`LoadError`], as [`load`].
+pub fn load_with(
+    path: &Path,
+    limits: &Limits,
+    clock_hz: Option<f64>,
+) -> Result<Recording, LoadError> {
     let io = |error: std::io::Error| LoadError::Io {
         path: path.to_path_buf(),
         error,
@@ -76,7 +111,7 @@ pub fn load(path: &Path, limits: &Limits) -> Result<Recording, LoadError> {
         .take(taskrec::MAGIC.len() as u64)
         .read_to_end(&mut bytes)
         .map_err(io)?;
-    if !is_dag_file(&bytes) {
+    if !is_dag_file(&bytes) && !dr::begins_dr_file(&bytes) {
         return Err(LoadError::Dag {
             path: path.to_path_buf(),
             error: DagError::NotDag,
@@ -89,8 +124,10 @@ pub fn load(path: &Path, limits: &Limits) -> Result<Recording, LoadError> {
             limit: limits.max_bytes,
         });
     }
-    read(&bytes, limits).map_err(|error| LoadError::Dag {
-        path: path.to_path_buf(),
-        error,
-    })
+    sniff_with(&bytes, limits, clock_hz)
+        .unwrap_or(Err(DagError::NotDag))
+        .map_err(|error| LoadError::Dag {
+            path: path.to_path_buf(),
+            error,
+        })
 }

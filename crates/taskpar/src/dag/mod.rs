@@ -1,12 +1,13 @@
 //! Recorded DAGs: the file [`read`]er, the header, and the [`Graph`] of strands and
 //! collapsed nodes that the statistics, the timeline and the replay read.
 
+pub mod dr;
 mod graph;
 mod load;
 mod read;
 
-pub use graph::{EdgeKind, Graph, Node, NodeKind};
-pub use load::{load, sniff, LoadError};
+pub use graph::{Counts, EdgeKind, Graph, Node, NodeKind};
+pub use load::{is_recording, load, load_with, sniff, sniff_with, LoadError};
 pub use read::{is_dag_file, read, OUTSIDE_POOL};
 pub use taskrec::tree;
 
@@ -98,21 +99,43 @@ pub struct Cache {
     pub size: String,
 }
 
-/// A DAG file's content.
+/// A recorded run's content: a vates DAG file's tree, or a DAG Recorder file's graph.
 #[derive(Clone, Debug)]
 pub struct Recording {
     /// The header.
     pub header: Header,
-    /// The root task.
-    pub root: tree::Child,
+    /// The DAG as recorded.
+    pub body: Body,
     /// Nodes in the file (materialised nodes).
     pub nodes: u64,
+}
+
+/// The DAG of a recording, as its file holds it.
+#[derive(Clone, Debug)]
+pub enum Body {
+    /// A vates DAG file's root task (`taskrec`'s tree).
+    Tree(tree::Child),
+    /// A DAG Recorder file's leaves and edges.
+    Graph(Graph),
 }
 
 impl Recording {
     /// The recording's DAG as a graph of strands and collapsed nodes.
     pub fn graph(&self) -> Graph {
-        Graph::from_root(&self.root)
+        match &self.body {
+            Body::Tree(root) => Graph::from_root(root),
+            Body::Graph(g) => g.clone(),
+        }
+    }
+}
+
+impl From<dr::DrFile> for Recording {
+    fn from(f: dr::DrFile) -> Recording {
+        Recording {
+            header: f.header,
+            body: Body::Graph(f.graph),
+            nodes: f.nodes,
+        }
     }
 }
 
@@ -253,5 +276,30 @@ pub enum DagError {
         offset: usize,
         /// The limit.
         limit: usize,
+    },
+    /// A DAG Recorder file of another version than the one vates reads.
+    #[error("a DAG Recorder file of version `{found}`; vates reads `DAG_RECORDER FORMAT VERSION  1.24 2014/09/18` (MassiveThreads' profiler)")]
+    #[diagnostic(help(
+        "record the run with a DAG Recorder of that format version, or convert the file \
+         with that version's dag2any"
+    ))]
+    DrVersion {
+        /// The file's version string.
+        found: String,
+    },
+    /// A DAG Recorder file read without the rate of its clock (the file does not say).
+    #[error("a DAG Recorder file's times are clock ticks, and the file does not say how fast the clock ran")]
+    #[diagnostic(help(
+        "give the rate of the clock that recorded it (the time-stamp counter of that machine)"
+    ))]
+    DrClock,
+    /// A DAG Recorder file whose sizes do not fit the 64-bit little-endian layout.
+    #[error("not a DAG Recorder file vates can read: {why}")]
+    #[diagnostic(help(
+        "record on a 64-bit little-endian machine, or check that the file was copied whole"
+    ))]
+    DrLayout {
+        /// Why.
+        why: String,
     },
 }

@@ -100,7 +100,7 @@ fn read_here(bytes: &[u8], limits: &Limits) -> Result<Recording, DagError> {
     }
     Ok(Recording {
         header,
-        root,
+        body: super::Body::Tree(root),
         nodes: c.nodes,
     })
 }

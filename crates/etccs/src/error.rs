@@ -25,7 +25,10 @@ pub enum Error {
     UnknownAgent(String),
     /// A reachable state is nested too deeply (recursion through `|`
     /// keeps growing the term, e.g. `define S = (C | a.S)\{a}`).
-    #[error("state nesting limit reached: exploring `{agent}` produced a state nested deeper than {max_depth} levels")]
+    #[error(
+        "state nesting limit reached: exploring `{agent}` produced a state nested deeper than {} levels",
+        reached.value
+    )]
     #[diagnostic(
         code(etccs::too_deep),
         help("the state space is probably infinite: recursion through `|` or `\\L` builds ever larger states")
@@ -33,8 +36,8 @@ pub enum Error {
     TooDeep {
         /// The analysed agent.
         agent: String,
-        /// The limit that was hit.
-        max_depth: usize,
+        /// The limit that was hit: [`sweep::Limit::Depth`] at the options' `max_depth`.
+        reached: sweep::Reached,
     },
     /// The concrete analysis met a symbolic time parameter.
     #[error("agent `{agent}` has symbolic times ({params}): the concrete analysis needs values")]
@@ -86,7 +89,10 @@ pub enum Error {
         agent: String,
     },
     /// The state space is larger than the configured limit.
-    #[error("state limit reached: exploring `{agent}` produced more than {max_states} states")]
+    #[error(
+        "state limit reached: exploring `{agent}` produced more than {} states",
+        reached.value
+    )]
     #[diagnostic(
         code(etccs::limit),
         help("raise `max_states`, restrict more channels, or simplify the model")
@@ -94,8 +100,8 @@ pub enum Error {
     Limit {
         /// The analysed agent.
         agent: String,
-        /// The limit that was hit.
-        max_states: usize,
+        /// The limit that was hit: [`sweep::Limit::States`] at the options' `max_states`.
+        reached: sweep::Reached,
     },
 }
 
@@ -121,11 +127,12 @@ impl Stopped {
         }
     }
 
-    /// The limit reached, for a limit that a run can raise (the state limit).
+    /// The limit reached: the state or the depth limit (the solver's has no value).
     pub fn reached(self) -> Option<sweep::Reached> {
         match self {
             Stopped::States(n) => Some(sweep::Reached::new(sweep::Limit::States, n as u64)),
-            Stopped::Depth(_) | Stopped::Solver => None,
+            Stopped::Depth(n) => Some(sweep::Reached::new(sweep::Limit::Depth, n as u64)),
+            Stopped::Solver => None,
         }
     }
 }
@@ -133,10 +140,20 @@ impl Stopped {
 impl Error {
     /// The limit this error stopped at, if it is one.
     pub fn stopped(&self) -> Option<Stopped> {
+        let n = |r: &sweep::Reached| usize::try_from(r.value).unwrap_or(usize::MAX);
         match self {
-            Error::Limit { max_states, .. } => Some(Stopped::States(*max_states)),
-            Error::TooDeep { max_depth, .. } => Some(Stopped::Depth(*max_depth)),
+            Error::Limit { reached, .. } => Some(Stopped::States(n(reached))),
+            Error::TooDeep { reached, .. } => Some(Stopped::Depth(n(reached))),
             Error::SolverLimit { .. } => Some(Stopped::Solver),
+            _ => None,
+        }
+    }
+
+    /// The limit this error stopped at with its value: [`sweep::Limit::States`] for
+    /// [`Error::Limit`], [`sweep::Limit::Depth`] for [`Error::TooDeep`].
+    pub fn reached(&self) -> Option<sweep::Reached> {
+        match self {
+            Error::Limit { reached, .. } | Error::TooDeep { reached, .. } => Some(*reached),
             _ => None,
         }
     }

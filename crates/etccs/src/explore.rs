@@ -720,11 +720,11 @@ fn explore(
         let u = space.step(arena, i, &mut buf).map_err(|l| match l {
             Limit::States => Error::Limit {
                 agent: name.to_string(),
-                max_states: opts.max_states,
+                reached: sweep::Reached::new(sweep::Limit::States, opts.max_states as u64),
             },
             Limit::Depth => Error::TooDeep {
                 agent: name.to_string(),
-                max_depth: opts.max_depth,
+                reached: sweep::Reached::new(sweep::Limit::Depth, opts.max_depth as u64),
             },
         })?;
         let d = match u {

@@ -12,6 +12,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
+use sweep::{Limit, Reached};
 
 type Dist = BTreeMap<Time, BigRational>;
 
@@ -475,10 +476,29 @@ fn parametric_limits_and_empty_domains_are_errors() {
         ..POptions::default()
     };
     let e = analyse_parametric(&mut m, "P12", &opts).unwrap_err();
+    assert!(matches!(e, etccs::Error::Limit { .. }), "{e}");
+    assert_eq!(e.reached(), Some(Reached::new(Limit::States, 3)));
+    assert_eq!(e.stopped(), Some(etccs::Stopped::States(3)));
+    // So is the depth limit: paths longer than it stop the analysis.
+    let opts = POptions {
+        max_depth: 1,
+        ..POptions::default()
+    };
+    let e = analyse_parametric(&mut m, "P12", &opts).unwrap_err();
     assert!(
-        matches!(e, etccs::Error::Limit { max_states: 3, .. }),
+        matches!(
+            e,
+            etccs::Error::TooDeep {
+                reached: Reached {
+                    limit: Limit::Depth,
+                    value: 1
+                },
+                ..
+            }
+        ),
         "{e}"
     );
+    assert_eq!(e.stopped(), Some(etccs::Stopped::Depth(1)));
 }
 
 #[test]

@@ -2,8 +2,9 @@
 
 use etccs::{
     analyse, json, parse, readable_text, state_space, thesis_text, Analysis, Error, Options,
-    Outcome, StateSpace,
+    Outcome, StateSpace, Stopped,
 };
+use sweep::{Limit, Reached};
 
 fn run(src: &str, name: &str) -> Analysis {
     let mut m = parse("test.etccs", src).unwrap_or_else(|e| panic!("{e}"));
@@ -415,7 +416,8 @@ fn state_space_sizes_t5_1_to_t5_7_without_analysing() {
         ..Options::default()
     };
     let e = state_space(&mut m, "P7", &small).unwrap_err();
-    assert!(matches!(e, Error::Limit { max_states: 2, .. }), "{e}");
+    assert!(matches!(e, Error::Limit { .. }), "{e}");
+    assert_eq!(e.reached(), Some(Reached::new(Limit::States, 2)));
     // Free time variables are the parametric analysis's job.
     let mut m = parse("p.etccs", "param t;\ndefine P = tau@t.nil\nanalyse P").unwrap();
     let e = state_space(&mut m, "P", &Options::default()).unwrap_err();
@@ -434,7 +436,24 @@ fn state_limit() {
         },
     )
     .unwrap_err();
-    assert!(matches!(e, Error::Limit { max_states: 2, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Limit {
+                reached: Reached {
+                    limit: Limit::States,
+                    value: 2
+                },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.stopped(), Some(Stopped::States(2)));
+    assert_eq!(
+        e.to_string(),
+        "state limit reached: exploring `P7` produced more than 2 states"
+    );
 }
 
 #[test]
@@ -446,7 +465,28 @@ fn growing_states_hit_the_depth_limit() {
         ..Options::default()
     };
     let e = analyse(&mut m, "S", &opts).unwrap_err();
-    assert!(matches!(e, Error::TooDeep { max_depth: 50, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::TooDeep {
+                reached: Reached {
+                    limit: Limit::Depth,
+                    value: 50
+                },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.reached(), Some(Reached::new(Limit::Depth, 50)));
+    // A table row still says it stopped at the depth limit.
+    let stopped = e.stopped().unwrap();
+    assert_eq!((stopped, stopped.kind()), (Stopped::Depth(50), "depth"));
+    assert_eq!(stopped.reached(), e.reached());
+    assert_eq!(
+        e.to_string(),
+        "state nesting limit reached: exploring `S` produced a state nested deeper than 50 levels"
+    );
 }
 
 #[test]

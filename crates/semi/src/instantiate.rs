@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use expr::eval::{eval_f64, EvalLimits};
 use expr::{Expr, Name};
+use sweep::{Limit, Reached};
 use trace::text::num;
 
 use crate::graph::{Barrier, Graph, Op, Size, Thread, ThreadId};
@@ -196,12 +197,15 @@ impl<'a> Ctx<'a> {
     fn walk(&mut self, at: &Range<usize>, what: &str, label: &str) -> Result<()> {
         self.walked += 1;
         if self.walked > self.limits.max_count_iterations {
-            return Err(self
-                .too_large(format!(
+            let reached = Reached::new(Limit::CountIterations, self.limits.max_count_iterations);
+            return Err(ModelError::limit(
+                reached,
+                format!(
                     "{what} walks more than {} loop iterations",
                     self.limits.max_count_iterations
-                ))
-                .at(&self.m.name, &self.m.text, at.clone(), label));
+                ),
+            )
+            .at(&self.m.name, &self.m.text, at.clone(), label));
         }
         Ok(())
     }
@@ -242,14 +246,10 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn too_large(&self, what: String) -> Box<ModelError> {
-        ModelError::new(ErrorKind::Limit, what)
-    }
-
     /// A model over the ops limit: `what` is over `limits.max_ops`.
     fn over_ops(&self, what: String, limits: &Limits) -> Box<ModelError> {
-        ModelError::new(
-            ErrorKind::Limit,
+        ModelError::limit(
+            Reached::new(Limit::GraphOps, limits.max_ops),
             format!("{what} the limit of {} ops", limits.max_ops),
         )
         .help(RAISE)
@@ -763,8 +763,14 @@ pub fn instantiate(m: &Model, b: &Bindings, limits: &Limits) -> Result<Instance>
         return Err(e);
     }
     if counted.size.steps > limits.max_steps || counted.ops > limits.max_ops {
-        return Err(ModelError::new(
-            ErrorKind::Limit,
+        // The first limit it is over (both may be: the message gives both counts).
+        let reached = if counted.size.steps > limits.max_steps {
+            Reached::new(Limit::TraversalSteps, limits.max_steps)
+        } else {
+            Reached::new(Limit::GraphOps, limits.max_ops)
+        };
+        return Err(ModelError::limit(
+            reached,
             format!(
                 "the instantiated graph has Θ = {} event processings, {} steps and {} ops, over the limits of {} steps and {} ops",
                 counted.size.events, counted.size.steps, counted.ops, limits.max_steps, limits.max_ops

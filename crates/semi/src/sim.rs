@@ -226,14 +226,17 @@ pub enum SimError {
     #[error("the traversal needs at least one processor")]
     NoProcessors,
     /// The traversal would take more steps than allowed.
-    #[error("the graph takes up to {steps} steps ({events} event processings, Θ), over the limit of {limit}")]
+    #[error(
+        "the graph takes up to {steps} steps ({events} event processings, Θ), over the limit of {}",
+        reached.value
+    )]
     TooLarge {
         /// Steps.
         steps: u64,
         /// Θ.
         events: u64,
-        /// The limit.
-        limit: u64,
+        /// The limit reached: [`sweep::Limit::TraversalSteps`] at [`Options::max_steps`].
+        reached: sweep::Reached,
     },
     /// A thread unlocks a lock that it does not hold.
     #[error("`{thread}` unlocks lock `{lock}`, which {}", match .holder { Some(h) => format!("`{h}` holds"), None => "nobody holds".to_string() })]
@@ -568,7 +571,7 @@ pub fn simulate<C: EventCosts>(
         return Err(SimError::TooLarge {
             steps: size.steps,
             events: size.events,
-            limit: opts.max_steps,
+            reached: sweep::Reached::new(sweep::Limit::TraversalSteps, opts.max_steps),
         });
     }
     let mut engine = Engine::new(graph, code, &starts, costs, opts);

@@ -4,6 +4,7 @@
 use semi::instantiate::{instantiate, Bindings, Limits};
 use semi::lang::{parse, ErrorKind, ModelError};
 use semi::sim::{simulate, FixedCosts, Options, SimError};
+use sweep::{Limit, Reached};
 
 fn example(name: &str) -> String {
     let path = format!("{}/../../examples/semi/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -195,7 +196,60 @@ fn theta_over_the_limit_is_refused_with_its_value() {
     .unwrap_err();
     assert!(started.elapsed().as_secs_f64() < 2.0);
     assert_eq!(err.kind, ErrorKind::Limit);
+    assert_eq!(
+        err.reached,
+        Some(Reached::new(Limit::TraversalSteps, 1_000_000))
+    );
     assert!(err.message.contains("Θ = 129999937"), "{}", err.message);
+}
+
+/// Each limit of an instantiation stops it with the limit and its value.
+#[test]
+fn each_instantiation_limit_says_it_was_reached() {
+    let limited = |text: &str, limits: Limits| {
+        let m = parse("limited.tg", text).expect("parses");
+        instantiate(&m, &Bindings::default(), &limits).unwrap_err()
+    };
+    let ops = |max_ops| Limits {
+        max_ops,
+        ..Limits::default()
+    };
+    // More instances of a class than ops.
+    let e = limited("class w[i in 5] { mark m; }", ops(2));
+    assert_eq!(e.kind, ErrorKind::Limit);
+    assert_eq!(e.reached, Some(Reached::new(Limit::GraphOps, 2)));
+    assert_eq!(e.message, "`w` has 5 instances, over the limit of 2 ops");
+    // A lock array longer than the ops.
+    let e = limited("lock l[5]; thread t { mark m; }", ops(2));
+    assert_eq!(e.reached, Some(Reached::new(Limit::GraphOps, 2)));
+    assert_eq!(e.message, "`l` is longer than the limit of 2 ops");
+    // More ops than the limit, within the steps.
+    let e = limited("thread t { mark a; mark b; mark c; }", ops(1));
+    assert_eq!(e.reached, Some(Reached::new(Limit::GraphOps, 1)));
+    assert!(
+        e.message.starts_with("the instantiated graph has Θ = 3"),
+        "{}",
+        e.message
+    );
+    // A count that walks more loop iterations than the limit.
+    let walks = Limits {
+        max_count_iterations: 10,
+        ..Limits::default()
+    };
+    let e = limited(
+        "thread t { loop k in 1..=100 { loop k { mark m; } } }",
+        walks,
+    );
+    assert_eq!(e.kind, ErrorKind::Limit);
+    assert_eq!(e.reached, Some(Reached::new(Limit::CountIterations, 10)));
+    assert!(
+        e.message.ends_with("walks more than 10 loop iterations"),
+        "{}",
+        e.message
+    );
+    // Errors that are not limits carry none.
+    let e = error("thread t { jump; }");
+    assert_eq!((e.kind, e.reached), (ErrorKind::Syntax, None));
 }
 
 fn error(text: &str) -> Box<ModelError> {
@@ -265,6 +319,10 @@ fn syntax_errors_are_located() {
     let m = parse("deep.tg", &nested(2)).expect("parses");
     let err = instantiate(&m, &Bindings::default(), &Limits::default()).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Limit);
+    assert_eq!(
+        err.reached,
+        Some(Reached::new(Limit::TraversalSteps, 1 << 32))
+    );
     assert!(
         err.message.contains("Θ = 9223372036854775808"),
         "{}",
@@ -276,6 +334,7 @@ fn syntax_errors_are_located() {
     assert!(parse("long.tg", &long).is_ok());
     let e = parse("huge.tg", &" ".repeat(17 << 20)).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Limit);
+    assert_eq!(e.reached, Some(Reached::new(Limit::InputBytes, 16 << 20)));
     // A model without threads would predict 0 s: it is refused, at its end.
     for text in ["", "// nothing yet\n", "param N;\ncoeff c;\n\n"] {
         let e = error(text);

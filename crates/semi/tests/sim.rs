@@ -392,6 +392,19 @@ fn a_graph_over_the_step_limit_is_refused_before_running() {
         matches!(err, SimError::TooLarge { events, .. } if events == u64::MAX),
         "{err}"
     );
+    assert!(
+        matches!(
+            err,
+            SimError::TooLarge {
+                reached: sweep::Reached {
+                    limit: sweep::Limit::TraversalSteps,
+                    value
+                },
+                ..
+            } if value == Options::default().max_steps
+        ),
+        "{err}"
+    );
     assert!(err.to_string().contains("Θ"), "{err}");
 }
 

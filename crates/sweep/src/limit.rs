@@ -23,6 +23,24 @@ pub enum Limit {
     /// Steps of a thread graph's traversal: Θ, segments, loop entries and exits
     /// (semi-empirical method).
     TraversalSteps,
+    /// Loop iterations walked while counting a thread graph before instantiating it (loops
+    /// whose nested bounds change with their variable; semi-empirical method).
+    CountIterations,
+    /// Tasks of a task graph, read or generated (`taskgraph`).
+    Tasks,
+    /// Edges (precedences) of a task graph (`taskgraph`).
+    Edges,
+    /// Processes of a task-graph analysis (`taskgraph::analysis`).
+    Processes,
+    /// Nodes of a recorded run's DAG file (`taskpar::dag`).
+    Nodes,
+    /// Workers that a recorded run's DAG file names (`taskpar::dag`).
+    Workers,
+    /// Levels of nesting: tasks of a DAG file, subgraphs of a DOT file, the terms of an
+    /// ETCCS state or the path of a parametric analysis.
+    Depth,
+    /// Bytes of an input: a model or graph text, a DAG file.
+    InputBytes,
 }
 
 impl Limit {
@@ -36,6 +54,14 @@ impl Limit {
             Limit::Points => "grid points",
             Limit::GraphOps => "graph ops",
             Limit::TraversalSteps => "traversal steps",
+            Limit::CountIterations => "counted loop iterations",
+            Limit::Tasks => "tasks",
+            Limit::Edges => "edges",
+            Limit::Processes => "processes",
+            Limit::Nodes => "nodes",
+            Limit::Workers => "workers",
+            Limit::Depth => "nesting levels",
+            Limit::InputBytes => "input bytes",
         }
     }
 }

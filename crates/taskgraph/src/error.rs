@@ -49,8 +49,9 @@ pub struct GraphError {
     pub task: Option<u32>,
     /// Id of the offending task, when known.
     pub task_id: Option<String>,
-    /// 1-based line and column of the error in the input text, when known.
-    pub line_col: Option<(usize, usize)>,
+    /// The limit that was reached, for [`ErrorKind::Limit`] errors: tasks, edges, input
+    /// bytes or nesting depth ([`crate::Limits`], a reader's own depth limit).
+    pub reached: Option<sweep::Reached>,
     location: Option<Box<diag::Location>>,
 }
 
@@ -65,14 +66,30 @@ impl GraphError {
             help: None,
             task: None,
             task_id: None,
-            line_col: None,
+            reached: None,
             location: None,
         }
+    }
+
+    /// An [`ErrorKind::Limit`] error: `reached` stopped the reading or building.
+    pub fn limit(reached: sweep::Reached, message: impl Into<String>) -> Self {
+        GraphError::new(ErrorKind::Limit, message).with_reached(reached)
+    }
+
+    /// Records the limit that was reached.
+    pub fn with_reached(mut self, reached: sweep::Reached) -> Self {
+        self.reached = Some(reached);
+        self
     }
 
     /// The byte range of the error in the input, when it has a location.
     pub fn span(&self) -> Option<SourceSpan> {
         self.location.as_ref().map(|l| l.span())
+    }
+
+    /// The 1-based line and column of the error in the input text, when it has a location.
+    pub fn line_col(&self) -> Option<(usize, usize)> {
+        self.location.as_ref().map(|l| l.line_col())
     }
 
     /// The caret label under [`GraphError::span`] (empty when there is none).
@@ -94,9 +111,9 @@ impl GraphError {
     }
 
     /// Points the error at byte range `start..end` of `text` (named `name`), with a caret
-    /// label; also fills [`GraphError::line_col`] and appends ` (at line L, column C)` to
-    /// the message if it is not there yet. Only a window of the text around the error is
-    /// kept (see [`diag::Location`]).
+    /// label (then [`GraphError::line_col`] gives its place), and appends ` (at line L,
+    /// column C)` to the message if it has no location yet. Only a window of the text
+    /// around the error is kept (see [`diag::Location`]).
     pub fn at(
         mut self,
         name: &str,
@@ -107,10 +124,9 @@ impl GraphError {
     ) -> Self {
         let location = diag::Location::new(name, text, start..end, label);
         let (line, col) = location.line_col();
-        if self.line_col.is_none() {
+        if self.location.is_none() {
             self.message = format!("{} (at line {line}, column {col})", self.message);
         }
-        self.line_col = Some((line, col));
         self.location = Some(Box::new(location));
         self
     }

@@ -193,8 +193,8 @@ struct Gen {
 
 fn start(opts: &GenOptions, edges: usize) -> Result<Gen, GraphError> {
     if opts.tasks > opts.limits.max_tasks {
-        return Err(GraphError::new(
-            ErrorKind::Limit,
+        return Err(GraphError::limit(
+            sweep::Reached::new(sweep::Limit::Tasks, opts.limits.max_tasks as u64),
             format!(
                 "{} tasks, more than the limit of {}",
                 opts.tasks, opts.limits.max_tasks
@@ -516,7 +516,13 @@ mod tests {
             },
             ..Default::default()
         };
-        assert_eq!(wavefront(&o).unwrap_err().kind, ErrorKind::Limit);
+        let e = wavefront(&o).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(
+            e.reached,
+            Some(sweep::Reached::new(sweep::Limit::Tasks, 10))
+        );
+        assert_eq!(e.message, "11 tasks, more than the limit of 10");
         assert_eq!(
             "tree".parse::<GenKind>().unwrap_err().kind,
             ErrorKind::BadOption

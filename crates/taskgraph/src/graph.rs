@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use crate::error::{ErrorKind, GraphError};
+use sweep::{Limit, Reached};
 
 /// Size limits for building and reading graphs. Inputs beyond them are rejected with an
 /// [`ErrorKind::Limit`] error instead of exhausting memory.
@@ -32,8 +33,8 @@ impl Limits {
     /// Fails with [`ErrorKind::Limit`] if `len` bytes of text exceed [`Limits::max_bytes`].
     pub fn check_bytes(&self, len: usize) -> Result<(), GraphError> {
         if len > self.max_bytes {
-            Err(GraphError::new(
-                ErrorKind::Limit,
+            Err(GraphError::limit(
+                Reached::new(Limit::InputBytes, self.max_bytes as u64),
                 format!(
                     "input is {len} bytes, more than the limit of {} bytes",
                     self.max_bytes
@@ -462,7 +463,8 @@ pub struct TaskGraphBuilder {
     resource_index: HashMap<String, u32>,
     rates: Vec<(u32, u32, f64)>,
     attrs: Vec<(u32, TaskAttrs)>,
-    overflow: Option<String>,
+    /// The first limit a task or edge went past, with its message.
+    overflow: Option<(Reached, String)>,
     ids_unique: bool,
 }
 
@@ -508,9 +510,11 @@ impl TaskGraphBuilder {
         self.ids_unique = true;
     }
 
-    fn over(&mut self, what: &str, limit: usize) {
+    fn over(&mut self, limit: Limit, value: usize) {
         if self.overflow.is_none() {
-            self.overflow = Some(format!("more than {limit} {what}: the limit"));
+            let reached = Reached::new(limit, value as u64);
+            let what = limit.noun();
+            self.overflow = Some((reached, format!("more than {value} {what}: the limit")));
         }
     }
 
@@ -518,7 +522,7 @@ impl TaskGraphBuilder {
     /// [`TaskGraphBuilder::build`] fails.
     pub fn task(&mut self, id: &str, time: f64) -> u32 {
         if self.time.len() >= self.limits.max_tasks.min(u32::MAX as usize) {
-            self.over("tasks", self.limits.max_tasks);
+            self.over(Limit::Tasks, self.limits.max_tasks);
             return u32::MAX;
         }
         self.id_buf.push_str(id);
@@ -531,7 +535,7 @@ impl TaskGraphBuilder {
     /// edges are merged.
     pub fn edge(&mut self, from: u32, to: u32) {
         if self.edges.len() >= self.limits.max_edges {
-            self.over("edges", self.limits.max_edges);
+            self.over(Limit::Edges, self.limits.max_edges);
             return;
         }
         self.edges.push((from, to));
@@ -540,7 +544,7 @@ impl TaskGraphBuilder {
     /// Adds the precedences `edges` at once (as [`TaskGraphBuilder::edge`] each).
     pub(crate) fn edges(&mut self, edges: Vec<(u32, u32)>) {
         if self.edges.len().saturating_add(edges.len()) > self.limits.max_edges {
-            self.over("edges", self.limits.max_edges);
+            self.over(Limit::Edges, self.limits.max_edges);
             return;
         }
         if self.edges.is_empty() {
@@ -556,7 +560,7 @@ impl TaskGraphBuilder {
     /// readers whose input lists predecessors per task. Replaces edges given before.
     pub fn pred_lists(&mut self, off: Vec<usize>, pred: Vec<u32>) {
         if pred.len() > self.limits.max_edges {
-            self.over("edges", self.limits.max_edges);
+            self.over(Limit::Edges, self.limits.max_edges);
             return;
         }
         self.edges.clear();
@@ -588,8 +592,8 @@ impl TaskGraphBuilder {
     /// endpoints in range, no self-loops, no cycles (the error names one cycle).
     /// Errors carry the index and id of the offending task.
     pub fn build(self) -> Result<TaskGraph, GraphError> {
-        if let Some(m) = self.overflow {
-            return Err(GraphError::new(ErrorKind::Limit, m)
+        if let Some((reached, m)) = self.overflow {
+            return Err(GraphError::limit(reached, m)
                 .with_help("raise the limit in Limits if this input is intended"));
         }
         let n = self.time.len();
@@ -1069,7 +1073,34 @@ mod tests {
             b.task(&format!("t{i}"), 1.0);
         }
         assert_eq!(b.len(), 2);
-        assert_eq!(b.build().unwrap_err().kind, ErrorKind::Limit);
+        let e = b.build().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::Tasks, 2)));
+        assert_eq!(e.message, "more than 2 tasks: the limit");
+
+        let mut b = TaskGraphBuilder::with_limits(Limits {
+            max_edges: 1,
+            ..Limits::default()
+        });
+        let (x, y, z) = (b.task("x", 1.0), b.task("y", 1.0), b.task("z", 1.0));
+        b.edge(x, y);
+        b.edge(y, z);
+        let e = b.build().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::Edges, 1)));
+        assert_eq!(e.message, "more than 1 edges: the limit");
+
+        let e = Limits {
+            max_bytes: 3,
+            ..Limits::default()
+        }
+        .check_bytes(4)
+        .unwrap_err();
+        assert_eq!(e.reached, Some(Reached::new(Limit::InputBytes, 3)));
+        assert_eq!(
+            e.message,
+            "input is 4 bytes, more than the limit of 3 bytes"
+        );
     }
 
     #[test]

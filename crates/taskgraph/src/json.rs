@@ -286,8 +286,8 @@ pub fn read_json_with(text: &str, name: &str, limits: &Limits) -> Result<TaskGra
     };
     let n = file.times.len();
     if n > limits.max_tasks {
-        return Err(GraphError::new(
-            ErrorKind::Limit,
+        return Err(GraphError::limit(
+            sweep::Reached::new(sweep::Limit::Tasks, limits.max_tasks as u64),
             format!("{n} tasks, more than the limit of {}", limits.max_tasks),
         ));
     }
@@ -579,6 +579,7 @@ fn json_num(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sweep::{Limit, Reached};
 
     /// What a reader pass found: ids, times and predecessor lists as strings.
     type Seen = (Vec<String>, Vec<Option<f64>>, Vec<Vec<String>>);
@@ -742,7 +743,7 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::UnknownTask);
         assert_eq!(e.task, Some(1));
         assert_eq!(e.task_id.as_deref(), Some("b"));
-        assert_eq!(e.line_col, Some((3, 35)));
+        assert_eq!(e.line_col(), Some((3, 35)));
         assert_eq!(e.help.as_deref(), Some("did you mean `alpha`?"));
         assert!(
             e.message.contains("unknown predecessor `alpah`"),
@@ -755,7 +756,7 @@ mod tests {
     fn syntax_errors_have_line_col() {
         let e = read_json("{\"tasks\": [\n  {\"id\": \"a\", \"time\": 1,}\n]}").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Syntax);
-        assert_eq!(e.line_col.map(|l| l.0), Some(2));
+        assert_eq!(e.line_col().map(|l| l.0), Some(2));
         let e = read_json("{\"tasks\": [{\"id\": \"a\", \"tim\": 1}]}").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Syntax);
         assert!(e.message.contains("unknown field `tim`"), "{}", e.message);
@@ -809,7 +810,7 @@ mod tests {
             let e = read_json(text).unwrap_err();
             assert_eq!((e.kind, e.task), (kind, task), "{text}: {}", e.message);
             if task.is_some() {
-                assert!(e.line_col.is_some(), "{text}");
+                assert!(e.line_col().is_some(), "{text}");
             }
         }
         let e = read_json(
@@ -827,22 +828,31 @@ mod tests {
         };
         let e = read_json_with(EX, "x", &l).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::InputBytes, 10)));
+        assert!(
+            e.message
+                .ends_with("bytes, more than the limit of 10 bytes"),
+            "{}",
+            e.message
+        );
         let l = Limits {
             max_tasks: 2,
             ..Limits::default()
         };
-        assert_eq!(
-            read_json_with(EX, "x", &l).unwrap_err().kind,
-            ErrorKind::Limit
-        );
+        let e = read_json_with(EX, "x", &l).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::Tasks, 2)));
         let l = Limits {
             max_edges: 2,
             ..Limits::default()
         };
-        assert_eq!(
-            read_json_with(EX, "x", &l).unwrap_err().kind,
-            ErrorKind::Limit
-        );
+        let e = read_json_with(EX, "x", &l).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::Edges, 2)));
+        assert_eq!(e.message, "more than 2 edges: the limit");
+        // Errors other than limits carry no stop reason.
+        let e = read_json_with("{\"tasks\": [", "x", &Limits::default()).unwrap_err();
+        assert_eq!((e.kind, e.reached), (ErrorKind::Syntax, None));
     }
 
     #[test]
@@ -850,7 +860,7 @@ mod tests {
         let t = "{\"tasks\": [\n {\"id\": \"a\", \"time\": 1},\n {\"id\": \"a\", \"time\": 2}\n]}";
         let e = read_json_with(t, "g.json", &Limits::default()).unwrap_err();
         assert_eq!(e.kind, ErrorKind::DuplicateId);
-        assert_eq!(e.line_col, Some((3, 2)));
+        assert_eq!(e.line_col(), Some((3, 2)));
         assert_eq!(e.label(), "second task with this id");
         let mut out = String::new();
         miette::NarratableReportHandler::new()

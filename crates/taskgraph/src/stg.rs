@@ -12,6 +12,7 @@
 
 use crate::error::{ErrorKind, GraphError};
 use crate::graph::{Limits, TaskGraph, TaskGraphBuilder};
+use sweep::{Limit, Reached};
 
 /// Options for [`read_stg_with`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -104,6 +105,7 @@ pub fn read_stg_with(text: &str, name: &str, opts: &StgOptions) -> Result<TaskGr
                 at,
                 0,
             )
+            .with_reached(Reached::new(Limit::Tasks, opts.limits.max_tasks as u64))
         })?;
     // Each record needs at least 6 bytes ("k t 0\n"), so the text bounds the real count.
     if total > text.len() / 4 + 2 {
@@ -170,12 +172,14 @@ pub fn read_stg_with(text: &str, name: &str, opts: &StgOptions) -> Result<TaskGr
                 ));
             }
             if preds.len() >= opts.limits.max_edges {
-                return Err(tk.err(
-                    ErrorKind::Limit,
-                    format!("more than {} edges, the limit", opts.limits.max_edges),
-                    pat,
-                    0,
-                ));
+                return Err(tk
+                    .err(
+                        ErrorKind::Limit,
+                        format!("more than {} edges, the limit", opts.limits.max_edges),
+                        pat,
+                        0,
+                    )
+                    .with_reached(Reached::new(Limit::Edges, opts.limits.max_edges as u64)));
             }
             preds.push((p as u32, k as u32, pat, p.to_string().len()));
         }
@@ -277,15 +281,18 @@ mod tests {
     #[test]
     fn errors() {
         let e = read_stg("1\n0 0 0\n1 5 1 0\n").unwrap_err();
-        assert_eq!((e.kind, e.line_col), (ErrorKind::Syntax, Some((4, 1))));
+        assert_eq!((e.kind, e.line_col()), (ErrorKind::Syntax, Some((4, 1))));
         let e = read_stg("1\n0 0 0\n2 5 1 0\n2 0 1 1\n").unwrap_err();
-        assert_eq!((e.kind, e.line_col), (ErrorKind::Syntax, Some((3, 1))));
+        assert_eq!((e.kind, e.line_col()), (ErrorKind::Syntax, Some((3, 1))));
         let e = read_stg("1\n0 0 0\n1 x 1 0\n2 0 1 1\n").unwrap_err();
-        assert_eq!((e.kind, e.line_col), (ErrorKind::BadTime, Some((3, 3))));
+        assert_eq!((e.kind, e.line_col()), (ErrorKind::BadTime, Some((3, 3))));
         let e = read_stg("1\n0 0 0\n1 -5 1 0\n2 0 1 1\n").unwrap_err();
         assert_eq!(e.kind, ErrorKind::BadTime);
         let e = read_stg("1\n0 0 0\n1 5 1 9\n2 0 1 1\n").unwrap_err();
-        assert_eq!((e.kind, e.line_col), (ErrorKind::UnknownTask, Some((3, 7))));
+        assert_eq!(
+            (e.kind, e.line_col()),
+            (ErrorKind::UnknownTask, Some((3, 7)))
+        );
         let e = read_stg("1\n0 0 0\n1 5 1 1\n2 0 1 1\n").unwrap_err();
         assert_eq!(e.kind, ErrorKind::SelfLoop);
         let e = read_stg("2\n0 0 1 2\n1 5 1 0\n2 0 1 1\n3 0 1 2\n").unwrap_err();
@@ -294,6 +301,28 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::Syntax);
         let e = read_stg("99999999999\n0 0 0").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(
+            e.reached,
+            Some(Reached::new(
+                Limit::Tasks,
+                Limits::default().max_tasks as u64
+            ))
+        );
+        let few_edges = StgOptions {
+            limits: Limits {
+                max_edges: 1,
+                ..Limits::default()
+            },
+            ..StgOptions::default()
+        };
+        let e = read_stg_with(EX, "x", &few_edges).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::Edges, 1)));
+        assert!(
+            e.message.starts_with("more than 1 edges, the limit"),
+            "{}",
+            e.message
+        );
         let e = read_stg("1000000\n0 0 0").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Syntax);
         assert_eq!(read_stg("").unwrap_err().kind, ErrorKind::Syntax);

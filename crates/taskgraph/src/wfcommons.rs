@@ -89,8 +89,8 @@ pub fn read_wfcommons_with(
         ));
     };
     if tasks.len() > opts.limits.max_tasks {
-        return Err(GraphError::new(
-            ErrorKind::Limit,
+        return Err(GraphError::limit(
+            sweep::Reached::new(sweep::Limit::Tasks, opts.limits.max_tasks as u64),
             format!(
                 "{} tasks, more than the limit of {}",
                 tasks.len(),
@@ -290,5 +290,17 @@ mod tests {
         let e = read_wfcommons(r#"{"workflow": {"tasks": [{"name": "a", "runtime": -1}]}}"#)
             .unwrap_err();
         assert_eq!(e.kind, ErrorKind::BadTime);
+        let one = WfOptions {
+            limits: Limits {
+                max_tasks: 1,
+                ..Limits::default()
+            },
+            ..WfOptions::default()
+        };
+        let two = r#"{"workflow": {"tasks": [{"name": "a", "runtime": 1}, {"name": "b", "runtime": 1}]}}"#;
+        let e = read_wfcommons_with(two, "x", &one).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(sweep::Reached::new(sweep::Limit::Tasks, 1)));
+        assert_eq!(e.message, "2 tasks, more than the limit of 1");
     }
 }

@@ -38,7 +38,7 @@ fn run_all(text: &str) -> Vec<bool> {
                         "{name}: span out of bounds"
                     );
                 }
-                if let Some((l, c)) = e.line_col {
+                if let Some((l, c)) = e.line_col() {
                     assert!(l >= 1 && c >= 1, "{name}");
                 }
                 false

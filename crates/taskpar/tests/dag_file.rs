@@ -1,6 +1,7 @@
 //! DAG files: what the recorder writes reads back the same, and every corrupt, truncated or
 //! foreign file is a clear error (acceptance item 6), never a panic.
 
+use sweep::{Limit, Reached};
 use taskpar::dag::{self, DagError, Limits};
 
 fn fib(n: u64) -> u64 {
@@ -134,7 +135,20 @@ fn deep_nesting_and_huge_counts_stop_at_the_limits() {
         b.extend_from_slice(&1u32.to_le_bytes());
     }
     let e = dag::read(&b, &Limits::default()).unwrap_err();
-    assert!(matches!(e, DagError::TooDeep { limit: 10_000, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            DagError::TooDeep {
+                reached: Reached {
+                    limit: Limit::Depth,
+                    value: 10_000
+                },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("deeper than 10000 levels"), "{e}");
     // A task claiming 4 billion items in a short file: truncated, no huge allocation.
     let mut b = header();
     b.push(taskrec::TAG_TASK);
@@ -149,7 +163,13 @@ fn deep_nesting_and_huge_counts_stop_at_the_limits() {
         ..Limits::default()
     };
     let e = dag::read(&bytes, &small).unwrap_err();
-    assert_eq!(e, DagError::TooLarge { limit: 0 });
+    assert_eq!(
+        e,
+        DagError::TooLarge {
+            reached: Reached::new(Limit::Nodes, 0)
+        }
+    );
+    assert_eq!(e.to_string(), "the DAG file holds more than 0 nodes");
 }
 
 /// fib(8) recorded on one worker, after `edit`.
@@ -171,8 +191,12 @@ fn the_header_and_the_nodes_workers_are_checked() {
         e,
         DagError::TooManyWorkers {
             workers: 100_000,
-            limit: 1024
+            reached: Reached::new(Limit::Workers, 1024)
         }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the DAG file's header names 100000 workers; the limit is 1024"
     );
     let e = dag::read(
         &edited(|d| {
@@ -233,10 +257,25 @@ fn sniff_and_load_tell_dag_files_from_others() {
         max_bytes: 100,
         ..Limits::default()
     };
-    assert!(matches!(
-        dag::load(&f, &small),
-        Err(dag::LoadError::TooBig { limit: 100, .. })
-    ));
+    let e = dag::load(&f, &small).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            dag::LoadError::TooBig {
+                reached: Reached {
+                    limit: Limit::InputBytes,
+                    value: 100
+                },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .ends_with("is larger than 100 bytes, the limit for a DAG file"),
+        "{e}"
+    );
     #[cfg(unix)]
     assert!(matches!(
         dag::load(std::path::Path::new("/dev/zero"), &limits),

@@ -330,14 +330,14 @@ fn write_csv(path: &std::path::Path, points: &[etccs::table::Row]) -> Result<()>
 /// An analysis error as the command reports it: a state-limit error names the flag.
 fn failure(e: etccs::Error) -> CliError {
     match e {
-        etccs::Error::Limit { agent, max_states } => CliError::with_help(
-            format!("exploring `{agent}` produced more than {max_states} states"),
+        etccs::Error::Limit { agent, reached } => CliError::with_help(
+            format!(
+                "exploring `{agent}` produced more than {} states",
+                reached.value
+            ),
             format!(
                 "{}, restrict more channels, or simplify the model",
-                crate::limits::raise(&sweep::Reached::new(
-                    sweep::Limit::States,
-                    max_states as u64
-                ))
+                crate::limits::raise(&reached)
             ),
         ),
         e @ etccs::Error::Symbolic { .. } => CliError::with_help(

@@ -270,7 +270,9 @@ impl Setup {
 /// An analysis error as a CLI error with a hint.
 pub fn analysis_error(e: AnalysisError) -> CliError {
     let help = match &e {
-        AnalysisError::Procs { .. } => "give --procs a number of processes within the limit",
+        AnalysisError::Procs { .. } | AnalysisError::TooManyProcs { .. } => {
+            "give --procs a number of processes within the limit"
+        }
         AnalysisError::Attribute { .. } => {
             "policies `assigned` need attrs.proc, `queues` attrs.queue, `priority` \
              attrs.priority on every task; or choose another --policy"

@@ -16,11 +16,13 @@ pub(super) fn flags(over: &[(&str, u64)]) -> String {
 
 pub(super) fn model_error(e: Box<lang::ModelError>) -> CliError {
     let mut e = e;
-    if e.kind == lang::ErrorKind::Limit
-        && e.help
-            .as_deref()
-            .is_some_and(|h| h.ends_with("raise the limit"))
-    {
+    // An instantiation over its steps or ops: the flags that raise them.
+    if e.reached.is_some_and(|r| {
+        matches!(
+            r.limit,
+            sweep::Limit::TraversalSteps | sweep::Limit::GraphOps
+        )
+    }) {
         e.help = Some("predict at smaller parameters, or raise --max-steps and --max-ops".into());
     }
     if !e.missing_coeffs.is_empty() {

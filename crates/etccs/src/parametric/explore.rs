@@ -203,13 +203,13 @@ impl<'a> Explorer<'a> {
         if self.memo.len() >= self.limits.max_states {
             return Err(Error::Limit {
                 agent: self.agent.clone(),
-                max_states: self.limits.max_states,
+                reached: sweep::Reached::new(sweep::Limit::States, self.limits.max_states as u64),
             });
         }
         if self.depth >= self.limits.max_depth {
             return Err(Error::TooDeep {
                 agent: self.agent.clone(),
-                max_depth: self.limits.max_depth,
+                reached: sweep::Reached::new(sweep::Limit::Depth, self.limits.max_depth as u64),
             });
         }
         self.on_path.insert(key);

@@ -41,6 +41,9 @@ pub struct ModelError {
     pub missing: Vec<String>,
     /// Coefficients that need a value (given, or fitted to samples).
     pub missing_coeffs: Vec<String>,
+    /// The limit that was reached, for [`ErrorKind::Limit`] errors: the model text's size,
+    /// an instantiation's steps or ops, the loop iterations of its count.
+    pub reached: Option<sweep::Reached>,
 }
 
 diag::located_diagnostic!(ModelError);
@@ -55,7 +58,15 @@ impl ModelError {
             location: None,
             missing: Vec::new(),
             missing_coeffs: Vec::new(),
+            reached: None,
         })
+    }
+
+    /// An [`ErrorKind::Limit`] error: `reached` stopped the work.
+    pub fn limit(reached: sweep::Reached, message: impl Into<String>) -> Box<Self> {
+        let mut e = ModelError::new(ErrorKind::Limit, message);
+        e.reached = Some(reached);
+        e
     }
 
     /// The 1-based line and column of the error, if it has a location.

@@ -77,8 +77,8 @@ pub const MAX_INPUT_BYTES: usize = 16 << 20;
 /// name used as the wrong kind of thing, or a text over [`MAX_INPUT_BYTES`].
 pub fn parse(name: &str, text: &str) -> Result<Model> {
     if text.len() > MAX_INPUT_BYTES {
-        return Err(ModelError::new(
-            ErrorKind::Limit,
+        return Err(ModelError::limit(
+            sweep::Reached::new(sweep::Limit::InputBytes, MAX_INPUT_BYTES as u64),
             format!(
                 "the model is {} bytes, over the limit of {MAX_INPUT_BYTES}",
                 text.len()

@@ -240,10 +240,16 @@ pub fn analyze_metered(
     if let Some(m) = meter {
         m.start();
     }
-    if procs == 0 || procs > limits.max_procs {
+    if procs == 0 {
         return Err(AnalysisError::Procs {
             procs,
             max: limits.max_procs,
+        });
+    }
+    if procs > limits.max_procs {
+        return Err(AnalysisError::TooManyProcs {
+            procs,
+            reached: sweep::Reached::new(sweep::Limit::Processes, limits.max_procs as u64),
         });
     }
     let n = g.len();

@@ -65,13 +65,24 @@ pub trait Dag {
 /// Errors of the analysis.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum AnalysisError {
-    /// Bad processor count.
+    /// No processes: `procs` is 0.
     #[error("the number of processes must be between 1 and {max}, got {procs}")]
     Procs {
         /// Given.
         procs: usize,
-        /// Limit.
+        /// The most processes ([`engine::Limits::max_procs`]).
         max: usize,
+    },
+    /// More processes than [`engine::Limits::max_procs`].
+    #[error(
+        "the number of processes must be between 1 and {}, got {procs}",
+        reached.value
+    )]
+    TooManyProcs {
+        /// Given.
+        procs: usize,
+        /// The limit reached: [`sweep::Limit::Processes`] at [`engine::Limits::max_procs`].
+        reached: sweep::Reached,
     },
     /// A task attribute the policy needs is missing or invalid.
     #[error("task `{task}`: {message}")]

@@ -383,6 +383,40 @@ fn missing_attributes_and_deadlocks_are_errors() {
         matches!(e, super::AnalysisError::Deadlock { finished: 0, .. }),
         "{e}"
     );
+    // Too many processes: the limit reached; none: a bad count, not a limit.
+    let two = Limits { max_procs: 2 };
+    let e = analyze(
+        &w,
+        3,
+        PolicyKind::Fifo.build().as_mut(),
+        &mut NoOverhead,
+        &two,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        super::AnalysisError::TooManyProcs {
+            procs: 3,
+            reached: sweep::Reached::new(sweep::Limit::Processes, 2),
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the number of processes must be between 1 and 2, got 3"
+    );
+    let e = analyze(
+        &w,
+        0,
+        PolicyKind::Fifo.build().as_mut(),
+        &mut NoOverhead,
+        &two,
+    )
+    .unwrap_err();
+    assert_eq!(e, super::AnalysisError::Procs { procs: 0, max: 2 });
+    assert_eq!(
+        e.to_string(),
+        "the number of processes must be between 1 and 2, got 0"
+    );
     assert_eq!(run(&d, 1, PolicyKind::Assigned), 2.0);
 }
 

@@ -149,8 +149,8 @@ impl<'a> Nodes<'a> {
             return Ok(n);
         }
         if self.nodes.len() >= self.max_tasks {
-            return Err(GraphError::new(
-                ErrorKind::Limit,
+            return Err(GraphError::limit(
+                sweep::Reached::new(sweep::Limit::Tasks, self.max_tasks as u64),
                 format!("more than {} tasks, the limit", self.max_tasks),
             ));
         }
@@ -536,8 +536,8 @@ impl<'a> Parser<'a> {
                     if self.edges.len().saturating_add(from.len() * to.len())
                         > self.limits.max_edges
                     {
-                        return Err(GraphError::new(
-                            ErrorKind::Limit,
+                        return Err(GraphError::limit(
+                            sweep::Reached::new(sweep::Limit::Edges, self.limits.max_edges as u64),
                             format!("more than {} edges, the limit", self.limits.max_edges),
                         ));
                     }
@@ -568,8 +568,8 @@ impl<'a> Parser<'a> {
         let sub = is_kw(&t, "subgraph");
         if sub || t == Tok::LBrace {
             if depth >= MAX_DEPTH {
-                return Err(GraphError::new(
-                    ErrorKind::Limit,
+                return Err(GraphError::limit(
+                    sweep::Reached::new(sweep::Limit::Depth, MAX_DEPTH as u64),
                     format!("subgraphs nested more than {MAX_DEPTH} deep"),
                 )
                 .at(self.name, self.lex.text, s, e, "here"));
@@ -851,6 +851,7 @@ pub fn write_dot(g: &TaskGraph) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sweep::{Limit, Reached};
 
     const EX: &str = r#"
 // a comment
@@ -924,7 +925,7 @@ strict digraph "G" {
         let e = read_dot("digraph {\n  a [time=1]\n  b\n  a -> b\n}").unwrap_err();
         assert_eq!(e.kind, ErrorKind::MissingTime);
         assert_eq!(e.task_id.as_deref(), Some("b"));
-        assert_eq!(e.line_col, Some((3, 3)));
+        assert_eq!(e.line_col(), Some((3, 3)));
         let g = read_dot_with(
             "digraph {\n  a [time=1]\n  b\n  a -> b\n}",
             "x",
@@ -940,7 +941,7 @@ strict digraph "G" {
         assert_eq!(e.kind, ErrorKind::Cycle);
         assert!(e.message.contains("a -> b -> a"), "{}", e.message);
         let e = read_dot("digraph { a [time=x1] }").unwrap_err();
-        assert_eq!((e.kind, e.line_col), (ErrorKind::BadTime, Some((1, 19))));
+        assert_eq!((e.kind, e.line_col()), (ErrorKind::BadTime, Some((1, 19))));
         let e = read_dot("digraph { a [time=-1] }").unwrap_err();
         assert_eq!(e.kind, ErrorKind::BadTime);
         let e = read_dot("digraph { a [time=1, proc=x] }").unwrap_err();
@@ -948,9 +949,9 @@ strict digraph "G" {
         let e = read_dot("digraph { a [time=1]; a -> a }").unwrap_err();
         assert_eq!(e.kind, ErrorKind::SelfLoop);
         let e = read_dot("graph { a -- b }").unwrap_err();
-        assert_eq!((e.kind, e.line_col), (ErrorKind::Syntax, Some((1, 1))));
+        assert_eq!((e.kind, e.line_col()), (ErrorKind::Syntax, Some((1, 1))));
         let e = read_dot("digraph { a -- b }").unwrap_err();
-        assert_eq!((e.kind, e.line_col), (ErrorKind::Syntax, Some((1, 13))));
+        assert_eq!((e.kind, e.line_col()), (ErrorKind::Syntax, Some((1, 13))));
         let e = read_dot("digraph {\n a [time=1\n").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Syntax);
         let e = read_dot("digraph { a [time=\"1] }").unwrap_err();
@@ -958,7 +959,27 @@ strict digraph "G" {
         let e = read_dot("digraph { /* x }").unwrap_err();
         assert!(e.message.contains("unterminated"), "{}", e.message);
         let deep = format!("digraph {{ {} }}", "{".repeat(200));
-        assert_eq!(read_dot(&deep).unwrap_err().kind, ErrorKind::Limit);
+        let e = read_dot(&deep).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::Depth, 64)));
+        let limited = |max_tasks, max_edges| DotOptions {
+            default_time: Some(1.0),
+            limits: Limits {
+                max_tasks,
+                max_edges,
+                ..Limits::default()
+            },
+        };
+        let e = read_dot_with("digraph { a -> b -> c }", "x", &limited(2, 10)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::Tasks, 2)));
+        assert_eq!(e.message, "more than 2 tasks, the limit");
+        let e = read_dot_with("digraph { a -> b -> c }", "x", &limited(10, 1)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit);
+        assert_eq!(e.reached, Some(Reached::new(Limit::Edges, 1)));
+        assert_eq!(e.message, "more than 1 edges, the limit");
+        let e = read_dot("digraph { a -> b }").unwrap_err();
+        assert_eq!((e.kind, e.reached), (ErrorKind::MissingTime, None));
         let e = read_dot("digraph { a [time=1] } extra").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Syntax);
     }

@@ -19,7 +19,11 @@ pub enum LoadError {
         error: std::io::Error,
     },
     /// The file is larger than [`Limits::max_bytes`].
-    #[error("`{}` is larger than {limit} bytes, the limit for a DAG file", path.display())]
+    #[error(
+        "`{}` is larger than {} bytes, the limit for a DAG file",
+        path.display(),
+        reached.value
+    )]
     #[diagnostic(help(
         "check that this is the right file; record with collapsing on (leave \
          VATES_TASKREC_COLLAPSE unset)"
@@ -27,8 +31,8 @@ pub enum LoadError {
     TooBig {
         /// The file.
         path: PathBuf,
-        /// The limit.
-        limit: u64,
+        /// The limit reached: [`sweep::Limit::InputBytes`] at [`Limits::max_bytes`].
+        reached: sweep::Reached,
     },
     /// The bytes are not a readable DAG file.
     #[error("`{}`: {error}", path.display())]
@@ -121,7 +125,7 @@ pub fn load_with(
     if bytes.len() as u64 > limits.max_bytes {
         return Err(LoadError::TooBig {
             path: path.to_path_buf(),
-            limit: limits.max_bytes,
+            reached: sweep::Reached::new(sweep::Limit::InputBytes, limits.max_bytes),
         });
     }
     sniff_with(&bytes, limits, clock_hz)

@@ -228,25 +228,25 @@ pub enum DagError {
         what: String,
     },
     /// More nodes than the limit.
-    #[error("the DAG file holds more than {limit} nodes")]
+    #[error("the DAG file holds more than {} nodes", reached.value)]
     #[diagnostic(help(
         "record with collapsing on (leave VATES_TASKREC_COLLAPSE unset): subgraphs \
          that ran on one worker then take one node"
     ))]
     TooLarge {
-        /// The limit.
-        limit: u64,
+        /// The limit reached: [`sweep::Limit::Nodes`] at [`Limits::max_nodes`].
+        reached: sweep::Reached,
     },
     /// A header that names more workers than the limit.
-    #[error("the DAG file's header names {workers} workers; the limit is {limit}")]
+    #[error("the DAG file's header names {workers} workers; the limit is {}", reached.value)]
     #[diagnostic(help(
         "record with fewer workers (RAYON_NUM_THREADS), or check that this is the right file"
     ))]
     TooManyWorkers {
         /// The header's count.
         workers: u32,
-        /// The limit ([`Limits::max_workers`]).
-        limit: u32,
+        /// The limit reached: [`sweep::Limit::Workers`] at [`Limits::max_workers`].
+        reached: sweep::Reached,
     },
     /// A node on a worker the header does not have.
     #[error(
@@ -266,7 +266,10 @@ pub enum DagError {
         workers: u32,
     },
     /// Nested deeper than the limit.
-    #[error("the DAG file nests tasks deeper than {limit} levels (at byte {offset})")]
+    #[error(
+        "the DAG file nests tasks deeper than {} levels (at byte {offset})",
+        reached.value
+    )]
     #[diagnostic(help(
         "record with collapsing on (leave VATES_TASKREC_COLLAPSE unset): subgraphs \
          that ran on one worker then take one node"
@@ -274,8 +277,8 @@ pub enum DagError {
     TooDeep {
         /// Where.
         offset: usize,
-        /// The limit.
-        limit: usize,
+        /// The limit reached: [`sweep::Limit::Depth`] at [`Limits::max_depth`].
+        reached: sweep::Reached,
     },
     /// A DAG Recorder file of another version than the one vates reads.
     #[error("a DAG Recorder file of version `{found}`; vates reads `DAG_RECORDER FORMAT VERSION  1.24 2014/09/18` (MassiveThreads' profiler)")]

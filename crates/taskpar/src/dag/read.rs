@@ -59,7 +59,7 @@ fn read_here(bytes: &[u8], limits: &Limits) -> Result<Recording, DagError> {
     if header.workers > limits.max_workers {
         return Err(DagError::TooManyWorkers {
             workers: header.workers,
-            limit: limits.max_workers,
+            reached: sweep::Reached::new(sweep::Limit::Workers, limits.max_workers.into()),
         });
     }
     let hz = header.clock.frequency_hz;
@@ -162,13 +162,13 @@ impl<'a> Cursor<'a> {
         self.nodes += 1;
         if self.nodes > self.limits.max_nodes {
             return Err(DagError::TooLarge {
-                limit: self.limits.max_nodes,
+                reached: sweep::Reached::new(sweep::Limit::Nodes, self.limits.max_nodes),
             });
         }
         if depth > self.limits.max_depth {
             return Err(DagError::TooDeep {
                 offset: self.at,
-                limit: self.limits.max_depth,
+                reached: sweep::Reached::new(sweep::Limit::Depth, self.limits.max_depth as u64),
             });
         }
         Ok(())

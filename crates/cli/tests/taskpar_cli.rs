@@ -555,3 +555,86 @@ fn bad_training_files_and_model_files_are_named_errors() {
     );
     assert!(err.contains("--transform"), "{err}");
 }
+
+/// A DAG Recorder fixture of crates/taskpar/tests/data/dag-recorder.
+fn dr_fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../taskpar/tests/data/dag-recorder")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn dag_recorder_files_give_its_stat_file_and_replay() {
+    // `--format stat` of DAG Recorder's `.dag` is the `.stat` it wrote for the run.
+    for name in ["fib-12-w2", "nqueens-7-w2"] {
+        let dag = dr_fixture(&format!("{name}.dag"));
+        let got = stdout(&[
+            "taskpar",
+            "stats",
+            &dag,
+            "--format",
+            "stat",
+            "--clock-hz",
+            "2.59614e9",
+        ]);
+        let want = std::fs::read_to_string(dr_fixture(&format!("{name}.stat"))).expect("stat");
+        assert_eq!(got, want, "{name}");
+    }
+    // Without --clock-hz the ticks are read at this machine's clock, and a note says so.
+    let dag = dr_fixture("fib-6-w2-nc.dag");
+    let (out, err) = common::output_with_code(&["taskpar", "stats", &dag], 0);
+    assert!(out.starts_with("fib.c: 2 workers"), "{out}");
+    assert!(
+        err.contains("does not say how fast its clock ran") && err.contains("--clock-hz"),
+        "{err}"
+    );
+    // The JSON counts the program's tasks: fib(6) creates 12 tasks.
+    let v = json(&[
+        "taskpar",
+        "stats",
+        &dag,
+        "--format",
+        "json",
+        "--clock-hz",
+        "1e9",
+    ]);
+    assert_eq!(v["create_task"], 12);
+    // Replayed as a task graph: at P = 1 its makespan is the work, in seconds at the rate
+    // given (1 GHz: a tick is a nanosecond).
+    let one = json(&[
+        "graph",
+        "analyze",
+        &dag,
+        "-p",
+        "1",
+        "--clock-hz",
+        "1e9",
+        "--format",
+        "json",
+    ]);
+    let work = v["clock"]["work"].as_f64().expect("work in ticks");
+    let makespan = one["makespan"].as_f64().expect("makespan");
+    assert!(
+        (makespan * 1e9 / work - 1.0).abs() < 1e-9,
+        "{makespan} vs {work}"
+    );
+    // A file of another DAG Recorder version is refused with what vates reads.
+    let dir = tempdir("dr-version");
+    let mut bytes = std::fs::read(&dag).expect("fixture");
+    bytes[29..33].copy_from_slice(b"1.23");
+    let old = dir.join("old.dag");
+    std::fs::write(&old, bytes).expect("write");
+    let err = fails(
+        &[
+            "taskpar",
+            "stats",
+            old.to_str().unwrap(),
+            "--clock-hz",
+            "1e9",
+        ],
+        1,
+    );
+    assert!(err.contains("version") && err.contains("1.24"), "{err}");
+}

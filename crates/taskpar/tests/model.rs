@@ -855,7 +855,7 @@ fn p_terms_two_worker_counts_cannot_separate_are_named_and_warned() {
     // The model text names every confounded pair; the file keeps them.
     let text = model::model_text(&m);
     assert!(
-        text.contains("cannot tell ct*(p-1)/p from ct*(p-1)"),
+        text.contains("delay: in every training run ct*(p-1)/p = 0.5 × ct*(p-1)"),
         "{text}"
     );
     let back = model::from_json(&model::to_json(&m)).unwrap();

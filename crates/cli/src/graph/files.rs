@@ -45,7 +45,7 @@ fn emit(path: Option<&Path>, text: &str, out: &mut dyn Write) -> Result<()> {
 
 pub fn convert(a: ConvertArgs, out: &mut dyn Write) -> Result<()> {
     let to = output_format(Some(&a.output), a.to)?;
-    let g = load_graph(&a.input, a.from)?;
+    let g = load_graph(&a.input, a.from, None)?;
     let text = taskgraph::format::write(&g, to)?;
     emit(Some(&a.output), &text, out)
 }

@@ -53,6 +53,10 @@ pub struct GraphInput {
     /// A system model (TOML: queueing and delay centers, optional lock).
     #[arg(long, value_name = "FILE.toml")]
     pub system: Option<PathBuf>,
+    /// A DAG Recorder file's clock rate in ticks per second (default: this machine's CPU
+    /// clock, with a note).
+    #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
+    pub clock_hz: Option<f64>,
 }
 
 /// Options of `vates graph analyze`.
@@ -151,7 +155,7 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         GraphCommand::Analyze(a) => analyze(a, out),
         GraphCommand::Sweep(a) => {
-            let g = load_graph(&a.input.graph, a.input.from)?;
+            let g = load_graph(&a.input.graph, a.input.from, a.input.clock_hz)?;
             let setup = Setup::new(&a.input)?;
             let opts = sweep::Options {
                 procs: a.procs,
@@ -168,18 +172,24 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
 // loading
 
 /// Reads and validates a task graph; the format is `from`, else detected.
-pub fn load_graph(path: &Path, from: Option<GraphFormat>) -> Result<TaskGraph> {
+pub fn load_graph(
+    path: &Path,
+    from: Option<GraphFormat>,
+    clock_hz: Option<f64>,
+) -> Result<TaskGraph> {
     let limits = Limits::default();
     // Text formats, or a recorded run's DAG file (binary, recognised by its first bytes).
     let bytes = crate::input::read_text_unless(
         path,
         limits.max_bytes,
         "a task graph file",
-        &taskpar::dag::is_dag_file,
+        &taskpar::dag::is_recording,
     )?;
-    if let Some(rec) = taskpar::dag::sniff(&bytes, &taskpar::dag::Limits::default()) {
+    let clock = crate::taskpar::dag_clock(clock_hz);
+    if let Some(rec) = taskpar::dag::sniff_with(&bytes, &taskpar::dag::Limits::default(), clock) {
         // A recorded run: its DAG with strand times in seconds.
         let rec = rec.map_err(|e| crate::taskpar::dag_error(path, e))?;
+        crate::taskpar::note_dag_clock(&rec, clock_hz);
         let secs = 1.0 / rec.header.clock.frequency_hz;
         return Ok(taskpar::replay::task_graph(&rec.graph(), secs)?);
     }
@@ -294,7 +304,7 @@ pub fn analysis_error(e: AnalysisError) -> CliError {
 // analyze
 
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
-    let g = load_graph(&a.input.graph, a.input.from)?;
+    let g = load_graph(&a.input.graph, a.input.from, a.input.clock_hz)?;
     let setup = Setup::new(&a.input)?;
     let units = termio::progress::Units {
         running: "scheduling",

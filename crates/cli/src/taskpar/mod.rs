@@ -50,9 +50,15 @@ pub enum StatsFormat {
 /// Options of `vates taskpar stats`.
 #[derive(clap::Args, Debug)]
 pub struct StatsArgs {
-    /// The DAG file (written by a program run with `VATES_TASKREC=FILE`).
+    /// The DAG file: vates' (a program run with `VATES_TASKREC=FILE`) or DAG Recorder's
+    /// (`.dag` of MassiveThreads' profiler, format 1.24).
     #[arg(value_name = "DAG")]
     dag: PathBuf,
+    /// A DAG Recorder file's clock rate in ticks per second (its times are time-stamp
+    /// counter ticks and it does not say how fast they ran; default: this machine's CPU
+    /// clock as /proc/cpuinfo reports it, with a note).
+    #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
+    clock_hz: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
     format: StatsFormat,
@@ -77,17 +83,50 @@ pub fn run(cmd: TaskparCommand, out: &mut dyn Write) -> Result<()> {
     }
 }
 
-/// Reads the DAG file `path` (its magic first, so another kind of file costs nothing).
-pub fn load_dag(path: &Path) -> Result<Recording> {
-    dag::load(path, &Limits::default()).map_err(|e| match e {
-        LoadError::Io { path, error } => CliError::read(&path, &error),
-        e => CliError::Report(e.into()),
+/// Reads the DAG file `path` (its magic first, so another kind of file costs nothing); a
+/// DAG Recorder file's clock runs at `clock_hz` ([`dag_clock`]).
+pub fn load_dag(path: &Path, clock_hz: Option<f64>) -> Result<Recording> {
+    let rec =
+        dag::load_with(path, &Limits::default(), dag_clock(clock_hz)).map_err(|e| match e {
+            LoadError::Io { path, error } => CliError::read(&path, &error),
+            LoadError::Dag { path, error } => dag_error(&path, error),
+            e => CliError::Report(e.into()),
+        })?;
+    note_dag_clock(&rec, clock_hz);
+    Ok(rec)
+}
+
+/// The clock rate for a DAG Recorder file: `--clock-hz`, else this machine's CPU clock
+/// (`/proc/cpuinfo`; its time-stamp counter runs at the nominal clock).
+pub fn dag_clock(clock_hz: Option<f64>) -> Option<f64> {
+    clock_hz.or_else(|| {
+        let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+        let line = info.lines().find(|l| l.starts_with("cpu MHz"))?;
+        let mhz: f64 = line.split_once(':')?.1.trim().parse().ok()?;
+        (mhz.is_finite() && mhz > 0.0).then_some(mhz * 1e6)
     })
+}
+
+/// The note for a DAG Recorder file read at this machine's clock rate.
+pub fn note_dag_clock(rec: &Recording, clock_hz: Option<f64>) {
+    if clock_hz.is_none() && matches!(rec.body, dag::Body::Graph(_)) {
+        crate::error::note(&format!(
+            "note: a DAG Recorder file does not say how fast its clock ran; its ticks are read \
+             at this machine's {} MHz (give --clock-hz for the machine that recorded it)",
+            rec.header.clock.frequency_hz / 1e6
+        ));
+    }
 }
 
 /// The message of a DAG file `path` that cannot be read (the error's own hint).
 pub fn dag_error(path: &Path, e: DagError) -> CliError {
-    let help = miette::Diagnostic::help(&e).map(|h| h.to_string());
+    let help = match e {
+        DagError::DrClock => Some(
+            "give --clock-hz, the time-stamp counter's rate of the machine that recorded it"
+                .to_string(),
+        ),
+        ref e => miette::Diagnostic::help(e).map(|h| h.to_string()),
+    };
     CliError::Diag(crate::error::Diag {
         message: format!("`{}`: {e}", path.display()),
         help,
@@ -99,7 +138,7 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(p) = &a.profile {
         crate::error::check_output(p)?;
     }
-    let rec = load_dag(&a.dag)?;
+    let rec = load_dag(&a.dag, a.clock_hz)?;
     let g = rec.graph();
     let opts = StatsOptions {
         workers: None,

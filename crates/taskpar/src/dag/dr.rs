@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 
 use super::graph::{Counts, EdgeKind, Graph, Node, NodeKind};
 use super::{Clock, DagError, Header, Limits, Machine, OUTSIDE_POOL};
+use sweep::{Limit, Reached};
 use taskrec::tree::EndKind;
 
 /// The version string this reader knows (45 bytes, newline included).
@@ -160,15 +161,21 @@ pub fn read(bytes: &[u8], limits: &Limits, frequency_hz: f64) -> Result<DrFile, 
     check_layout(bytes, n, m)?;
     if n > limits.max_nodes {
         return Err(DagError::TooLarge {
-            limit: limits.max_nodes,
+            reached: Reached::new(Limit::Nodes, limits.max_nodes),
+        });
+    }
+    if workers == 0 {
+        return Err(DagError::Corrupt {
+            offset: 69,
+            what: "the header names 0 workers; a run has at least one".into(),
         });
     }
     let workers = u32::try_from(workers)
         .ok()
-        .filter(|&w| w >= 1 && w <= limits.max_workers)
+        .filter(|&w| w <= limits.max_workers)
         .ok_or(DagError::TooManyWorkers {
             workers: u32::try_from(workers).unwrap_or(u32::MAX),
-            limit: limits.max_workers,
+            reached: Reached::new(Limit::Workers, u64::from(limits.max_workers)),
         })?;
     let (n, m) = (n as usize, m as usize);
     let edges_at = HEADER + NODE * n;

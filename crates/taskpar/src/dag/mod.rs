@@ -173,10 +173,12 @@ impl Default for Limits {
 #[derive(Clone, Debug, PartialEq, thiserror::Error, miette::Diagnostic)]
 pub enum DagError {
     /// The file does not begin with the DAG magic.
-    #[error("not a vates DAG file (it does not begin with `VATESDAG`)")]
+    #[error(
+        "not a vates DAG file (it does not begin with `VATESDAG`), nor a DAG Recorder one (`DAG_RECORDER FORMAT VERSION`)"
+    )]
     #[diagnostic(help(
         "give a file written by a program linked with taskrec and run with \
-         VATES_TASKREC=FILE (`vates taskpar record` does this)"
+         VATES_TASKREC=FILE (`vates taskpar record` does this), or a DAG Recorder `.dag`"
     ))]
     NotDag,
     /// Another version of the layout.

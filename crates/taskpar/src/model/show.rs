@@ -98,18 +98,19 @@ pub fn model_text(m: &Model) -> String {
                 mixed.join(", ")
             );
         }
-        for c in &s.confounded {
+        // A pair whose kept term is not in the fit chose nothing.
+        let selected = s.selected();
+        for c in s
+            .confounded
+            .iter()
+            .filter(|c| selected.iter().any(|(f, _)| *f == c.stands_in))
+        {
             let (kept, left) = (c.stands_in.name(), c.term.name());
             let _ = writeln!(
                 o,
-                "  note: {name}: the training runs cannot tell {left} from {kept} (there \
-                 {left} = {} × {kept}); {kept}, earlier in the basis, stands for both{}",
+                "  note: {name}: in every training run {left} = {} × {kept}: the fit keeps \
+                 {kept}, earlier in the basis, for both (predictions warn where they differ)",
                 num(sig(c.ratio)),
-                if s.selected().iter().any(|(f, _)| *f == c.stands_in) {
-                    ", and predictions where they differ say by how much"
-                } else {
-                    " (it is not in the fit)"
-                }
             );
         }
     }

@@ -102,13 +102,17 @@ impl<'scope> Scope<'_, 'scope> {
                     rec: None,
                 })
             }),
-            Some((id, slot)) => self.inner.spawn(move |s| {
-                let scope = Scope {
-                    inner: s,
-                    rec: Some(id),
-                };
-                slot.run(|| body(&scope));
-            }),
+            Some((id, slot)) => {
+                self.inner.spawn(move |s| {
+                    let scope = Scope {
+                        inner: s,
+                        rec: Some(id),
+                    };
+                    slot.run(|| body(&scope));
+                });
+                // The runtime has returned to the spawning strand.
+                record::resume();
+            }
         }
     }
 }

@@ -1,27 +1,21 @@
 //! Recording while the program runs: each thread keeps its own stack of open tasks and the
 //! items of their chains (no shared writes on `join`'s path); a finished task or section is
 //! handed back by value and collapsed at once when it ran on one worker.
+//!
+//! Work is booked as DAG Recorder books it: the clock is read when the program calls into
+//! the runtime (the strand ends) and again when the runtime returns to the program (the
+//! next strand starts), so the runtime's and the recorder's own time between the two is not
+//! work; the statistics count it as delay (or, inside a collapsed node, as its inner delay).
 
 use crate::tree::{collapse_section, collapse_task, Child, EndKind, Item, Section, Strand, Task};
 use std::cell::{Cell, RefCell, UnsafeCell};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Reads the clock, and keeps the reading as this thread's last.
+/// Reads the clock.
 #[inline]
 pub(crate) fn now() -> u64 {
-    let t = crate::clock::ticks();
-    LAST.with(|c| c.set(t));
-    t
-}
-
-/// This thread's last clock reading. A task that runs on the worker that created it was
-/// taken from that worker's own deque, with no idle time since the worker's last reading
-/// (a worker with a job in its deque does not go looking for work), so it starts at that
-/// reading: one clock read less per task, and the runtime's few instructions between count
-/// as the task's work.
-fn last() -> u64 {
-    LAST.with(Cell::get)
+    crate::clock::ticks()
 }
 
 /// Whether calls are being recorded (set by [`crate::run`] for the length of its body).
@@ -30,10 +24,6 @@ pub(crate) static ENABLED: AtomicBool = AtomicBool::new(false);
 pub(crate) static COLLAPSE: AtomicBool = AtomicBool::new(true);
 /// The most empty slots a thread keeps for reuse.
 const MAX_FREE_SLOTS: usize = 4096;
-/// Spawns into recorded scopes that could not be recorded, made on a thread with no open
-/// task (a thread outside the recording that holds a scope's handle): a scope that had one
-/// may have waited idle for it, so it does not end at its last clock reading.
-static UNRECORDED: AtomicU64 = AtomicU64::new(0);
 /// Threads that have opened a recorded scope.
 static THREADS: AtomicU64 = AtomicU64::new(0);
 
@@ -67,8 +57,6 @@ thread_local! {
     // Boxed: a slot's address is handed to its task and must not move.
     #[allow(clippy::vec_box)]
     static FREE_SLOTS: RefCell<Vec<Box<Slot>>> = const { RefCell::new(Vec::new()) };
-    /// This thread's last clock reading ([`last`]).
-    static LAST: Cell<u64> = const { Cell::new(0) };
     /// This thread's number for scope numbers (0: none yet) and the scopes it opened.
     static SCOPE_NUMBERS: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
 }
@@ -81,22 +69,23 @@ pub(crate) fn in_task() -> bool {
 /// Runs `f` as a task on this thread: its strands, sections and end are recorded, and the
 /// task comes back collapsed when it ran on this worker alone.
 pub(crate) fn task<R>(f: impl FnOnce() -> R) -> (R, Child) {
-    let (r, child, _) = task_from(None, worker(), f);
-    (r, child)
+    task_on(worker(), f)
 }
 
-/// [`task`], starting at `start` when given (this thread's last clock reading, when the task
-/// follows it at once), on worker `w` (this thread's), and returning when it ended.
-fn task_from<R>(start: Option<u64>, w: u32, f: impl FnOnce() -> R) -> (R, Child, u64) {
-    let start = start.unwrap_or_else(now);
+/// [`task`] on worker `w` (this thread's). Its first strand starts once its frame is open,
+/// its last ends before the recorder closes it.
+fn task_on<R>(w: u32, f: impl FnOnce() -> R) -> (R, Child) {
     LOCAL.with(|l| {
         let mut l = l.borrow_mut();
         let base = l.items.len();
         l.frames.push(Frame {
             base,
-            strand_start: start,
+            strand_start: 0,
             worker: w,
         });
+        if let Some(fr) = l.frames.last_mut() {
+            fr.strand_start = now();
+        }
     });
     let r = f();
     let end = now();
@@ -134,15 +123,15 @@ fn task_from<R>(start: Option<u64>, w: u32, f: impl FnOnce() -> R) -> (R, Child,
             })),
         }
     });
-    (r, child, end)
+    (r, child)
 }
 
-/// Ends the running strand of this thread's open task with `kind` (a create also records
-/// what it creates; the next strand starts at once, so the runtime's work for the create
-/// counts as the next strand's); returns the item's index, or `None` when no task is open
-/// here. After a wait the next strand starts when the section closes.
-fn end_strand(kind: EndKind, create: Option<(u64, Child)>) -> Option<(usize, u64)> {
-    let t = now();
+/// Ends the running strand of this thread's open task with `kind` at `t` (the clock when
+/// the program called into the runtime; a create also records what it creates); returns the
+/// item's index, or `None` when no task is open here. The next strand starts when the
+/// runtime returns to the program: [`resume`] after a create, the section's close after a
+/// wait.
+fn end_strand(t: u64, kind: EndKind, create: Option<(u64, Child)>) -> Option<usize> {
     LOCAL.with(|l| {
         let mut l = l.borrow_mut();
         let l = &mut *l;
@@ -155,23 +144,32 @@ fn end_strand(kind: EndKind, create: Option<(u64, Child)>) -> Option<(usize, u64
         };
         let at = l.items.len();
         l.items.push(match create {
-            Some((target, child)) => {
-                fr.strand_start = t;
-                Item::Create {
-                    strand,
-                    target,
-                    child,
-                }
-            }
+            Some((target, child)) => Item::Create {
+                strand,
+                target,
+                child,
+            },
             None => Item::Strand(strand),
         });
-        Some((at, t))
+        Some(at)
     })
 }
 
+/// Starts this thread's next strand now: the runtime has returned to the program after a
+/// create.
+pub(crate) fn resume() {
+    LOCAL.with(|l| {
+        // The frame first, the clock last: the bookkeeping stays out of the strand.
+        if let Some(fr) = l.borrow_mut().frames.last_mut() {
+            fr.strand_start = now();
+        }
+    });
+}
+
 /// Closes the section that began at item `at`: `put` puts in its finished tasks; the
-/// section is collapsed when it ran on this worker alone, and the strand after it starts.
-fn end_section(at: usize, scope: u64, next: Option<u64>, put: impl FnOnce(&mut [Item])) {
+/// section is collapsed when it ran on this worker alone, and the strand after it starts
+/// when that is done.
+fn end_section(at: usize, scope: u64, put: impl FnOnce(&mut [Item])) {
     LOCAL.with(|l| {
         let mut l = l.borrow_mut();
         let l = &mut *l;
@@ -187,22 +185,18 @@ fn end_section(at: usize, scope: u64, next: Option<u64>, put: impl FnOnce(&mut [
         } else {
             None
         };
-        let (item, next) = match collapsed {
+        let item = match collapsed {
             Some(a) => {
                 l.items.truncate(at);
-                (Item::Collapsed(a), next)
+                Item::Collapsed(a)
             }
-            // Keeping the section costs an allocation and a copy: not the next strand's.
-            None => (
-                Item::Section(Box::new(Section {
-                    scope,
-                    items: l.items.drain(at..).collect(),
-                })),
-                None,
-            ),
+            None => Item::Section(Box::new(Section {
+                scope,
+                items: l.items.drain(at..).collect(),
+            })),
         };
         l.items.push(item);
-        fr.strand_start = next.unwrap_or_else(now);
+        fr.strand_start = now();
     });
 }
 
@@ -214,27 +208,20 @@ where
     RA: Send,
     RB: Send,
 {
-    let Some((at, _)) = end_strand(EndKind::Create, Some((0, Child::Pending(0)))) else {
+    let t = now();
+    let Some(at) = end_strand(t, EndKind::Create, Some((0, Child::Pending(0)))) else {
         return rayon::join(a, b);
     };
-    // When `b` was not stolen it runs on this thread right after `a`: its task starts
-    // with the clock read that ended `a`, and the strand after the join with the one that
-    // ended `b` (one read each instead of three; the runtime's few instructions between
-    // count as work).
-    let (ra, (rb, child, b_end, stolen)) = rayon::join_context(
-        |_| {
+    let (ra, (rb, child)) = rayon::join(
+        || {
+            resume();
             let r = a();
-            end_strand(EndKind::Wait, None);
+            end_strand(now(), EndKind::Wait, None);
             r
         },
-        |ctx| {
-            let start = (!ctx.migrated()).then(last);
-            let (rb, child, end) = task_from(start, worker(), b);
-            (rb, child, end, ctx.migrated())
-        },
+        || task_on(worker(), b),
     );
-    let next = (!stolen).then_some(b_end);
-    end_section(at, 0, next, |items| {
+    end_section(at, 0, |items| {
         if let Some(Item::Create { child: c, .. }) = items.first_mut() {
             *c = child;
         }
@@ -249,8 +236,8 @@ where
 #[derive(Default)]
 struct Slot(UnsafeCell<Option<Child>>);
 
-/// A spawned task's hold on its slot, and the worker that spawned it.
-pub(crate) struct SlotRef(NonNull<Slot>, u32);
+/// A spawned task's hold on its slot.
+pub(crate) struct SlotRef(NonNull<Slot>);
 
 // SAFETY: the slot is written only by the task that holds its `SlotRef` (which is not
 // `Clone`), and read only when its scope closes, after rayon's scope has returned and so
@@ -259,12 +246,10 @@ pub(crate) struct SlotRef(NonNull<Slot>, u32);
 unsafe impl Send for SlotRef {}
 
 impl SlotRef {
-    /// Runs the spawned task `f` on this thread ([`task`]; without a clock read at its start
-    /// when it runs on the worker that spawned it) and leaves its record in the slot.
+    /// Runs the spawned task `f` on this thread ([`task`]) and leaves its record in the
+    /// slot.
     pub(crate) fn run(self, f: impl FnOnce()) {
-        let w = worker();
-        let start = (self.1 == w).then(last);
-        let ((), child, _) = task_from(start, w, f);
+        let ((), child) = task_on(worker(), f);
         self.put(child);
     }
 
@@ -282,15 +267,15 @@ impl SlotRef {
 /// Records a spawn into scope `scope` on this thread's open task: the slot the spawned task
 /// leaves its record in, or `None` when no task is open here.
 pub(crate) fn spawned(scope: u64) -> Option<SlotRef> {
+    let t = now();
     let slot = FREE_SLOTS
         .with(|f| f.borrow_mut().pop())
         .unwrap_or_default();
     let slot = Box::into_raw(slot);
     let token = slot.expose_provenance() as u64;
-    match end_strand(EndKind::Create, Some((scope, Child::Pending(token)))) {
-        Some(_) => NonNull::new(slot).map(|s| SlotRef(s, worker())),
+    match end_strand(t, EndKind::Create, Some((scope, Child::Pending(token)))) {
+        Some(_) => NonNull::new(slot).map(SlotRef),
         None => {
-            UNRECORDED.fetch_add(1, Ordering::Relaxed);
             // SAFETY: the slot was allocated above and nothing refers to it.
             #[allow(unsafe_code)]
             drop(unsafe { Box::from_raw(slot) });
@@ -340,8 +325,6 @@ pub(crate) struct OpenScope {
     at: usize,
     /// Its number.
     pub(crate) id: u64,
-    /// The count of unrecorded spawns when it opened.
-    unrecorded: u64,
 }
 
 /// Opens a recorded scope on this thread's task, or `None` when no task is open here.
@@ -353,7 +336,6 @@ pub(crate) fn open_scope() -> Option<OpenScope> {
     Some(OpenScope {
         at,
         id: next_scope(),
-        unrecorded: UNRECORDED.load(Ordering::Relaxed),
     })
 }
 
@@ -373,13 +355,11 @@ fn next_scope() -> u64 {
 
 /// The end of a scope's body: its strand waits for the spawned tasks.
 pub(crate) fn scope_body_done() {
-    end_strand(EndKind::Wait, None);
+    end_strand(now(), EndKind::Wait, None);
 }
 
-/// Closes a recorded scope once every task spawned into it has finished. When everything in
-/// it ran on this worker, and no spawn went unrecorded meanwhile, the scope never waited
-/// idle, and the strand after it starts at this thread's last clock reading.
+/// Closes a recorded scope once every task spawned into it has finished; the strand after
+/// it starts when that is done.
 pub(crate) fn close_scope(s: OpenScope) {
-    let next = (UNRECORDED.load(Ordering::Relaxed) == s.unrecorded).then(last);
-    end_section(s.at, s.id, next, |items| fill(items, s.id));
+    end_section(s.at, s.id, |items| fill(items, s.id));
 }

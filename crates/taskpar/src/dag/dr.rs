@@ -80,18 +80,19 @@ pub struct DrFile {
 struct At<'a>(&'a [u8]);
 
 impl At<'_> {
+    fn bytes<const N: usize>(&self, off: usize) -> [u8; N] {
+        let mut b = [0u8; N];
+        b.copy_from_slice(&self.0[off..off + N]);
+        b
+    }
     fn u32(&self, off: usize) -> u32 {
-        let mut b = [0u8; 4];
-        b.copy_from_slice(&self.0[off..off + 4]);
-        u32::from_le_bytes(b)
+        u32::from_le_bytes(self.bytes(off))
     }
     fn i32(&self, off: usize) -> i32 {
         self.u32(off) as i32
     }
     fn u64(&self, off: usize) -> u64 {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&self.0[off..off + 8]);
-        u64::from_le_bytes(b)
+        u64::from_le_bytes(self.bytes(off))
     }
     fn i64(&self, off: usize) -> i64 {
         self.u64(off) as i64
@@ -314,11 +315,7 @@ fn check_layout(bytes: &[u8], n: u64, m: u64) -> Result<(), DagError> {
     if fits(n, m) {
         return Ok(());
     }
-    let be = |off: usize| {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&bytes[off..off + 8]);
-        u64::from_be_bytes(b)
-    };
+    let be = |off: usize| u64::from_be_bytes(At(bytes).bytes(off));
     let why = if fits(be(45), be(53)) {
         "its counts read as big-endian integers: it was written on a big-endian machine, and \
          vates reads DAG Recorder files of 64-bit little-endian machines (x86-64, AArch64)"

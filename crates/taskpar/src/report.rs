@@ -48,6 +48,7 @@ impl RunInfo<'_> {
 pub fn text(st: &Stats, info: &RunInfo) -> String {
     let s = info.secs();
     let sec = |v: u64| seconds(v as f64 * s);
+    let sec_f = |v: f64| seconds(v * s);
     let total = st.workers as f64 * st.elapsed as f64;
     let pct = |v: u64| format!("{:>5}%", fixed(100.0 * v as f64 / total, 1));
     let mut o = String::new();
@@ -65,9 +66,12 @@ pub fn text(st: &Stats, info: &RunInfo) -> String {
         sec(st.work),
         pct(st.work)
     );
+    let per_task = st.runtime_per_task().map_or(String::new(), |t| {
+        format!(", {} per task created there", sec_f(t))
+    });
     let _ = writeln!(
         o,
-        "    delay          {:>10}  {}  (runtime inside collapsed nodes: {})",
+        "    delay          {:>10}  {}  (runtime and recorder inside collapsed nodes: {}{per_task})",
         sec(st.delay),
         pct(st.delay),
         sec(st.inner_delay)
@@ -174,6 +178,7 @@ pub fn json(st: &Stats, info: &RunInfo) -> Value {
         parallelism: st.parallelism(),
         parameters: &info.header.parameters,
         program: &info.header.program,
+        runtime_per_task: st.runtime_per_task().map(|t| t * s),
         seconds: SecondsJson {
             burdened_span: secs(st.burdened_span),
             delay: secs(st.delay),
@@ -209,6 +214,8 @@ struct StatsJson<'a> {
     parallelism: f64,
     parameters: &'a BTreeMap<String, Option<f64>>,
     program: &'a str,
+    /// The runtime's and the recorder's seconds per task created inside collapsed nodes.
+    runtime_per_task: Option<f64>,
     /// The times in seconds.
     seconds: SecondsJson,
     wait_tasks: u64,

@@ -62,6 +62,8 @@ pub struct Stats {
     pub delay: u64,
     /// The runtime time inside collapsed nodes (part of `delay`).
     pub inner_delay: u64,
+    /// Tasks created inside collapsed nodes (the calls `inner_delay` was spent on).
+    pub inner_creates: u64,
     /// No work: workers idle with nothing ready.
     pub no_work: u64,
     /// Span T∞.
@@ -101,6 +103,12 @@ impl Stats {
             work,
             delay: sweep.delay + (cum_running - work),
             inner_delay: cum_running - work,
+            inner_creates: g
+                .nodes
+                .iter()
+                .filter(|n| n.kind == NodeKind::Collapsed)
+                .map(|n| n.counts.creates)
+                .sum(),
             no_work: sweep.no_work,
             span,
             burdened_span: burdened_span.round() as u64,
@@ -158,6 +166,13 @@ impl Stats {
     /// Running time per created task.
     pub fn task_granularity(&self) -> f64 {
         self.cum_running as f64 / self.create_task as f64
+    }
+
+    /// The runtime's and the recorder's time per task created inside collapsed nodes
+    /// (clock units): between a call into the runtime and its return, on one worker, so no
+    /// waiting; `None` without such tasks.
+    pub fn runtime_per_task(&self) -> Option<f64> {
+        (self.inner_creates > 0).then(|| self.inner_delay as f64 / self.inner_creates as f64)
     }
 
     /// Running time per strand.

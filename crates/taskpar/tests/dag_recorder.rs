@@ -131,6 +131,14 @@ fn the_graph_is_dag_recorders_leaves_and_edges() {
     let (one, st1) = stats_of("fib-10-w1");
     assert_eq!((one.nodes, one.edges, one.graph.nodes.len()), (1, 0, 1));
     assert_eq!(st1.create_task, 88);
+    // The runtime's and the recorder's time per task: the collapsed node's span less its
+    // work, over the tasks created in it (all 88).
+    assert_eq!(st1.inner_creates, 88);
+    let node = &one.graph.nodes[0];
+    let inner = (node.end - node.start - node.work) as f64;
+    assert_eq!(st1.runtime_per_task(), Some(inner / 88.0));
+    // Nothing collapsed: no such figure.
+    assert_eq!(st.runtime_per_task(), None);
     // T1 + delay + no_work = P · elapsed.
     for name in FIXTURES {
         assert_eq!(stats_of(name).1.identity_gap(), 0, "{name}");

@@ -23,6 +23,18 @@
 //! once at its end even when nothing was spawned, as a BOTS `taskwait` does). BOTS's
 //! outermost `parallel`/`single`/`task` is the root task that [`taskrec::run`] provides.
 //!
+//! # The kernels in C with OpenMP tasks
+//!
+//! `crates/bots/openmp` holds the same six kernels in C with OpenMP tasks (one file each,
+//! `fib.c` to `fft.c`, built with `clang -O2 -fopenmp` or by its `Makefile`): real OpenMP
+//! programs for vates to record and model. They take the binary's arguments (`N
+//! [key=value ...]`, the same option names and defaults), generate the same inputs (the
+//! same SplitMix64 draws), verify their results and print `KERNEL n=N ok ... seconds=S`;
+//! with `count=1` they count their tasks and taskwaits, which equal [`Counts`] from the
+//! kernels' `counts` (a `join` is one task, the caller's half and a `taskwait`; a `scope`
+//! a task per spawn and one `taskwait`). The test `tests/openmp.rs` builds and checks
+//! them; `openmp/README.md` tells how to build and run them and what each checks.
+//!
 //! # Example
 //!
 //! ```

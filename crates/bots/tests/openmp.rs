@@ -1,0 +1,419 @@
+//! The C/OpenMP versions of the kernels (`crates/bots/openmp`): each compiles with
+//! `clang -O2 -fopenmp` (or the compiler `CC` names), runs at small sizes on one and two
+//! threads (`OMP_NUM_THREADS`), verifies its result, and — with `count=1` — creates tasks
+//! and executes taskwaits exactly as the Rust kernel's `counts` says.
+//!
+//! Without a C compiler that builds and runs an OpenMP program, every test prints
+//! `skipped: install clang and libomp-dev (Debian)` and passes, unless `CI=true`: then it
+//! fails with that message.
+
+use bots::{fft, fib, nqueens, sort, sparselu, strassen, Counts};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+const SKIP: &str = "skipped: install clang and libomp-dev (Debian)";
+
+/// A C compiler: the program and the arguments before ours (`CC="ccache clang"`).
+#[derive(Debug)]
+struct Cc {
+    program: String,
+    args: Vec<String>,
+}
+
+impl Cc {
+    fn command(&self) -> Command {
+        let mut c = Command::new(&self.program);
+        c.args(&self.args);
+        c
+    }
+
+    /// Compiles `source` into `exe` with `-O2 -fopenmp`.
+    fn compile(&self, source: &Path, exe: &Path) -> Result<Output, String> {
+        let out = self
+            .command()
+            .args(["-O2", "-fopenmp", "-Wall", "-o"])
+            .arg(exe)
+            .arg(source)
+            .arg("-lm")
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.program))?;
+        if out.status.success() {
+            Ok(out)
+        } else {
+            Err(format!(
+                "{} failed on {}:\n{}",
+                self.program,
+                source.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    }
+}
+
+/// A directory of this test process's own, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(what: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("vates-bots-openmp-{}-{what}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a temporary directory");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `CC` from the environment, else `clang` on `PATH`.
+fn find_cc() -> Option<Cc> {
+    if let Ok(cc) = std::env::var("CC") {
+        let mut words = cc.split_whitespace().map(String::from);
+        if let Some(program) = words.next() {
+            return Some(Cc {
+                program,
+                args: words.collect(),
+            });
+        }
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("clang"))
+        .find(|p| p.is_file())
+        .map(|p| Cc {
+            program: p.to_string_lossy().into_owned(),
+            args: Vec::new(),
+        })
+}
+
+/// The compiler, once it has built and run a small OpenMP program; or why not.
+fn toolchain() -> Result<&'static Cc, &'static str> {
+    static CC: OnceLock<Result<Cc, String>> = OnceLock::new();
+    let probe = || -> Result<Cc, String> {
+        let cc = find_cc().ok_or("no C compiler: CC is unset and clang is not on PATH")?;
+        let dir = TempDir::new("probe");
+        let src = dir.0.join("probe.c");
+        let exe = dir.0.join("probe");
+        std::fs::write(
+            &src,
+            "#include <omp.h>\n#include <stdio.h>\nint main(void) {\n  int t = 0;\n\
+             #pragma omp parallel\n#pragma omp single\n  t = omp_get_num_threads();\n\
+             printf(\"%d\\n\", t);\n  return 0;\n}\n",
+        )
+        .map_err(|e| e.to_string())?;
+        cc.compile(&src, &exe)?;
+        let out = Command::new(&exe)
+            .env("OMP_NUM_THREADS", "2")
+            .output()
+            .map_err(|e| format!("cannot run the OpenMP probe: {e}"))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() || stdout.trim() != "2" {
+            return Err(format!(
+                "the OpenMP probe did not run on 2 threads: {stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(cc)
+    };
+    match CC.get_or_init(probe) {
+        Ok(cc) => Ok(cc),
+        Err(why) => Err(why.as_str()),
+    }
+}
+
+/// One thread of OpenMP runs at a time: the tests share two cores.
+fn lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A kernel compiled into its own temporary directory.
+struct Kernel {
+    name: &'static str,
+    exe: PathBuf,
+    _dir: TempDir,
+}
+
+/// Compiles `name`.c, or `None` (having printed why) when there is no OpenMP toolchain
+/// and `CI` is not `true`.
+fn build(name: &'static str) -> Option<Kernel> {
+    let cc = match toolchain() {
+        Ok(cc) => cc,
+        Err(why) => {
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!("{SKIP} ({why})");
+            }
+            println!("{SKIP} ({why})");
+            return None;
+        }
+    };
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("openmp")
+        .join(format!("{name}.c"));
+    let dir = TempDir::new(name);
+    let exe = dir.0.join(name);
+    let out = cc.compile(&src, &exe).unwrap_or_else(|e| panic!("{e}"));
+    if !out.stderr.is_empty() {
+        println!("{name}.c: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    Some(Kernel {
+        name,
+        exe,
+        _dir: dir,
+    })
+}
+
+/// A result line: `KERNEL n=N ok key=value ...`.
+#[derive(Debug)]
+struct Line {
+    fields: HashMap<String, String>,
+}
+
+impl Line {
+    fn get<T: std::str::FromStr>(&self, key: &str) -> T {
+        let v = self
+            .fields
+            .get(key)
+            .unwrap_or_else(|| panic!("no {key}= in {:?}", self.fields));
+        v.parse()
+            .unwrap_or_else(|_| panic!("{key}={v} does not parse"))
+    }
+
+    fn counts(&self) -> Counts {
+        Counts::new(self.get("tasks"), self.get("taskwaits"))
+    }
+}
+
+impl Kernel {
+    fn command(&self, threads: u32, args: &[&str]) -> Command {
+        let mut c = Command::new(&self.exe);
+        c.args(args).env("OMP_NUM_THREADS", threads.to_string());
+        c
+    }
+
+    /// Runs with `args` on `threads` threads; asserts success and the `ok` line.
+    fn run(&self, threads: u32, args: &[&str]) -> Line {
+        let _g = lock();
+        let out = self
+            .command(threads, args)
+            .output()
+            .expect("run the kernel");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let what = format!(
+            "{} {} (OMP_NUM_THREADS={threads})",
+            self.name,
+            args.join(" ")
+        );
+        assert!(
+            out.status.success(),
+            "{what} failed: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let words: Vec<&str> = stdout.split_whitespace().collect();
+        let n = format!("n={}", args[0]);
+        assert!(
+            stdout.lines().count() == 1 && words.len() >= 4,
+            "{what}: not one result line: {stdout:?}"
+        );
+        assert_eq!(
+            words[..3],
+            [self.name, n.as_str(), "ok"],
+            "{what}: {stdout:?}"
+        );
+        let fields: HashMap<String, String> = words[3..]
+            .iter()
+            .map(|w| {
+                let (k, v) = w
+                    .split_once('=')
+                    .unwrap_or_else(|| panic!("{what}: {w:?} is not key=value"));
+                (k.to_string(), v.to_string())
+            })
+            .collect();
+        let line = Line { fields };
+        let seconds: f64 = line.get("seconds");
+        assert!(seconds >= 0.0, "{what}: {seconds} seconds");
+        line
+    }
+
+    /// Runs with `args` on one and two threads, with and without `count=1`; the lines
+    /// with counting on, which must agree (the counts follow from the code, not the
+    /// schedule) and with `expected` when given.
+    fn check(&self, args: &[&str], expected: Option<Counts>) -> Line {
+        let mut counted = Vec::new();
+        for threads in [1, 2] {
+            let plain = self.run(threads, args);
+            assert!(
+                !plain.fields.contains_key("tasks"),
+                "{} counted without count=1",
+                self.name
+            );
+            let mut with = args.to_vec();
+            with.push("count=1");
+            counted.push(self.run(threads, &with));
+        }
+        let two = counted.pop().expect("two runs");
+        let one = counted.pop().expect("two runs");
+        let what = format!("{} {}", self.name, args.join(" "));
+        assert_eq!(one.counts(), two.counts(), "{what}: 1 and 2 threads differ");
+        if let Some(c) = expected {
+            assert_eq!(
+                one.counts(),
+                c,
+                "{what}: the C counts against the Rust kernel's"
+            );
+        }
+        one
+    }
+
+    /// Asserts that `args` are refused: exit status 1 and a message.
+    fn refuses(&self, args: &[&str]) {
+        let out = self.command(1, args).output().expect("run the kernel");
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{} {args:?} accepted",
+            self.name
+        );
+        assert!(out.stdout.is_empty() && !out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn fib_c() {
+    let Some(k) = build("fib") else { return };
+    for (n, x, value) in [(25u32, None, 75025u64), (25, Some(5), 75025), (1, None, 1)] {
+        let cfg = fib::Config {
+            cutoff: x.unwrap_or(fib::Config::default().cutoff),
+        };
+        let (ns, xs) = (n.to_string(), format!("x={}", cfg.cutoff));
+        let mut args = vec![ns.as_str()];
+        if x.is_some() {
+            args.push(xs.as_str());
+        }
+        let line = k.check(&args, Some(fib::counts(n, &cfg)));
+        assert_eq!(line.get::<u64>("value"), value);
+    }
+    for bad in [
+        &["94"][..],
+        &["10", "x=abc"],
+        &["10", "y=1"],
+        &["10", "count=2"],
+        &[],
+    ] {
+        k.refuses(bad);
+    }
+}
+
+#[test]
+fn nqueens_c() {
+    let Some(k) = build("nqueens") else { return };
+    for (n, x, solutions) in [(8usize, 7u32, 92u64), (9, 7, 352), (8, 2, 92), (4, 0, 2)] {
+        let cfg = nqueens::Config { cutoff: x };
+        let (ns, xs) = (n.to_string(), format!("x={x}"));
+        let line = k.check(&[&ns, &xs], Some(nqueens::counts(n, &cfg)));
+        assert_eq!(line.get::<u64>("solutions"), solutions);
+    }
+}
+
+/// The C program's input is the Rust `sort::input` (the same SplitMix64 draws), so the
+/// data-dependent merge splits, and hence the counts, agree.
+#[test]
+fn sort_c() {
+    let Some(k) = build("sort") else { return };
+    let small = sort::Config {
+        merge_cutoff: 16,
+        quick_cutoff: 64,
+        insertion_cutoff: 8,
+    };
+    for (n, cfg, seed) in [
+        (20000usize, sort::Config::default(), 1u64),
+        (3000, small, 7),
+        (3, small, 1),
+    ] {
+        let args = [
+            n.to_string(),
+            format!("a={}", cfg.merge_cutoff),
+            format!("y={}", cfg.quick_cutoff),
+            format!("b={}", cfg.insertion_cutoff),
+            format!("seed={seed}"),
+        ];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        k.check(&args, Some(sort::counts(&sort::input(n, seed), &cfg)));
+    }
+    k.refuses(&["100", "y=3"]);
+}
+
+#[test]
+fn sparselu_c() {
+    let Some(k) = build("sparselu") else { return };
+    for (n, m) in [(10usize, 20usize), (6, 30), (1, 5)] {
+        let structure: Vec<bool> = (0..n * n)
+            .map(|idx| !sparselu::is_null(idx / n, idx % n))
+            .collect();
+        let (ns, ms) = (n.to_string(), format!("m={m}"));
+        let line = k.check(&[&ns, &ms], Some(sparselu::counts(n, &structure)));
+        let residual: f64 = line.get("residual");
+        assert!(residual < 1e-10, "residual {residual}");
+    }
+}
+
+#[test]
+fn strassen_c() {
+    let Some(k) = build("strassen") else { return };
+    let default = strassen::Config::default();
+    for (n, cfg) in [
+        (256usize, default),
+        (
+            128,
+            strassen::Config {
+                depth_cutoff: 1,
+                size_cutoff: 16,
+            },
+        ),
+        (
+            96,
+            strassen::Config {
+                depth_cutoff: 7,
+                size_cutoff: 8,
+            },
+        ),
+        (32, default),
+    ] {
+        let args = [
+            n.to_string(),
+            format!("x={}", cfg.depth_cutoff),
+            format!("y={}", cfg.size_cutoff),
+        ];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let line = k.check(&args, Some(strassen::counts(n, &cfg)));
+        let error: f64 = line.get("error");
+        assert!(error < 1e-10, "error {error}");
+    }
+    k.refuses(&["66"]);
+}
+
+#[test]
+fn fft_c() {
+    let Some(k) = build("fft") else { return };
+    let default = fft::Config::default();
+    for (n, cfg) in [
+        (1usize << 15, default),
+        (4096, default),
+        (512, fft::Config { loop_cutoff: 4 }),
+        (32, default),
+        (2, default),
+        (1, default),
+    ] {
+        let (ns, cs) = (n.to_string(), format!("c={}", cfg.loop_cutoff));
+        let line = k.check(&[&ns, &cs], Some(fft::counts(n, &cfg)));
+        let error: f64 = line.get("error");
+        assert!(error < 1e-9, "error {error}");
+    }
+    k.refuses(&["1000"]);
+}

@@ -6,6 +6,10 @@
 //! Without a C compiler that builds and runs an OpenMP program, every test prints
 //! `skipped: install clang and libomp-dev (Debian)` and passes, unless `CI=true`: then it
 //! fails with that message.
+//!
+//! The `ompt_*` tests build the OMPT tool `openmp/ompt/vates_ompt.c` with `-O2 -fPIC
+//! -shared`, record fib and nqueens through it (`OMP_TOOL_LIBRARIES`, `VATES_TASKREC`) on
+//! one and two threads, and read the files back with `taskpar::dag::read`.
 
 use bots::{fft, fib, nqueens, sort, sparselu, strassen, Counts};
 use std::collections::HashMap;
@@ -199,11 +203,17 @@ impl Kernel {
 
     /// Runs with `args` on `threads` threads; asserts success and the `ok` line.
     fn run(&self, threads: u32, args: &[&str]) -> Line {
+        self.run_with(threads, args, &[])
+    }
+
+    /// [`Kernel::run`] with `env` added to the environment.
+    fn run_with(&self, threads: u32, args: &[&str], env: &[(&str, &Path)]) -> Line {
         let _g = lock();
-        let out = self
-            .command(threads, args)
-            .output()
-            .expect("run the kernel");
+        let mut cmd = self.command(threads, args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().expect("run the kernel");
         let stdout = String::from_utf8_lossy(&out.stdout);
         let what = format!(
             "{} {} (OMP_NUM_THREADS={threads})",
@@ -416,4 +426,144 @@ fn fft_c() {
         assert!(error < 1e-9, "error {error}");
     }
     k.refuses(&["1000"]);
+}
+
+/// The OMPT tool, built into `dir`; `None` (having printed why) when it cannot be built
+/// and `CI` is not `true` (GCC has no `omp-tools.h`: OMPT needs clang and LLVM's libomp).
+fn ompt_tool(dir: &Path) -> Option<PathBuf> {
+    let build = || -> Result<PathBuf, String> {
+        let cc = toolchain()?;
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("openmp/ompt/vates_ompt.c");
+        let lib = dir.join("libvates_ompt.so");
+        let out = cc
+            .command()
+            .args([
+                "-O2", "-fPIC", "-shared", "-std=c11", "-Wall", "-Wextra", "-o",
+            ])
+            .arg(&lib)
+            .arg(&src)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", cc.program))?;
+        if !out.status.success() {
+            return Err(format!(
+                "{} failed on {}:\n{}",
+                cc.program,
+                src.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        assert!(
+            out.stderr.is_empty(),
+            "vates_ompt.c: warnings:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Ok(lib)
+    };
+    match build() {
+        Ok(lib) => Some(lib),
+        Err(why) => {
+            let msg = format!("{SKIP}; the OMPT tool needs clang and LLVM's libomp ({why})");
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!("{msg}");
+            }
+            println!("{msg}");
+            None
+        }
+    }
+}
+
+/// Records `kernel args count=1` through the OMPT tool on 1 and 2 threads and checks the
+/// file against the counts the program prints.
+///
+/// The tool writes the initial task as the root, and a parallel region as one section
+/// per phase (the parts of the region between its barriers: the `single`'s implicit
+/// barrier and the final one), each creating one task per thread and waiting for them.
+/// With `k` phases on `P` threads and the program's `tasks` and `taskwaits`:
+/// creates = tasks + P·k, waits = taskwaits + k, ends = tasks + P·k + 1 (the root).
+/// On two threads k = 2 (fib and nqueens run their kernel in `parallel` + `single`);
+/// on one thread LLVM 14's libomp reports no barrier, so k = 1 there (2 is accepted, for
+/// a runtime that does).
+fn ompt_check(kernel: &'static str, args: &[&str]) {
+    let Some(k) = build(kernel) else { return };
+    let dir = TempDir::new(&format!("ompt-{kernel}"));
+    let Some(tool) = ompt_tool(&dir.0) else {
+        return;
+    };
+    let tool = tool.as_path();
+    let mut with = args.to_vec();
+    with.push("count=1");
+    for threads in [1u32, 2] {
+        let file = dir.0.join(format!("{kernel}-{threads}.dag"));
+        let line = k.run_with(
+            threads,
+            &with,
+            &[("OMP_TOOL_LIBRARIES", tool), ("VATES_TASKREC", &file)],
+        );
+        let what = format!("{kernel} {} on {threads} threads", with.join(" "));
+        let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{what}: no file: {e}"));
+        let rec = taskpar::dag::read(&bytes, &taskpar::dag::Limits::default())
+            .unwrap_or_else(|e| panic!("{what}: the file does not read: {e}"));
+        let h = &rec.header;
+        assert_eq!(h.recorder, "vates-ompt", "{what}");
+        assert_eq!(h.program, kernel, "{what}");
+        assert_eq!(h.workers, threads, "{what}");
+        assert!(!h.collapse, "{what}");
+        assert_eq!(
+            (h.clock.unit.as_str(), h.clock.frequency_hz),
+            ("ns", 1e9),
+            "{what}"
+        );
+        let g = rec.graph();
+        let c = g.counts();
+        let (tasks, taskwaits): (u64, u64) = (line.get("tasks"), line.get("taskwaits"));
+        let p = u64::from(threads);
+        let phases = c
+            .waits
+            .checked_sub(taskwaits)
+            .unwrap_or_else(|| panic!("{what}: {} waits for {taskwaits} taskwaits", c.waits));
+        let allowed: &[u64] = if threads == 1 { &[1, 2] } else { &[2] };
+        assert!(
+            allowed.contains(&phases),
+            "{what}: {phases} phases ({c:?}, {tasks} tasks, {taskwaits} taskwaits)"
+        );
+        assert_eq!(c.creates, tasks + p * phases, "{what}: creates, {c:?}");
+        assert_eq!(c.ends, tasks + p * phases + 1, "{what}: ends, {c:?}");
+        assert_eq!(c.waits, taskwaits + phases, "{what}: waits, {c:?}");
+        let s = taskpar::stats::Stats::of(
+            &g,
+            h.workers,
+            rec.nodes,
+            &taskpar::stats::StatsOptions::default(),
+        );
+        assert_eq!(
+            s.identity_gap(),
+            0,
+            "{what}: work + delay + no_work != P·elapsed"
+        );
+        assert!(s.work > 0 && s.elapsed > 0, "{what}: {s:?}");
+        assert!(
+            s.span <= s.work,
+            "{what}: span {} > work {}",
+            s.span,
+            s.work
+        );
+    }
+    // Without VATES_TASKREC the tool stays out of the run: no file, no message.
+    let out = k
+        .command(2, &with)
+        .env("OMP_TOOL_LIBRARIES", tool)
+        .env_remove("VATES_TASKREC")
+        .output()
+        .expect("run the kernel");
+    assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
+}
+
+#[test]
+fn ompt_records_fib() {
+    ompt_check("fib", &["15", "x=19"]);
+}
+
+#[test]
+fn ompt_records_nqueens() {
+    ompt_check("nqueens", &["6", "x=7"]);
 }

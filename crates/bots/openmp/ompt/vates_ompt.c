@@ -1,0 +1,692 @@
+/*
+ * vates_ompt.c: an OMPT tool (OpenMP 5 tools interface) that records the task DAG of an
+ * unmodified OpenMP program and writes it as a vates DAG file, version 1
+ * (docs/dag-file.md), which `vates taskpar stats` and the other readers take like the
+ * Rust recorder's (taskrec) files.
+ *
+ *   clang -O2 -fPIC -shared -o libvates_ompt.so vates_ompt.c
+ *   OMP_TOOL_LIBRARIES=$PWD/libvates_ompt.so VATES_TASKREC=run.dag OMP_NUM_THREADS=2 ./prog
+ *
+ * Without VATES_TASKREC (unset or empty) ompt_start_tool returns NULL: the runtime then
+ * registers no callback and the program runs as without the tool.
+ *
+ * What is recorded (times: CLOCK_MONOTONIC_RAW in ns since initialize; workers: the OpenMP
+ * thread numbers of the outermost team, 0 for the initial thread):
+ *
+ * - The initial task is the root TASK. Its strands run from initialize to the first
+ *   parallel region, between regions, and from the last region to finalize (kind 2, end).
+ * - A parallel region is a sequence of phases: the parts of its implicit tasks between
+ *   its barriers (explicit ones, and the implicit barriers of worksharing constructs such
+ *   as `single`). Each phase is one SECTION of the encountering task: one CREATE per
+ *   thread's part of the phase (a TASK of its own, ending with kind 2 at the barrier's
+ *   begin), then a zero-length wait strand (kind 1). The first CREATE is the encountering
+ *   task's strand up to parallel_begin; the other creates and the waits are zero-length
+ *   strands of the encountering task at the phase's release (the earliest end, on any
+ *   thread, of the barrier before it). So a barrier joins every implicit task's part
+ *   before it and every explicit task created before it that no taskwait or taskgroup
+ *   joined, as OpenMP's barriers do; the encountering task's next strand starts at
+ *   parallel_end. The region's final barrier ends the last phase (libomp 14 reports it as
+ *   ompt_sync_region_barrier_implicit, like the others: the part of an implicit task after
+ *   its last barrier is runtime and is dropped; a runtime that reports
+ *   ompt_sync_region_barrier_implicit_parallel ends the implicit task there directly).
+ *   Counts: with k phases on P threads, P·k creates, k waits and P·k ends besides the
+ *   program's tasks and taskwaits (and the root's end).
+ * - task_create ends the encountering task's strand with kind 0 (a CREATE item followed
+ *   by the created task's TASK node, target scope 0), and the next strand of the creator
+ *   starts at once. Undeferred and included tasks are tasks like the others.
+ * - task_schedule: the prior task's open strand ends, with kind 2 if the task completed
+ *   (its TASK is then done), else kind 3; the next task's strand starts, unless the next
+ *   task is inside a taskwait, taskgroup or barrier (its strand starts at that region's
+ *   end).
+ * - taskwait and taskgroup (sync_region begin): the strand ends with kind 1 and the items
+ *   since the task's previous wait (or its start) become a SECTION ending with that
+ *   strand, which the reader joins with the tasks created in it; the next strand starts
+ *   at the sync_region end.
+ *
+ * Per thread and without locks: every record is bump-allocated from the calling thread's
+ * own arena, and a task's items are appended only by the thread running it (the runtime's
+ * own synchronisation orders a task's creation before its execution). At finalize the
+ * tree is walked from the root and written to the file VATES_TASKREC names.
+ *
+ * Not recorded: depend clauses (dependences between sibling tasks), nested parallel
+ * regions (their worker numbers would collide; a warning is printed), detached tasks,
+ * target regions, and collapsing (the header says "collapse": false).
+ */
+#define _GNU_SOURCE
+#include <omp-tools.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- the file's tags --------------------------------------------------------------- */
+
+enum { TAG_STRAND = 1, TAG_CREATE = 2, TAG_TASK = 4, TAG_SECTION = 5, TAG_REGION = 100 };
+enum { END_CREATE = 0, END_WAIT = 1, END_END = 2, END_OTHER = 3 };
+
+/* ---- records --------------------------------------------------------------------- */
+
+struct vtask;
+struct region;
+
+/* One item of a task: a strand, a create (a strand and the created task), a section (its
+ * items) or a parallel region (expanded into a section when written). */
+typedef struct item {
+    struct item *next;
+    uint8_t tag;
+    uint8_t kind;
+    uint32_t worker;
+    uint64_t start, end;
+    union {
+        struct vtask *child;
+        struct {
+            struct item *first;
+            uint32_t count;
+        } sec;
+        struct region *region;
+    } u;
+} item;
+
+typedef struct list {
+    item *first, *last;
+    uint32_t count;
+} list;
+
+typedef struct vtask {
+    list done_items; /* items up to the last wait (sections and items outside them) */
+    list open;       /* items since the last wait */
+    uint64_t strand_start;
+    uint32_t strand_worker;
+    uint8_t running; /* a strand is open */
+    uint8_t in_sync; /* inside a taskwait, taskgroup or barrier */
+    uint8_t done;    /* its last strand ended */
+    uint8_t implicit;
+    struct vtask *next_phase; /* an implicit task: its part after the next barrier */
+    uint64_t released;        /* a phase: when the barrier before it ended on its thread */
+    uint8_t after_generic;    /* a phase after a barrier the runtime did not say the kind of */
+} vtask;
+
+typedef struct region {
+    uint64_t begin;
+    uint32_t slots;
+    vtask **tasks; /* by implicit task index */
+} region;
+
+/* ---- per-thread state ------------------------------------------------------------ */
+
+typedef struct tstate {
+    char *chunk;
+    size_t left;
+    uint32_t worker;
+    struct tstate *next_thread;
+} tstate;
+
+static _Thread_local tstate *tls;
+static _Atomic(tstate *) threads;
+static uint64_t t0;
+static vtask *root;
+static atomic_int levels; /* active parallel regions (nested ones are warned about) */
+static atomic_int warned_nested;
+
+static uint64_t now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec - t0;
+}
+
+static tstate *me(void) {
+    if (!tls) {
+        tstate *s = calloc(1, sizeof *s);
+        if (!s) abort();
+        s->next_thread = atomic_load(&threads);
+        while (!atomic_compare_exchange_weak(&threads, &s->next_thread, s)) {
+        }
+        tls = s;
+    }
+    return tls;
+}
+
+/* Bump allocation from this thread's arena (zeroed; never freed: the process ends). */
+static void *alloc(size_t size) {
+    tstate *s = me();
+    size = (size + 15) & ~(size_t)15;
+    if (s->left < size) {
+        size_t n = size > (1u << 20) ? size : (1u << 20);
+        s->chunk = calloc(1, n);
+        if (!s->chunk) {
+            fputs("vates-ompt: out of memory\n", stderr);
+            abort();
+        }
+        s->left = n;
+    }
+    void *p = s->chunk;
+    s->chunk += size;
+    s->left -= size;
+    return p;
+}
+
+static void push(list *l, item *it) {
+    if (l->last)
+        l->last->next = it;
+    else
+        l->first = it;
+    l->last = it;
+    l->count++;
+}
+
+static vtask *new_task(int implicit) {
+    vtask *t = alloc(sizeof *t);
+    t->implicit = (uint8_t)implicit;
+    return t;
+}
+
+static void begin_strand(vtask *t, uint64_t at) {
+    if (t->done || t->running) return;
+    t->running = 1;
+    t->strand_start = at;
+    t->strand_worker = me()->worker;
+}
+
+/* Ends t's strand (a zero-length one at `at` if none is open) with `kind`. */
+static item *end_strand(vtask *t, uint8_t kind, uint64_t at) {
+    item *it = alloc(sizeof *it);
+    it->tag = TAG_STRAND;
+    it->kind = kind;
+    if (t->running) {
+        it->worker = t->strand_worker;
+        it->start = t->strand_start;
+    } else {
+        it->worker = me()->worker;
+        it->start = at;
+    }
+    it->end = at;
+    t->running = 0;
+    push(&t->open, it);
+    return it;
+}
+
+/* The items since the last wait, ended by a wait strand, become a section. */
+static void close_section(vtask *t, uint64_t at) {
+    end_strand(t, END_WAIT, at);
+    item *s = alloc(sizeof *s);
+    s->tag = TAG_SECTION;
+    s->u.sec.first = t->open.first;
+    s->u.sec.count = t->open.count;
+    memset(&t->open, 0, sizeof t->open);
+    push(&t->done_items, s);
+}
+
+static vtask *task_of(ompt_data_t *d) { return d ? (vtask *)d->ptr : NULL; }
+
+/* ---- callbacks ------------------------------------------------------------------- */
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual, unsigned int index,
+                             int flags) {
+    (void)actual;
+    uint64_t at = now();
+    if (flags & ompt_task_initial) {
+        if (endpoint == ompt_scope_begin && !root) {
+            root = new_task(0);
+            me()->worker = 0;
+            task_data->ptr = root;
+            begin_strand(root, at);
+        }
+        return;
+    }
+    if (endpoint == ompt_scope_begin) {
+        vtask *t = new_task(1);
+        task_data->ptr = t;
+        region *r = parallel_data ? (region *)parallel_data->ptr : NULL;
+        if (atomic_load(&levels) <= 1) me()->worker = index;
+        if (r && index < r->slots) r->tasks[index] = t;
+        begin_strand(t, at);
+    } else {
+        vtask *t = task_of(task_data);
+        if (t && !t->done) {
+            end_strand(t, END_END, at);
+            t->done = 1;
+        }
+    }
+}
+
+static void on_parallel_begin(ompt_data_t *encountering, const ompt_frame_t *frame,
+                              ompt_data_t *parallel_data, unsigned int requested, int flags,
+                              const void *codeptr) {
+    (void)frame, (void)flags, (void)codeptr;
+    uint64_t at = now();
+    if (atomic_fetch_add(&levels, 1) >= 1 && !atomic_exchange(&warned_nested, 1))
+        fputs("vates-ompt: nested parallel region: its worker numbers are team-local\n",
+              stderr);
+    region *r = alloc(sizeof *r);
+    r->begin = at;
+    r->slots = requested ? requested : 1;
+    r->tasks = alloc(r->slots * sizeof *r->tasks);
+    parallel_data->ptr = r;
+    vtask *e = task_of(encountering);
+    if (!e) return;
+    /* The encountering task's strand ends by creating the first implicit task. */
+    item *first = end_strand(e, END_CREATE, at);
+    first->tag = TAG_REGION;
+    first->u.region = r;
+    e->in_sync = 1;
+}
+
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering, int flags,
+                            const void *codeptr) {
+    (void)parallel_data, (void)flags, (void)codeptr;
+    uint64_t at = now();
+    atomic_fetch_sub(&levels, 1);
+    vtask *e = task_of(encountering);
+    if (!e) return;
+    e->in_sync = 0;
+    begin_strand(e, at);
+}
+
+static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame,
+                           ompt_data_t *new_task_data, int flags, int has_dependences,
+                           const void *codeptr) {
+    (void)frame, (void)has_dependences, (void)codeptr;
+    uint64_t at = now();
+    if (flags & ompt_task_initial) {
+        if (!root) {
+            root = new_task(0);
+            new_task_data->ptr = root;
+            begin_strand(root, at);
+        }
+        return;
+    }
+    vtask *child = new_task(0);
+    new_task_data->ptr = child;
+    vtask *e = task_of(encountering);
+    if (!e) return;
+    item *it = end_strand(e, END_CREATE, at);
+    it->tag = TAG_CREATE;
+    it->u.child = child;
+    begin_strand(e, at);
+}
+
+static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
+    uint64_t at = now();
+    vtask *p = task_of(prior);
+    if (p && !p->done) {
+        if (status == ompt_task_complete || status == ompt_task_late_fulfill) {
+            end_strand(p, END_END, at);
+            p->done = 1;
+        } else if (p->running) {
+            end_strand(p, END_OTHER, at);
+        }
+    }
+    vtask *n = task_of(next);
+    if (n && !n->in_sync) begin_strand(n, at);
+}
+
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                           ompt_data_t *parallel_data, ompt_data_t *task_data,
+                           const void *codeptr) {
+    (void)parallel_data, (void)codeptr;
+    uint64_t at = now();
+    vtask *t = task_of(task_data);
+#ifdef VATES_OMPT_DEBUG
+    fprintf(stderr, "sync kind %d endpoint %d task %p implicit %d\n", (int)kind, (int)endpoint,
+            (void *)t, t ? t->implicit : -1);
+#endif
+    if (!t || t->done) return;
+    int wait = kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup;
+    if (endpoint == ompt_scope_begin) {
+        if (wait) {
+            close_section(t, at);
+        } else if (t->implicit && kind == ompt_sync_region_barrier_implicit_parallel) {
+            end_strand(t, END_END, at);
+            t->done = 1;
+            return;
+        } else if (t->implicit) {
+            /* A barrier inside the region: this part of the implicit task ends, and the
+             * part after the barrier is a new task of the region's next section. */
+            end_strand(t, END_END, at);
+            t->done = 1;
+            vtask *n = new_task(1);
+            n->in_sync = 1;
+            n->after_generic = kind == ompt_sync_region_barrier_implicit ||
+                               kind == ompt_sync_region_barrier;
+            t->next_phase = n;
+            task_data->ptr = n;
+            return;
+        } else if (t->running) {
+            end_strand(t, END_OTHER, at);
+        }
+        t->in_sync = 1;
+    } else if (endpoint == ompt_scope_end) {
+        if (t->implicit && t->in_sync && !wait) t->released = at;
+        t->in_sync = 0;
+        begin_strand(t, at);
+    }
+}
+
+/* ---- writing --------------------------------------------------------------------- */
+
+typedef struct buf {
+    unsigned char *p;
+    size_t len, cap;
+    uint64_t nodes;
+    uint32_t max_worker;
+} buf;
+
+static void bytes(buf *b, const void *src, size_t n) {
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1 << 16;
+        while (cap < b->len + n) cap *= 2;
+        b->p = realloc(b->p, cap);
+        if (!b->p) {
+            fputs("vates-ompt: out of memory\n", stderr);
+            abort();
+        }
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, src, n);
+    b->len += n;
+}
+
+/* Little-endian integers (x86-64 and AArch64 Linux are little-endian). */
+static void u8_(buf *b, uint8_t v) { bytes(b, &v, 1); }
+static void u32_(buf *b, uint32_t v) { bytes(b, &v, 4); }
+static void u64_(buf *b, uint64_t v) { bytes(b, &v, 8); }
+
+static void strand_fields(buf *b, uint32_t worker, uint64_t start, uint64_t end) {
+    if (worker > b->max_worker) b->max_worker = worker;
+    u32_(b, worker);
+    u64_(b, start);
+    u64_(b, end);
+}
+
+static void write_task(buf *b, const vtask *t);
+static void write_region(buf *b, const item *it);
+static const vtask *live(const vtask *p);
+static uint32_t count_items(const item *it, uint32_t count);
+
+static void write_create(buf *b, uint32_t worker, uint64_t start, uint64_t end,
+                         const vtask *child) {
+    b->nodes++;
+    u8_(b, TAG_CREATE);
+    strand_fields(b, worker, start, end);
+    u64_(b, 0);
+    write_task(b, child);
+}
+
+static void write_items(buf *b, const item *it, uint32_t count) {
+    for (uint32_t k = 0; k < count && it; k++, it = it->next) {
+        switch (it->tag) {
+        case TAG_STRAND:
+            b->nodes++;
+            u8_(b, TAG_STRAND);
+            u8_(b, it->kind);
+            strand_fields(b, it->worker, it->start, it->end);
+            break;
+        case TAG_CREATE:
+            write_create(b, it->worker, it->start, it->end, it->u.child);
+            break;
+        case TAG_SECTION:
+            b->nodes++;
+            u8_(b, TAG_SECTION);
+            u64_(b, 0);
+            u32_(b, count_items(it->u.sec.first, it->u.sec.count));
+            write_items(b, it->u.sec.first, it->u.sec.count);
+            break;
+        case TAG_REGION:
+            write_region(b, it);
+            break;
+        }
+    }
+}
+
+/* A phase of an implicit task, or NULL for none or for the part after the region's final
+ * barrier: a runtime that reports that barrier as ompt_sync_region_barrier_implicit (LLVM
+ * 14's libomp does) makes it look like any other barrier, and only its being the last one
+ * tells it apart. That last part is runtime (the release of the final barrier and the
+ * implicit task's end, which libomp reports for worker threads only at the next fork or
+ * at exit): the implicit task ends with the previous phase. */
+static const vtask *live(const vtask *p) {
+    return p && p->after_generic && !p->next_phase ? NULL : p;
+}
+
+/* The sections a region is written as: one per phase (at least one). */
+static uint32_t region_phases(const region *r) {
+    uint32_t n = 0;
+    const vtask **phase = alloc(r->slots * sizeof *phase);
+    for (uint32_t i = 0; i < r->slots; i++) phase[i] = live(r->tasks[i]);
+    for (;;) {
+        int any = 0;
+        for (uint32_t i = 0; i < r->slots; i++) {
+            any |= phase[i] != NULL;
+            if (phase[i]) phase[i] = live(phase[i]->next_phase);
+        }
+        if (!any) break;
+        n++;
+    }
+    return n ? n : 1;
+}
+
+/* The nodes a list of items is written as (a region is a section per phase). */
+static uint32_t count_items(const item *it, uint32_t count) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < count && it; k++, it = it->next)
+        n += it->tag == TAG_REGION ? region_phases(it->u.region) : 1;
+    return n;
+}
+
+/* A parallel region: per phase (the parts between its barriers) a section with one
+ * create per implicit task's phase, then the wait. The first create is the encountering
+ * task's strand up to parallel_begin; the others, and the waits, are zero-length strands
+ * of the encountering task at the phase's release (the earliest end of the barrier
+ * before it on any thread). */
+static void write_region(buf *b, const item *it) {
+    const region *r = it->u.region;
+    const vtask **phase = alloc(r->slots * sizeof *phase);
+    for (uint32_t i = 0; i < r->slots; i++) phase[i] = live(r->tasks[i]);
+    uint64_t at = it->end;
+    int first = 1;
+    for (;;) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < r->slots; i++) n += phase[i] != NULL;
+        if (n == 0 && !first) break;
+        b->nodes++;
+        u8_(b, TAG_SECTION);
+        u64_(b, 0);
+        u32_(b, (n ? n : 1) + 1);
+        for (uint32_t i = 0; i < r->slots; i++) {
+            if (!phase[i]) continue;
+            if (first)
+                write_create(b, it->worker, it->start, at, phase[i]);
+            else
+                write_create(b, it->worker, at, at, phase[i]);
+            first = 0;
+        }
+        if (first) { /* no implicit task seen: the strand alone */
+            b->nodes++;
+            u8_(b, TAG_STRAND);
+            u8_(b, END_OTHER);
+            strand_fields(b, it->worker, it->start, at);
+            first = 0;
+        }
+        b->nodes++;
+        u8_(b, TAG_STRAND);
+        u8_(b, END_WAIT);
+        strand_fields(b, it->worker, at, at);
+        uint64_t release = UINT64_MAX;
+        for (uint32_t i = 0; i < r->slots; i++) {
+            if (phase[i]) phase[i] = live(phase[i]->next_phase);
+            if (phase[i] && phase[i]->released < release) release = phase[i]->released;
+        }
+        if (release != UINT64_MAX && release > at) at = release;
+    }
+}
+
+/* A task; one that never reported its end (still running at finalize) gets a
+ * zero-length end strand after its last item, since the format's tasks end with one. */
+static void write_task(buf *b, const vtask *t) {
+    const item *last = t->open.last ? t->open.last : t->done_items.last;
+    int ended = last && last->tag == TAG_STRAND && last->kind == END_END;
+    b->nodes++;
+    u8_(b, TAG_TASK);
+    u32_(b, count_items(t->done_items.first, t->done_items.count) +
+                count_items(t->open.first, t->open.count) + !ended);
+    write_items(b, t->done_items.first, t->done_items.count);
+    write_items(b, t->open.first, t->open.count);
+    if (!ended) {
+        uint64_t at = t->running ? t->strand_start : last ? last->end : 0;
+        b->nodes++;
+        u8_(b, TAG_STRAND);
+        u8_(b, END_END);
+        strand_fields(b, last ? last->worker : 0, at, at);
+    }
+}
+
+static void first_last(const item *it, uint32_t count, uint64_t *lo, uint64_t *hi) {
+    for (uint32_t k = 0; k < count && it; k++, it = it->next) {
+        if (it->tag == TAG_SECTION) {
+            first_last(it->u.sec.first, it->u.sec.count, lo, hi);
+            continue;
+        }
+        if (it->start < *lo) *lo = it->start;
+        if (it->end > *hi) *hi = it->end;
+    }
+}
+
+/* A JSON string literal of s. */
+static void json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void read_line(const char *path, const char *prefix, char *out, size_t n) {
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (prefix && strncmp(line, prefix, strlen(prefix))) continue;
+        char *v = prefix ? strchr(line, ':') : line;
+        if (!v) continue;
+        if (prefix) v++;
+        while (*v == ' ' || *v == '\t') v++;
+        v[strcspn(v, "\n")] = '\0';
+        snprintf(out, n, "%s", v);
+        break;
+    }
+    fclose(f);
+}
+
+static void write_file(const char *path, uint64_t t_end) {
+    buf b = {0};
+    write_task(&b, root);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    first_last(root->done_items.first, root->done_items.count, &lo, &hi);
+    first_last(root->open.first, root->open.count, &lo, &hi);
+    if (lo > hi) lo = hi = t_end;
+
+    char *header = NULL;
+    size_t header_len = 0;
+    FILE *h = open_memstream(&header, &header_len);
+    if (!h) return;
+    char program[256], cpu[256], mhz[64];
+    read_line("/proc/self/comm", NULL, program, sizeof program);
+    read_line("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+    read_line("/proc/cpuinfo", "cpu MHz", mhz, sizeof mhz);
+    double cpu_mhz = mhz[0] ? strtod(mhz, NULL) : 0.0;
+    fputs("{\"format\":\"vates-taskdag\",\"version\":1,\"recorder\":\"vates-ompt\",\"program\":",
+          h);
+    json_string(h, program);
+    fprintf(h,
+            ",\"parameters\":{},\"workers\":%u,\"clock\":{\"unit\":\"ns\",\"frequency_hz\":1e9},"
+            "\"elapsed\":%llu,\"collapse\":false,\"machine\":{\"cpu\":",
+            b.max_worker + 1, (unsigned long long)(hi - lo));
+    json_string(h, cpu);
+    if (cpu_mhz > 0.0) fprintf(h, ",\"cpu_mhz\":%.3f", cpu_mhz);
+    fprintf(h, ",\"caches\":[]}}");
+    fclose(h);
+
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "vates-ompt: cannot write %s\n", path);
+        free(header);
+        free(b.p);
+        return;
+    }
+    uint32_t version = 1, hl = (uint32_t)header_len;
+    fwrite("VATESDAG", 1, 8, f);
+    fwrite(&version, 4, 1, f);
+    fwrite(&hl, 4, 1, f);
+    fwrite(header, 1, header_len, f);
+    fwrite(b.p, 1, b.len, f);
+    fwrite("END.", 1, 4, f);
+    fwrite(&b.nodes, 8, 1, f);
+    if (fclose(f) != 0) fprintf(stderr, "vates-ompt: cannot write %s\n", path);
+    free(header);
+    free(b.p);
+}
+
+/* ---- start and finish ------------------------------------------------------------ */
+
+static const char *out_path;
+
+static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                      ompt_data_t *tool_data) {
+    (void)initial_device_num, (void)tool_data;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+    if (!set) return 0;
+    struct {
+        ompt_callbacks_t which;
+        ompt_callback_t fn;
+    } cbs[] = {
+        {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task},
+        {ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin},
+        {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end},
+        {ompt_callback_task_create, (ompt_callback_t)on_task_create},
+        {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule},
+        {ompt_callback_sync_region, (ompt_callback_t)on_sync_region},
+    };
+    for (size_t i = 0; i < sizeof cbs / sizeof cbs[0]; i++) {
+        ompt_set_result_t r = set(cbs[i].which, cbs[i].fn);
+        if (r != ompt_set_always)
+            fprintf(stderr, "vates-ompt: callback %d not always dispatched (%d)\n",
+                    (int)cbs[i].which, (int)r);
+    }
+    return 1; /* keep the tool */
+}
+
+static void finalize(ompt_data_t *tool_data) {
+    (void)tool_data;
+    uint64_t at = now();
+    if (!root) {
+        fputs("vates-ompt: no initial task was reported; nothing written\n", stderr);
+        return;
+    }
+    if (!root->done) {
+        me()->worker = 0;
+        end_strand(root, END_END, at);
+        root->done = 1;
+    }
+    write_file(out_path, at);
+}
+
+ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version) {
+    (void)omp_version, (void)runtime_version;
+    out_path = getenv("VATES_TASKREC");
+    if (!out_path || !*out_path) return NULL;
+    static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+    return &result;
+}

@@ -27,21 +27,17 @@ static int bots_counting;
 /* Tasks created (each `omp task` the kernel executes) and taskwaits executed. */
 static uint64_t bots_tasks, bots_taskwaits;
 
+/* Adds one to `counter` when counting (`count=1`). */
+#define BOTS_COUNT(counter)                                                               \
+    do {                                                                                  \
+        if (bots_counting) {                                                              \
+            _Pragma("omp atomic") counter++;                                              \
+        }                                                                                 \
+    } while (0)
 /* Counts one task creation: call just before each `#pragma omp task`. */
-#define COUNT_TASK()                                                                      \
-    do {                                                                                  \
-        if (bots_counting) {                                                              \
-            _Pragma("omp atomic") bots_tasks++;                                           \
-        }                                                                                 \
-    } while (0)
-
+#define COUNT_TASK() BOTS_COUNT(bots_tasks)
 /* Counts one taskwait: call just before each `#pragma omp taskwait`. */
-#define COUNT_TASKWAIT()                                                                  \
-    do {                                                                                  \
-        if (bots_counting) {                                                              \
-            _Pragma("omp atomic") bots_taskwaits++;                                       \
-        }                                                                                 \
-    } while (0)
+#define COUNT_TASKWAIT() BOTS_COUNT(bots_taskwaits)
 
 /* ---- SplitMix64: the same generator and draws as the Rust crate's stats::rng -------- */
 
@@ -198,6 +194,13 @@ static uint64_t bots_get(const bots_option *opts, size_t nopts, const char *key)
         if (!strcmp(opts[i].key, key)) return opts[i].value;
     bots_die("internal error: no option %s", key);
 }
+
+/* The option table's length, for the two calls above. */
+#define BOTS_NOPTS(opts) (sizeof(opts) / sizeof((opts)[0]))
+/* bots_args and bots_get on a local option table. */
+#define BOTS_ARGS(argc, argv, kernel, what, lo, hi, opts) \
+    bots_args(argc, argv, kernel, what, lo, hi, opts, BOTS_NOPTS(opts))
+#define BOTS_GET(opts, key) bots_get(opts, BOTS_NOPTS(opts), key)
 
 /* Allocates or exits. */
 static inline void *bots_alloc(size_t count, size_t size) {

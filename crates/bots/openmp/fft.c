@@ -61,11 +61,9 @@ static size_t reverse(size_t i, unsigned bits) {
     return r;
 }
 
-/* The r-point DFT of x[..r] in place (r a power of two, at most 32), with the roots of
- * unity of the nw-point table w (r divides nw). */
-static void small_dft(cplx *x, size_t r, const cplx *w, size_t nw) {
-    unsigned bits = log2_exact(r);
-    for (size_t i = 0; i < r; i++) {
+/* Puts x[..n] in bit-reversed order (n = 2^bits). */
+static void bit_reverse(cplx *x, size_t n, unsigned bits) {
+    for (size_t i = 0; i < n; i++) {
         size_t j = reverse(i, bits);
         if (i < j) {
             cplx t = x[i];
@@ -73,6 +71,13 @@ static void small_dft(cplx *x, size_t r, const cplx *w, size_t nw) {
             x[j] = t;
         }
     }
+}
+
+/* The r-point DFT of x[..r] in place (r a power of two, at most 32), with the roots of
+ * unity of the nw-point table w (r divides nw). */
+static void small_dft(cplx *x, size_t r, const cplx *w, size_t nw) {
+    unsigned bits = log2_exact(r);
+    bit_reverse(x, r, bits);
     for (size_t len = 2; len <= r; len *= 2) {
         size_t half = len / 2, step = nw / len;
         for (size_t start = 0; start < r; start += len)
@@ -196,14 +201,7 @@ static void fft(size_t n, cplx *in, cplx *out, size_t cut) {
 static void reference_fft(cplx *x, size_t n, double sign) {
     if (n < 2) return;
     unsigned bits = log2_exact(n);
-    for (size_t i = 0; i < n; i++) {
-        size_t j = reverse(i, bits);
-        if (i < j) {
-            cplx t = x[i];
-            x[i] = x[j];
-            x[j] = t;
-        }
-    }
+    bit_reverse(x, n, bits);
     cplx *roots = bots_alloc(n / 2, sizeof(cplx));
     for (size_t len = 2; len <= n; len *= 2) {
         double ang = sign * TWO_PI / (double)len;
@@ -229,15 +227,14 @@ int main(int argc, char **argv) {
         {"seed", "input seed", 1},
         BOTS_COUNT_OPTION,
     };
-    const size_t nopts = sizeof opts / sizeof opts[0];
-    bots_args(argc, argv, "fft", "points, a power of two", 1, (uint64_t)1 << 28, opts, nopts);
+    BOTS_ARGS(argc, argv, "fft", "points, a power of two", 1, (uint64_t)1 << 28, opts);
     const size_t n = (size_t)bots_n;
     if (n & (n - 1)) bots_die("the FFT size must be a power of two, not %zu", n);
-    uint64_t c = bots_get(opts, nopts, "c");
+    uint64_t c = BOTS_GET(opts, "c");
     const size_t cut = c < 2 ? 2 : (size_t)c;
 
     cplx *input = bots_alloc(n, sizeof(cplx));
-    bots_rng rng = bots_seeded(bots_get(opts, nopts, "seed"));
+    bots_rng rng = bots_seeded(BOTS_GET(opts, "seed"));
     for (size_t i = 0; i < n; i++) {
         input[i].re = bots_symmetric(&rng);
         input[i].im = bots_symmetric(&rng);

@@ -34,10 +34,9 @@ int main(int argc, char **argv) {
         {"x", "depth cut-off", 19},
         BOTS_COUNT_OPTION,
     };
-    const size_t nopts = sizeof opts / sizeof opts[0];
-    bots_args(argc, argv, "fib", "the Fibonacci index", 0, MAX_N, opts, nopts);
+    BOTS_ARGS(argc, argv, "fib", "the Fibonacci index", 0, MAX_N, opts);
     const unsigned n = (unsigned)bots_n;
-    const uint64_t x = bots_get(opts, nopts, "x");
+    const uint64_t x = BOTS_GET(opts, "x");
     const unsigned cutoff = x > 1000 ? 1000 : (unsigned)x;
 
     uint64_t value = 0;

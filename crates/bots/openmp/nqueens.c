@@ -77,10 +77,9 @@ int main(int argc, char **argv) {
         {"x", "depth cut-off", 7},
         BOTS_COUNT_OPTION,
     };
-    const size_t nopts = sizeof opts / sizeof opts[0];
-    bots_args(argc, argv, "nqueens", "the board size", 1, MAX_N, opts, nopts);
+    BOTS_ARGS(argc, argv, "nqueens", "the board size", 1, MAX_N, opts);
     const int n = (int)bots_n;
-    const uint64_t x = bots_get(opts, nopts, "x");
+    const uint64_t x = BOTS_GET(opts, "x");
     const unsigned cutoff = x > 1000 ? 1000 : (unsigned)x;
 
     char board[MAX_N] = {0};

@@ -162,12 +162,11 @@ int main(int argc, char **argv) {
         {"seed", "input seed", 1},
         BOTS_COUNT_OPTION,
     };
-    const size_t nopts = sizeof opts / sizeof opts[0];
-    bots_args(argc, argv, "sort", "numbers to sort", 1, (uint64_t)1 << 31, opts, nopts);
+    BOTS_ARGS(argc, argv, "sort", "numbers to sort", 1, (uint64_t)1 << 31, opts);
     const size_t n = (size_t)bots_n;
-    merge_cutoff = (size_t)bots_get(opts, nopts, "a");
-    quick_cutoff = (size_t)bots_get(opts, nopts, "y");
-    insertion_cutoff = (size_t)bots_get(opts, nopts, "b");
+    merge_cutoff = (size_t)BOTS_GET(opts, "a");
+    quick_cutoff = (size_t)BOTS_GET(opts, "y");
+    insertion_cutoff = (size_t)BOTS_GET(opts, "b");
     if (quick_cutoff < 4) bots_die("the quicksort cut-off must be at least 4, not %zu", quick_cutoff);
     if (insertion_cutoff < 2)
         bots_die("the insertion-sort threshold must be at least 2, not %zu", insertion_cutoff);
@@ -175,7 +174,7 @@ int main(int argc, char **argv) {
     elm *data = bots_alloc(n, sizeof(elm));
     elm *tmp = bots_alloc(n, sizeof(elm));
     for (size_t i = 0; i < n; i++) data[i] = (elm)i;
-    bots_rng rng = bots_seeded(bots_get(opts, nopts, "seed"));
+    bots_rng rng = bots_seeded(BOTS_GET(opts, "seed"));
     for (size_t i = 0; i < n; i++) {
         size_t j = (size_t)bots_below(&rng, n);
         elm t = data[i];

@@ -188,13 +188,12 @@ int main(int argc, char **argv) {
         {"seed", "genmat seed", 1325},
         BOTS_COUNT_OPTION,
     };
-    const size_t nopts = sizeof opts / sizeof opts[0];
-    bots_args(argc, argv, "sparselu", "blocks per dimension", 1, 1000, opts, nopts);
+    BOTS_ARGS(argc, argv, "sparselu", "blocks per dimension", 1, 1000, opts);
     nb = (size_t)bots_n;
-    uint64_t mm = bots_get(opts, nopts, "m");
+    uint64_t mm = BOTS_GET(opts, "m");
     if (mm < 1 || mm > 1024) bots_die("block size m = %" PRIu64 " out of range 1..=1024", mm);
     m = (size_t)mm;
-    uint64_t seed = bots_get(opts, nopts, "seed");
+    uint64_t seed = BOTS_GET(opts, "seed");
 
     double **orig = genmat(seed);
     double **lu = genmat(seed);

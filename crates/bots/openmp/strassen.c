@@ -147,19 +147,18 @@ int main(int argc, char **argv) {
         {"seed", "input seed", 1},
         BOTS_COUNT_OPTION,
     };
-    const size_t nopts = sizeof opts / sizeof opts[0];
-    bots_args(argc, argv, "strassen", "matrix rows, halving evenly down to y (a power of two)",
-              1, 1 << 14, opts, nopts);
+    BOTS_ARGS(argc, argv, "strassen", "matrix rows, halving evenly down to y (a power of two)",
+              1, 1 << 14, opts);
     const size_t n = (size_t)bots_n;
-    uint64_t x = bots_get(opts, nopts, "x");
+    uint64_t x = BOTS_GET(opts, "x");
     depth_cutoff = x > 1000 ? 1000 : (unsigned)x;
-    size_cutoff = (size_t)bots_get(opts, nopts, "y");
+    size_cutoff = (size_t)BOTS_GET(opts, "y");
     for (size_t s = n; s > size_cutoff; s /= 2)
         if (s % 2 == 1)
             bots_die("the matrix size %zu must halve evenly down to the size cut-off %zu "
                      "(a power of two does)",
                      n, size_cutoff);
-    uint64_t seed = bots_get(opts, nopts, "seed");
+    uint64_t seed = BOTS_GET(opts, "seed");
 
     double *a = bots_alloc(n * n, sizeof(double));
     double *b = bots_alloc(n * n, sizeof(double));

@@ -9,7 +9,9 @@
 //!
 //! The `ompt_*` tests build the OMPT tool `openmp/ompt/vates_ompt.c` with `-O2 -fPIC
 //! -shared`, record fib and nqueens through it (`OMP_TOOL_LIBRARIES`, `VATES_TASKREC`) on
-//! one and two threads, and read the files back with `taskpar::dag::read`.
+//! one and two threads, and read the files back with `taskpar::dag::read`; the recording's
+//! elapsed time is the parallel region's (within the program's own `seconds=`), and with
+//! `VATES_TASKREC_ELAPSED` alone (the light mode) the tool writes that time and no DAG.
 
 use bots::{fft, fib, nqueens, sort, sparselu, strassen, Counts};
 use std::collections::HashMap;
@@ -541,6 +543,56 @@ fn ompt_check(kernel: &'static str, args: &[&str]) {
             "{what}: work + delay + no_work != P·elapsed"
         );
         assert!(s.work > 0 && s.elapsed > 0, "{what}: {s:?}");
+        // The recording covers the parallel region only (not the input or the check):
+        // its elapsed time is within the program's own timing of the region.
+        let seconds: f64 = line.get("seconds");
+        let elapsed = h.elapsed as f64 / 1e9;
+        assert!(
+            elapsed > 0.0 && elapsed <= seconds + MARGIN,
+            "{what}: the DAG's elapsed {elapsed} s against the program's {seconds} s"
+        );
+        // With VATES_TASKREC_ELAPSED too, the same span in seconds goes there.
+        let both = dir.0.join(format!("{kernel}-{threads}-both.txt"));
+        let line = k.run_with(
+            threads,
+            &with,
+            &[
+                ("OMP_TOOL_LIBRARIES", tool),
+                ("VATES_TASKREC", &file),
+                ("VATES_TASKREC_ELAPSED", &both),
+            ],
+        );
+        let seconds: f64 = line.get("seconds");
+        let rec = taskpar::dag::load(&file, &taskpar::dag::Limits::default())
+            .unwrap_or_else(|e| panic!("{what}: the file does not read: {e}"));
+        let written = elapsed_file(&both, &what);
+        let from_dag = rec.header.elapsed as f64 / 1e9;
+        assert!(
+            (written - from_dag).abs() <= 1e-9 * from_dag.max(1.0) + 1e-9,
+            "{what}: {written} s written, {from_dag} s in the DAG"
+        );
+        assert!(
+            written <= seconds + MARGIN,
+            "{what}: {written} s > {seconds} s"
+        );
+        // Light mode: VATES_TASKREC_ELAPSED alone times the parallel part, writes no DAG.
+        let light = dir.0.join(format!("{kernel}-{threads}-light.txt"));
+        let _ = std::fs::remove_file(&file);
+        let line = k.run_with(
+            threads,
+            &with,
+            &[
+                ("OMP_TOOL_LIBRARIES", tool),
+                ("VATES_TASKREC_ELAPSED", &light),
+            ],
+        );
+        let seconds: f64 = line.get("seconds");
+        let untraced = elapsed_file(&light, &what);
+        assert!(
+            untraced > 0.0 && untraced <= seconds + MARGIN,
+            "{what}: light mode wrote {untraced} s, the program timed {seconds} s"
+        );
+        assert!(!file.exists(), "{what}: light mode wrote a DAG file");
         assert!(
             s.span <= s.work,
             "{what}: span {} > work {}",
@@ -548,14 +600,34 @@ fn ompt_check(kernel: &'static str, args: &[&str]) {
             s.work
         );
     }
-    // Without VATES_TASKREC the tool stays out of the run: no file, no message.
+    // Without VATES_TASKREC and VATES_TASKREC_ELAPSED the tool stays out of the run: no
+    // file, no message.
     let out = k
         .command(2, &with)
         .env("OMP_TOOL_LIBRARIES", tool)
         .env_remove("VATES_TASKREC")
+        .env_remove("VATES_TASKREC_ELAPSED")
         .output()
         .expect("run the kernel");
     assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
+}
+
+/// How far the tool's elapsed time may exceed the program's `seconds=` (its
+/// `omp_get_wtime` around the region, which contains the tool's span; the margin covers
+/// the two clocks' reading order and resolution).
+const MARGIN: f64 = 1e-3;
+
+/// The number a file of the tool's elapsed time holds (one number and a newline).
+fn elapsed_file(path: &Path, what: &str) -> f64 {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{what}: no elapsed file {}: {e}", path.display()));
+    assert!(
+        text.ends_with('\n') && text.trim().lines().count() == 1,
+        "{what}: {text:?}"
+    );
+    text.trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{what}: {text:?} is not a number"))
 }
 
 #[test]

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use taskpar::campaign::{
-    self, Backend, CampaignError, Event, Invocation, Job, Outcome, PlanError, StartError, Status,
+    self, Backend, CampaignError, Event, Invocation, Job, Outcome, PlanError, Runtime, StartError,
+    Status,
 };
 use taskpar::experiment::{Plan, ENV_ELAPSED, ENV_FILE};
 use taskpar::model::read_runs;
@@ -26,6 +27,8 @@ struct Fake {
     elapsed: &'static str,
     status: Status,
     calls: RefCell<Vec<String>>,
+    /// Each run's environment (`NAME=value`, in the order set).
+    envs: RefCell<Vec<Vec<String>>>,
 }
 
 impl Fake {
@@ -34,6 +37,7 @@ impl Fake {
             elapsed,
             status,
             calls: RefCell::new(Vec::new()),
+            envs: RefCell::new(Vec::new()),
         }
     }
 }
@@ -41,6 +45,12 @@ impl Fake {
 impl Backend for Fake {
     fn run(&self, inv: &Invocation<'_>) -> Result<Outcome, StartError> {
         self.calls.borrow_mut().push(inv.shown());
+        self.envs.borrow_mut().push(
+            inv.env
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.to_string_lossy()))
+                .collect(),
+        );
         let n: u64 = inv.args.last().and_then(|a| a.parse().ok()).unwrap_or(5);
         for (k, v) in inv.env {
             if *k == ENV_FILE {
@@ -88,7 +98,63 @@ fn job(output: PathBuf, reps: u32) -> Job {
         keep_dags: None,
         untraced: true,
         timeout: Duration::from_secs(10),
+        runtime: Runtime::default(),
     }
+}
+
+#[test]
+fn the_runtime_sets_the_workers_and_the_tool() {
+    let d = dir("runtime");
+    // Rayon (the default): the workers in RAYON_NUM_THREADS, no tool.
+    let fake = Fake::new("0.004\n", Status::Success);
+    campaign::run(&job(d.join("rayon.csv"), 1), &fake, &mut |_| {}).unwrap();
+    for env in fake.envs.borrow().iter() {
+        assert_eq!(env[0], "RAYON_NUM_THREADS=1", "{env:?}");
+        assert!(!env.iter().any(|e| e.starts_with("OMP_")), "{env:?}");
+    }
+    // OpenMP: OMP_NUM_THREADS and the OMPT tool, for the traced and the untraced runs
+    // (the tool's light mode: only VATES_TASKREC_ELAPSED).
+    let openmp = Job {
+        runtime: Runtime::OpenMp {
+            tool: "/opt/libvates_ompt.so".into(),
+        },
+        ..job(d.join("openmp.csv"), 1)
+    };
+    assert_eq!(openmp.runtime.workers_variable(), "OMP_NUM_THREADS");
+    let fake = Fake::new("0.004\n", Status::Success);
+    campaign::run(&openmp, &fake, &mut |_| {}).unwrap();
+    let envs = fake.envs.borrow();
+    assert_eq!(envs.len(), 4, "two sizes, traced and untraced");
+    for (k, env) in envs.iter().enumerate() {
+        assert!(env.contains(&"OMP_NUM_THREADS=1".to_string()), "{env:?}");
+        assert!(
+            env.contains(&"OMP_TOOL_LIBRARIES=/opt/libvates_ompt.so".to_string()),
+            "{env:?}"
+        );
+        assert!(!env.iter().any(|e| e.starts_with("RAYON_")), "{env:?}");
+        let file = if k % 2 == 0 { ENV_FILE } else { ENV_ELAPSED };
+        let other = if k % 2 == 0 { ENV_ELAPSED } else { ENV_FILE };
+        assert!(
+            env.iter().any(|e| e.starts_with(&format!("{file}="))),
+            "{env:?}"
+        );
+        assert!(
+            !env.iter().any(|e| e.starts_with(&format!("{other}="))),
+            "{env:?}"
+        );
+    }
+    // A failure names the runtime's variable.
+    let failing = Fake::new("0.004\n", Status::Failed("exit status: 3".into()));
+    let e = campaign::run(
+        &Job {
+            output: d.join("failed.csv"),
+            ..openmp.clone()
+        },
+        &failing,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("with OMP_NUM_THREADS=1"), "{e}");
 }
 
 #[test]

@@ -7,14 +7,28 @@
  *   clang -O2 -fPIC -shared -o libvates_ompt.so vates_ompt.c
  *   OMP_TOOL_LIBRARIES=$PWD/libvates_ompt.so VATES_TASKREC=run.dag OMP_NUM_THREADS=2 ./prog
  *
- * Without VATES_TASKREC (unset or empty) ompt_start_tool returns NULL: the runtime then
- * registers no callback and the program runs as without the tool.
+ * The recording covers the program's parallel part only, as the Rust recorder's
+ * taskrec::run does: the root task spans from the first parallel_begin to the last
+ * parallel_end of the outermost level (the initial task's strands before the first region
+ * and after the last, such as input generation and verification, are cut to zero length
+ * at those instants), and the header's `elapsed` is that span. With VATES_TASKREC_ELAPSED=
+ * FILE as well, that span in seconds is also written to FILE.
+ *
+ * Light mode: without VATES_TASKREC (unset or empty) but with VATES_TASKREC_ELAPSED=FILE,
+ * the tool registers parallel_begin and parallel_end only and at finalize writes the
+ * span from the first outermost parallel_begin to the last parallel_end, in seconds (one
+ * decimal number and a newline), to FILE: the untraced run's time, with no per-task cost.
+ * (No parallel region: a message and no file.)
+ *
+ * Without either variable ompt_start_tool returns NULL: the runtime then registers no
+ * callback and the program runs as without the tool.
  *
  * What is recorded (times: CLOCK_MONOTONIC_RAW in ns since initialize; workers: the OpenMP
  * thread numbers of the outermost team, 0 for the initial thread):
  *
- * - The initial task is the root TASK. Its strands run from initialize to the first
- *   parallel region, between regions, and from the last region to finalize (kind 2, end).
+ * - The initial task is the root TASK. Its strands run from the first parallel region's
+ *   begin (a zero-length strand), between regions, and end at the last region's end
+ *   (a zero-length strand of kind 2, end).
  * - A parallel region is a sequence of phases: the parts of its implicit tasks between
  *   its barriers (explicit ones, and the implicit barriers of worksharing constructs such
  *   as `single`). Each phase is one SECTION of the encountering task: one CREATE per
@@ -129,6 +143,9 @@ static uint64_t t0;
 static vtask *root;
 static atomic_int levels; /* active parallel regions (nested ones are warned about) */
 static atomic_int warned_nested;
+/* The parallel part: the first outermost parallel_begin and the last parallel_end. */
+static int have_region;
+static uint64_t first_begin, last_end;
 
 static uint64_t now(void) {
     struct timespec ts;
@@ -257,9 +274,14 @@ static void on_parallel_begin(ompt_data_t *encountering, const ompt_frame_t *fra
                               const void *codeptr) {
     (void)frame, (void)flags, (void)codeptr;
     uint64_t at = now();
-    if (atomic_fetch_add(&levels, 1) >= 1 && !atomic_exchange(&warned_nested, 1))
-        fputs("vates-ompt: nested parallel region: its worker numbers are team-local\n",
-              stderr);
+    if (atomic_fetch_add(&levels, 1) >= 1) {
+        if (!atomic_exchange(&warned_nested, 1))
+            fputs("vates-ompt: nested parallel region: its worker numbers are team-local\n",
+                  stderr);
+    } else if (!have_region) {
+        have_region = 1;
+        first_begin = at;
+    }
     region *r = alloc(sizeof *r);
     r->begin = at;
     r->slots = requested ? requested : 1;
@@ -278,7 +300,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
                             const void *codeptr) {
     (void)parallel_data, (void)flags, (void)codeptr;
     uint64_t at = now();
-    atomic_fetch_sub(&levels, 1);
+    if (atomic_fetch_sub(&levels, 1) == 1) last_end = at;
     vtask *e = task_of(encountering);
     if (!e) return;
     e->in_sync = 0;
@@ -554,6 +576,29 @@ static void first_last(const item *it, uint32_t count, uint64_t *lo, uint64_t *h
     }
 }
 
+/* Cuts the root's own strands (and its items' strands, not its children's) to the
+ * parallel part [lo, hi]: what the initial task does before the first region and after
+ * the last becomes zero-length strands at those instants. */
+static void clamp_items(item *it, uint32_t count, uint64_t lo, uint64_t hi) {
+    for (uint32_t k = 0; k < count && it; k++, it = it->next) {
+        if (it->tag == TAG_SECTION) {
+            clamp_items(it->u.sec.first, it->u.sec.count, lo, hi);
+            continue;
+        }
+        if (it->start < lo) it->start = lo;
+        if (it->end < lo) it->end = lo;
+        if (it->start > hi) it->start = hi;
+        if (it->end > hi) it->end = hi;
+    }
+}
+
+/* Writes `seconds` to the file `path` as taskrec does (one number and a newline). */
+static void write_elapsed(const char *path, double seconds) {
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, "%.9e\n", seconds) < 0 || fclose(f) != 0)
+        fprintf(stderr, "vates-ompt: cannot write %s\n", path);
+}
+
 /* A JSON string literal of s. */
 static void json_string(FILE *f, const char *s) {
     fputc('"', f);
@@ -587,13 +632,18 @@ static void read_line(const char *path, const char *prefix, char *out, size_t n)
     fclose(f);
 }
 
-static void write_file(const char *path, uint64_t t_end) {
+static void write_file(const char *path, const char *elapsed_path, uint64_t t_end) {
+    if (have_region && last_end >= first_begin) {
+        clamp_items(root->done_items.first, root->done_items.count, first_begin, last_end);
+        clamp_items(root->open.first, root->open.count, first_begin, last_end);
+    }
     buf b = {0};
     write_task(&b, root);
     uint64_t lo = UINT64_MAX, hi = 0;
     first_last(root->done_items.first, root->done_items.count, &lo, &hi);
     first_last(root->open.first, root->open.count, &lo, &hi);
     if (lo > hi) lo = hi = t_end;
+    if (elapsed_path) write_elapsed(elapsed_path, (double)(hi - lo) / 1e9);
 
     char *header = NULL;
     size_t header_len = 0;
@@ -639,6 +689,7 @@ static void write_file(const char *path, uint64_t t_end) {
 /* ---- start and finish ------------------------------------------------------------ */
 
 static const char *out_path;
+static const char *elapsed_path;
 
 static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
                       ompt_data_t *tool_data) {
@@ -680,13 +731,70 @@ static void finalize(ompt_data_t *tool_data) {
         end_strand(root, END_END, at);
         root->done = 1;
     }
-    write_file(out_path, at);
+    write_file(out_path, elapsed_path, at);
+}
+
+/* ---- light mode: the parallel part's elapsed time only ------------------------------ */
+
+static atomic_int light_levels;
+
+static void on_light_begin(ompt_data_t *encountering, const ompt_frame_t *frame,
+                           ompt_data_t *parallel_data, unsigned int requested, int flags,
+                           const void *codeptr) {
+    (void)encountering, (void)frame, (void)parallel_data, (void)requested, (void)flags,
+        (void)codeptr;
+    uint64_t at = now();
+    if (atomic_fetch_add(&light_levels, 1) == 0 && !have_region) {
+        have_region = 1;
+        first_begin = at;
+    }
+}
+
+static void on_light_end(ompt_data_t *parallel_data, ompt_data_t *encountering, int flags,
+                         const void *codeptr) {
+    (void)parallel_data, (void)encountering, (void)flags, (void)codeptr;
+    uint64_t at = now();
+    if (atomic_fetch_sub(&light_levels, 1) == 1) last_end = at;
+}
+
+static int initialize_light(ompt_function_lookup_t lookup, int initial_device_num,
+                            ompt_data_t *tool_data) {
+    (void)initial_device_num, (void)tool_data;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+    if (!set) return 0;
+    if (set(ompt_callback_parallel_begin, (ompt_callback_t)on_light_begin) != ompt_set_always ||
+        set(ompt_callback_parallel_end, (ompt_callback_t)on_light_end) != ompt_set_always) {
+        fputs("vates-ompt: parallel_begin/parallel_end not always dispatched\n", stderr);
+        return 0;
+    }
+    return 1;
+}
+
+static void finalize_light(ompt_data_t *tool_data) {
+    (void)tool_data;
+    if (!have_region || last_end < first_begin) {
+        fprintf(stderr, "vates-ompt: no parallel region ended; %s not written\n",
+                elapsed_path);
+        return;
+    }
+    write_elapsed(elapsed_path, (double)(last_end - first_begin) / 1e9);
 }
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version) {
     (void)omp_version, (void)runtime_version;
     out_path = getenv("VATES_TASKREC");
-    if (!out_path || !*out_path) return NULL;
-    static ompt_start_tool_result_t result = {initialize, finalize, {0}};
-    return &result;
+    elapsed_path = getenv("VATES_TASKREC_ELAPSED");
+    if (elapsed_path && !*elapsed_path) elapsed_path = NULL;
+    if (out_path && *out_path) {
+        static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+        return &result;
+    }
+    if (elapsed_path) {
+        static ompt_start_tool_result_t light = {initialize_light, finalize_light, {0}};
+        return &light;
+    }
+    return NULL;
 }

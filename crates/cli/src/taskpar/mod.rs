@@ -13,6 +13,7 @@ use crate::error::{write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 
 mod model;
+mod ompt;
 mod predict;
 mod record;
 
@@ -22,8 +23,9 @@ pub enum TaskparCommand {
     /// Statistics of a recorded DAG: work, delay and no_work (DAG Recorder's definitions),
     /// span, burdened span, counts and the bounds at P.
     Stats(StatsArgs),
-    /// Run a program over sizes × worker counts × repetitions, traced and untraced, and
-    /// append one training row per run to a CSV file (resumes where it stopped).
+    /// Run a program (Rust with taskrec, or OpenMP with --runtime openmp) over sizes ×
+    /// worker counts × repetitions, traced and untraced, and append one training row per
+    /// run to a CSV file (resumes where it stopped).
     Record(record::RecordArgs),
     /// Fit the two-step model (six sub-models chained, eqs. 9–15) and the direct-regression
     /// baseline to a training CSV; write the model file.

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use expr::grid::parse_binding;
-use taskpar::campaign::{self, CampaignError, Event, Job, LocalBackend, PlanError, MAX_RUNS};
+use taskpar::campaign::{
+    self, CampaignError, Event, Job, LocalBackend, PlanError, Runtime, MAX_RUNS,
+};
 use taskpar::experiment::Plan;
 use trace::text::{num, seconds};
 
@@ -22,7 +24,8 @@ pub struct RecordArgs {
     /// Problem sizes: a list `20,22,24`, a range `20..26` or a range with a step `20..26:2`.
     #[arg(long, value_name = "LIST")]
     sizes: String,
-    /// Worker counts (RAYON_NUM_THREADS), in the same forms.
+    /// Worker counts (RAYON_NUM_THREADS, or OMP_NUM_THREADS with --runtime openmp), in the
+    /// same forms.
     #[arg(long, value_name = "LIST", default_value = "1,2")]
     procs: String,
     /// Repetitions of each size and worker count.
@@ -45,10 +48,29 @@ pub struct RecordArgs {
     /// Stop a run (and every process it started) that takes longer than this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 600.0, value_parser = crate::input::parse_scale)]
     timeout: f64,
+    /// The program's parallel runtime: rayon (a Rust program recorded by taskrec) or openmp
+    /// (an OpenMP program built with clang -fopenmp, recorded by the OMPT tool).
+    #[arg(long, value_enum, default_value = "rayon", value_name = "RUNTIME")]
+    runtime: RuntimeArg,
+    /// With --runtime openmp: the OMPT tool's shared library (libvates_ompt.so); without
+    /// it the tool is built from the source in this vates with clang (or $CC) into
+    /// $XDG_CACHE_HOME/vates (or ~/.cache/vates) on first use.
+    #[arg(long, value_name = "PATH")]
+    ompt_tool: Option<PathBuf>,
     /// The program and its arguments: the size replaces the placeholder (an n in braces) in
     /// an argument, or is appended as the last argument when none has it.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<String>,
+}
+
+/// The values of --runtime.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum RuntimeArg {
+    /// A Rust program on rayon's global pool, recorded by taskrec.
+    Rayon,
+    /// An OpenMP program (LLVM's libomp), recorded by the OMPT tool.
+    #[value(name = "openmp")]
+    OpenMp,
 }
 
 /// The values of a list or range option; a malformed or non-positive one is a usage error.
@@ -101,14 +123,30 @@ fn job(a: &RecordArgs) -> Result<Job> {
         keep_dags: a.keep_dags.clone(),
         untraced: !a.no_untraced,
         timeout: Duration::from_secs_f64(a.timeout.min(1e9)),
+        // Set by `run` once the job checks (building the OMPT tool can take a second).
+        runtime: Runtime::Rayon,
     })
+}
+
+/// The runtime the flags name, with the OMPT tool built or found for OpenMP.
+fn runtime(a: &RecordArgs) -> Result<Runtime> {
+    match a.runtime {
+        RuntimeArg::Rayon if a.ompt_tool.is_some() => Err(CliError::usage(
+            "--ompt-tool is for OpenMP programs: give --runtime openmp too",
+        )),
+        RuntimeArg::Rayon => Ok(Runtime::Rayon),
+        RuntimeArg::OpenMp => Ok(Runtime::OpenMp {
+            tool: super::ompt::tool(a.ompt_tool.as_deref())?,
+        }),
+    }
 }
 
 /// Runs a `vates taskpar record`.
 pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
     crate::error::check_output(&a.output)?;
-    let job = job(&a)?;
+    let mut job = job(&a)?;
     job.check().map_err(plan_error)?;
+    job.runtime = runtime(&a)?;
     // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
     // scratch files; a second one ends vates at once.
     let cancel = Arc::new(AtomicBool::new(false));
@@ -224,7 +262,17 @@ fn campaign_error(a: &RecordArgs, e: CampaignError) -> CliError {
         )),
         CampaignError::NoFile { .. } => CliError::with_help(
             msg,
-            "the program must run its parallel part under taskrec::run (see the taskrec crate)",
+            match a.runtime {
+                RuntimeArg::Rayon => {
+                    "the program must run its parallel part under taskrec::run (see the \
+                     taskrec crate)"
+                }
+                RuntimeArg::OpenMp => {
+                    "the program must be an OpenMP program on LLVM's libomp (clang -fopenmp), \
+                     which loads the OMPT tool, and run at least one parallel region; GCC's \
+                     libgomp loads no tool"
+                }
+            },
         ),
         CampaignError::Dag(taskpar::dag::LoadError::Io { path, error }) => {
             CliError::read(&path, &error)
@@ -232,12 +280,31 @@ fn campaign_error(a: &RecordArgs, e: CampaignError) -> CliError {
         CampaignError::Dag(e) => CliError::Report(e.into()),
         CampaignError::Mismatch { .. } => CliError::with_help(
             msg,
-            "the program must run in rayon's global pool, which RAYON_NUM_THREADS sizes, and \
-             read its size where the placeholder puts it",
+            match a.runtime {
+                RuntimeArg::Rayon => {
+                    "the program must run in rayon's global pool, which RAYON_NUM_THREADS \
+                     sizes, and read its size where the placeholder puts it"
+                }
+                RuntimeArg::OpenMp => {
+                    "the program's outermost parallel regions must use the threads \
+                     OMP_NUM_THREADS asks for (no num_threads clause or \
+                     omp_set_num_threads), and it must read its size where the placeholder \
+                     puts it"
+                }
+            },
         ),
         CampaignError::BadElapsed { .. } => CliError::with_help(
             msg,
-            "the program must write its elapsed seconds as one number (taskrec::run does)",
+            match a.runtime {
+                RuntimeArg::Rayon => {
+                    "the program must write its elapsed seconds as one number (taskrec::run \
+                     does)"
+                }
+                RuntimeArg::OpenMp => {
+                    "the OMPT tool writes the elapsed seconds: check that --ompt-tool is \
+                     vates_ompt.c built for this vates"
+                }
+            },
         ),
         CampaignError::BadRow { .. } => CliError::with_help(
             msg,

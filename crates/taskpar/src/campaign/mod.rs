@@ -32,6 +32,45 @@ pub const MAX_APP_LEN: usize = 100;
 /// The placeholder an argument holds for the size.
 pub const SIZE_PLACEHOLDER: &str = "{n}";
 
+/// The parallel runtime a campaign's program runs on: how its worker count is set and how
+/// its runs are recorded and timed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Runtime {
+    /// A Rust program on rayon's global pool, recorded by taskrec: the worker count in
+    /// `RAYON_NUM_THREADS`; the program writes its DAG file and elapsed time itself.
+    #[default]
+    Rayon,
+    /// An OpenMP program (LLVM's libomp, which loads OMPT tools): the worker count in
+    /// `OMP_NUM_THREADS`; the OMPT tool `tool` (the shared library built from
+    /// `crates/bots/openmp/ompt/vates_ompt.c`) is loaded through `OMP_TOOL_LIBRARIES` and
+    /// writes the DAG file (traced runs) or the parallel part's elapsed time alone
+    /// (untraced runs, its light mode).
+    OpenMp {
+        /// The tool's shared library.
+        tool: PathBuf,
+    },
+}
+
+impl Runtime {
+    /// The environment variable that sets the worker count.
+    pub fn workers_variable(&self) -> &'static str {
+        match self {
+            Runtime::Rayon => "RAYON_NUM_THREADS",
+            Runtime::OpenMp { .. } => "OMP_NUM_THREADS",
+        }
+    }
+
+    /// The environment of a run on `p` workers (besides the variable naming its file).
+    fn env(&self, p: u32) -> Vec<(&'static str, std::ffi::OsString)> {
+        let mut env = vec![(self.workers_variable(), p.to_string().into())];
+        if let Runtime::OpenMp { tool } = self {
+            env.push(("OMP_TOOL", "enabled".into()));
+            env.push(("OMP_TOOL_LIBRARIES", tool.as_os_str().to_owned()));
+        }
+        env
+    }
+}
+
 /// A campaign.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -50,6 +89,8 @@ pub struct Job {
     pub untraced: bool,
     /// How long one run may take.
     pub timeout: Duration,
+    /// The runtime the program runs on.
+    pub runtime: Runtime,
 }
 
 /// A job that cannot be run as given.
@@ -127,12 +168,14 @@ pub enum CampaignError {
     #[error(transparent)]
     Start(#[from] StartError),
     /// A run failed.
-    #[error("`{command}` failed ({status}) with RAYON_NUM_THREADS={p}")]
+    #[error("`{command}` failed ({status}) with {variable}={p}")]
     Failed {
         /// The command.
         command: String,
         /// How it ended.
         status: String,
+        /// The environment variable that set the workers ([`Runtime::workers_variable`]).
+        variable: &'static str,
         /// The workers.
         p: u32,
         /// The end of its standard error.
@@ -539,10 +582,8 @@ fn run_program(
     scratch: &Path,
 ) -> Result<String, CampaignError> {
     let args = job.args(point.n);
-    let env = [
-        ("RAYON_NUM_THREADS", point.p.to_string().into()),
-        (variable, file.as_os_str().to_owned()),
-    ];
+    let mut env = job.runtime.env(point.p);
+    env.push((variable, file.as_os_str().to_owned()));
     let outputs = [file.to_path_buf()];
     let inv = Invocation {
         program: &job.command[0],
@@ -561,6 +602,7 @@ fn run_program(
             return Err(CampaignError::Failed {
                 command,
                 status,
+                variable: job.runtime.workers_variable(),
                 p: point.p,
                 stderr_tail: outcome.stderr_tail,
             })

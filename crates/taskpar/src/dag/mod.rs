@@ -242,7 +242,7 @@ pub enum DagError {
     /// A header that names more workers than the limit.
     #[error("the DAG file's header names {workers} workers; the limit is {}", reached.value)]
     #[diagnostic(help(
-        "record with fewer workers (RAYON_NUM_THREADS), or check that this is the right file"
+        "record with fewer workers (RAYON_NUM_THREADS or OMP_NUM_THREADS), or check that this is the right file"
     ))]
     TooManyWorkers {
         /// The header's count.

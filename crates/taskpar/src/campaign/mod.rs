@@ -9,6 +9,7 @@
 
 mod backend;
 mod local;
+pub mod ompt;
 
 pub use backend::{Backend, Invocation, Outcome, StartError, Status, STDERR_TAIL};
 pub use local::{LocalBackend, GRACE};

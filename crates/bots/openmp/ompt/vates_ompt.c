@@ -691,13 +691,18 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
 static const char *out_path;
 static const char *elapsed_path;
 
-static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
-                      ompt_data_t *tool_data) {
-    (void)initial_device_num, (void)tool_data;
+/* Starts the clock (t0) and returns the runtime's ompt_set_callback, or NULL. */
+static ompt_set_callback_t start(ompt_function_lookup_t lookup) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
     t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+    return (ompt_set_callback_t)lookup("ompt_set_callback");
+}
+
+static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                      ompt_data_t *tool_data) {
+    (void)initial_device_num, (void)tool_data;
+    ompt_set_callback_t set = start(lookup);
     if (!set) return 0;
     struct {
         ompt_callbacks_t which;
@@ -760,10 +765,7 @@ static void on_light_end(ompt_data_t *parallel_data, ompt_data_t *encountering, 
 static int initialize_light(ompt_function_lookup_t lookup, int initial_device_num,
                             ompt_data_t *tool_data) {
     (void)initial_device_num, (void)tool_data;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+    ompt_set_callback_t set = start(lookup);
     if (!set) return 0;
     if (set(ompt_callback_parallel_begin, (ompt_callback_t)on_light_begin) != ompt_set_always ||
         set(ompt_callback_parallel_end, (ompt_callback_t)on_light_end) != ompt_set_always) {

@@ -249,7 +249,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
             root = new_task(0);
             me()->worker = 0;
             task_data->ptr = root;
-            begin_strand(root, at);
+            begin_strand(root, now());
         }
         return;
     }
@@ -259,7 +259,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         region *r = parallel_data ? (region *)parallel_data->ptr : NULL;
         if (atomic_load(&levels) <= 1) me()->worker = index;
         if (r && index < r->slots) r->tasks[index] = t;
-        begin_strand(t, at);
+        begin_strand(t, now());
     } else {
         vtask *t = task_of(task_data);
         if (t && !t->done) {
@@ -304,7 +304,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     vtask *e = task_of(encountering);
     if (!e) return;
     e->in_sync = 0;
-    begin_strand(e, at);
+    begin_strand(e, now());
 }
 
 static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame,
@@ -316,7 +316,7 @@ static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame,
         if (!root) {
             root = new_task(0);
             new_task_data->ptr = root;
-            begin_strand(root, at);
+            begin_strand(root, now());
         }
         return;
     }
@@ -327,7 +327,7 @@ static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame,
     item *it = end_strand(e, END_CREATE, at);
     it->tag = TAG_CREATE;
     it->u.child = child;
-    begin_strand(e, at);
+    begin_strand(e, now());
 }
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
@@ -342,7 +342,7 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt
         }
     }
     vtask *n = task_of(next);
-    if (n && !n->in_sync) begin_strand(n, at);
+    if (n && !n->in_sync) begin_strand(n, now());
 }
 
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -383,7 +383,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     } else if (endpoint == ompt_scope_end) {
         if (t->implicit && t->in_sync && !wait) t->released = at;
         t->in_sync = 0;
-        begin_strand(t, at);
+        begin_strand(t, now());
     }
 }
 

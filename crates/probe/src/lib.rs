@@ -61,7 +61,7 @@ mod text;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use error::{ProbeError, ProfileError};
-pub use machine::{Machine, SysCache};
+pub use machine::{cpu_mhz, Machine, SysCache};
 pub use memory::{bandwidth_array_bytes, cache_boundaries, CacheBoundary};
 pub use options::{
     available_cores, Options, FULL_MAX_ARRAY, MAX_BYTES, MAX_THREADS, QUICK_MAX_ARRAY,

@@ -45,14 +45,25 @@ impl Machine {
     }
 }
 
+/// The first CPU's clock in MHz as the system reports it (`cpu MHz` of `/proc/cpuinfo`):
+/// on x86-64 the time-stamp counter's nominal rate. `None` where it reports none.
+pub fn cpu_mhz() -> Option<f64> {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    mhz_of(&cpuinfo)
+}
+
+fn mhz_of(cpuinfo: &str) -> Option<f64> {
+    cpuinfo_field(cpuinfo, "cpu MHz")
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v > 0.0)
+}
+
 /// Reads what the host says about itself; `cores` is the count the probe uses.
 pub(crate) fn read(cores: usize) -> Machine {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     Machine {
         cpu_model: cpuinfo_field(&cpuinfo, "model name").map(str::to_string),
-        cpu_mhz: cpuinfo_field(&cpuinfo, "cpu MHz")
-            .and_then(|v| v.parse::<f64>().ok())
-            .filter(|v| v.is_finite() && *v > 0.0),
+        cpu_mhz: mhz_of(&cpuinfo),
         cores,
         arch: std::env::consts::ARCH.to_string(),
         os: std::env::consts::OS.to_string(),

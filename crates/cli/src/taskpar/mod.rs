@@ -99,14 +99,9 @@ pub fn load_dag(path: &Path, clock_hz: Option<f64>) -> Result<Recording> {
 }
 
 /// The clock rate for a DAG Recorder file: `--clock-hz`, else this machine's CPU clock
-/// (`/proc/cpuinfo`; its time-stamp counter runs at the nominal clock).
+/// ([`probe::cpu_mhz`]; its time-stamp counter runs at the nominal clock).
 pub fn dag_clock(clock_hz: Option<f64>) -> Option<f64> {
-    clock_hz.or_else(|| {
-        let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-        let line = info.lines().find(|l| l.starts_with("cpu MHz"))?;
-        let mhz: f64 = line.split_once(':')?.1.trim().parse().ok()?;
-        (mhz.is_finite() && mhz > 0.0).then_some(mhz * 1e6)
-    })
+    clock_hz.or_else(|| probe::cpu_mhz().map(|mhz| mhz * 1e6))
 }
 
 /// The note for a DAG Recorder file read at this machine's clock rate.

@@ -256,4 +256,25 @@ fn record_names_what_to_install_when_the_tool_cannot_be_built() {
         2,
     );
     assert!(err.contains("--runtime openmp"), "{err}");
+    // A tool that is missing or not a file is refused before any run, naming the flag.
+    for (tool, code) in [("/nonexistent/libvates_ompt.so", 1), ("/dev/zero", 2)] {
+        let err = fails(
+            &[
+                "taskpar",
+                "record",
+                "--runtime",
+                "openmp",
+                "--ompt-tool",
+                tool,
+                "--sizes",
+                "10",
+                "--app",
+                "fib",
+                "--",
+                "true",
+            ],
+            code,
+        );
+        assert!(err.contains("--ompt-tool"), "{tool}: {err}");
+    }
 }

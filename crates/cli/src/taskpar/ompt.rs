@@ -19,7 +19,20 @@ const INSTALL: &str = "install clang and LLVM's OpenMP runtime with its OMPT hea
 /// the cached build, built now if missing (with a note saying where).
 pub fn tool(given: Option<&Path>) -> Result<PathBuf> {
     if let Some(path) = given {
-        return std::fs::canonicalize(path).map_err(|e| CliError::read(path, &e));
+        let lib = std::fs::canonicalize(path).map_err(|e| {
+            CliError::with_help(
+                format!("--ompt-tool `{}`: {e}", path.display()),
+                "give the path of the built tool (libvates_ompt.so), or leave --ompt-tool out \
+                 to have vates build it",
+            )
+        })?;
+        if !lib.is_file() {
+            return Err(CliError::usage(format!(
+                "--ompt-tool `{}` is not a file: give the built tool (libvates_ompt.so)",
+                path.display()
+            )));
+        }
+        return Ok(lib);
     }
     let cc = std::env::var("CC").unwrap_or_default();
     let mut words = cc.split_whitespace().map(String::from);

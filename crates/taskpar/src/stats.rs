@@ -434,19 +434,10 @@ fn edge_counts(g: &Graph, p: u32) -> Vec<Vec<Vec<u64>>> {
         for &(u, kind) in g.preds(v) {
             m[slot(kind)][idx(g.nodes[u as usize].worker)][idx(n.worker)] += 1;
         }
-        if let Some(inner) = n.inner_edges {
-            let w = idx(n.worker);
-            for (k, e) in inner.iter().enumerate() {
-                m[k][w][w] += e;
-            }
-        } else if n.kind == NodeKind::Collapsed {
-            // The logical edges inside: each create's child, continuation and return, and
-            // each wait's continuation.
-            let w = idx(n.worker);
-            for e in [EdgeKind::Create, EdgeKind::CreateCont, EdgeKind::End] {
-                m[slot(e)][w][w] += n.counts.creates;
-            }
-            m[slot(EdgeKind::WaitCont)][w][w] += n.counts.waits;
+        // The logical edges inside a collapsed node, on its worker's diagonal.
+        let w = idx(n.worker);
+        for (k, e) in n.inner_edges.iter().enumerate() {
+            m[k][w][w] += e;
         }
     }
     m

@@ -392,7 +392,7 @@ fn node(r: &Rec) -> Node {
         span: r.t_inf,
         span_burdens: 0,
         counts,
-        inner_edges: (kind == NodeKind::Collapsed).then(|| r.edge_counts.map(c)),
+        inner_edges: r.edge_counts.map(c),
     }
 }
 

@@ -34,9 +34,11 @@ pub struct Node {
     pub span_burdens: u64,
     /// Creates, waits, ends and strands in it.
     pub counts: Counts,
-    /// The logical edges inside a collapsed node by kind ([`EdgeKind::ALL`] order), when the
-    /// recorder kept them (DAG Recorder does); `None`: derived from the counts.
-    pub inner_edges: Option<[u64; 5]>,
+    /// The logical edges inside the node by kind ([`EdgeKind::ALL`] order): none in a
+    /// strand; in a collapsed node, what the recorder kept (DAG Recorder stores them) or,
+    /// for vates' own files, each create's child, continuation and return edge and each
+    /// wait's continuation.
+    pub inner_edges: [u64; 5],
 }
 
 /// Logical node counts (DAG Recorder's `logical_node_counts`).
@@ -197,7 +199,7 @@ impl Graph {
                 span: s.duration(),
                 span_burdens: 0,
                 counts,
-                inner_edges: None,
+                inner_edges: [0; 5],
             },
             preds,
         )
@@ -220,7 +222,8 @@ impl Graph {
                     ends: a.ends,
                     strands: a.strands,
                 },
-                inner_edges: None,
+                // EdgeKind::ALL order: end, create, create-cont, wait-cont, other-cont.
+                inner_edges: [a.creates, a.creates, a.creates, a.waits, 0],
             },
             preds,
         )

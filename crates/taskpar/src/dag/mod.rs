@@ -120,11 +120,12 @@ pub enum Body {
 }
 
 impl Recording {
-    /// The recording's DAG as a graph of strands and collapsed nodes.
-    pub fn graph(&self) -> Graph {
+    /// The recording's DAG as a graph of strands and collapsed nodes: built from a vates
+    /// file's tree, or a DAG Recorder file's graph as read (not copied).
+    pub fn graph(&self) -> std::borrow::Cow<'_, Graph> {
         match &self.body {
-            Body::Tree(root) => Graph::from_root(root),
-            Body::Graph(g) => g.clone(),
+            Body::Tree(root) => std::borrow::Cow::Owned(Graph::from_root(root)),
+            Body::Graph(g) => std::borrow::Cow::Borrowed(g),
         }
     }
 }

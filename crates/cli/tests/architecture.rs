@@ -46,8 +46,9 @@ fn deps(krate: &str, all: &[String]) -> BTreeSet<String> {
 
 /// The engines; each may use the foundations, and only the dependencies listed here of
 /// each other ("engines do not depend on each other, except taskgraph → queueing").
-const ENGINES: [&str; 6] = [
+const ENGINES: [&str; 7] = [
     "pamela",
+    "collectives",
     "queueing",
     "taskgraph",
     "etccs",

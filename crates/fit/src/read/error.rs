@@ -41,7 +41,7 @@ diag::located_diagnostic!(ReadError);
 impl ReadError {
     /// An error at `range` of `text` (named `name`), its message prefixed with the line and
     /// column.
-    pub(crate) fn at(
+    pub fn at(
         kind: ReadErrorKind,
         (name, text): (&str, &str),
         range: std::ops::Range<usize>,
@@ -61,7 +61,7 @@ impl ReadError {
     }
 
     /// An error about the whole file.
-    pub(crate) fn whole(kind: ReadErrorKind, name: &str, message: impl Into<String>) -> Self {
+    pub fn whole(kind: ReadErrorKind, name: &str, message: impl Into<String>) -> Self {
         ReadError {
             kind,
             message: format!("{name}: {}", message.into()),
@@ -71,7 +71,7 @@ impl ReadError {
     }
 
     /// The error with a hint.
-    pub(crate) fn help(mut self, help: impl Into<String>) -> Self {
+    pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }

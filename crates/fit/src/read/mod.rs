@@ -258,7 +258,7 @@ impl Builder {
 }
 
 /// The lines of `text` (with their line break) and the byte offset each starts at.
-pub(crate) fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.split_inclusive('\n').scan(0, |base, line| {
         let start = *base;
         *base += line.len();
@@ -269,7 +269,7 @@ pub(crate) fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 pub(crate) use diag::short;
 
 /// The text without a leading byte-order mark.
-pub(crate) fn without_bom(text: &str) -> &str {
+pub fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
@@ -277,6 +277,42 @@ pub(crate) fn without_bom(text: &str) -> &str {
 /// not subnormal.
 pub(crate) fn number(s: &str) -> Result<f64, BadNumber> {
     value(s.parse::<f64>().map_err(|_| BadNumber::NotANumber)?)
+}
+
+/// Field `field` of a measurement file (named and held by `src`), at `range` of its text,
+/// read as every reader reads a number; an error names the field, the column `column` and
+/// the fix. The one number reader of every measurement format (fit's and the collective
+/// tables').
+///
+/// ```
+/// let src = ("t.csv", "p,time\n2,abc\n");
+/// assert_eq!(fit::read::number_at(src, 7..8, "2", "p").unwrap(), 2.0);
+/// let e = fit::read::number_at(src, 9..12, "abc", "time").unwrap_err();
+/// assert!(e.message.starts_with("t.csv:2:3: `abc` in column `time` is not a number"));
+/// ```
+pub fn number_at(
+    src: (&str, &str),
+    range: std::ops::Range<usize>,
+    field: &str,
+    column: &str,
+) -> Result<f64, ReadError> {
+    number(field).map_err(|bad| {
+        ReadError::at(
+            bad.kind(),
+            src,
+            range,
+            format!(
+                "`{}` in column `{}` {}",
+                short(field),
+                short(column),
+                bad.what()
+            ),
+        )
+        .help(match bad {
+            BadNumber::Subnormal => bad.help(),
+            _ => "values are decimal numbers such as 12, 0.5 or 1.5e-3",
+        })
+    })
 }
 
 /// A value as every reader takes it: finite, and zero or of normal size (a subnormal

@@ -1,0 +1,34 @@
+//! MacDonald's models of collective communication (thesis chapter 3): measurement tables of
+//! MPI collectives in, per operation a symbolic model in the process count `p` and the
+//! message size `d` out, judged as the thesis judges it.
+//!
+//! * [`table`]: the measurement table (`op,p,d,time`, repetitions, time-shared rows kept
+//!   apart) and its CSV reader with located errors; [`osu`] and [`imb`] read the outputs
+//!   of the OSU micro-benchmarks and the Intel MPI Benchmarks into it.
+//! * [`form`]: the thesis' forms (constant, `log2 p`, `p`, and with size `d`, `p·d`,
+//!   `d·log2 p`), each as a `fit` model.
+//! * [`model`]: every applicable form fitted by least squares on absolute times (as the
+//!   thesis fitted; `check.py` in `bench/macdonald` shows no other criterion reproduces its
+//!   equations), ranked by the average prediction difference under leave-one-out
+//!   cross-validation or on the fitted cells.
+//! * [`difference`]: the average prediction difference and its population standard
+//!   deviation.
+//! * [`report`]: text, LaTeX and plots of measurements against the model; JSON is the
+//!   serialisation of [`report::Report`].
+//!
+//! ```
+#![doc = include_str!("../tests/example.rs")]
+//! ```
+
+pub mod difference;
+pub mod form;
+pub mod imb;
+pub mod model;
+pub mod osu;
+pub mod report;
+pub mod table;
+
+pub use difference::Difference;
+pub use form::{Form, Term, FORMS};
+pub use model::{fit_table, Candidate, Criterion, OpModel, Options};
+pub use table::{read_csv, Row, Statistic, Table};

@@ -1,0 +1,462 @@
+//! A measurement table of collective operations: one row per timed run, `op,p,d,time`, with
+//! optional `platform` and `shared` columns; rows at the same point are repetitions.
+//!
+//! ```text
+//! # any comment line
+//! platform,op,p,d,time,shared
+//! T3D,broadcast,2,1,164.0,0
+//! T3D,barrier,2,,7.857,0
+//! ```
+//!
+//! `d` is the message size in the table's size unit (integers for the thesis' tables, bytes
+//! for the OSU and IMB outputs); it is blank for an operation without data (a barrier).
+//! `shared` (`1`/`0`, `true`/`false`, `yes`/`no`) marks a run with more processes than
+//! processors (time-shared): such rows are never pooled with real ones.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use fit::read::{ReadError, ReadErrorKind};
+use serde::Serialize;
+
+/// One timed run of a collective operation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// The machine or configuration it ran on (empty if the table does not say).
+    pub platform: String,
+    /// The operation (`barrier`, `broadcast`, `scatter`, `gather`, `send-receive`, …),
+    /// lower case.
+    pub op: String,
+    /// Processes.
+    pub p: u32,
+    /// Message size in the table's size unit; `None` for an operation without data.
+    pub d: Option<f64>,
+    /// The time, in the table's time unit.
+    pub time: f64,
+    /// Whether the processes time-shared processors (more processes than processors).
+    pub shared: bool,
+}
+
+/// A measurement table with its units.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Table {
+    /// The rows, in the order read.
+    pub rows: Vec<Row>,
+    /// The unit of `time` (`µs` for the thesis' tables and the MPI benchmarks).
+    pub time_unit: String,
+    /// The unit of `d` (`integers` for the thesis' tables, `bytes` for OSU and IMB).
+    pub size_unit: String,
+}
+
+/// The rows of one operation on one platform at one point `(p, d)`: its repetitions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    /// Processes.
+    pub p: u32,
+    /// Message size (`None`: no data).
+    pub d: Option<f64>,
+    /// The repetitions' times, in the order read.
+    pub times: Vec<f64>,
+}
+
+/// Which value of a cell's repetitions a model is fitted to and judged against.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Statistic {
+    /// The median: robust to the slow outliers of a busy machine (the default).
+    #[default]
+    Median,
+    /// The mean (the thesis' "Average Time").
+    Mean,
+    /// The minimum (the MPI benchmarks' `t_min`: the run least disturbed).
+    Min,
+}
+
+impl Statistic {
+    /// The statistic by name: `median`, `mean` or `min`.
+    pub fn parse(s: &str) -> Option<Statistic> {
+        match s {
+            "median" => Some(Statistic::Median),
+            "mean" => Some(Statistic::Mean),
+            "min" => Some(Statistic::Min),
+            _ => None,
+        }
+    }
+
+    /// The statistic of `times` (not empty).
+    pub fn of(self, times: &[f64]) -> f64 {
+        match self {
+            Statistic::Median => stats::median(times).unwrap_or(f64::NAN),
+            Statistic::Mean => times.iter().sum::<f64>() / times.len() as f64,
+            Statistic::Min => times.iter().copied().fold(f64::INFINITY, f64::min),
+        }
+    }
+}
+
+impl Cell {
+    /// The value the cell stands for under `stat`.
+    pub fn value(&self, stat: Statistic) -> f64 {
+        stat.of(&self.times)
+    }
+}
+
+/// The rows of one operation on one platform, real or time-shared, grouped into cells.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Group {
+    /// The platform (empty if not given).
+    pub platform: String,
+    /// The operation.
+    pub op: String,
+    /// Whether these are time-shared runs.
+    pub shared: bool,
+    /// The cells, by increasing `p` then `d`.
+    pub cells: Vec<Cell>,
+}
+
+impl Group {
+    /// Whether the operation carries data (some cell has a size).
+    pub fn has_size(&self) -> bool {
+        self.cells.iter().any(|c| c.d.is_some())
+    }
+
+    /// The group's name as reports print it: `broadcast`, `broadcast on T3D`, with
+    /// `(time-shared)` when it is.
+    pub fn label(&self) -> String {
+        let mut s = self.op.clone();
+        if !self.platform.is_empty() {
+            s.push_str(" on ");
+            s.push_str(&self.platform);
+        }
+        if self.shared {
+            s.push_str(" (time-shared)");
+        }
+        s
+    }
+}
+
+impl Table {
+    /// An empty table with these units.
+    pub fn new(time_unit: &str, size_unit: &str) -> Table {
+        Table {
+            rows: Vec::new(),
+            time_unit: time_unit.to_string(),
+            size_unit: size_unit.to_string(),
+        }
+    }
+
+    /// The rows grouped by platform, operation and time-sharing (in that order), each
+    /// group's repetitions gathered into cells.
+    pub fn groups(&self) -> Vec<Group> {
+        type Key = (String, String, bool);
+        let mut by: BTreeMap<Key, BTreeMap<(u32, Option<u64>), Cell>> = BTreeMap::new();
+        for r in &self.rows {
+            let key = (r.platform.clone(), r.op.clone(), r.shared);
+            by.entry(key)
+                .or_default()
+                .entry((r.p, r.d.map(f64::to_bits)))
+                .or_insert_with(|| Cell {
+                    p: r.p,
+                    d: r.d,
+                    times: Vec::new(),
+                })
+                .times
+                .push(r.time);
+        }
+        by.into_iter()
+            .map(|((platform, op, shared), cells)| {
+                let mut cells: Vec<Cell> = cells.into_values().collect();
+                cells.sort_by(|a, b| {
+                    a.p.cmp(&b.p)
+                        .then(a.d.unwrap_or(0.0).total_cmp(&b.d.unwrap_or(0.0)))
+                });
+                Group {
+                    platform,
+                    op,
+                    shared,
+                    cells,
+                }
+            })
+            .collect()
+    }
+
+    /// The table as CSV (`platform,op,p,d,time,shared`), readable by [`read_csv`].
+    pub fn to_csv(&self) -> String {
+        let mut s = String::from("platform,op,p,d,time,shared\n");
+        for r in &self.rows {
+            let d = r.d.map(|d| d.to_string()).unwrap_or_default();
+            s.push_str(&format!(
+                "{},{},{},{d},{},{}\n",
+                csv_field(&r.platform),
+                csv_field(&r.op),
+                r.p,
+                r.time,
+                u8::from(r.shared)
+            ));
+        }
+        s
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The largest process count a table may name: far beyond any machine, small enough that
+/// `p·d` and `log2 p` stay exact.
+pub const MAX_P: u32 = 1 << 24;
+
+/// Normalises an operation's name: lower case, `_` and spaces as `-`, and the usual
+/// abbreviations (`bcast`, `sendrecv`, `alltoall`) spelt as the thesis and `probe --mpi`
+/// spell them.
+pub fn op_name(s: &str) -> String {
+    let s = s.trim().to_lowercase().replace(['_', ' '], "-");
+    match s.as_str() {
+        "bcast" => "broadcast".into(),
+        "sendrecv" | "send-recv" | "sendreceive" => "send-receive".into(),
+        "all-to-all" => "alltoall".into(),
+        "all-reduce" => "allreduce".into(),
+        _ => s,
+    }
+}
+
+/// Reads a measurement table in CSV (`name` for messages). Columns are found by name in the
+/// header (any order, any case); `op`, `p`, `d` and `time` are required, `platform` and
+/// `shared` optional, others ignored. Lines starting with `#` are comments.
+///
+/// # Errors
+/// A located [`ReadError`]: a missing column, a field that is not a number, a `p` that is
+/// not a whole number from 1 to [`MAX_P`], a negative `d`, a time that is not > 0, an
+/// empty `op`, or no rows.
+pub fn read_csv(name: &str, text: &str) -> Result<Table, ReadError> {
+    let src = (name, text);
+    let body = fit::read::without_bom(text);
+    let base = text.len() - body.len();
+    // The data lines (not comments, not blank), with their byte offsets.
+    let mut lines = fit::read::lines(body)
+        .map(|(at, l)| (at + base, l))
+        .filter(|(_, l)| !l.trim_start().starts_with('#') && !l.trim().is_empty());
+    let Some((hat, header)) = lines.next() else {
+        return Err(
+            ReadError::whole(ReadErrorKind::Empty, name, "no header line").help(
+                "the first line that is not a comment names the columns: op,p,d,time \
+                 (platform and shared optional)",
+            ),
+        );
+    };
+    let fields = split(header, hat);
+    let col = |want: &str| {
+        fields
+            .iter()
+            .position(|(f, _)| f.trim().eq_ignore_ascii_case(want))
+    };
+    let mut need = [0usize; 4];
+    for (k, want) in ["op", "p", "d", "time"].iter().enumerate() {
+        need[k] = col(want).ok_or_else(|| {
+            ReadError::at(
+                ReadErrorKind::UnknownName,
+                src,
+                hat..hat + header.trim_end().len(),
+                format!("the header has no `{want}` column"),
+            )
+            .help(
+                "a collective measurement table has the columns op,p,d,time \
+                 (platform and shared optional); d is blank for a barrier",
+            )
+        })?;
+    }
+    let [c_op, c_p, c_d, c_time] = need;
+    let (c_platform, c_shared) = (col("platform"), col("shared"));
+    let mut table = Table::new("µs", "integers");
+    for (at, line) in lines {
+        let f = split(line, at);
+        let field = |j: usize| -> Result<(&str, Range<usize>), ReadError> {
+            f.get(j).map(|(s, r)| (s.trim(), r.clone())).ok_or_else(|| {
+                ReadError::at(
+                    ReadErrorKind::Mismatch,
+                    src,
+                    at..at + line.trim_end().len(),
+                    format!(
+                        "the row has {} fields; the header has {}",
+                        f.len(),
+                        fields.len()
+                    ),
+                )
+                .help("give every row one field per column")
+            })
+        };
+        let (op, r) = field(c_op)?;
+        if op.is_empty() {
+            return Err(
+                ReadError::at(ReadErrorKind::Syntax, src, r, "the operation is empty")
+                    .help("name the operation: barrier, broadcast, scatter, gather, …"),
+            );
+        }
+        let (p_text, r) = field(c_p)?;
+        let p = fit::read::number_at(src, r.clone(), p_text, "p")?;
+        if p.fract() != 0.0 || !(1.0..=f64::from(MAX_P)).contains(&p) {
+            return Err(ReadError::at(
+                ReadErrorKind::OutOfRange,
+                src,
+                r,
+                format!("p = {} is not a process count", diag::short(p_text)),
+            )
+            .help(format!("p is a whole number from 1 to {MAX_P}")));
+        }
+        let (d_text, r) = field(c_d)?;
+        let d = if d_text.is_empty() {
+            None
+        } else {
+            let d = fit::read::number_at(src, r.clone(), d_text, "d")?;
+            if d < 0.0 || d > 1e15 {
+                return Err(ReadError::at(
+                    ReadErrorKind::OutOfRange,
+                    src,
+                    r,
+                    format!("d = {} is not a message size", diag::short(d_text)),
+                )
+                .help("d is a size from 0 to 1e15, or blank for an operation without data"));
+            }
+            Some(d)
+        };
+        let (t_text, r) = field(c_time)?;
+        let time = fit::read::number_at(src, r.clone(), t_text, "time")?;
+        if time <= 0.0 {
+            return Err(ReadError::at(
+                ReadErrorKind::OutOfRange,
+                src,
+                r,
+                format!("time = {} is not > 0", diag::short(t_text)),
+            )
+            .help("a measured time is positive; drop rows whose run failed"));
+        }
+        let platform = match c_platform {
+            Some(j) => field(j)?.0.to_string(),
+            None => String::new(),
+        };
+        let shared = match c_shared {
+            Some(j) => {
+                let (s, r) = field(j)?;
+                match s.to_ascii_lowercase().as_str() {
+                    "" | "0" | "false" | "no" => false,
+                    "1" | "true" | "yes" => true,
+                    _ => {
+                        return Err(ReadError::at(
+                            ReadErrorKind::Syntax,
+                            src,
+                            r,
+                            format!("shared = `{}` is not a yes or no", diag::short(s)),
+                        )
+                        .help("shared is 1 or 0 (true/false, yes/no): 1 for runs with more processes than processors"))
+                    }
+                }
+            }
+            None => false,
+        };
+        table.rows.push(Row {
+            platform,
+            op: op_name(op),
+            p: p as u32,
+            d,
+            time,
+            shared,
+        });
+    }
+    if table.rows.is_empty() {
+        return Err(
+            ReadError::whole(ReadErrorKind::Empty, name, "no rows under the header")
+                .help("each line after the header is one timed run: op,p,d,time"),
+        );
+    }
+    Ok(table)
+}
+
+/// The comma-separated fields of `line` (which starts at byte `at`), each with its byte
+/// range; quotes are respected and removed.
+fn split(line: &str, at: usize) -> Vec<(String, Range<usize>)> {
+    let line = line.trim_end_matches(['\n', '\r']);
+    let mut out = Vec::new();
+    let (mut cur, mut quoted, mut from) = (String::new(), false, 0);
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek().map(|&(_, c)| c) == Some('"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                out.push((std::mem::take(&mut cur), at + from..at + i));
+                from = i + 1;
+            }
+            _ => cur.push(c),
+        }
+    }
+    out.push((cur, at + from..at + line.len()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_groups_and_round_trips() {
+        let text = "# c\nplatform,op,p,d,time\nT3D,Bcast,2,1,164\nT3D,bcast,2,1,166\n\
+                    T3D,barrier,2,,7.8\n";
+        let t = read_csv("t.csv", text).unwrap();
+        assert_eq!(t.rows.len(), 3);
+        let g = t.groups();
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].op, "barrier");
+        assert!(!g[0].has_size());
+        assert_eq!(g[1].op, "broadcast");
+        assert_eq!(g[1].cells[0].times, vec![164.0, 166.0]);
+        assert_eq!(g[1].cells[0].value(Statistic::Median), 165.0);
+        let again = read_csv("again", &t.to_csv()).unwrap();
+        assert_eq!(again.rows, t.rows);
+    }
+
+    #[test]
+    fn errors_name_the_place_and_the_fix() {
+        let e = read_csv("t.csv", "op,p,time\nx,2,1\n").unwrap_err();
+        assert!(
+            e.message
+                .contains("t.csv:1:1: the header has no `d` column"),
+            "{}",
+            e.message
+        );
+        let e = read_csv("t.csv", "op,p,d,time\nx,2.5,1,1\n").unwrap_err();
+        assert!(e.message.starts_with("t.csv:2:3: p = 2.5"), "{}", e.message);
+        let e = read_csv("t.csv", "op,p,d,time\nx,2,1,-1\n").unwrap_err();
+        assert!(
+            e.message.starts_with("t.csv:2:7: time = -1 is not > 0"),
+            "{}",
+            e.message
+        );
+        let e = read_csv("t.csv", "op,p,d,time\nx,2,1\n").unwrap_err();
+        assert!(e.message.contains("the row has 3 fields"), "{}", e.message);
+        let e = read_csv("t.csv", "op,p,d,time\n").unwrap_err();
+        assert!(e.message.contains("no rows"), "{}", e.message);
+        let e = read_csv("t.csv", "op,p,d,time,shared\nx,2,1,1,maybe\n").unwrap_err();
+        assert!(e.message.contains("shared = `maybe`"), "{}", e.message);
+        assert!(read_csv("t.csv", "").is_err());
+    }
+
+    #[test]
+    fn time_shared_runs_are_their_own_group() {
+        let t = read_csv(
+            "t",
+            "op,p,d,time,shared\nbarrier,2,,3,0\nbarrier,4,,9,1\nbarrier,4,,8,no\n",
+        )
+        .unwrap();
+        let g = t.groups();
+        assert_eq!(g.len(), 2);
+        assert!(!g[0].shared && g[1].shared);
+        assert_eq!(g[1].label(), "barrier (time-shared)");
+    }
+}

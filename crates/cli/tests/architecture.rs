@@ -84,7 +84,7 @@ const RECORDERS: [&str; 2] = ["taskrec", "probe"];
 const PROGRAMS: [&str; 2] = ["bots", "threadprogs"];
 /// The base under everything (medians, quantiles, the seeded generator): it depends on no
 /// workspace crate, and every crate may use it.
-const BASE: [&str; 1] = ["stats"];
+const BASE: [&str; 2] = ["stats", "native"];
 /// What the binary needs besides flags and glue (files read under limits, output files,
 /// diagnostics, progress bars, a sweep's outputs): it stands on foundations, names no flag,
 /// and only the binary uses it.

@@ -38,22 +38,9 @@ pub fn tool(given: Option<&Path>) -> Result<PathBuf> {
     let mut words = cc.split_whitespace().map(String::from);
     let program = words.next().unwrap_or_else(|| "clang".to_string());
     let args: Vec<String> = words.collect();
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|v| !v.is_empty())
-                .map(|h| PathBuf::from(h).join(".cache"))
-        })
-        .ok_or_else(|| {
-            CliError::with_help(
-                "no cache directory for the OMPT tool: neither XDG_CACHE_HOME nor HOME is set",
-                "set one, or give a built tool with --ompt-tool PATH",
-            )
-        })?;
-    let (lib, built) = build_tool(&program, &args, &base.join("vates")).map_err(|e| match e {
-        e @ ToolError::Io { .. } => CliError::with_help(
+    let dir = termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
+    let (lib, built) = build_tool(&program, &args, &dir).map_err(|e| match e {
+        ToolError::Build(e @ native::BuildError::Io { .. }) => CliError::with_help(
             e.to_string(),
             "check the cache directory's permissions, or give --ompt-tool PATH",
         ),

@@ -4,6 +4,7 @@
 //! libraries together (see `docs/ARCHITECTURE.md`). The user manual of every command is
 //! `docs/cli.md`.
 
+mod collectives;
 mod demo;
 mod error;
 mod etccs;
@@ -70,6 +71,11 @@ enum Command {
     /// to sample runs, Algorithm G, validation against measured runs.
     #[command(subcommand)]
     Semi(semi::SemiCommand),
+    /// Collective communication (MacDonald, thesis ch. 3): models of MPI barrier, broadcast,
+    /// scatter, gather, send-receive, … in processes and message size, fitted to
+    /// measurements (CSV, OSU, IMB; `vates probe --mpi` measures this host).
+    #[command(subcommand)]
+    Collectives(collectives::CollectivesCommand),
 }
 
 /// Options of `vates demo`.
@@ -213,6 +219,7 @@ fn main() -> ExitCode {
         Command::Taskpar(c) => taskpar::run(c, &mut out),
         Command::Probe(a) => probe::run(a, &mut out),
         Command::Semi(c) => semi::run(c, &mut out),
+        Command::Collectives(c) => collectives::run(c, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::Stdout));
     match result {

@@ -31,10 +31,42 @@ pub struct ProbeArgs {
     /// Output format: a table of the measurements, or the profile itself.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Measure MPI collectives instead (MacDonald's chapter 3): build a benchmark with
+    /// mpicc, run it with mpirun over process counts and message sizes, write the table
+    /// with -o (CSV op,p,d,time,shared) and fit the thesis' models to it. Process counts
+    /// above the cores run time-shared and are fitted apart.
+    #[arg(long)]
+    mpi: bool,
+    /// With --mpi: the process counts, one mpirun each (default 2,4; 2,4,8 without --quick).
+    #[arg(long = "np", value_name = "P", value_delimiter = ',', requires = "mpi", value_parser = clap::value_parser!(u32).range(1..=i64::from(probe::mpi::MAX_PROCESSES)))]
+    np: Vec<u32>,
+    /// With --mpi: the message sizes in integers (default powers of 4 from 1 to 65536;
+    /// of 2 without --quick).
+    #[arg(long, value_name = "D", value_delimiter = ',', requires = "mpi", value_parser = clap::value_parser!(u64).range(0..=probe::mpi::MAX_SIZE))]
+    sizes: Vec<u64>,
+    /// With --mpi: the operations (default all: barrier, broadcast, scatter, gather,
+    /// reduce, allreduce, alltoall, send-receive).
+    #[arg(
+        long = "op",
+        value_name = "OP",
+        value_delimiter = ',',
+        requires = "mpi"
+    )]
+    ops: Vec<String>,
+    /// With --mpi: timed repetitions per operation and size (default 10; 20 without
+    /// --quick).
+    #[arg(long, value_name = "N", requires = "mpi", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    reps: Option<u32>,
+    /// With --mpi: write one SVG plot per operation into this directory.
+    #[arg(long, value_name = "DIR", requires = "mpi")]
+    plot: Option<PathBuf>,
 }
 
 /// Runs `vates probe`.
 pub fn run(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
+    if a.mpi {
+        return mpi(a, out);
+    }
     // The output must be writable before the probe spends its seconds.
     let output = a.output.as_deref().map(Reserved::open).transpose()?;
     let mut options = Options::new(a.quick);
@@ -92,4 +124,122 @@ fn stopped(e: ProbeError, options: &Options) -> CliError {
         _ => "run the probe again on an otherwise idle host".to_string(),
     };
     CliError::with_help(format!("the probe stopped: {e}"), help)
+}
+
+/// `vates probe --mpi`: the collective benchmark run here, its table written and fitted.
+fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
+    let output = a.output.as_deref().map(Reserved::open).transpose()?;
+    let dir = termio::files::cache_dir("set HOME or XDG_CACHE_HOME: the benchmark is built there")?;
+    let mut o = probe::mpi::MpiOptions::new(a.quick, dir);
+    if !a.np.is_empty() {
+        o.processes = a.np.clone();
+    }
+    if !a.sizes.is_empty() {
+        o.sizes = a.sizes.clone();
+    }
+    if !a.ops.is_empty() {
+        o.ops = a
+            .ops
+            .iter()
+            .map(|s| collectives::table::op_name(s))
+            .collect();
+        if let Some((given, _)) = a
+            .ops
+            .iter()
+            .zip(&o.ops)
+            .find(|(_, op)| !probe::mpi::OPS.contains(&op.as_str()))
+        {
+            let hint = diag::did_you_mean(&diag::suggest(given, probe::mpi::OPS))
+                .map(|s| format!("; {s}"))
+                .unwrap_or_default();
+            return Err(CliError::usage(format!(
+                "--op `{given}`: the benchmark times {}{hint}",
+                probe::mpi::OPS.join(", ")
+            )));
+        }
+    }
+    if let Some(r) = a.reps {
+        o.repetitions = r;
+    }
+    let run = match with_steps("MPI collectives", |step| probe::mpi::run(&o, step)) {
+        Ok(r) => r,
+        Err(e) => {
+            if let Some(f) = output {
+                f.abandon();
+            }
+            return Err(mpi_error(e));
+        }
+    };
+    if run.compiled {
+        crate::error::note(&format!(
+            "note: built the MPI benchmark (vates_mpi_bench.c, with {}) into {}",
+            o.mpicc,
+            o.cache_dir.display()
+        ));
+    }
+    let mut table = collectives::Table::new("µs", "integers");
+    table.rows = run
+        .rows
+        .iter()
+        .map(|r| collectives::Row {
+            platform: String::new(),
+            op: r.op.clone(),
+            p: r.p,
+            d: r.d.map(|d| d as f64),
+            time: r.time_us,
+            shared: r.shared,
+        })
+        .collect();
+    if let Some(f) = output {
+        f.write(table.to_csv().as_bytes())?;
+    }
+    if a.format == Format::Text {
+        let line =
+            format!(
+            "{}; MPI_Wtime resolution {} s; {} cores: runs on more processes are time-shared\n\n",
+            if run.implementation.is_empty() { "MPI" } else { &run.implementation },
+            trace::text::num(run.wtick_s),
+            run.cores
+        );
+        out.write_all(line.as_bytes()).map_err(CliError::Stdout)?;
+    }
+    // The least disturbed repetition of each point: on a shared host the others carry
+    // the other programs' time slices.
+    let opts = collectives::Options {
+        statistic: collectives::Statistic::Min,
+        ..collectives::Options::default()
+    };
+    let format = match a.format {
+        Format::Text => crate::collectives::ReportFormat::Text,
+        Format::Json => crate::collectives::ReportFormat::Json,
+    };
+    crate::collectives::write_report(&table, &opts, &[], format, a.plot.as_deref(), out)?;
+    if a.format == Format::Text && a.output.is_none() {
+        out.write_all(b"table not written (give -o FILE to keep it)\n")
+            .map_err(CliError::Stdout)?;
+    }
+    Ok(())
+}
+
+/// An MPI probe that stopped, as a message with a hint.
+fn mpi_error(e: probe::mpi::MpiError) -> CliError {
+    use probe::mpi::MpiError;
+    let help = match &e {
+        MpiError::NotInstalled { .. } => {
+            "install an MPI (Debian: apt install openmpi-bin libopenmpi-dev)".to_string()
+        }
+        MpiError::Options(_) => "see `vates probe --help` for --np, --sizes and --op".into(),
+        MpiError::Build(_) => {
+            "check the MPI installation (mpicc must compile a C program: Debian's \
+             libopenmpi-dev)"
+                .into()
+        }
+        MpiError::Timeout { .. } => {
+            "fewer or smaller --sizes, fewer --reps, or fewer --np process counts".into()
+        }
+        MpiError::Run { .. } | MpiError::Output { .. } => {
+            "run `mpirun -np 2 hostname` to check the MPI installation".into()
+        }
+    };
+    CliError::with_help(format!("the MPI probe stopped: {e}"), help)
 }

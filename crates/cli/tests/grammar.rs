@@ -170,6 +170,21 @@ fn commands(model: &str) -> Vec<(&'static str, Vec<String>)> {
                 &GE_COEFFS,
             ),
         ),
+        (
+            "collectives fit",
+            with(
+                &[
+                    "collectives",
+                    "fit",
+                    &ex("collectives", "here.csv"),
+                    "-D",
+                    "p=2",
+                    "-D",
+                    "d=1000",
+                ],
+                &[],
+            ),
+        ),
     ]
 }
 
@@ -270,6 +285,19 @@ fn shape(name: &str) -> (bool, &'static [&'static str]) {
         ),
         "semi validate" => (false, &["points", "table"]),
         "semi sweep" => (true, &["N", "P", "theta", "time"]),
+        "collectives fit" => (
+            false,
+            &[
+                "criterion",
+                "fitting",
+                "operations",
+                "predictions",
+                "size_unit",
+                "statistic",
+                "time_unit",
+                "version",
+            ],
+        ),
         other => panic!("no shape for {other}"),
     }
 }

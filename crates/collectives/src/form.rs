@@ -160,6 +160,27 @@ impl Form {
             .sum()
     }
 
+    /// The form with these coefficients as text: `56.10779 + 119.7135*p + 0.017849*d`,
+    /// coefficients to seven significant digits, in the syntax `expr::parse` reads.
+    pub fn text(&self, coefficients: &[f64]) -> String {
+        let mut s = String::new();
+        for (k, (t, &v)) in self.terms.iter().zip(coefficients).enumerate() {
+            let c = trace::text::num(v.abs());
+            let term = if *t == Term::One {
+                c
+            } else {
+                format!("{c}*{}", t.text())
+            };
+            match (k, v < 0.0) {
+                (0, true) => s.push_str(&format!("-{term}")),
+                (0, false) => s.push_str(&term),
+                (_, true) => s.push_str(&format!(" - {term}")),
+                (_, false) => s.push_str(&format!(" + {term}")),
+            }
+        }
+        s
+    }
+
     /// The form with these coefficients as a `fit` model over `[p, d]` (its text, LaTeX
     /// and expression come from `fit`).
     pub fn model(&self, coefficients: &[f64]) -> Model {

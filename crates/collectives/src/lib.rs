@@ -7,14 +7,18 @@
 //!   of the OSU micro-benchmarks and the Intel MPI Benchmarks into it.
 //! * [`form`]: the thesis' forms (constant, `log2 p`, `p`, and with size `d`, `p·d`,
 //!   `d·log2 p`), each as a `fit` model.
-//! * [`model`]: every applicable form fitted by least squares on absolute times (as the
-//!   thesis fitted; `check.py` in `bench/macdonald` shows no other criterion reproduces its
-//!   equations), ranked by the average prediction difference under leave-one-out
-//!   cross-validation or on the fitted cells.
+//! * [`model`]: every applicable form fitted by least squares, of relative residuals (the
+//!   default) or of absolute ones (as the thesis fitted; `check.py` in `bench/macdonald`
+//!   shows no other criterion reproduces its equations), ranked by the average prediction
+//!   difference under leave-one-out cross-validation or on the fitted cells.
 //! * [`difference`]: the average prediction difference and its population standard
 //!   deviation.
 //! * [`report`]: text, LaTeX and plots of measurements against the model; JSON is the
 //!   serialisation of [`report::Report`].
+//! * [`skeleton`]: SPMD programs as sequences of collectives, computation phases and loops
+//!   (section 3.5), their time predicted numerically ([`interp::Interpolated`]: the
+//!   measurements interpolated, as eq. 3.21) or symbolically ([`interp::Modelled`], and
+//!   [`skeleton::formula`]: one simplified formula in `p` and the parameters).
 //!
 //! ```
 #![doc = include_str!("../tests/example.rs")]
@@ -23,12 +27,14 @@
 pub mod difference;
 pub mod form;
 pub mod imb;
+pub mod interp;
 pub mod model;
 pub mod osu;
 pub mod report;
+pub mod skeleton;
 pub mod table;
 
 pub use difference::Difference;
 pub use form::{Form, Term, FORMS};
-pub use model::{fit_table, Candidate, Criterion, OpModel, Options};
-pub use table::{read_csv, Row, Statistic, Table};
+pub use model::{fit_table, Candidate, Criterion, Fitting, OpModel, Options};
+pub use table::{read, read_csv, Row, Source, Statistic, Table};

@@ -21,8 +21,23 @@ pub enum Criterion {
     Fitted,
 }
 
+/// What the least squares minimise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fitting {
+    /// The sum of squared relative residuals ((model − t)/t)²: every cell counts alike,
+    /// whatever its magnitude, as the average prediction difference judges it (the default:
+    /// measurements over sizes from 1 to 10⁶ span six orders of magnitude).
+    #[default]
+    Relative,
+    /// The sum of squared absolute residuals, as the thesis fitted (the only criterion that
+    /// reproduces its equations); the large cells dominate and the small ones carry large
+    /// relative differences.
+    Absolute,
+}
+
 /// What a fit of a table needs besides the table.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// The forms to try (empty: every form that applies to each operation).
     pub forms: Vec<Form>,
@@ -30,6 +45,34 @@ pub struct Options {
     pub statistic: Statistic,
     /// How the form is chosen.
     pub criterion: Criterion,
+    /// What the least squares minimise.
+    pub fitting: Fitting,
+    /// The most size regimes a model may have (at least 1): an MPI library switches
+    /// protocols and algorithms at message sizes (eager to rendezvous, tree to pipeline),
+    /// and a form fitted per regime follows it. 0 means 1.
+    pub max_regimes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            forms: Vec::new(),
+            statistic: Statistic::default(),
+            criterion: Criterion::default(),
+            fitting: Fitting::default(),
+            max_regimes: 3,
+        }
+    }
+}
+
+/// A form's coefficients over a range of message sizes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Piece {
+    /// The largest size the piece covers (`None`: every larger size). Between two measured
+    /// sizes the boundary is their geometric mean.
+    pub upto: Option<f64>,
+    /// One coefficient per term of the form, in its order.
+    pub coefficients: Vec<f64>,
 }
 
 /// One form fitted to one operation's cells.
@@ -37,28 +80,52 @@ pub struct Options {
 pub struct Candidate {
     /// The form.
     pub form: Form,
-    /// One coefficient per term of the form, in its order.
-    pub coefficients: Vec<f64>,
+    /// The form's coefficients per size regime, by increasing size (one piece: a single
+    /// regime).
+    pub pieces: Vec<Piece>,
     /// The difference on the fitted cells (the thesis' "average prediction difference").
     pub fitted: Difference,
     /// The difference on each cell predicted by the fit to the others (`None` when leaving
     /// a cell out leaves too few to fit the form).
     pub cross_validated: Option<Difference>,
-    /// The residual sum of squares, in squared time units.
+    /// The residual sum of squares (of the fitting's residuals: relative or absolute).
     pub rss: f64,
-    /// The condition number of the column-scaled design.
+    /// The largest condition number of a piece's column-scaled design.
     pub condition: f64,
 }
 
 impl Candidate {
-    /// The model's time at `(p, d)` (`d` = 0 for an operation without data).
-    pub fn predict(&self, p: f64, d: f64) -> f64 {
-        self.form.eval(&self.coefficients, p, d)
+    /// The piece that covers size `d`.
+    pub fn piece(&self, d: f64) -> &Piece {
+        self.pieces
+            .iter()
+            .find(|p| p.upto.is_none_or(|u| d <= u))
+            .unwrap_or_else(|| self.pieces.last().expect("a candidate has a piece"))
     }
 
-    /// The model as `fit` holds models (for its text, LaTeX and expression).
-    pub fn model(&self) -> fit::Model {
-        self.form.model(&self.coefficients)
+    /// The coefficients of the first (for a single regime, the only) piece.
+    pub fn coefficients(&self) -> &[f64] {
+        &self.pieces[0].coefficients
+    }
+
+    /// The model's time at `(p, d)` (`d` = 0 for an operation without data).
+    pub fn predict(&self, p: f64, d: f64) -> f64 {
+        self.form.eval(&self.piece(d).coefficients, p, d)
+    }
+
+    /// The model of the piece covering `d` as `fit` holds models (for its text, LaTeX and
+    /// expression).
+    pub fn model(&self, d: f64) -> fit::Model {
+        self.form.model(&self.piece(d).coefficients)
+    }
+
+    /// The name of the candidate: the form's, with the number of regimes when more than
+    /// one (`size ×3`).
+    pub fn name(&self) -> String {
+        match self.pieces.len() {
+            1 => self.form.name.to_string(),
+            n => format!("{} ×{n}", self.form.name),
+        }
     }
 
     /// The score `criterion` ranks by (infinite when it cannot be computed).
@@ -92,6 +159,8 @@ pub struct OpModel {
     pub statistic: Statistic,
     /// The criterion that ranked the candidates.
     pub criterion: Criterion,
+    /// What the least squares minimised.
+    pub fitting: Fitting,
 }
 
 impl OpModel {
@@ -101,49 +170,61 @@ impl OpModel {
     }
 }
 
-/// Fits `form` to `group`'s cells under `stat`: OLS on the cells' values.
+/// Fits `form` to `group`'s cells under `stat` in `regimes` size regimes: least squares
+/// on the cells' values, minimising `fitting`'s residuals, the regimes' boundaries the
+/// ones of least residual.
 ///
 /// # Errors
 /// A [`Skipped`] saying why the form cannot be fitted to these cells.
-pub fn fit_form(group: &Group, form: Form, stat: Statistic) -> Result<Candidate, Skipped> {
-    let points: Vec<(f64, f64, f64)> = group
+pub fn fit_form(
+    group: &Group,
+    form: Form,
+    stat: Statistic,
+    fitting: Fitting,
+    regimes: usize,
+) -> Result<Candidate, Skipped> {
+    let mut points: Vec<(f64, f64, f64)> = group
         .cells
         .iter()
         .map(|c| (f64::from(c.p), c.d.unwrap_or(0.0), c.value(stat)))
         .collect();
+    points.sort_by(|a, b| a.1.total_cmp(&b.1));
     let skip = |reason: String| Skipped {
         form: form.name,
         reason,
     };
     let k = form.terms.len();
-    if points.len() < k {
+    let regimes = regimes.max(1);
+    if points.len() < k * regimes {
         return Err(skip(format!(
-            "{} terms need at least {k} cells; the table has {}",
-            k,
+            "{k} terms need at least {} cells; the table has {}",
+            k * regimes,
             points.len()
         )));
     }
-    let (coefficients, rss, condition) = solve(form, &points).map_err(skip)?;
-    let fitted = Difference::of(
-        points
+    if regimes == 1 {
+        if let Some(why) = unidentifiable(form, &points) {
+            return Err(skip(why));
+        }
+    }
+    let (pieces, rss, condition) = fit_pieces(form, &points, fitting, regimes).map_err(skip)?;
+    let eval = |pieces: &[Piece], p: f64, d: f64| {
+        let piece = pieces
             .iter()
-            .map(|&(p, d, t)| (form.eval(&coefficients, p, d), t)),
-    );
-    // Leave-one-out: each cell predicted by the fit to the others.
-    let cross_validated = if points.len() > k {
+            .find(|x| x.upto.is_none_or(|u| d <= u))
+            .unwrap_or(&pieces[pieces.len() - 1]);
+        form.eval(&piece.coefficients, p, d)
+    };
+    let fitted = Difference::of(points.iter().map(|&(p, d, t)| (eval(&pieces, p, d), t)));
+    // Leave-one-out: each cell predicted by the fit (boundaries searched again) to the
+    // others.
+    let cross_validated = if points.len() > k * regimes {
         let mut pairs = Vec::with_capacity(points.len());
         for i in 0..points.len() {
-            let rest: Vec<(f64, f64, f64)> = points
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, &x)| x)
-                .collect();
-            match solve(form, &rest) {
-                Ok((c, _, _)) => {
-                    let (p, d, t) = points[i];
-                    pairs.push((form.eval(&c, p, d), t));
-                }
+            let mut rest = points.clone();
+            let (p, d, t) = rest.remove(i);
+            match fit_pieces(form, &rest, fitting, regimes) {
+                Ok((c, _, _)) => pairs.push((eval(&c, p, d), t)),
                 Err(_) => break,
             }
         }
@@ -153,7 +234,7 @@ pub fn fit_form(group: &Group, form: Form, stat: Statistic) -> Result<Candidate,
     };
     Ok(Candidate {
         form,
-        coefficients,
+        pieces,
         fitted,
         cross_validated,
         rss,
@@ -161,10 +242,148 @@ pub fn fit_form(group: &Group, form: Form, stat: Statistic) -> Result<Candidate,
     })
 }
 
-/// OLS of `form` on `(p, d, time)` points: coefficients, RSS and condition, or why not.
-fn solve(form: Form, points: &[(f64, f64, f64)]) -> Result<(Vec<f64>, f64, f64), String> {
-    let rows: Vec<Vec<f64>> = points.iter().map(|&(p, d, _)| form.row(p, d)).collect();
-    let y: Vec<f64> = points.iter().map(|&(_, _, t)| t).collect();
+/// Why `form` cannot be told apart on `points` in plain words (one process count for a
+/// form with terms in p, one size for a form with terms in d), or `None`.
+fn unidentifiable(form: Form, points: &[(f64, f64, f64)]) -> Option<String> {
+    use crate::form::Term;
+    let distinct = |f: fn(&(f64, f64, f64)) -> f64| {
+        let mut v: Vec<f64> = points.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    let ps = distinct(|x| x.0);
+    let ds = distinct(|x| x.1);
+    let p_terms = form
+        .terms
+        .iter()
+        .any(|t| matches!(t, Term::P | Term::LogP | Term::PD | Term::DLogP));
+    if p_terms && ps.len() < 2 {
+        return Some(format!(
+            "its terms in p need two process counts or more; the table has p = {} only",
+            ps[0]
+        ));
+    }
+    if form.has_size() && ds.len() < 2 {
+        return Some(format!(
+            "its terms in d need two sizes or more; the table has d = {} only",
+            ds[0]
+        ));
+    }
+    None
+}
+
+/// The pieces of least residual for `regimes` regimes of `points` (sorted by size): every
+/// split of the distinct sizes into `regimes` runs of consecutive sizes, each with more
+/// cells than the form has terms and with two sizes or more if the form has terms in d.
+fn fit_pieces(
+    form: Form,
+    points: &[(f64, f64, f64)],
+    fitting: Fitting,
+    regimes: usize,
+) -> Result<(Vec<Piece>, f64, f64), String> {
+    if regimes == 1 {
+        let (c, rss, cond) = solve(form, points, fitting)?;
+        return Ok((
+            vec![Piece {
+                upto: None,
+                coefficients: c,
+            }],
+            rss,
+            cond,
+        ));
+    }
+    let mut sizes: Vec<f64> = points.iter().map(|x| x.1).collect();
+    sizes.dedup();
+    let k = form.terms.len();
+    let min_sizes = if form.has_size() { 2 } else { 1 };
+    let mut best: Option<(Vec<Piece>, f64, f64)> = None;
+    // Cuts after distinct-size indices, increasing (at most 64 sizes: 2 cuts are ≤ 2016
+    // splits).
+    let mut cuts = vec![0usize; regimes - 1];
+    let n = sizes.len();
+    fn next(cuts: &mut [usize], n: usize) -> bool {
+        // The next increasing combination of cut positions in 1..n.
+        let r = cuts.len();
+        for i in (0..r).rev() {
+            if cuts[i] < n - (r - i) {
+                cuts[i] += 1;
+                for j in i + 1..r {
+                    cuts[j] = cuts[j - 1] + 1;
+                }
+                return true;
+            }
+        }
+        false
+    }
+    for (i, c) in cuts.iter_mut().enumerate() {
+        *c = i + 1;
+    }
+    if n < regimes {
+        return Err(format!("{regimes} regimes need {regimes} sizes or more"));
+    }
+    loop {
+        let mut bounds = vec![0];
+        bounds.extend(cuts.iter().copied());
+        bounds.push(n);
+        let mut pieces = Vec::with_capacity(regimes);
+        let (mut rss, mut cond, mut ok) = (0.0, 1.0f64, true);
+        for w in bounds.windows(2) {
+            let (lo, hi) = (sizes[w[0]], sizes[w[1] - 1]);
+            let part: Vec<(f64, f64, f64)> = points
+                .iter()
+                .copied()
+                .filter(|x| x.1 >= lo && x.1 <= hi)
+                .collect();
+            if part.len() <= k || w[1] - w[0] < min_sizes {
+                ok = false;
+                break;
+            }
+            match solve(form, &part, fitting) {
+                Ok((c, r, kappa)) => {
+                    rss += r;
+                    cond = cond.max(kappa);
+                    let upto = (w[1] < n).then(|| (hi * sizes[w[1]]).sqrt());
+                    pieces.push(Piece {
+                        upto,
+                        coefficients: c,
+                    });
+                }
+                Err(_) => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok && best.as_ref().is_none_or(|b| rss < b.1) {
+            best = Some((pieces, rss, cond));
+        }
+        if !next(&mut cuts, n) {
+            break;
+        }
+    }
+    best.ok_or_else(|| {
+        format!("no split of the sizes into {regimes} regimes leaves each enough cells to fit")
+    })
+}
+
+/// Least squares of `form` on `(p, d, time)` points: coefficients, the residual sum of
+/// squares (of `fitting`'s residuals) and the condition, or why not.
+fn solve(
+    form: Form,
+    points: &[(f64, f64, f64)],
+    fitting: Fitting,
+) -> Result<(Vec<f64>, f64, f64), String> {
+    // A relative fit is the absolute fit of every row divided by its time.
+    let weight = |t: f64| match fitting {
+        Fitting::Relative => 1.0 / t,
+        Fitting::Absolute => 1.0,
+    };
+    let rows: Vec<Vec<f64>> = points
+        .iter()
+        .map(|&(p, d, t)| form.row(p, d).into_iter().map(|v| v * weight(t)).collect())
+        .collect();
+    let y: Vec<f64> = points.iter().map(|&(_, _, t)| t * weight(t)).collect();
     let design = fit::Design::from_rows(&rows).map_err(|e| e.to_string())?;
     let ls = fit::least_squares(&design, &y).map_err(|e| e.to_string())?;
     if ls.rank < form.terms.len() {
@@ -199,16 +418,27 @@ pub fn fit_group(group: Group, opts: &Options) -> OpModel {
             });
             continue;
         }
-        match fit_form(&group, form, opts.statistic) {
+        match fit_form(&group, form, opts.statistic, opts.fitting, 1) {
             Ok(c) => candidates.push(c),
-            Err(s) => skipped.push(s),
+            Err(s) => {
+                skipped.push(s);
+                continue;
+            }
+        }
+        // More regimes only in size, for a form with terms in d.
+        if form.has_size() {
+            for r in 2..=opts.max_regimes {
+                if let Ok(c) = fit_form(&group, form, opts.statistic, opts.fitting, r) {
+                    candidates.push(c);
+                }
+            }
         }
     }
     // Best first; ties go to the form with fewer terms (the forms are listed that way).
     candidates.sort_by(|a, b| {
         a.score(opts.criterion)
             .total_cmp(&b.score(opts.criterion))
-            .then(a.form.terms.len().cmp(&b.form.terms.len()))
+            .then((a.form.terms.len() * a.pieces.len()).cmp(&(b.form.terms.len() * b.pieces.len())))
     });
     OpModel {
         group,
@@ -216,6 +446,7 @@ pub fn fit_group(group: Group, opts: &Options) -> OpModel {
         skipped,
         statistic: opts.statistic,
         criterion: opts.criterion,
+        fitting: opts.fitting,
     }
 }
 
@@ -247,11 +478,19 @@ mod tests {
         assert_eq!(models.len(), 1);
         let best = models[0].best().unwrap();
         assert_eq!(best.form.name, "linear-size");
-        for (c, want) in best.coefficients.iter().zip([50.0, 3.0, 0.5, 0.25]) {
+        for (c, want) in best.coefficients().iter().zip([50.0, 3.0, 0.5, 0.25]) {
             assert!((c - want).abs() < 1e-8, "{c} {want}");
         }
         assert!(best.fitted.mean < 1e-9);
         assert!(best.cross_validated.unwrap().mean < 1e-9);
+    }
+
+    fn table_with_one_p() -> Table {
+        read_csv(
+            "t",
+            "op,p,d,time\nx,2,1,5\nx,2,10,6\nx,2,100,9\nx,2,1000,30\nx,2,10000,300\n",
+        )
+        .unwrap()
     }
 
     #[test]
@@ -262,6 +501,13 @@ mod tests {
         assert_eq!(m.skipped.len(), 2);
         assert!(
             m.skipped[0].reason.contains("at least 2 cells"),
+            "{:?}",
+            m.skipped
+        );
+        let ps = table_with_one_p();
+        let m = &fit_table(&ps, &Options::default())[0];
+        assert!(
+            m.skipped.iter().any(|s| s.reason.contains("p = 2 only")),
             "{:?}",
             m.skipped
         );

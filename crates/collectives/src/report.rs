@@ -6,7 +6,7 @@ use serde::Serialize;
 use trace::plot::{LinePlot, Series, Stroke};
 use trace::text::{num, Align, TextTable};
 
-use crate::model::{Candidate, Criterion, OpModel};
+use crate::model::{Candidate, Criterion, Fitting, OpModel};
 use crate::table::Statistic;
 
 /// The version of the JSON report's layout.
@@ -25,8 +25,77 @@ pub struct Report {
     pub statistic: Statistic,
     /// How the forms were ranked.
     pub criterion: Criterion,
+    /// What the least squares minimised.
+    pub fitting: Fitting,
     /// One entry per operation (per platform and time-sharing).
     pub operations: Vec<Operation>,
+    /// The chosen models' times at the points asked for.
+    pub predictions: Vec<Prediction>,
+}
+
+/// A chosen model's time at a point.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Prediction {
+    /// The operation's label (`broadcast on T3D`).
+    pub operation: String,
+    /// The model that predicts (`size ×2`).
+    pub form: String,
+    /// Processes.
+    pub p: f64,
+    /// Message size (`None` for an operation without data).
+    pub d: Option<f64>,
+    /// The predicted time.
+    pub time: f64,
+    /// Whether the point lies outside the measured `p` and `d` (an extrapolation).
+    pub extrapolated: bool,
+}
+
+/// Every chosen model's time at each `(p, d)` of `points`.
+pub fn predictions(models: &[OpModel], points: &[(f64, f64)]) -> Vec<Prediction> {
+    let mut out = Vec::new();
+    for m in models {
+        let Some(best) = m.best() else { continue };
+        let ps = m.group.cells.iter().map(|c| f64::from(c.p));
+        let (pmin, pmax) = (
+            ps.clone().fold(f64::INFINITY, f64::min),
+            ps.fold(0.0, f64::max),
+        );
+        let ds: Vec<f64> = m.group.cells.iter().filter_map(|c| c.d).collect();
+        let (dmin, dmax) = (
+            ds.iter().copied().fold(f64::INFINITY, f64::min),
+            ds.iter().copied().fold(0.0, f64::max),
+        );
+        for &(p, d) in points {
+            let d = m.group.has_size().then_some(d);
+            out.push(Prediction {
+                operation: m.group.label(),
+                form: best.name(),
+                p,
+                d,
+                time: best.predict(p, d.unwrap_or(0.0)),
+                extrapolated: p < pmin || p > pmax || d.is_some_and(|d| d < dmin || d > dmax),
+            });
+        }
+    }
+    out
+}
+
+/// The predictions as text lines: `broadcast on T3D at p = 512, d = 1000: 5873 µs (log-size,
+/// extrapolated)`.
+pub fn predictions_text(preds: &[Prediction], time_unit: &str) -> String {
+    let mut s = String::new();
+    for p in preds {
+        let d = p.d.map(|d| format!(", d = {}", num(d))).unwrap_or_default();
+        s.push_str(&format!(
+            "{} at p = {}{d}: {} {time_unit} ({}{})\n",
+            p.operation,
+            num(p.p),
+            num(p.time),
+            p.form,
+            if p.extrapolated { ", extrapolated" } else { "" }
+        ));
+    }
+    s
 }
 
 /// One operation's models in the JSON report.
@@ -42,8 +111,9 @@ pub struct Operation {
     pub cells: usize,
     /// The number of timed runs.
     pub runs: usize,
-    /// The chosen form's name (`null` if none could be fitted).
-    pub chosen: Option<&'static str>,
+    /// The chosen model's name, the form's with its regimes (`size ×2`; `null` if no form
+    /// could be fitted).
+    pub chosen: Option<String>,
     /// Every form fitted, best first.
     pub models: Vec<ModelEntry>,
     /// The forms that could not be fitted, and why.
@@ -55,10 +125,11 @@ pub struct Operation {
 pub struct ModelEntry {
     /// The form's name.
     pub form: &'static str,
-    /// The model as text: `7710.149 + 7834.088 * log2(p)`.
+    /// The model as text: `7710.149 + 7834.088·log2(p)`; with regimes, each with its range
+    /// of sizes.
     pub equation: String,
-    /// `(term, coefficient)` in the form's order.
-    pub coefficients: Vec<(&'static str, f64)>,
+    /// The form's coefficients per size regime, by increasing size.
+    pub regimes: Vec<RegimeEntry>,
     /// The difference on the fitted cells.
     pub fitted: crate::Difference,
     /// The difference on cells left out one at a time.
@@ -69,28 +140,48 @@ pub struct ModelEntry {
     pub condition: f64,
 }
 
-/// The model as an equation: `7710.149 + 7834.088·log2(p)`, coefficients to seven
-/// significant digits.
-pub fn equation(c: &Candidate) -> String {
-    let mut s = String::new();
-    for (k, (t, &v)) in c.form.terms.iter().zip(&c.coefficients).enumerate() {
-        let text = if t.text() == "1" {
-            num(v.abs())
-        } else {
-            format!("{}·{}", num(v.abs()), t.text().replace('*', "·"))
-        };
-        match (k, v < 0.0) {
-            (0, true) => s.push_str(&format!("-{text}")),
-            (0, false) => s.push_str(&text),
-            (_, true) => s.push_str(&format!(" - {text}")),
-            (_, false) => s.push_str(&format!(" + {text}")),
-        }
-    }
-    s
+/// One size regime of a model in the JSON report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RegimeEntry {
+    /// The largest size it covers (`null`: every larger size).
+    pub upto: Option<f64>,
+    /// `(term, coefficient)` in the form's order.
+    pub coefficients: Vec<(&'static str, f64)>,
 }
 
-/// The JSON report of `models`.
-pub fn report(models: &[OpModel], time_unit: &str, size_unit: &str) -> Report {
+/// The model as an equation: `7710.149 + 7834.088·log2(p)`, coefficients to seven
+/// significant digits; with regimes, `d ≤ 724: …; d ≤ 5793: …; d > 5793: …`.
+pub fn equation(c: &Candidate) -> String {
+    if c.pieces.len() == 1 {
+        return piece_equation(c.form, &c.pieces[0].coefficients);
+    }
+    let mut parts = Vec::new();
+    let mut last = 0.0;
+    for piece in &c.pieces {
+        let e = piece_equation(c.form, &piece.coefficients);
+        match piece.upto {
+            Some(u) => {
+                parts.push(format!("d ≤ {}: {e}", num(u.round())));
+                last = u.round();
+            }
+            None => parts.push(format!("d > {}: {e}", num(last))),
+        }
+    }
+    parts.join("; ")
+}
+
+/// The sum `Σ coefficients·terms` of one piece as text.
+fn piece_equation(form: crate::Form, coefficients: &[f64]) -> String {
+    form.text(coefficients).replace('*', "·")
+}
+
+/// The JSON report of `models`, with the chosen models' times at `points`.
+pub fn report(
+    models: &[OpModel],
+    time_unit: &str,
+    size_unit: &str,
+    points: &[(f64, f64)],
+) -> Report {
     let first = models.first();
     Report {
         version: JSON_VERSION,
@@ -98,6 +189,7 @@ pub fn report(models: &[OpModel], time_unit: &str, size_unit: &str) -> Report {
         size_unit: size_unit.to_string(),
         statistic: first.map_or(Statistic::default(), |m| m.statistic),
         criterion: first.map_or(Criterion::default(), |m| m.criterion),
+        fitting: first.map_or(Fitting::default(), |m| m.fitting),
         operations: models
             .iter()
             .map(|m| Operation {
@@ -106,19 +198,26 @@ pub fn report(models: &[OpModel], time_unit: &str, size_unit: &str) -> Report {
                 time_shared: m.group.shared,
                 cells: m.group.cells.len(),
                 runs: m.group.cells.iter().map(|c| c.times.len()).sum(),
-                chosen: m.best().map(|c| c.form.name),
+                chosen: m.best().map(|c| c.name()),
                 models: m
                     .candidates
                     .iter()
                     .map(|c| ModelEntry {
                         form: c.form.name,
                         equation: equation(c),
-                        coefficients: c
-                            .form
-                            .terms
+                        regimes: c
+                            .pieces
                             .iter()
-                            .map(|t| t.text())
-                            .zip(c.coefficients.iter().copied())
+                            .map(|piece| RegimeEntry {
+                                upto: piece.upto,
+                                coefficients: c
+                                    .form
+                                    .terms
+                                    .iter()
+                                    .map(|t| t.text())
+                                    .zip(piece.coefficients.iter().copied())
+                                    .collect(),
+                            })
                             .collect(),
                         fitted: c.fitted,
                         cross_validated: c.cross_validated,
@@ -129,6 +228,7 @@ pub fn report(models: &[OpModel], time_unit: &str, size_unit: &str) -> Report {
                 skipped: m.skipped.clone(),
             })
             .collect(),
+        predictions: predictions(models, points),
     }
 }
 
@@ -170,8 +270,12 @@ pub fn text(models: &[OpModel], time_unit: &str, size_unit: &str) -> String {
             Statistic::Mean => "mean",
             Statistic::Min => "minimum",
         };
+        let fitting = match m.fitting {
+            Fitting::Relative => "least squares of relative residuals",
+            Fitting::Absolute => "least squares of absolute residuals (as the thesis)",
+        };
         out.push_str(&format!(
-            "{}: {} cells, {runs} runs ({}), times in {time_unit}, each cell's {stat}\n",
+            "{}: {} cells, {runs} runs ({}), times in {time_unit}\n  fitted to each cell's {stat} by {fitting}\n",
             m.group.label(),
             m.group.cells.len(),
             extent(m, size_unit),
@@ -190,13 +294,25 @@ pub fn text(models: &[OpModel], time_unit: &str, size_unit: &str) -> String {
             ("cross-validated APD".to_string(), Align::Right),
         ]);
         for (i, c) in m.candidates.iter().enumerate() {
+            // A model with regimes takes a line per regime.
+            let eq = equation(c);
+            let mut parts = eq.split("; ");
             t.push(vec![
                 if i == 0 { "*" } else { "" }.to_string(),
-                c.form.name.to_string(),
-                equation(c),
+                c.name(),
+                parts.next().unwrap_or("").to_string(),
                 pct(Some(c.fitted)),
                 pct(c.cross_validated),
             ]);
+            for part in parts {
+                t.push(vec![
+                    String::new(),
+                    String::new(),
+                    part.to_string(),
+                    String::new(),
+                    String::new(),
+                ]);
+            }
         }
         out.push_str(&t.render("  "));
         for s in &m.skipped {
@@ -226,9 +342,30 @@ pub fn latex(models: &[OpModel], time_unit: &str) -> String {
             let c = m.best()?;
             let label = expr::print::escape_latex(&m.group.label(), expr::print::LatexMode::Text);
             let args = if m.group.has_size() { "p, d" } else { "p" };
+            let body = if c.pieces.len() == 1 {
+                fit::report::model_latex(&c.model(0.0), &names)
+            } else {
+                let mut last = 0.0;
+                let rows: Vec<String> = c
+                    .pieces
+                    .iter()
+                    .map(|piece| {
+                        let m = c.form.model(&piece.coefficients);
+                        let cond = match piece.upto {
+                            Some(u) => {
+                                last = u.round();
+                                format!("d \\le {}", num(last))
+                            }
+                            None => format!("d > {}", num(last)),
+                        };
+                        format!("{} & {cond}", fit::report::model_latex(&m, &names))
+                    })
+                    .collect();
+                format!("\\begin{{cases}} {} \\end{{cases}}", rows.join(" \\\\ "))
+            };
             Some(format!(
                 "t_{{\\text{{{label}}}}}({args}) &= {}\\ \\text{{{}}} && \\text{{APD {:.1}\\%, SD {:.1}\\%}}",
-                fit::report::model_latex(&c.model(), &names),
+                body,
                 expr::print::escape_latex(time_unit, expr::print::LatexMode::Text),
                 c.fitted.mean,
                 c.fitted.sd
@@ -301,4 +438,40 @@ pub fn plot(m: &OpModel, time_unit: &str, size_unit: &str) -> Result<String, tra
         log_y: m.group.has_size(),
     }
     .render_svg(800, 500)
+}
+
+/// The text report of a skeleton's predictions: the formula, then a table of the points
+/// (parameters, p, numerical and symbolic time) and the notes of missing predictions.
+pub fn skeleton_text(pr: &crate::skeleton::Predicted) -> String {
+    let mut out = String::new();
+    match (&pr.formula, &pr.formula_note) {
+        (Some(f), _) => out.push_str(&format!("symbolic time ({}) = {f}\n\n", pr.time_unit)),
+        (None, Some(why)) => out.push_str(&format!("no formula: {why}\n\n")),
+        (None, None) => {}
+    }
+    let names: Vec<String> = pr
+        .points
+        .first()
+        .map(|p| p.params.iter().map(|(n, _)| n.clone()).collect())
+        .unwrap_or_default();
+    let mut cols: Vec<(String, Align)> = names.iter().map(|n| (n.clone(), Align::Right)).collect();
+    cols.push(("p".into(), Align::Right));
+    cols.push((format!("numerical ({})", pr.time_unit), Align::Right));
+    cols.push((format!("symbolic ({})", pr.time_unit), Align::Right));
+    let mut t = TextTable::new(cols);
+    let mut notes = Vec::new();
+    for p in &pr.points {
+        let mut row: Vec<String> = p.params.iter().map(|(_, v)| num(*v)).collect();
+        row.push(num(p.p));
+        row.push(p.numerical.map_or("-".into(), num));
+        row.push(p.symbolic.map_or("-".into(), num));
+        t.push(row);
+        notes.extend(p.notes.iter().cloned());
+    }
+    out.push_str(&t.render(""));
+    notes.dedup();
+    for n in notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out
 }

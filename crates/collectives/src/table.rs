@@ -179,6 +179,25 @@ impl Table {
             .collect()
     }
 
+    /// Appends `other`'s rows.
+    ///
+    /// # Errors
+    /// When the units differ (a table of integers and one of bytes), a message naming both.
+    pub fn merge(&mut self, other: Table) -> Result<(), String> {
+        if self.rows.is_empty() && self.time_unit.is_empty() {
+            *self = other;
+            return Ok(());
+        }
+        if other.size_unit != self.size_unit || other.time_unit != self.time_unit {
+            return Err(format!(
+                "sizes in {} and times in {} do not mix with sizes in {} and times in {}",
+                other.size_unit, other.time_unit, self.size_unit, self.time_unit
+            ));
+        }
+        self.rows.extend(other.rows);
+        Ok(())
+    }
+
     /// The table as CSV (`platform,op,p,d,time,shared`), readable by [`read_csv`].
     pub fn to_csv(&self) -> String {
         let mut s = String::from("platform,op,p,d,time,shared\n");
@@ -221,6 +240,47 @@ pub fn op_name(s: &str) -> String {
         "all-to-all" => "alltoall".into(),
         "all-reduce" => "allreduce".into(),
         _ => s,
+    }
+}
+
+/// The formats a measurement table is read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// CSV `op,p,d,time` ([`read_csv`]).
+    Csv,
+    /// An OSU latency test's output ([`crate::osu::read`]).
+    Osu,
+    /// IMB-MPI1's output ([`crate::imb::read`]).
+    Imb,
+}
+
+impl Source {
+    /// The format of `text` by its content: an OSU title, an IMB section, else CSV.
+    pub fn sniff(text: &str) -> Source {
+        let head: String = text.lines().take(40).collect::<Vec<_>>().join("\n");
+        if head
+            .lines()
+            .any(|l| l.trim_start().starts_with("# OSU MPI"))
+        {
+            Source::Osu
+        } else if text.contains("# Benchmarking") || head.contains("Intel(R) MPI Benchmarks") {
+            Source::Imb
+        } else {
+            Source::Csv
+        }
+    }
+}
+
+/// Reads a table in `source`'s format; `osu_p` is the process count of an OSU output (its
+/// text does not say; 0 if unknown is refused by [`crate::osu::read`]).
+///
+/// # Errors
+/// The reader's located [`ReadError`].
+pub fn read(source: Source, name: &str, text: &str, osu_p: u32) -> Result<Table, ReadError> {
+    match source {
+        Source::Csv => read_csv(name, text),
+        Source::Osu => crate::osu::read(name, text, osu_p),
+        Source::Imb => crate::imb::read(name, text),
     }
 }
 
@@ -445,6 +505,23 @@ mod tests {
         let e = read_csv("t.csv", "op,p,d,time,shared\nx,2,1,1,maybe\n").unwrap_err();
         assert!(e.message.contains("shared = `maybe`"), "{}", e.message);
         assert!(read_csv("t.csv", "").is_err());
+    }
+
+    #[test]
+    fn formats_are_told_by_their_content() {
+        assert_eq!(Source::sniff("op,p,d,time\n"), Source::Csv);
+        assert_eq!(
+            Source::sniff("# OSU MPI Barrier Latency Test v7.3\n"),
+            Source::Osu
+        );
+        assert_eq!(Source::sniff("#---\n# Benchmarking Bcast\n"), Source::Imb);
+        let mut a = read_csv("a", "op,p,d,time\nx,2,1,1\n").unwrap();
+        let b = crate::imb::read(
+            "b",
+            "# Benchmarking Bcast\n# #processes = 2\n #bytes t_avg[usec]\n 4 1\n",
+        )
+        .unwrap();
+        assert!(a.merge(b).unwrap_err().contains("bytes"));
     }
 
     #[test]

@@ -23,6 +23,9 @@
 //!
 //! and the clock itself (`Instant::now`), the floor under every timing.
 //!
+//! [`mpi`] times MPI collectives over process counts and message sizes with a benchmark
+//! written here, built with `mpicc` and run with `mpirun` (`vates probe --mpi`).
+//!
 //! ```
 //! use probe::{Options, Profile, ProbeError};
 //!
@@ -51,6 +54,7 @@ mod error;
 mod lookup;
 mod machine;
 mod memory;
+pub mod mpi;
 mod options;
 mod profile;
 mod stat;

@@ -1,0 +1,167 @@
+//! `vates probe --mpi` on this host, with real MPI (issue 31): the collective benchmark is
+//! built with `mpicc`, run with `mpirun` at 2 processes (the cores) and 4 (time-shared),
+//! its table written and fitted; the fitted models of barrier, broadcast and allreduce at
+//! p = 2 predict what they were not fitted to within 15% (median).
+//!
+//! Without MPI the tests print `skipped: install openmpi-bin and libopenmpi-dev (Debian)`
+//! and pass, unless `CI=true`: then they fail with that message.
+
+use std::time::Instant;
+
+use collectives::model::{fit_group, Options};
+use collectives::{read_csv, Statistic, Table};
+
+mod common;
+use common::{tempdir, vates};
+
+const SKIP: &str = "skipped: install openmpi-bin and libopenmpi-dev (Debian)";
+
+/// Whether MPI is here; prints the skip (or fails under CI) when it is not.
+fn mpi_here() -> bool {
+    let found = ["mpicc", "mpirun"].iter().all(|p| {
+        std::process::Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !found {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("{SKIP}");
+        }
+        println!("{SKIP}");
+    }
+    found
+}
+
+/// Runs `vates probe --mpi ARGS -o TABLE`; the table read back, and the seconds it took.
+fn probe(args: &[&str]) -> (Table, String, f64) {
+    let dir = tempdir("probe-mpi");
+    let path = dir.as_ref().join("table.csv");
+    let start = Instant::now();
+    let out = vates()
+        .args(["probe", "--mpi"])
+        .args(args)
+        .arg("-o")
+        .arg(&path)
+        .output()
+        .expect("run vates");
+    let seconds = start.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "vates probe --mpi failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&path).expect("the table is written");
+    (
+        read_csv("table.csv", &text).expect("the table reads back"),
+        stdout,
+        seconds,
+    )
+}
+
+/// The median relative difference (%) of `op` at p = 2 at the held-out sizes (every other
+/// size), predicted by the models fitted to the rest, with each cell's minimum.
+fn held_out_median(table: &Table, op: &str) -> f64 {
+    let group = table
+        .groups()
+        .into_iter()
+        .find(|g| g.op == op && !g.shared && g.cells.iter().all(|c| c.p == 2))
+        .expect("the operation at p = 2");
+    let (mut train, mut test) = (group.clone(), Vec::new());
+    train.cells.clear();
+    for (i, c) in group.cells.iter().enumerate() {
+        if i % 2 == 0 {
+            train.cells.push(c.clone());
+        } else {
+            test.push(c.clone());
+        }
+    }
+    let opts = Options {
+        statistic: Statistic::Min,
+        ..Options::default()
+    };
+    let m = fit_group(train, &opts);
+    let best = m.best().expect("a model");
+    let mut errs: Vec<f64> = test
+        .iter()
+        .map(|c| {
+            let t = c.value(Statistic::Min);
+            (best.predict(2.0, c.d.unwrap_or(0.0)) - t).abs() / t * 100.0
+        })
+        .collect();
+    errs.sort_by(f64::total_cmp);
+    println!("{op}: {} held out, differences {errs:.1?}", errs.len());
+    stats::median(&errs).expect("held-out sizes")
+}
+
+#[test]
+fn quick_probe_measures_fits_and_predicts_held_out_sizes() {
+    if !mpi_here() {
+        return;
+    }
+    // Noise from the other programs of a shared host can spoil one measurement: a second
+    // one is taken before the check fails, and both are printed.
+    let mut medians = Vec::new();
+    for attempt in 0..2 {
+        let (table, stdout, seconds) = probe(&["--quick"]);
+        assert!(seconds < 60.0, "--quick took {seconds:.1} s");
+        // Every operation at p = 2 (real) and p = 4 (time-shared, fitted apart).
+        for op in probe::mpi::OPS {
+            for shared in [false, true] {
+                assert!(
+                    table
+                        .groups()
+                        .iter()
+                        .any(|g| g.op == op && g.shared == shared),
+                    "{op} shared={shared} missing"
+                );
+            }
+        }
+        assert!(table.rows.iter().all(|r| r.shared == (r.p > 2)));
+        assert!(stdout.contains("broadcast (time-shared):"), "{stdout}");
+        assert!(stdout.contains("MPI_Wtime resolution"), "{stdout}");
+        let bcast = held_out_median(&table, "broadcast");
+        let allreduce = held_out_median(&table, "allreduce");
+        // The barrier has no sizes: the repetitions are held out instead, the model of
+        // the first half predicting the second half's least disturbed time.
+        let barrier: Vec<f64> = table
+            .rows
+            .iter()
+            .filter(|r| r.op == "barrier" && r.p == 2)
+            .map(|r| r.time)
+            .collect();
+        let half = barrier.len() / 2;
+        let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+        let barrier_err =
+            (min(&barrier[..half]) - min(&barrier[half..])).abs() / min(&barrier[half..]) * 100.0;
+        println!(
+            "attempt {attempt}: {seconds:.1} s; held-out medians broadcast {bcast:.1}%, \
+             allreduce {allreduce:.1}%, barrier {barrier_err:.1}%"
+        );
+        medians.push((bcast, allreduce, barrier_err));
+        if bcast <= 15.0 && allreduce <= 15.0 && barrier_err <= 15.0 {
+            return;
+        }
+    }
+    panic!("held-out medians over 15% twice: {medians:?}");
+}
+
+#[test]
+fn options_are_checked_and_name_their_flag() {
+    let out = vates()
+        .args(["probe", "--mpi", "--op", "bcast,nonsense", "--np", "2"])
+        .output()
+        .expect("run vates");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--op `nonsense`: the benchmark times barrier"),
+        "{err}"
+    );
+    let out = vates()
+        .args(["probe", "--np", "2"])
+        .output()
+        .expect("run vates");
+    assert_eq!(out.status.code(), Some(2), "--np needs --mpi");
+}

@@ -203,6 +203,10 @@ fn the_map_names_every_crate_and_its_dependencies() {
     }
 }
 
+/// Flags of the programs libraries run, not of vates: `mpirun --oversubscribe --bind-to
+/// none` (time-shared process counts) and `mpirun --version` (`probe::mpi`).
+const OTHER_PROGRAMS_FLAGS: [&str; 3] = ["--oversubscribe", "--bind-to", "--version"];
+
 /// Flag-like text in a line of Rust outside comments: `--name` or `-D NAME`.
 fn flag_in(line: &str) -> Option<String> {
     let code = line.trim_start();
@@ -219,6 +223,9 @@ fn flag_in(line: &str) -> Option<String> {
             let end = code[i + 2..]
                 .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
                 .map_or(code.len(), |k| i + 2 + k);
+            if OTHER_PROGRAMS_FLAGS.contains(&&code[i..end]) {
+                continue;
+            }
             return Some(code[i..end].to_string());
         }
         if b[i..].starts_with(b"-D ") && b.get(i + 3).is_some_and(|c| c.is_ascii_alphabetic()) {

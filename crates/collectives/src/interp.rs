@@ -4,8 +4,13 @@
 //! and the symbolic one, the fitted models.
 
 use crate::model::OpModel;
-use crate::skeleton::Costs;
 use crate::table::{Group, Statistic};
+
+/// What a skeleton's collectives cost: the time of `op` at `(p, d)`, or why not.
+pub trait Costs {
+    /// The time of one `op` on `p` processes with `d` (0 without data), or a reason.
+    fn time(&self, op: &str, p: f64, d: f64) -> Result<f64, String>;
+}
 
 /// The measurements as costs: each operation's real (not time-shared) cells.
 #[derive(Clone, Debug)]

@@ -32,9 +32,11 @@ pub mod model;
 pub mod osu;
 pub mod report;
 pub mod skeleton;
+pub mod source;
 pub mod table;
 
 pub use difference::Difference;
 pub use form::{Form, Term, FORMS};
 pub use model::{fit_table, Candidate, Criterion, Fitting, OpModel, Options};
-pub use table::{read, read_csv, Row, Source, Statistic, Table};
+pub use source::{read, Source};
+pub use table::{read_csv, Row, Statistic, Table};

@@ -158,9 +158,10 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
         ));
     }
     let mut params = Vec::new();
-    // The open loops: their count and the steps gathered so far; the outermost is the
-    // skeleton itself.
-    let mut stack: Vec<(Option<(Expr, usize)>, Vec<Step>)> = vec![(None, Vec::new())];
+    // The open loops: their count (with where the loop starts) and the steps gathered so
+    // far; the outermost is the skeleton itself.
+    type Open = (Option<(Expr, usize)>, Vec<Step>);
+    let mut stack: Vec<Open> = vec![(None, Vec::new())];
     for (at, line) in fit::read::lines(text) {
         let body = line.split('#').next().unwrap_or("");
         let trimmed = body.trim();
@@ -265,11 +266,7 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
     Ok(Skeleton { params, steps })
 }
 
-/// What a skeleton's collectives cost: the time of `op` at `(p, d)`, or why not.
-pub trait Costs {
-    /// The time of one `op` on `p` processes with `d` (0 without data), or a reason.
-    fn time(&self, op: &str, p: f64, d: f64) -> Result<f64, String>;
-}
+pub use crate::interp::Costs;
 
 /// The skeleton's parameters at `p` with `overrides` (by name) replacing defaults.
 fn bindings(

@@ -303,6 +303,31 @@ impl Reserved {
     }
 }
 
+/// vates' cache directory, where native helpers built at run time are kept:
+/// `$XDG_CACHE_HOME/vates` (an absolute path), else `~/.cache/vates`.
+///
+/// # Errors
+/// When neither variable is set, an error saying so; `fix` is its hint (how to do without).
+pub fn cache_dir(fix: &str) -> Result<std::path::PathBuf> {
+    use std::path::PathBuf;
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".cache"))
+        })
+        .map(|base| base.join("vates"))
+        .ok_or_else(|| {
+            Diag::with_help(
+                "no cache directory: neither XDG_CACHE_HOME nor HOME is set",
+                fix,
+            )
+            .into()
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,29 +417,4 @@ mod tests {
             Some(Keep::IsInput)
         );
     }
-}
-
-/// vates' cache directory, where native helpers built at run time are kept:
-/// `$XDG_CACHE_HOME/vates` (an absolute path), else `~/.cache/vates`.
-///
-/// # Errors
-/// When neither variable is set, an error saying so; `fix` is its hint (how to do without).
-pub fn cache_dir(fix: &str) -> Result<std::path::PathBuf> {
-    use std::path::PathBuf;
-    std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|v| !v.is_empty())
-                .map(|h| PathBuf::from(h).join(".cache"))
-        })
-        .map(|base| base.join("vates"))
-        .ok_or_else(|| {
-            Diag::with_help(
-                "no cache directory: neither XDG_CACHE_HOME nor HOME is set",
-                fix,
-            )
-            .into()
-        })
 }

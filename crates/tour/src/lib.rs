@@ -27,6 +27,7 @@
 #![doc = include_str!("../tests/example.rs")]
 //! ```
 
+mod collective;
 pub mod examples;
 mod measured;
 
@@ -159,6 +160,7 @@ pub fn run(pictures: bool) -> Result<Tour> {
     message_passing(&mut t)?;
     measured::shared_memory(&mut t.text)?;
     measured::task_parallel(&mut t.text)?;
+    collective::collective(&mut t.text)?;
     Ok(t)
 }
 

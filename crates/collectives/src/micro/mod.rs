@@ -23,7 +23,9 @@ mod lex;
 pub mod names;
 pub mod ops;
 pub mod parse;
+pub mod predict;
 pub mod source;
+pub mod thesis;
 
 pub use ast::{Program, Type};
 pub use error::{SourceError, SourceErrorKind};
@@ -71,3 +73,5 @@ pub fn analyse_text(name: &str, text: &str) -> Result<Fragment, SourceError> {
 
 #[cfg(test)]
 mod tests_counts;
+#[cfg(test)]
+mod tests_thesis;

@@ -23,6 +23,7 @@ mod lex;
 pub mod names;
 pub mod ops;
 pub mod parse;
+pub mod platform;
 pub mod predict;
 pub mod source;
 pub mod thesis;

@@ -72,7 +72,10 @@ fn main() -> ExitCode {
         );
     }
     for l in &study.levels {
-        println!("\n### {}: prediction differences (%), Table 2-7 form\n", l.opt.flag());
+        println!(
+            "\n### {}: prediction differences (%), Table 2-7 form\n",
+            l.opt.flag()
+        );
         let lengths: Vec<i64> = {
             let mut v: Vec<i64> = l.comparison.cells.iter().map(|c| c.n).collect();
             v.dedup();
@@ -82,7 +85,11 @@ fn main() -> ExitCode {
         };
         println!(
             "| fragment | {} |",
-            lengths.iter().map(|n| format!("n = {n}")).collect::<Vec<_>>().join(" | ")
+            lengths
+                .iter()
+                .map(|n| format!("n = {n}"))
+                .collect::<Vec<_>>()
+                .join(" | ")
         );
         println!("|---|{}", "---:|".repeat(lengths.len()));
         for f in &fragments {
@@ -111,12 +118,11 @@ fn main() -> ExitCode {
         if let Some(s) = l.baseline.summary(|_| true) {
             println!("{}", row("Mflop/s baseline", &s));
         }
-        let rates: Vec<String> = l
-            .rates
-            .iter()
-            .map(|(n, r)| format!("{n} {r:.0}"))
-            .collect();
-        println!("\nBaseline rates (Mflop/s, geometric mean of the other fragments): {}", rates.join(", "));
+        let rates: Vec<String> = l.rates.iter().map(|(n, r)| format!("{n} {r:.0}")).collect();
+        println!(
+            "\nBaseline rates (Mflop/s, geometric mean of the other fragments): {}",
+            rates.join(", ")
+        );
     }
     let thesis: Vec<String> = TABLE_2_9.iter().map(|r| format!("{:.0}", r[2])).collect();
     println!(

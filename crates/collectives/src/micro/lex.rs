@@ -52,7 +52,8 @@ pub(crate) fn tokens(
             if i < t.len() && t[i] == b'.' {
                 let next_alpha = t.get(i + 1).is_some_and(u8::is_ascii_alphabetic);
                 let exponent = matches!(t.get(i + 1), Some(b'E' | b'e' | b'D' | b'd'))
-                    && t.get(i + 2).is_some_and(|b| b.is_ascii_digit() || *b == b'+' || *b == b'-');
+                    && t.get(i + 2)
+                        .is_some_and(|b| b.is_ascii_digit() || *b == b'+' || *b == b'-');
                 if !next_alpha || exponent {
                     real = true;
                     i += 1;

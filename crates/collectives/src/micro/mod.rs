@@ -52,7 +52,12 @@ pub struct Fragment {
 ///
 /// # Errors
 /// A located [`SourceError`].
-pub fn analyse(name: &str, text: &str, form: Form, limits: &Limits) -> Result<Fragment, SourceError> {
+pub fn analyse(
+    name: &str,
+    text: &str,
+    form: Form,
+    limits: &Limits,
+) -> Result<Fragment, SourceError> {
     let program = parse::parse(name, text, form, limits)?;
     let names = names::names((name, text), &program)?;
     let counts = count::counts(&program);
@@ -74,5 +79,9 @@ pub fn analyse_text(name: &str, text: &str) -> Result<Fragment, SourceError> {
 
 #[cfg(test)]
 mod tests_counts;
+#[cfg(test)]
+mod tests_platform;
+#[cfg(test)]
+mod tests_source;
 #[cfg(test)]
 mod tests_thesis;

@@ -69,7 +69,14 @@ pub fn names(src: (&str, &str), program: &Program) -> Result<Names, SourceError>
     let mut out = Names::default();
     let mut bounds: Vec<(String, Range<usize>, bool)> = Vec::new();
     let mut open: Vec<String> = Vec::new();
-    walk(src, program, &program.body, &mut out, &mut bounds, &mut open)?;
+    walk(
+        src,
+        program,
+        &program.body,
+        &mut out,
+        &mut bounds,
+        &mut open,
+    )?;
     for (name, span, enclosing) in bounds {
         let info = &out.names[&name];
         if info.loop_var && !enclosing {
@@ -149,7 +156,9 @@ fn walk(
                         span.clone(),
                         format!("the DO variable {var} is REAL"),
                     )
-                    .help("loop variables are INTEGER: names starting I to N, or declare it INTEGER"));
+                    .help(
+                        "loop variables are INTEGER: names starting I to N, or declare it INTEGER",
+                    ));
                 }
                 if let Some(i) = out.names.get_mut(var) {
                     i.loop_var = true;
@@ -202,7 +211,9 @@ fn bound(
                     r.span.clone(),
                     format!("the loop bound reads {}, which is REAL", r.name),
                 )
-                .help("loop bounds are INTEGER: names starting I to N, or declare the name INTEGER"));
+                .help(
+                    "loop bounds are INTEGER: names starting I to N, or declare the name INTEGER",
+                ));
             }
             use_ref(src, program, r, false, out)?;
             bounds.push((r.name.clone(), r.span.clone(), open.contains(&r.name)));

@@ -63,7 +63,8 @@ impl Op {
 
     /// The operation named `name` (as [`Op::name`] writes it, any case).
     pub fn from_name(name: &str) -> Option<Op> {
-        OPS.into_iter().find(|o| o.name().eq_ignore_ascii_case(name))
+        OPS.into_iter()
+            .find(|o| o.name().eq_ignore_ascii_case(name))
     }
 }
 
@@ -95,7 +96,10 @@ impl Counts {
     /// Floating-point operations (`addR + multR`), Table 2-10's flop count.
     pub fn flops(&self) -> Expr {
         expr::simplify::simplify(
-            &Expr::Add(vec![self.get(Op::AddR).clone(), self.get(Op::MultR).clone()]),
+            &Expr::Add(vec![
+                self.get(Op::AddR).clone(),
+                self.get(Op::MultR).clone(),
+            ]),
             &expr::Assumptions::new(),
         )
     }

@@ -11,15 +11,38 @@ use std::ops::Range;
 
 /// Statements of full Fortran that are not in the subset, named in the error.
 const OUTSIDE: &[&str] = &[
-    "IF", "GOTO", "GO", "CALL", "PROGRAM", "SUBROUTINE", "FUNCTION", "PRINT", "WRITE", "READ",
-    "DIMENSION", "PARAMETER", "COMMON", "DATA", "IMPLICIT", "STOP", "RETURN", "DOUBLE",
-    "LOGICAL", "COMPLEX", "CHARACTER", "ELSE", "ENDIF", "SAVE", "EXTERNAL", "EQUIVALENCE",
+    "IF",
+    "GOTO",
+    "GO",
+    "CALL",
+    "PROGRAM",
+    "SUBROUTINE",
+    "FUNCTION",
+    "PRINT",
+    "WRITE",
+    "READ",
+    "DIMENSION",
+    "PARAMETER",
+    "COMMON",
+    "DATA",
+    "IMPLICIT",
+    "STOP",
+    "RETURN",
+    "DOUBLE",
+    "LOGICAL",
+    "COMPLEX",
+    "CHARACTER",
+    "ELSE",
+    "ENDIF",
+    "SAVE",
+    "EXTERNAL",
+    "EQUIVALENCE",
 ];
 
 /// Intrinsic functions: `SQRT(X)` would otherwise read as an array element.
 const INTRINSICS: &[&str] = &[
-    "ABS", "SQRT", "EXP", "LOG", "LOG10", "SIN", "COS", "TAN", "ATAN", "MIN", "MAX", "MOD",
-    "REAL", "FLOAT", "INT", "NINT", "DBLE", "SIGN", "AMAX1", "AMIN1", "MAX0", "MIN0", "IABS",
+    "ABS", "SQRT", "EXP", "LOG", "LOG10", "SIN", "COS", "TAN", "ATAN", "MIN", "MAX", "MOD", "REAL",
+    "FLOAT", "INT", "NINT", "DBLE", "SIGN", "AMAX1", "AMIN1", "MAX0", "MIN0", "IABS",
 ];
 
 /// Parses a fragment of the Fortran 77 subset of Table 2-2 named `name` (for messages).
@@ -188,8 +211,13 @@ pub fn parse(name: &str, text: &str, form: Form, limits: &Limits) -> Result<Prog
                     }
                     let r = st.source(r);
                     if declared.insert(n.clone(), (ty, r.clone())).is_some() {
-                        return Err(SourceError::at(SourceErrorKind::Name, src, r, format!("{n} is declared twice"))
-                            .help("declare each name once"));
+                        return Err(SourceError::at(
+                            SourceErrorKind::Name,
+                            src,
+                            r,
+                            format!("{n} is declared twice"),
+                        )
+                        .help("declare each name once"));
                     }
                     match p.peek() {
                         Some((Tok::Punct(','), _)) => p.pos += 1,
@@ -298,7 +326,13 @@ impl Cursor<'_> {
         }
     }
 
-    fn error_at(&self, kind: SourceErrorKind, r: Range<usize>, msg: &str, help: &str) -> SourceError {
+    fn error_at(
+        &self,
+        kind: SourceErrorKind,
+        r: Range<usize>,
+        msg: &str,
+        help: &str,
+    ) -> SourceError {
         SourceError::at(kind, self.src, self.st.source(r), msg).help(help)
     }
 

@@ -14,7 +14,11 @@ use expr::Name;
 ///
 /// # Errors
 /// An [`EvalError`] when a parameter of the counts is unbound.
-pub fn predict(counts: &Counts, times: &OpTimes, bindings: &[(Name, f64)]) -> Result<f64, EvalError> {
+pub fn predict(
+    counts: &Counts,
+    times: &OpTimes,
+    bindings: &[(Name, f64)],
+) -> Result<f64, EvalError> {
     Ok(times.time(&counts.at(bindings)?))
 }
 
@@ -101,7 +105,12 @@ pub struct Comparison {
 impl Comparison {
     /// The summary of the cells that `keep` selects.
     pub fn summary(&self, keep: impl Fn(&Cell) -> bool) -> Option<Summary> {
-        let d: Vec<f64> = self.cells.iter().filter(|c| keep(c)).map(Cell::percent).collect();
+        let d: Vec<f64> = self
+            .cells
+            .iter()
+            .filter(|c| keep(c))
+            .map(Cell::percent)
+            .collect();
         Summary::of_percent(&d)
     }
 

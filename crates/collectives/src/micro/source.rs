@@ -46,10 +46,16 @@ impl Form {
                 continue;
             }
             let head: Vec<char> = cols.iter().take(6).copied().collect();
-            if head.iter().take(5).any(|c| !(c.is_ascii_digit() || *c == ' ')) {
+            if head
+                .iter()
+                .take(5)
+                .any(|c| !(c.is_ascii_digit() || *c == ' '))
+            {
                 return Form::Free;
             }
-            if head.len() == 6 && head[..5].iter().all(|c| *c == ' ') && !matches!(head[5], ' ' | '0')
+            if head.len() == 6
+                && head[..5].iter().all(|c| *c == ' ')
+                && !matches!(head[5], ' ' | '0')
             {
                 fixed_marks = true;
             }
@@ -105,7 +111,10 @@ impl Statement {
     /// The source bytes of `range` of the statement's text.
     pub fn source(&self, range: Range<usize>) -> Range<usize> {
         let at = |pos: usize| -> usize {
-            let k = self.pieces.partition_point(|(t, _)| *t <= pos).saturating_sub(1);
+            let k = self
+                .pieces
+                .partition_point(|(t, _)| *t <= pos)
+                .saturating_sub(1);
             let (t, s) = self.pieces.get(k).copied().unwrap_or((0, 0));
             s + (pos - t.min(pos))
         };
@@ -174,7 +183,10 @@ pub(crate) fn statements(
                 )
                 .help("a continuation line extends the statement on the line above; write the statement first"));
             };
-            last.push(&line[piece.start - line_start..piece.end - line_start], piece.start);
+            last.push(
+                &line[piece.start - line_start..piece.end - line_start],
+                piece.start,
+            );
         } else {
             if out.len() == limits.max_statements {
                 return Err(SourceError::at(
@@ -193,7 +205,10 @@ pub(crate) fn statements(
                 text: String::new(),
                 pieces: Vec::new(),
             };
-            s.push(&line[piece.start - line_start..piece.end - line_start], piece.start);
+            s.push(
+                &line[piece.start - line_start..piece.end - line_start],
+                piece.start,
+            );
             out.push(s);
         }
         if let Some(last) = out.last() {
@@ -330,7 +345,10 @@ fn free_line(
     }
     let mut label_found = None;
     if !continuation {
-        let digits = code[start..].len() - code[start..].trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let digits = code[start..].len()
+            - code[start..]
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .len();
         let after = code[start + digits..].chars().next();
         if digits > 0 && matches!(after, Some(' ' | '\t')) {
             label_found = label(src, &code[start..start + digits], at + start)?;

@@ -13,7 +13,10 @@ fn count_of(src: &Source) -> Counts {
 /// `a·N + b`, simplified as the mapping's counts are.
 fn lin(a: i64, b: i64) -> Expr {
     expr::simplify::simplify(
-        &Expr::Add(vec![Expr::Mul(vec![Expr::int(a), Expr::var("N")]), Expr::int(b)]),
+        &Expr::Add(vec![
+            Expr::Mul(vec![Expr::int(a), Expr::var("N")]),
+            Expr::int(b),
+        ]),
         &expr::Assumptions::new(),
     )
 }
@@ -55,7 +58,10 @@ fn table_2_6_fragment_e() {
     assert_eq!(c.get(Op::StoreR), &lin(1, 0)); // printed "n − 1"
     let [(a, b), (s, t)] = [Op::Loopoh, Op::StoreR].map(|o| super::thesis::TABLE_2_6[o.index()][4]);
     let (printed_loopoh, printed_store) = (lin(a, b), lin(s, t));
-    assert_eq!((printed_loopoh.clone(), printed_store.clone()), (lin(1, -2), lin(1, -1)));
+    assert_eq!(
+        (printed_loopoh.clone(), printed_store.clone()),
+        (lin(1, -2), lin(1, -1))
+    );
     assert_ne!(c.get(Op::Loopoh), &printed_loopoh);
     assert_ne!(c.get(Op::StoreR), &printed_store);
     assert_eq!(c.get(Op::LoadR), &lin(2, -1)); // printed 2n − 1: agrees
@@ -67,7 +73,12 @@ fn table_2_6_fragment_e() {
 fn table_2_10_flops_from_the_counts() {
     let want = [(5, 0), (2, 0), (2, -2), (16, 0), (1, -1), (6, 0)];
     for (src, (a, b)) in THESIS.iter().zip(want) {
-        assert_eq!(count_of(src).flops(), lin(a, b), "Table 2-10, fragment {}", src.name);
+        assert_eq!(
+            count_of(src).flops(),
+            lin(a, b),
+            "Table 2-10, fragment {}",
+            src.name
+        );
     }
 }
 
@@ -87,7 +98,11 @@ fn triangular_nest_sums_over_the_outer_variable() {
         assert_eq!(c[Op::AddR.index()], inner);
         assert_eq!(c[Op::StoreR.index()], inner);
     }
-    assert!(!f.counts.get(Op::AddR).has_fold(), "closed form: {}", f.counts.get(Op::AddR));
+    assert!(
+        !f.counts.get(Op::AddR).has_fold(),
+        "closed form: {}",
+        f.counts.get(Op::AddR)
+    );
 }
 
 #[test]
@@ -100,5 +115,8 @@ fn integer_operations_and_labelled_loops() {
     .unwrap();
     let c = f.counts.at(&[("M".into(), 10.0)]).unwrap();
     assert_eq!(c, [10.0, 20.0, 10.0, 10.0, 10.0, 0.0, 0.0, 0.0, 0.0]);
-    assert_eq!(f.names.params.iter().cloned().collect::<Vec<_>>(), vec!["M"]);
+    assert_eq!(
+        f.names.params.iter().cloned().collect::<Vec<_>>(),
+        vec!["M"]
+    );
 }

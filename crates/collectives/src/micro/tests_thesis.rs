@@ -14,7 +14,11 @@ fn printed_counts(k: usize, n: i64) -> [f64; 9] {
 
 /// The cells of Table 2-7 (or 2-14): the prediction of Eq 2.2 from the printed operation
 /// times and counts, the measured time implied by the printed difference.
-fn cells(times: &[[f64; 3]; 9], diffs: &[[[f64; 3]; 5]; 6], counts: impl Fn(usize, i64) -> [f64; 9]) -> Comparison {
+fn cells(
+    times: &[[f64; 3]; 9],
+    diffs: &[[[f64; 3]; 5]; 6],
+    counts: impl Fn(usize, i64) -> [f64; 9],
+) -> Comparison {
     let mut out = Comparison::default();
     for (k, src) in THESIS.iter().enumerate() {
         for (j, &n) in LENGTHS.iter().enumerate() {
@@ -63,7 +67,10 @@ fn table_2_9_by_platform_from_table_2_7() {
         assert_eq!(printed(s), TABLE_2_9[i], "Table 2-9, {name}");
     }
     // The unoptimised average magnitudes the measurements here are set beside.
-    let avg: Vec<f64> = got.iter().map(|(_, s)| (s.magnitude.mean * 10.0).round() / 10.0).collect();
+    let avg: Vec<f64> = got
+        .iter()
+        .map(|(_, s)| (s.magnitude.mean * 10.0).round() / 10.0)
+        .collect();
     assert_eq!(avg, [19.3, 18.6, 20.5]);
 }
 
@@ -75,7 +82,11 @@ fn tables_2_15_and_2_16_from_table_2_14() {
         if name == "A" || name == "B" {
             // Averages 51.53 and 45.53 printed 51 and 45: within the ±0.5 that Table 2-14's
             // whole percentages leave (the thesis averaged unrounded differences).
-            assert!((s.magnitude.mean - want[2]).abs() < 0.55, "{name}: {}", s.magnitude.mean);
+            assert!(
+                (s.magnitude.mean - want[2]).abs() < 0.55,
+                "{name}: {}",
+                s.magnitude.mean
+            );
             want[2] += 1.0;
         }
         assert_eq!(printed(s), want, "Table 2-15, fragment {name}");
@@ -101,12 +112,19 @@ fn baseline(c: &Comparison, geo: [f64; 3]) -> Comparison {
 
 #[test]
 fn table_2_11_flop_rate_baseline_unoptimised() {
-    let c = baseline(&cells(&TABLE_2_5, &TABLE_2_7, printed_counts), TABLE_2_1_GEOMEAN);
+    let c = baseline(
+        &cells(&TABLE_2_5, &TABLE_2_7, printed_counts),
+        TABLE_2_1_GEOMEAN,
+    );
     for (i, (name, s)) in c.by_column().iter().enumerate() {
         let got = printed(s);
         // ±1: the measured times are implied by Table 2-7's whole percentages.
         for (g, w) in got.iter().zip(TABLE_2_11[i]) {
-            assert!((g - w).abs() <= 1.0, "Table 2-11, {name}: {got:?} vs {:?}", TABLE_2_11[i]);
+            assert!(
+                (g - w).abs() <= 1.0,
+                "Table 2-11, {name}: {got:?} vs {:?}",
+                TABLE_2_11[i]
+            );
         }
     }
     let sun = printed(&c.by_column()[0].1);
@@ -115,10 +133,17 @@ fn table_2_11_flop_rate_baseline_unoptimised() {
 
 #[test]
 fn table_2_17_flop_rate_baseline_optimised() {
-    let c = baseline(&cells(&TABLE_2_13, &TABLE_2_14, printed_counts), TABLE_2_12_GEOMEAN);
+    let c = baseline(
+        &cells(&TABLE_2_13, &TABLE_2_14, printed_counts),
+        TABLE_2_12_GEOMEAN,
+    );
     let rows = c.by_column();
     // SGI Indigo2 reproduces exactly.
-    assert_eq!(printed(&rows[2].1), TABLE_2_17[2], "Table 2-17, SGI Indigo2");
+    assert_eq!(
+        printed(&rows[2].1),
+        TABLE_2_17[2],
+        "Table 2-17, SGI Indigo2"
+    );
     // SUN and DEC do not (NOTES.md §6: cause unknown, no single scale factor): recomputed
     // 81/−65/35/25 and 326/−88/77/65 against printed 119/−53/47/38 and 569/−77/99/135.
     assert_eq!(printed(&rows[0].1), [81., -65., 35., 25.]);

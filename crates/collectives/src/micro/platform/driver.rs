@@ -11,11 +11,18 @@ use crate::micro::Fragment;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+/// An array in the driver's storage: its type, per dimension `(lo, hi)`, and its offset
+/// (1-based) in the pool of its type.
+struct Place {
+    ty: Type,
+    dims: Vec<(i64, i64)>,
+    offset: i64,
+}
+
 /// Where a kernel's arrays sit in the driver's storage at one point.
 struct Layout {
-    /// Per array (name order within type): per dimension `(lo, hi)`, and the offset (1-based)
-    /// in the pool of its type.
-    arrays: Vec<(String, Type, Vec<(i64, i64)>, i64)>,
+    /// Per array, REAL ones first, each in name order.
+    arrays: Vec<Place>,
     real_pool: i64,
     int_pool: i64,
 }
@@ -34,8 +41,16 @@ fn layout(f: &Fragment, n: i64) -> Result<Layout, RunError> {
         for name in f.names.arrays(ty) {
             let dims = ext.get(name).cloned().unwrap_or_else(|| vec![(1, 1)]);
             let size: i64 = dims.iter().map(|(lo, hi)| (hi - lo + 1).max(1)).product();
-            let pool = if ty == Type::Real { &mut real_pool } else { &mut int_pool };
-            arrays.push((name.to_string(), ty, dims, *pool));
+            let pool = if ty == Type::Real {
+                &mut real_pool
+            } else {
+                &mut int_pool
+            };
+            arrays.push(Place {
+                ty,
+                dims,
+                offset: *pool,
+            });
             *pool += size + 8;
             if *pool > MAX_POOL {
                 return Err(RunError::Kernel {
@@ -100,7 +115,12 @@ fn subroutine(k: usize, f: &Fragment) -> String {
                     dims.push(format!("VQ_L{d}_{a}:*"));
                 }
             }
-            let _ = writeln!(s, "  {} :: {a}({})", ty.keyword().to_lowercase(), dims.join(", "));
+            let _ = writeln!(
+                s,
+                "  {} :: {a}({})",
+                ty.keyword().to_lowercase(),
+                dims.join(", ")
+            );
         }
         for v in f.names.scalars(ty) {
             if !f.names.params.contains(v) {
@@ -119,7 +139,7 @@ fn subroutine(k: usize, f: &Fragment) -> String {
 /// The actual arguments of kernel `k` at point `n`.
 fn actuals(f: &Fragment, l: &Layout, scalar_slots: &BTreeMap<String, usize>) -> Vec<String> {
     let mut out: Vec<String> = f.names.params.iter().map(|_| "nn".to_string()).collect();
-    for (name, ty, dims, offset) in &l.arrays {
+    for Place { ty, dims, offset } in &l.arrays {
         for (d, (lo, hi)) in dims.iter().enumerate() {
             out.push(lo.to_string());
             if d + 1 < dims.len() {
@@ -127,7 +147,6 @@ fn actuals(f: &Fragment, l: &Layout, scalar_slots: &BTreeMap<String, usize>) -> 
             }
         }
         let pool = if *ty == Type::Real { "rp" } else { "ip" };
-        let _ = name;
         out.push(format!("{pool}({offset})"));
     }
     for ty in [Type::Real, Type::Integer] {
@@ -163,7 +182,11 @@ pub fn sources(job: &Job) -> Result<Vec<(String, String)>, RunError> {
     let (mut real_pool, mut int_pool) = (1i64, 1i64);
     for p in job.points {
         let f = job.kernels.get(p.kernel).ok_or_else(|| {
-            RunError::Plan(format!("point names kernel {}, of {}", p.kernel, job.kernels.len()))
+            RunError::Plan(format!(
+                "point names kernel {}, of {}",
+                p.kernel,
+                job.kernels.len()
+            ))
         })?;
         let l = layout(f, p.n)?;
         real_pool = real_pool.max(l.real_pool);

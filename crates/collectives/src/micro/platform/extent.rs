@@ -120,7 +120,10 @@ impl Walk<'_> {
     /// Records the subscripts of an element of `name`.
     fn element(&mut self, name: &str, subs: &[Expr]) {
         let ivs: Vec<Iv> = subs.iter().map(|s| self.value(s)).collect();
-        let entry = self.arrays.entry(name.to_string()).or_insert_with(|| ivs.clone());
+        let entry = self
+            .arrays
+            .entry(name.to_string())
+            .or_insert_with(|| ivs.clone());
         for (e, v) in entry.iter_mut().zip(ivs) {
             *e = hull(*e, v);
         }

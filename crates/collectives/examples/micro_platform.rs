@@ -5,6 +5,7 @@
 //!
 //! `cargo run --release -p collectives --example micro_platform [-- --quick]`
 
+use collectives::micro::dependence::carried;
 use collectives::micro::platform::gfortran::Gfortran;
 use collectives::micro::platform::study::thesis_fragments;
 use collectives::micro::platform::{characterise, Plan};
@@ -21,7 +22,7 @@ fn row(name: &str, s: &Summary) -> String {
 fn main() -> ExitCode {
     let quick = std::env::args().any(|a| a == "--quick");
     let plan = if quick { Plan::quick() } else { Plan::thesis() };
-    let mut runner = Gfortran::new(std::env::temp_dir());
+    let mut runner = Gfortran::new(std::env::temp_dir().join("vates-micro"));
     match runner.version() {
         Ok(v) => println!("compiler: {v}"),
         Err(e) => {
@@ -43,6 +44,22 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    println!("\nLoop-carried dependences:");
+    for f in &fragments {
+        let c: Vec<String> = carried(&f.program)
+            .iter()
+            .map(|c| format!("{} (loop {})", c.name, c.loop_var))
+            .collect();
+        println!(
+            "  {}: {}",
+            f.name,
+            if c.is_empty() {
+                "none".to_string()
+            } else {
+                c.join(", ")
+            }
+        );
+    }
     println!("\n### Operation times (ns; Table 2-5 / 2-13 form)\n");
     let mut head = "| operation |".to_string();
     let mut rule = "|---|".to_string();
@@ -114,6 +131,32 @@ fn main() -> ExitCode {
         println!("| prediction | max | min | avg | SD |\n|---|---:|---:|---:|---:|");
         if let Some(s) = l.comparison.summary(|_| true) {
             println!("{}", row("micro-analysis", &s));
+        }
+        let independent: Vec<&str> = fragments
+            .iter()
+            .filter(|f| carried(&f.program).is_empty())
+            .map(|f| f.name.as_str())
+            .collect();
+        if let Some(s) = l
+            .comparison
+            .summary(|c| independent.contains(&c.fragment.as_str()))
+        {
+            println!(
+                "{}",
+                row(
+                    &format!(
+                        "micro-analysis, no carried dependence ({})",
+                        independent.join(", ")
+                    ),
+                    &s
+                )
+            );
+        }
+        if let Some(s) = l
+            .comparison
+            .summary(|c| !independent.contains(&c.fragment.as_str()))
+        {
+            println!("{}", row("micro-analysis, a loop-carried dependence", &s));
         }
         if let Some(s) = l.baseline.summary(|_| true) {
             println!("{}", row("Mflop/s baseline", &s));

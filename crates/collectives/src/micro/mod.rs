@@ -17,6 +17,7 @@
 
 pub mod ast;
 pub mod count;
+pub mod dependence;
 pub mod error;
 pub mod fragments;
 mod lex;

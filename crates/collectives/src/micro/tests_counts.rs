@@ -120,3 +120,33 @@ fn integer_operations_and_labelled_loops() {
         vec!["M"]
     );
 }
+
+/// Which of A–F carry a value from one iteration to the next: B's Q, C's and E's X(I−1),
+/// F's S in both loops; A and D have none (their iterations are independent).
+#[test]
+fn loop_carried_dependences_of_the_fragments() {
+    let names: Vec<Vec<(String, String)>> = THESIS
+        .iter()
+        .map(|s| {
+            let f = analyse_text(s.name, s.text).unwrap();
+            super::dependence::carried(&f.program)
+                .into_iter()
+                .map(|c| (c.name, c.loop_var))
+                .collect()
+        })
+        .collect();
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(names[0], []);
+    assert_eq!(names[1], [pair("Q", "I")]);
+    assert_eq!(names[2], [pair("X", "I")]);
+    assert_eq!(names[3], []);
+    assert_eq!(names[4], [pair("X", "I")]);
+    assert_eq!(names[5], [pair("S", "I"), pair("S", "I")]);
+    // A read of a later element is no flow dependence; a read after the write is none.
+    let f = analyse_text(
+        "x",
+        "DO I = 1, N\n  X(I) = X(I+1) + Y(I)\n  S = Y(I)\n  Z(I) = S\nEND DO\n",
+    )
+    .unwrap();
+    assert!(super::dependence::carried(&f.program).is_empty());
+}

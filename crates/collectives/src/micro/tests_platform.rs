@@ -203,7 +203,7 @@ fn driver_refuses_an_unbounded_subscript() {
 /// The real thing: the quick plan compiled with gfortran and timed on this machine.
 #[test]
 fn gfortran_characterises_this_machine() {
-    let mut g = Gfortran::new(std::env::temp_dir());
+    let mut g = Gfortran::new(std::env::temp_dir().join("vates-micro"));
     if let Err(e) = g.version() {
         if std::env::var_os("CI").is_some() {
             panic!("CI is set and gfortran is missing: {e}");

@@ -1,5 +1,6 @@
-//! The timing driver: each kernel becomes a subroutine in a file of its own (so the
-//! compiler cannot see through the call and remove the repeated work), and a main program
+//! The timing driver: each kernel becomes a subroutine (compiled apart from the main
+//! program, so the compiler cannot see through the call and remove the repeated work), and
+//! a main program
 //! times every point: storage refilled, repetitions doubled until one sample lasts the
 //! minimum time (the thesis' rule against the clock's resolution), then the samples, each
 //! the time of one execution. Its output lines are `T point n reps seconds…`.

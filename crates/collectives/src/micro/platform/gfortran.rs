@@ -1,13 +1,12 @@
-//! The runner that compiles the timing driver with gfortran and runs it: sources written to
-//! a scratch directory (removed afterwards), one compiler call per job (each kernel its own
-//! translation unit, so no call is inlined away), the program stopped if it outlives the
-//! timeout.
+//! The runner that builds the timing driver with gfortran through `native::build` (the
+//! kernels one object file, the main program another linked to it: separate translation
+//! units, so no call is inlined away and no repetition removed; both cached under a key of
+//! source, compiler and flags) and runs it, stopping it if it outlives the timeout.
 
 use super::{driver, Job, RunError, Runner, Timing};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The Debian package that provides the compiler.
@@ -18,18 +17,18 @@ pub const PACKAGE: &str = "gfortran";
 pub struct Gfortran {
     /// The compiler to run.
     pub program: String,
-    /// Where scratch directories are made.
-    pub scratch: PathBuf,
+    /// The cache directory of the builds (the CLI's `termio::files::cache_dir`).
+    pub cache: PathBuf,
     /// The longest a timing program may run.
     pub timeout: Duration,
 }
 
 impl Gfortran {
-    /// `gfortran` on the path, scratch directories under `scratch`, a timeout of 10 minutes.
-    pub fn new(scratch: impl Into<PathBuf>) -> Gfortran {
+    /// `gfortran` on the path, builds cached in `cache`, a timeout of 10 minutes.
+    pub fn new(cache: impl Into<PathBuf>) -> Gfortran {
         Gfortran {
             program: "gfortran".into(),
-            scratch: scratch.into(),
+            cache: cache.into(),
             timeout: Duration::from_secs(600),
         }
     }
@@ -43,7 +42,13 @@ impl Gfortran {
             .arg("--version")
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| self.spawn_error(e))?;
+            .map_err(|e| {
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    self.missing()
+                } else {
+                    RunError::Io(format!("cannot run {}: {e}", self.program))
+                }
+            })?;
         Ok(String::from_utf8_lossy(&out.stdout)
             .lines()
             .next()
@@ -51,28 +56,45 @@ impl Gfortran {
             .to_string())
     }
 
-    fn spawn_error(&self, e: std::io::Error) -> RunError {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            RunError::Missing {
-                program: self.program.clone(),
-                package: PACKAGE,
-            }
-        } else {
-            RunError::Io(format!("cannot run {}: {e}", self.program))
+    fn missing(&self) -> RunError {
+        RunError::Missing {
+            program: self.program.clone(),
+            package: PACKAGE,
         }
     }
-}
 
-/// A scratch directory removed when dropped.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+    /// Builds `source` (named `name`) with `args`, as `stem` with extension `ext`.
+    fn build(
+        &self,
+        job: &Job,
+        name: &str,
+        source: &str,
+        stem: &str,
+        ext: &str,
+        args: &[String],
+    ) -> Result<PathBuf, RunError> {
+        let b = native::Build {
+            source,
+            source_name: name,
+            output_stem: stem,
+            output_ext: ext,
+            program: &self.program,
+            args,
+            dir: &self.cache,
+        };
+        native::build(&b)
+            .map(|built| built.path)
+            .map_err(|e| match e {
+                native::BuildError::NoCompiler { .. } => self.missing(),
+                native::BuildError::Failed { stderr, .. } => RunError::Compile {
+                    program: self.program.clone(),
+                    flag: job.opt.flag(),
+                    stderr: head(stderr.as_bytes()),
+                },
+                other => RunError::Io(other.to_string()),
+            })
     }
 }
-
-static NEXT: AtomicU64 = AtomicU64::new(0);
 
 /// At most this much of a program's standard error goes into an error.
 const STDERR_BYTES: usize = 2000;
@@ -86,37 +108,28 @@ fn head(bytes: &[u8]) -> String {
 impl Runner for Gfortran {
     fn time(&mut self, job: &Job) -> Result<Vec<Timing>, RunError> {
         let files = driver::sources(job)?;
-        let dir = self.scratch.join(format!(
-            "vates-micro-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
-        let scratch = Scratch(dir);
-        for (name, text) in &files {
-            let path = scratch.0.join(name);
-            std::fs::write(&path, text)
-                .map_err(|e| RunError::Io(format!("cannot write {}: {e}", path.display())))?;
-        }
-        let exe = scratch.0.join("vq_prog");
-        let out = Command::new(&self.program)
-            .arg(job.opt.flag())
-            .arg("-ffree-line-length-none")
-            .arg("-o")
-            .arg(&exe)
-            .args(files.iter().map(|(n, _)| n))
-            .current_dir(&scratch.0)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| self.spawn_error(e))?;
-        if !out.status.success() {
-            return Err(RunError::Compile {
-                program: self.program.clone(),
-                flag: job.opt.flag(),
-                stderr: head(&out.stderr),
-            });
-        }
+        let (main, kernels) = files
+            .split_first()
+            .ok_or_else(|| RunError::Plan("no sources".into()))?;
+        let kernels: String = kernels.iter().map(|(_, text)| text.as_str()).collect();
+        let flag = job.opt.flag().to_string();
+        let free = "-ffree-line-length-none".to_string();
+        let object = self.build(
+            job,
+            "vq_kernels.f90",
+            &kernels,
+            "vq_kernels",
+            ".o",
+            &[flag.clone(), free.clone(), "-c".into()],
+        )?;
+        let exe = self.build(
+            job,
+            &main.0,
+            &main.1,
+            "vq_timing",
+            "",
+            &[flag, free, object.to_string_lossy().into_owned()],
+        )?;
         let stdout = run(&exe, self.timeout)?;
         driver::parse_output(job.points, job.samples, &stdout)
     }

@@ -5,7 +5,8 @@ use expr::eval::{eval_f64, EvalError, EvalLimits};
 use expr::{Expr, Name};
 
 /// A basic operation of Table 2-3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Op {
     /// Loop counter increment, conditional and branch.
     Loopoh,
@@ -106,7 +107,7 @@ impl Counts {
 }
 
 /// A platform's time for each operation, in seconds (the thesis prints µs).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct OpTimes(pub [f64; 9]);
 
 impl OpTimes {

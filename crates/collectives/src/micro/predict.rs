@@ -43,7 +43,7 @@ pub fn geometric_mean(values: &[f64]) -> Option<f64> {
 
 /// A row of Tables 2-8, 2-9, 2-11, 2-15 to 2-17: the signed extremes of a set of prediction
 /// differences, and the mean and population SD of their magnitudes.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Summary {
     /// The largest signed difference (%).
     pub max: f64,
@@ -74,7 +74,7 @@ impl Summary {
 
 /// One cell of a Table 2-7 style comparison: a fragment at a vector length, in a column
 /// (a platform, or an optimisation level), predicted and measured.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Cell {
     /// The fragment's name.
     pub fragment: String,
@@ -96,7 +96,7 @@ impl Cell {
 }
 
 /// Table 2-7's cells and their summaries by fragment (Table 2-8) and by column (Table 2-9).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Comparison {
     /// The cells, in the order they were added.
     pub cells: Vec<Cell>,

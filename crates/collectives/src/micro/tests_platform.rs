@@ -251,3 +251,55 @@ fn gfortran_characterises_this_machine() {
         }
     }
 }
+
+/// The study serialises for the command line's JSON: operation times in seconds by
+/// position, cells with both times.
+#[test]
+fn the_study_serialises() {
+    let mut m = Model {
+        times: sun(),
+        overhead: 0.0,
+        slow: 1.0,
+        jobs: Vec::new(),
+    };
+    let plan = Plan {
+        opts: vec![Opt::O0],
+        ..Plan::quick()
+    };
+    let study = characterise(&mut m, &plan, &thesis_fragments().unwrap()).unwrap();
+    let v = serde_json::to_value(&study).unwrap();
+    let level = &v["levels"][0];
+    assert_eq!(level["opt"], "O0");
+    let loopoh = level["calibration"]["times"][0].as_f64().unwrap();
+    assert!((loopoh - 0.518e-6).abs() < 1e-15);
+    assert_eq!(level["comparison"]["cells"][0]["fragment"], "A");
+}
+
+/// A missing compiler is named with its Debian package, from `version` and from a job.
+#[test]
+fn a_missing_compiler_names_its_package() {
+    let mut g = Gfortran::new(std::env::temp_dir().join("vates-micro"));
+    g.program = "/nonexistent/gfortran".into();
+    let e = g.version().unwrap_err();
+    assert!(
+        matches!(
+            e,
+            RunError::Missing {
+                package: "gfortran",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("apt-get install gfortran"));
+    let f = thesis_fragments().unwrap();
+    let points = [Point { kernel: 0, n: 10 }];
+    let job = Job {
+        kernels: &f,
+        points: &points,
+        opt: Opt::O2,
+        samples: 1,
+        min_sample_seconds: 0.0,
+    };
+    assert!(matches!(g.time(&job), Err(RunError::Missing { .. })));
+}

@@ -25,7 +25,7 @@ pub struct Row {
 }
 
 /// The fitted operation times.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Calibration {
     /// The non-negative least-squares times, used for prediction.
     pub times: OpTimes,

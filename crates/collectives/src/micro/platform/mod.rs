@@ -18,7 +18,7 @@ pub use study::{characterise, Level, Measured, Plan, Study, StudyError};
 use super::Fragment;
 
 /// A compiler optimisation level: the thesis' minimal and maximal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum Opt {
     /// No optimisation (`-O0`): Tables 2-5, 2-7 to 2-9.
     O0,

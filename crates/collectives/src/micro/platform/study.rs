@@ -56,7 +56,7 @@ impl Plan {
 }
 
 /// One timed point.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Measured {
     /// The kernel's name.
     pub name: String,
@@ -73,7 +73,7 @@ pub struct Measured {
 }
 
 /// The results at one optimisation level.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Level {
     /// The level.
     pub opt: Opt,
@@ -95,7 +95,7 @@ pub struct Level {
 }
 
 /// The characterisation at every level of the plan.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Study {
     /// Per optimisation level, in the plan's order.
     pub levels: Vec<Level>,

@@ -227,7 +227,11 @@ pub fn parse(name: &str, text: &str, form: Form, limits: &Limits) -> Result<Prog
                 p.end()?;
                 continue;
             }
-            (Some(kw), _) if !has_equals && OUTSIDE.contains(&kw) => {
+            (Some(kw), _)
+                if OUTSIDE.contains(&kw)
+                    && (!has_equals
+                        || (kw == "IF" && matches!(toks.get(1), Some((Tok::Punct('('), _))))) =>
+            {
                 return Err(p.error_at(
                     SourceErrorKind::Unsupported,
                     toks[0].1.clone(),

@@ -64,7 +64,13 @@ fn shared_labelled_termination_closes_both_loops() {
 
 #[test]
 fn each_error_is_located_with_a_fix() {
-    let cases: [(&str, SourceErrorKind, (usize, usize), &str); 13] = [
+    let cases: [(&str, SourceErrorKind, (usize, usize), &str); 14] = [
+        (
+            "IF (K) X = 1.0\n",
+            SourceErrorKind::Unsupported,
+            (1, 1),
+            "IF is not",
+        ),
         (
             "X(I) = Y(I) ** 2\n",
             SourceErrorKind::Unsupported,

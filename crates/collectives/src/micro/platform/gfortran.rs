@@ -33,13 +33,13 @@ impl Gfortran {
         }
     }
 
-    /// The compiler's version line: whether it is installed.
+    /// The compiler's name and full version (`gfortran 12.2.0`): whether it is installed.
     ///
     /// # Errors
     /// [`RunError::Missing`] naming the package when it is not.
     pub fn version(&self) -> Result<String, RunError> {
         let out = Command::new(&self.program)
-            .arg("--version")
+            .arg("-dumpfullversion")
             .stdin(Stdio::null())
             .output()
             .map_err(|e| {
@@ -49,11 +49,8 @@ impl Gfortran {
                     RunError::Io(format!("cannot run {}: {e}", self.program))
                 }
             })?;
-        Ok(String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .next()
-            .unwrap_or("")
-            .to_string())
+        let version = String::from_utf8_lossy(&out.stdout);
+        Ok(format!("{} {}", self.program, version.trim()))
     }
 
     fn missing(&self) -> RunError {

@@ -44,6 +44,28 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    println!("\n### Counts (Table 2-6 form) and flops (Table 2-10 form)\n");
+    println!(
+        "| operation | {} |",
+        fragments
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    println!("|---|{}", "---|".repeat(fragments.len()));
+    for op in OPS {
+        let cells: Vec<String> = fragments
+            .iter()
+            .map(|f| f.counts.get(op).to_string())
+            .collect();
+        println!("| {} | {} |", op.name(), cells.join(" | "));
+    }
+    let flops: Vec<String> = fragments
+        .iter()
+        .map(|f| f.counts.flops().to_string())
+        .collect();
+    println!("| flops | {} |", flops.join(" | "));
     println!("\nLoop-carried dependences:");
     for f in &fragments {
         let c: Vec<String> = carried(&f.program)

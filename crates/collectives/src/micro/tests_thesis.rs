@@ -190,7 +190,10 @@ fn fragment_e_recount_30_to_19_percent() {
 #[test]
 fn r2_2_fragment_b_per_iteration_on_the_sun() {
     let b = analyse_text("B", super::fragments::B.text).unwrap();
-    let sun = OpTimes::from_micros(TABLE_2_5.map(|r| r[0]));
+    let sun = times(0, false).unwrap();
+    assert_eq!(sun.get(Op::MultI), 4.42e-6);
+    assert_eq!(times(1, true).unwrap().get(Op::StoreI), -0.00136e-6);
+    assert!(times(3, false).is_none());
     let t1000 = predict::predict(&b.counts, &sun, &[("N".into(), 1000.0)]).unwrap();
     assert!((t1000 / 1000.0 * 1e6 - 0.80796).abs() < 1e-9, "{t1000}");
 }

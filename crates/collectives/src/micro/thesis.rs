@@ -208,3 +208,10 @@ pub const TABLE_2_1_GEOMEAN: [f64; 3] = [1.51, 1.52, 7.17];
 /// Table 2-12 (lines 2544–2552): geometric-mean Mflop/s, maximal optimisation (`1,41` in the
 /// SUN minimum row is a decimal comma; the means read cleanly).
 pub const TABLE_2_12_GEOMEAN: [f64; 3] = [4.10, 12.77, 18.85];
+
+/// The operation times of platform `i` of [`PLATFORMS`] (Table 2-5, or Table 2-13 when
+/// `optimised`), in seconds; `None` past the three platforms.
+pub fn times(i: usize, optimised: bool) -> Option<super::OpTimes> {
+    let table = if optimised { &TABLE_2_13 } else { &TABLE_2_5 };
+    (i < PLATFORMS.len()).then(|| super::OpTimes::from_micros(table.map(|r| r[i])))
+}

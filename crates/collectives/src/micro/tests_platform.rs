@@ -179,6 +179,32 @@ fn driver_output_is_read_and_checked() {
     assert!(parse_output(&points, 2, "T 0 10 64 NaN 1e-8\nT 1 20 1 1 1\n").is_err());
 }
 
+/// Storage past the driver's pool is refused by name, without overflow, even for seven
+/// dimensions of 2^39 elements each.
+#[test]
+fn driver_refuses_too_much_storage() {
+    let text = "DO I = 1, N\n  A(I, I, I, I, I, I, I) = 1.0\nEND DO\n";
+    let f = [analyse_text("huge", text).unwrap()];
+    let points = [Point {
+        kernel: 0,
+        n: 1 << 39,
+    }];
+    let job = Job {
+        kernels: &f,
+        points: &points,
+        opt: Opt::O0,
+        samples: 1,
+        min_sample_seconds: 0.0,
+    };
+    match sources(&job) {
+        Err(RunError::Kernel { kernel, message }) => {
+            assert_eq!(kernel, "huge");
+            assert!(message.contains("array A needs more than"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 /// An indirect subscript cannot be bounded: the driver refuses the kernel by name.
 #[test]
 fn driver_refuses_an_unbounded_subscript() {

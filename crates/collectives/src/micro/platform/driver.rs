@@ -41,7 +41,14 @@ fn layout(f: &Fragment, n: i64) -> Result<Layout, RunError> {
     for ty in [Type::Real, Type::Integer] {
         for name in f.names.arrays(ty) {
             let dims = ext.get(name).cloned().unwrap_or_else(|| vec![(1, 1)]);
-            let size: i64 = dims.iter().map(|(lo, hi)| (hi - lo + 1).max(1)).product();
+            let size = dims
+                .iter()
+                .try_fold(1i64, |acc, (lo, hi)| acc.checked_mul((hi - lo + 1).max(1)))
+                .filter(|s| *s <= MAX_POOL)
+                .ok_or_else(|| RunError::Kernel {
+                    kernel: f.name.clone(),
+                    message: format!("array {name} needs more than {MAX_POOL} elements at n = {n}"),
+                })?;
             let pool = if ty == Type::Real {
                 &mut real_pool
             } else {

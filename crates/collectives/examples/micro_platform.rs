@@ -7,7 +7,7 @@
 
 use collectives::micro::dependence::carried;
 use collectives::micro::platform::gfortran::Gfortran;
-use collectives::micro::platform::study::thesis_fragments;
+use collectives::micro::platform::study::{by_dependence, thesis_fragments};
 use collectives::micro::platform::{characterise, Plan};
 use collectives::micro::predict::Summary;
 use collectives::micro::thesis::TABLE_2_9;
@@ -154,30 +154,11 @@ fn main() -> ExitCode {
         if let Some(s) = l.comparison.summary(|_| true) {
             println!("{}", row("micro-analysis", &s));
         }
-        let independent: Vec<&str> = fragments
-            .iter()
-            .filter(|f| carried(&f.program).is_empty())
-            .map(|f| f.name.as_str())
-            .collect();
-        if let Some(s) = l
-            .comparison
-            .summary(|c| independent.contains(&c.fragment.as_str()))
-        {
-            println!(
-                "{}",
-                row(
-                    &format!(
-                        "micro-analysis, no carried dependence ({})",
-                        independent.join(", ")
-                    ),
-                    &s
-                )
-            );
+        let (independent, carried) = by_dependence(&l.comparison, &fragments);
+        if let Some(s) = independent {
+            println!("{}", row("micro-analysis, no carried dependence", &s));
         }
-        if let Some(s) = l
-            .comparison
-            .summary(|c| !independent.contains(&c.fragment.as_str()))
-        {
+        if let Some(s) = carried {
             println!("{}", row("micro-analysis, a loop-carried dependence", &s));
         }
         if let Some(s) = l.baseline.summary(|_| true) {

@@ -297,3 +297,26 @@ fn counts_for(f: &Fragment, n: i64) -> Result<[f64; 9], EvalError> {
 fn counts_flops(c: &[f64; 9]) -> f64 {
     c[crate::micro::Op::AddR.index()] + c[crate::micro::Op::MultR.index()]
 }
+
+/// The summaries of a level's comparison split by whether a fragment carries a value from
+/// one iteration to the next ([`crate::micro::dependence::carried`]): `(independent,
+/// carried)`, each `None` when no fragment falls in it. The additive model of Table 2-4
+/// cannot see a recurrence, so the split says how much of the difference it explains.
+pub fn by_dependence(
+    comparison: &Comparison,
+    fragments: &[Fragment],
+) -> (
+    Option<crate::micro::predict::Summary>,
+    Option<crate::micro::predict::Summary>,
+) {
+    let independent: Vec<&str> = fragments
+        .iter()
+        .filter(|f| crate::micro::dependence::carried(&f.program).is_empty())
+        .map(|f| f.name.as_str())
+        .collect();
+    let is_independent = |c: &Cell| independent.contains(&c.fragment.as_str());
+    (
+        comparison.summary(is_independent),
+        comparison.summary(|c| !is_independent(c)),
+    )
+}

@@ -5,7 +5,7 @@
 //! (Eq 2.2), judged as Tables 2-7 to 2-9 judge it, beside the Mflop/s baseline (Tables 2-10,
 //! 2-11).
 //!
-//! * [`source`], [`lex`](self) and [`parse`]: fixed- or free-form text to a [`Program`]
+//! * [`source`], `lex` and [`mod@parse`]: fixed- or free-form text to a [`Program`]
 //!   with located [`SourceError`]s under [`Limits`]; [`ast`] is the tree.
 //! * [`names`]: scalars, arrays, loop variables and parameters, checked.
 //! * [`count`]: Table 2-4's mapping to [`Counts`] ([`ops`]: the operations, counts, times).

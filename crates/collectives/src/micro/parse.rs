@@ -1,5 +1,5 @@
 //! The parser of Table 2-2's subset: statements from [`super::source`], tokens from
-//! [`super::lex`], DO loops nested by an explicit stack (closed by END DO or by their
+//! `lex`, DO loops nested by an explicit stack (closed by END DO or by their
 //! labelled terminal statement), expressions by precedence with a depth limit.
 
 use super::ast::{BinOp, Expr, Program, Ref, Stmt, Type};

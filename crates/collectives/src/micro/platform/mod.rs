@@ -1,7 +1,7 @@
 //! Section 2.2 done on this machine: the experiments of [`experiments`] and the fragments to
 //! predict are compiled and timed by a [`Runner`] ([`gfortran::Gfortran`] shells out to the
 //! compiler; tests use a model), the nine operation times are fitted by non-negative least
-//! squares ([`calibrate`]), and [`study::characterise`] predicts the fragments against their
+//! squares ([`mod@calibrate`]), and [`study::characterise`] predicts the fragments against their
 //! measured times in the form of Tables 2-7 to 2-9 (2-14 to 2-16 optimised), beside the
 //! Mflop/s baseline (Tables 2-10, 2-11).
 

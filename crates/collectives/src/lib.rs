@@ -13,6 +13,9 @@
 //!   difference under leave-one-out cross-validation or on the fitted cells.
 //! * [`difference`]: the average prediction difference and its population standard
 //!   deviation.
+//! * [`micro`]: chapter 2's micro-analysis: the Fortran 77 subset of Table 2-2 counted in
+//!   the nine basic operations, platforms characterised by timing fragments (gfortran here),
+//!   predictions judged as Tables 2-7 to 2-9 judge them.
 //! * [`report`]: text, LaTeX and plots of measurements against the model; JSON is the
 //!   serialisation of [`report::Report`].
 //! * [`skeleton`]: SPMD programs as sequences of collectives, computation phases and loops
@@ -28,6 +31,7 @@ pub mod difference;
 pub mod form;
 pub mod imb;
 pub mod interp;
+pub mod micro;
 pub mod model;
 pub mod osu;
 pub mod report;

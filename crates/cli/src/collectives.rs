@@ -26,6 +26,44 @@ pub enum CollectivesCommand {
     /// loops; thesis section 3.5): numerically (the measurements interpolated) and
     /// symbolically (the fitted models summed into one formula in p and the parameters).
     Skeleton(SkeletonArgs),
+    /// Micro-analysis of sequential code (thesis chapter 2): a Fortran 77 fragment's counts
+    /// of the nine basic operations (Table 2-4's mapping), at a point with -D, and its time
+    /// on one of the thesis' platforms (Table 2-5 or 2-13).
+    Count(CountArgs),
+}
+
+/// Options of `vates collectives count`.
+#[derive(clap::Args, Debug)]
+pub struct CountArgs {
+    /// The fragment: the Fortran 77 subset of the thesis' Table 2-2 (DO loops with symbolic
+    /// bounds, assignments to INTEGER and REAL scalars and arrays), fixed or free form.
+    #[arg(value_name = "FRAGMENT")]
+    fragment: PathBuf,
+    /// The values of the fragment's parameters (the names its loop bounds read):
+    /// `-D N=1000`.
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = crate::input::parse_define)]
+    define: Vec<crate::input::Define>,
+    /// Predict the time on one of the thesis' platforms (its operation times, Table 2-5;
+    /// Table 2-13 with --optimised). Needs -D for every parameter.
+    #[arg(long, value_enum, requires = "define")]
+    platform: Option<PlatformArg>,
+    /// With --platform: the operation times of optimised code (Table 2-13).
+    #[arg(long, requires = "platform")]
+    optimised: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
+    format: crate::Format,
+}
+
+/// `--platform`: the thesis' three workstations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlatformArg {
+    /// SUN 4/50.
+    Sun,
+    /// DEC 3300L.
+    Dec,
+    /// SGI Indigo2.
+    Sgi,
 }
 
 /// Options of `vates collectives skeleton`.
@@ -151,7 +189,51 @@ pub fn run(cmd: CollectivesCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         CollectivesCommand::Fit(a) => fit(a, out),
         CollectivesCommand::Skeleton(a) => skeleton(a, out),
+        CollectivesCommand::Count(a) => count(a, out),
     }
+}
+
+fn count(a: CountArgs, out: &mut dyn Write) -> Result<()> {
+    use collectives::micro;
+    let text = termio::files::read_text(
+        &a.fragment,
+        micro::Limits::default().max_bytes,
+        "a Fortran fragment",
+        "; the micro-analysis reads fragments (a few loops), not whole programs",
+    )?;
+    let f = micro::analyse_text(&a.fragment.display().to_string(), &text)
+        .map_err(|e| CliError::Report(miette::Report::new(e)))?;
+    let single = crate::input::single_values(&a.define, "collectives count", None)?;
+    let point: Vec<(String, f64)> = single
+        .iter()
+        .map(|(n, v)| (n.to_string(), expr::number::to_f64(v)))
+        .collect();
+    if let Some((n, _)) = point.iter().find(|(n, _)| !f.names.params.contains(n)) {
+        let params: Vec<&str> = f.names.params.iter().map(String::as_str).collect();
+        return Err(CliError::usage(format!(
+            "-D {n}: the fragment's parameters are {}{}",
+            if params.is_empty() {
+                "none".to_string()
+            } else {
+                params.join(", ")
+            },
+            did_you_mean(n, params.iter().copied())
+        )));
+    }
+    let times = a.platform.map(|p| {
+        let i = p as usize;
+        (
+            micro::thesis::PLATFORMS[i],
+            micro::thesis::times(i, a.optimised).expect("three platforms"),
+        )
+    });
+    let report = micro::report::count_report(&f, &point, times.as_ref().map(|(n, t)| (*n, t)))
+        .map_err(|e| CliError::usage(format!("-D: {e}")))?;
+    let text = match a.format {
+        crate::Format::Json => crate::error::json_text(&report)?,
+        crate::Format::Text => micro::report::count_text(&report),
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 
 /// The measurement tables in `files` as one table.

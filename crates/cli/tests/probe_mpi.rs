@@ -165,3 +165,111 @@ fn options_are_checked_and_name_their_flag() {
         .expect("run vates");
     assert_eq!(out.status.code(), Some(2), "--np needs --mpi");
 }
+
+/// Runs `mpirun -np P PROGRAM ARGS…`; its standard output.
+fn mpirun(p: u32, program: &std::path::Path, args: &[String]) -> String {
+    let out = std::process::Command::new("mpirun")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .arg("-np")
+        .arg(p.to_string())
+        .arg(program)
+        .args(args)
+        .output()
+        .expect("run mpirun");
+    assert!(
+        out.status.success(),
+        "mpirun -np {p} {} {args:?}: {}",
+        program.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_geometric_decomposition_is_predicted_from_its_skeleton() {
+    if !mpi_here() {
+        return;
+    }
+    let dir = tempdir("geodecomp");
+    let examples =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/collectives");
+    let exe = dir.as_ref().join("geodecomp");
+    let built = std::process::Command::new("mpicc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(examples.join("geodecomp.c"))
+        .output()
+        .expect("run mpicc");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    // The collectives it uses, measured here at p = 1 and 2 up to its largest scatter
+    // (2·1024·2048 integers).
+    let sizes: Vec<String> = (0..=11).map(|k| (1u64 << (2 * k)).to_string()).collect();
+    let (table, _, _) = probe(&[
+        "--np",
+        "1,2",
+        "--op",
+        "scatter,gather,send-receive",
+        "--sizes",
+        &sizes.join(","),
+        "--reps",
+        "5",
+    ]);
+    let skel_text = std::fs::read_to_string(examples.join("geodecomp.skel")).unwrap();
+    let skel = collectives::skeleton::parse("geodecomp.skel", &skel_text).unwrap();
+    let numerical = collectives::interp::Interpolated::new(table.groups(), Statistic::Min);
+    let models = collectives::fit_table(
+        &table,
+        &Options {
+            statistic: Statistic::Min,
+            max_regimes: 1,
+            ..Options::default()
+        },
+    );
+    let symbolic = collectives::interp::Modelled { models: &models };
+    let (mut num_errs, mut sym_errs) = (Vec::new(), Vec::new());
+    for n in [256u32, 512, 1024, 2048] {
+        for p in [1u32, 2] {
+            // The compute phase: one sweep's seconds per point over this process's rows.
+            let c: f64 = mpirun(1, &exe, &["calibrate".into(), (n / p).to_string()])
+                .trim()
+                .parse()
+                .expect("a calibration");
+            // The run: the fastest of three.
+            let measured = (0..3)
+                .map(|_| {
+                    mpirun(p, &exe, &[n.to_string(), "10".into()])
+                        .split_whitespace()
+                        .next()
+                        .and_then(|t| t.parse::<f64>().ok())
+                        .expect("seconds")
+                })
+                .fold(f64::INFINITY, f64::min);
+            let over = [
+                ("n".to_string(), f64::from(n)),
+                ("i".to_string(), 10.0),
+                ("c".to_string(), c),
+            ];
+            let at = |costs: &dyn collectives::skeleton::Costs| {
+                collectives::skeleton::time(&skel, costs, f64::from(p), &over).unwrap() / 1e6
+            };
+            let (num, sym) = (at(&numerical), at(&symbolic));
+            println!(
+                "n = {n}, p = {p}: measured {measured:.4} s, numerical {num:.4} s, symbolic {sym:.4} s (c = {c:.3e} s)"
+            );
+            num_errs.push((num - measured).abs() / measured * 100.0);
+            sym_errs.push((sym - measured).abs() / measured * 100.0);
+        }
+    }
+    let (num, sym) = (
+        stats::median(&num_errs).unwrap(),
+        stats::median(&sym_errs).unwrap(),
+    );
+    println!("median differences: numerical {num:.1}%, symbolic {sym:.1}%");
+    assert!(num <= 15.0, "numerical: {num_errs:.1?}");
+    assert!(sym <= 15.0, "symbolic: {sym_errs:.1?}");
+}

@@ -11,6 +11,7 @@
 //! * [`count`]: Table 2-4's mapping to [`Counts`] ([`ops`]: the operations, counts, times).
 //! * [`fragments`]: the thesis' fragments A–F; [`thesis`]: its printed tables.
 //! * [`predict`]: Eq 2.2, prediction differences and their summaries, the Mflop/s baseline.
+//! * [`report`]: a fragment's counts at a point and its predicted time, as text and JSON.
 //! * [`platform`]: the characterisation done here: generated experiments compiled and timed
 //!   by a [`platform::Runner`] (gfortran by [`platform::gfortran::Gfortran`]), the nine times
 //!   fitted by non-negative least squares, the fragments predicted against their times.
@@ -26,6 +27,7 @@ pub mod ops;
 pub mod parse;
 pub mod platform;
 pub mod predict;
+pub mod report;
 pub mod source;
 pub mod thesis;
 

@@ -166,24 +166,38 @@ fn options_are_checked_and_name_their_flag() {
     assert_eq!(out.status.code(), Some(2), "--np needs --mpi");
 }
 
-/// Runs `mpirun -np P PROGRAM ARGS…`; its standard output.
+/// Runs `mpirun -np P PROGRAM ARGS…`; its standard output. A run over 60 s is killed and
+/// fails the test (a hang must not stall the suite).
 fn mpirun(p: u32, program: &std::path::Path, args: &[String]) -> String {
-    let out = std::process::Command::new("mpirun")
+    use std::io::Read;
+    let mut child = std::process::Command::new("mpirun")
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .arg("-np")
         .arg(p.to_string())
         .arg(program)
         .args(args)
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("run mpirun");
-    assert!(
-        out.status.success(),
-        "mpirun -np {p} {} {args:?}: {}",
-        program.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for mpirun") {
+            break status;
+        }
+        if start.elapsed().as_secs() > 60 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("mpirun -np {p} {} {args:?} took over 60 s", program.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let (mut out, mut err) = (String::new(), String::new());
+    child.stdout.take().expect("piped").read_to_string(&mut out).expect("stdout");
+    child.stderr.take().expect("piped").read_to_string(&mut err).expect("stderr");
+    assert!(status.success(), "mpirun -np {p} {} {args:?}: {err}", program.display());
+    out
 }
 
 #[test]
@@ -234,8 +248,9 @@ fn a_geometric_decomposition_is_predicted_from_its_skeleton() {
     let (mut num_errs, mut sym_errs) = (Vec::new(), Vec::new());
     for n in [256u32, 512, 1024, 2048] {
         for p in [1u32, 2] {
-            // The compute phase: one sweep's seconds per point over this process's rows.
-            let c: f64 = mpirun(1, &exe, &["calibrate".into(), (n / p).to_string()])
+            // The compute phase: one sweep's seconds per point over this process's rows,
+            // every process sweeping at once (they share the caches and the memory).
+            let c: f64 = mpirun(p, &exe, &["calibrate".into(), (n / p).to_string()])
                 .trim()
                 .parse()
                 .expect("a calibration");

@@ -189,14 +189,31 @@ fn mpirun(p: u32, program: &std::path::Path, args: &[String]) -> String {
         if start.elapsed().as_secs() > 60 {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("mpirun -np {p} {} {args:?} took over 60 s", program.display());
+            panic!(
+                "mpirun -np {p} {} {args:?} took over 60 s",
+                program.display()
+            );
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     };
     let (mut out, mut err) = (String::new(), String::new());
-    child.stdout.take().expect("piped").read_to_string(&mut out).expect("stdout");
-    child.stderr.take().expect("piped").read_to_string(&mut err).expect("stderr");
-    assert!(status.success(), "mpirun -np {p} {} {args:?}: {err}", program.display());
+    child
+        .stdout
+        .take()
+        .expect("piped")
+        .read_to_string(&mut out)
+        .expect("stdout");
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut err)
+        .expect("stderr");
+    assert!(
+        status.success(),
+        "mpirun -np {p} {} {args:?}: {err}",
+        program.display()
+    );
     out
 }
 

@@ -22,7 +22,6 @@
 
 use std::ops::Range;
 
-use diag::Location;
 use expr::{Expr, Name};
 use serde::Serialize;
 
@@ -83,55 +82,46 @@ pub enum SkeletonErrorKind {
     Value,
 }
 
-/// An error in a skeleton or its evaluation, located in its text when it can be.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct SkeletonError {
-    /// The class.
-    pub kind: SkeletonErrorKind,
-    /// The message, with `name:line:column` when located.
-    pub message: String,
-    /// How to fix it.
-    pub help: Option<String>,
-    /// Where.
-    pub location: Option<Box<Location>>,
+/// An error in a skeleton or its evaluation, located in its text when it can be
+/// ([`diag::Located`]).
+pub type SkeletonError = diag::Located<SkeletonErrorKind>;
+
+impl diag::ErrorKind for SkeletonErrorKind {
+    fn label(self) -> &'static str {
+        match self {
+            SkeletonErrorKind::Syntax | SkeletonErrorKind::Expression => "here",
+            SkeletonErrorKind::Unbalanced => "unmatched",
+            SkeletonErrorKind::Limit => "limit reached here",
+            SkeletonErrorKind::Unknown => "unknown",
+            SkeletonErrorKind::Value => "this value",
+        }
+    }
 }
 
-diag::located_diagnostic!(SkeletonError);
+/// An error at `range` of the skeleton with a hint.
+fn error_at(
+    kind: SkeletonErrorKind,
+    src: (&str, &str),
+    range: Range<usize>,
+    message: impl Into<String>,
+    help: impl Into<String>,
+) -> SkeletonError {
+    SkeletonError::at(kind, src, range, message).help(help)
+}
 
-impl SkeletonError {
-    fn at(
-        kind: SkeletonErrorKind,
-        (name, text): (&str, &str),
-        range: Range<usize>,
-        message: impl Into<String>,
-        help: impl Into<String>,
-    ) -> Self {
-        let end = diag::floor_char_boundary(text, range.end.min(range.start + 80));
-        let range = range.start..end.max(range.start);
-        let (line, col) = diag::line_col(text, range.start);
-        SkeletonError {
-            kind,
-            message: format!("{name}:{line}:{col}: {}", message.into()),
-            help: Some(help.into()),
-            location: Some(Box::new(Location::new(name, text, range, "here"))),
-        }
-    }
-
-    fn plain(kind: SkeletonErrorKind, message: impl Into<String>, help: impl Into<String>) -> Self {
-        SkeletonError {
-            kind,
-            message: message.into(),
-            help: Some(help.into()),
-            location: None,
-        }
-    }
+/// An error about no place in the text, with a hint.
+fn error(
+    kind: SkeletonErrorKind,
+    message: impl Into<String>,
+    help: impl Into<String>,
+) -> SkeletonError {
+    SkeletonError::new(kind, message).help(help)
 }
 
 /// Parses an expression at `at` of the text.
 fn expression(src: (&str, &str), at: usize, text: &str) -> Result<Expr, SkeletonError> {
     expr::parse(text).map_err(|e| {
-        SkeletonError::at(
+        error_at(
             SkeletonErrorKind::Expression,
             src,
             at + e.start..at + e.end.max(e.start + 1).min(text.len()),
@@ -148,7 +138,7 @@ fn expression(src: (&str, &str), at: usize, text: &str) -> Result<Expr, Skeleton
 pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
     let src = (name, text);
     if text.len() > MAX_BYTES {
-        return Err(SkeletonError::plain(
+        return Err(error(
             SkeletonErrorKind::Limit,
             format!(
                 "{name}: the skeleton has {} bytes, over {MAX_BYTES}",
@@ -177,7 +167,7 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
         match word {
             "param" => {
                 let Some((n, e)) = rest.split_once('=') else {
-                    return Err(SkeletonError::at(
+                    return Err(error_at(
                         SkeletonErrorKind::Syntax,
                         src,
                         here,
@@ -187,7 +177,7 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
                 };
                 let n = n.trim();
                 if n.is_empty() || !n.chars().all(|c| c.is_alphanumeric() || c == '_') || n == "p" {
-                    return Err(SkeletonError::at(
+                    return Err(error_at(
                         SkeletonErrorKind::Syntax,
                         src,
                         here,
@@ -200,7 +190,7 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
             }
             "loop" => {
                 if stack.len() > MAX_DEPTH {
-                    return Err(SkeletonError::at(
+                    return Err(error_at(
                         SkeletonErrorKind::Limit,
                         src,
                         here,
@@ -213,7 +203,7 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
             }
             "end" => {
                 if stack.len() == 1 {
-                    return Err(SkeletonError::at(
+                    return Err(error_at(
                         SkeletonErrorKind::Unbalanced,
                         src,
                         here,
@@ -254,7 +244,7 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
     if stack.len() > 1 {
         let (count, _) = stack.pop().expect("an open loop");
         let (_, at) = count.expect("a loop has a count");
-        return Err(SkeletonError::at(
+        return Err(error_at(
             SkeletonErrorKind::Unbalanced,
             src,
             at..at + 4,
@@ -286,7 +276,7 @@ fn bindings(
         .iter()
         .find(|(o, _)| !s.params.iter().any(|(n, _)| &**n == o))
     {
-        return Err(SkeletonError::plain(
+        return Err(error(
             SkeletonErrorKind::Unknown,
             format!("the skeleton has no parameter `{o}`"),
             format!(
@@ -306,14 +296,14 @@ fn value(e: &Expr, env: &[(Name, f64)], what: &str) -> Result<f64, SkeletonError
     // The first binding of a name wins: insert the last first.
     let map: std::collections::BTreeMap<Name, f64> = env.iter().rev().cloned().collect();
     let v = expr::eval::eval_f64(e, &map, &expr::eval::EvalLimits::default()).map_err(|err| {
-        SkeletonError::plain(
+        error(
             SkeletonErrorKind::Value,
             format!("{what} = {e}: {err}"),
             "bind every name with `param` (p is the process count)",
         )
     })?;
     if !v.is_finite() || v < 0.0 {
-        return Err(SkeletonError::plain(
+        return Err(error(
             SkeletonErrorKind::Value,
             format!("{what} = {e} is {v} here"),
             "sizes, counts and times are finite and not negative",
@@ -353,7 +343,7 @@ fn steps_time(
                     None => 0.0,
                 };
                 costs.time(op, p, d).map_err(|why| {
-                    SkeletonError::plain(
+                    error(
                         SkeletonErrorKind::Unknown,
                         format!("{op} at p = {p}, d = {d}: {why}"),
                         "measure or model every operation the skeleton uses, at its process counts",
@@ -382,7 +372,7 @@ pub fn formula(s: &Skeleton, models: &dyn Fn(&str) -> Option<Expr>) -> Result<Ex
             terms.push(match st {
                 Step::Collective { op, size, .. } => {
                     let m = models(op).ok_or_else(|| {
-                        SkeletonError::plain(
+                        error(
                             SkeletonErrorKind::Unknown,
                             format!("no model of {op}"),
                             "fit a model of every operation the skeleton uses",

@@ -12,10 +12,12 @@
 #![doc = include_str!("../tests/example.rs")]
 //! ```
 
+mod located;
 mod location;
 mod snippet;
 mod suggest;
 
+pub use located::{ErrorKind, Located};
 pub use location::{floor_char_boundary, line_col, offset_of};
 pub use snippet::{Location, Snippet};
 pub use suggest::{did_you_mean, edit_distance, suggest};
@@ -28,6 +30,33 @@ pub fn short(w: &str) -> String {
         Some((cut, _)) => format!("{}…", &w[..cut]),
         None => w.to_string(),
     }
+}
+
+/// The message and location of an error at bytes `range` of `text` (named `name`): the
+/// range cut to at most 80 bytes on character boundaries (a long token must not make a
+/// long caret), the message prefixed with `name:line:column: `, the caret labelled
+/// `label`. The one constructor behind every reader's located error.
+///
+/// ```
+/// let (message, at) = diag::located("m.txt", "a = 1\nb = ?\n", 10..11, "not a value", "here");
+/// assert_eq!(message, "m.txt:2:5: not a value");
+/// assert_eq!(at.line_col(), (2, 5));
+/// ```
+pub fn located(
+    name: &str,
+    text: &str,
+    range: std::ops::Range<usize>,
+    message: &str,
+    label: &str,
+) -> (String, Box<Location>) {
+    let start = floor_char_boundary(text, range.start.min(text.len()));
+    let end = floor_char_boundary(text, range.end.min(start + 80).min(text.len()));
+    let range = start..end.max(start);
+    let (line, col) = line_col(text, range.start);
+    (
+        format!("{name}:{line}:{col}: {message}"),
+        Box::new(Location::new(name, text, range, label)),
+    )
 }
 
 /// Implements `miette::Diagnostic` for an error struct with a `help: Option<String>` and a

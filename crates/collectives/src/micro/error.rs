@@ -1,8 +1,6 @@
 //! The one error of the Fortran reader and the mapping: a kind, a message with
 //! `name:line:column`, a help text with the fix, and a window of the source.
 
-use diag::Location;
-
 /// The class of a [`SourceError`]; tests and tools match on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SourceErrorKind {
@@ -19,67 +17,11 @@ pub enum SourceErrorKind {
     Limit,
 }
 
-/// An error in a Fortran fragment, located in its text when it points at one.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct SourceError {
-    /// The class of error.
-    pub kind: SourceErrorKind,
-    /// One-line description, prefixed with `name:line:column` when located.
-    pub message: String,
-    /// How to fix it.
-    pub help: Option<String>,
-    /// Where in the text.
-    pub location: Option<Box<Location>>,
-}
+/// An error in a Fortran fragment, located in its text when it points at one
+/// ([`diag::Located`]).
+pub type SourceError = diag::Located<SourceErrorKind>;
 
-diag::located_diagnostic!(SourceError);
-
-impl SourceError {
-    /// An error at bytes `range` of `text` (named `name`), its message prefixed with the line
-    /// and column.
-    pub fn at(
-        kind: SourceErrorKind,
-        (name, text): (&str, &str),
-        range: std::ops::Range<usize>,
-        message: impl Into<String>,
-    ) -> Self {
-        // A caret under at most 80 bytes: a long token must not make a long message.
-        let start = diag::floor_char_boundary(text, range.start.min(text.len()));
-        let end = diag::floor_char_boundary(text, range.end.min(start + 80).min(text.len()));
-        let range = start..end.max(start);
-        let (line, col) = diag::line_col(text, range.start);
-        SourceError {
-            kind,
-            message: format!("{name}:{line}:{col}: {}", message.into()),
-            help: None,
-            location: Some(Box::new(Location::new(name, text, range, kind.label()))),
-        }
-    }
-
-    /// An error about the whole text.
-    pub fn whole(kind: SourceErrorKind, name: &str, message: impl Into<String>) -> Self {
-        SourceError {
-            kind,
-            message: format!("{name}: {}", message.into()),
-            help: None,
-            location: None,
-        }
-    }
-
-    /// The error with a hint.
-    pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
-        self
-    }
-
-    /// 1-based line and column of the error, when it is located.
-    pub fn line_col(&self) -> Option<(usize, usize)> {
-        self.location.as_ref().map(|l| l.line_col())
-    }
-}
-
-impl SourceErrorKind {
+impl diag::ErrorKind for SourceErrorKind {
     fn label(self) -> &'static str {
         match self {
             SourceErrorKind::Syntax => "here",

@@ -1,7 +1,5 @@
 //! The one error of every measurement reader.
 
-use diag::Location;
-
 /// The class of a [`ReadError`]; tests and tools match on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReadErrorKind {
@@ -22,62 +20,11 @@ pub enum ReadErrorKind {
     Empty,
 }
 
-/// An error in a measurement file, with its location when there is one.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct ReadError {
-    /// The class of error.
-    pub kind: ReadErrorKind,
-    /// One-line description, with `line:column` when known.
-    pub message: String,
-    /// How to fix it.
-    pub help: Option<String>,
-    /// Where in the text.
-    pub location: Option<Box<Location>>,
-}
+/// An error in a measurement file, with its location when there is one
+/// ([`diag::Located`]: `kind`, `message` with `line:column`, `help`, `location`).
+pub type ReadError = diag::Located<ReadErrorKind>;
 
-diag::located_diagnostic!(ReadError);
-
-impl ReadError {
-    /// An error at `range` of `text` (named `name`), its message prefixed with the line and
-    /// column.
-    pub fn at(
-        kind: ReadErrorKind,
-        (name, text): (&str, &str),
-        range: std::ops::Range<usize>,
-        message: impl Into<String>,
-    ) -> Self {
-        // A caret under at most 80 bytes: a 100 kB token must not make a 100 kB message.
-        let end = diag::floor_char_boundary(text, range.end.min(range.start + 80));
-        let range = range.start..end.max(range.start);
-        let (line, col) = diag::line_col(text, range.start);
-        let message = format!("{name}:{line}:{col}: {}", message.into());
-        ReadError {
-            kind,
-            location: Some(Box::new(Location::new(name, text, range, kind.label()))),
-            message,
-            help: None,
-        }
-    }
-
-    /// An error about the whole file.
-    pub fn whole(kind: ReadErrorKind, name: &str, message: impl Into<String>) -> Self {
-        ReadError {
-            kind,
-            message: format!("{name}: {}", message.into()),
-            help: None,
-            location: None,
-        }
-    }
-
-    /// The error with a hint.
-    pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
-        self
-    }
-}
-
-impl ReadErrorKind {
+impl diag::ErrorKind for ReadErrorKind {
     fn label(self) -> &'static str {
         match self {
             ReadErrorKind::Syntax => "here",

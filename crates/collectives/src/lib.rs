@@ -21,7 +21,8 @@
 //! * [`skeleton`]: SPMD programs as sequences of collectives, computation phases and loops
 //!   (section 3.5), their time predicted numerically ([`interp::Interpolated`]: the
 //!   measurements interpolated, as eq. 3.21) or symbolically ([`interp::Modelled`], and
-//!   [`skeleton::formula`]: one simplified formula in `p` and the parameters).
+//!   [`skeleton::formula`]: one simplified formula in `p` and the parameters), and
+//!   [`lower`]ed to an Eager Timed CCS model whose analysis adds the contention of a bus.
 //!
 //! ```
 #![doc = include_str!("../tests/example.rs")]
@@ -31,6 +32,7 @@ pub mod difference;
 pub mod form;
 pub mod imb;
 pub mod interp;
+pub mod lower;
 pub mod micro;
 pub mod model;
 pub mod osu;

@@ -259,7 +259,7 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
 pub use crate::interp::Costs;
 
 /// The skeleton's parameters at `p` with `overrides` (by name) replacing defaults.
-fn bindings(
+pub(crate) fn bindings_at(
     s: &Skeleton,
     p: f64,
     overrides: &[(String, f64)],
@@ -268,7 +268,7 @@ fn bindings(
     for (n, e) in &s.params {
         let v = match overrides.iter().find(|(o, _)| o == &**n) {
             Some(&(_, v)) => v,
-            None => value(e, &env, &format!("parameter {n}"))?,
+            None => value_at(e, &env, &format!("parameter {n}"))?,
         };
         env.insert(0, (n.clone(), v));
     }
@@ -292,7 +292,8 @@ fn bindings(
     Ok(env)
 }
 
-fn value(e: &Expr, env: &[(Name, f64)], what: &str) -> Result<f64, SkeletonError> {
+/// The value of `e` under `env` (first binding of a name wins), finite and not negative.
+pub(crate) fn value_at(e: &Expr, env: &[(Name, f64)], what: &str) -> Result<f64, SkeletonError> {
     // The first binding of a name wins: insert the last first.
     let map: std::collections::BTreeMap<Name, f64> = env.iter().rev().cloned().collect();
     let v = expr::eval::eval_f64(e, &map, &expr::eval::EvalLimits::default()).map_err(|err| {
@@ -324,7 +325,7 @@ pub fn time(
     p: f64,
     overrides: &[(String, f64)],
 ) -> Result<f64, SkeletonError> {
-    let env = bindings(s, p, overrides)?;
+    let env = bindings_at(s, p, overrides)?;
     steps_time(&s.steps, costs, p, &env)
 }
 
@@ -339,7 +340,7 @@ fn steps_time(
         total += match st {
             Step::Collective { op, size, .. } => {
                 let d = match size {
-                    Some(e) => value(e, env, &format!("the size of {op}"))?,
+                    Some(e) => value_at(e, env, &format!("the size of {op}"))?,
                     None => 0.0,
                 };
                 costs.time(op, p, d).map_err(|why| {
@@ -350,9 +351,9 @@ fn steps_time(
                     )
                 })?
             }
-            Step::Compute { time } => value(time, env, "a compute time")?,
+            Step::Compute { time } => value_at(time, env, "a compute time")?,
             Step::Loop { count, body } => {
-                value(count, env, "a loop count")? * steps_time(body, costs, p, env)?
+                value_at(count, env, "a loop count")? * steps_time(body, costs, p, env)?
             }
         };
     }

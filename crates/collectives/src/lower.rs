@@ -1,0 +1,270 @@
+//! A skeleton lowered to an Eager Timed CCS model (thesis chapter 4 → chapters 5–6): each
+//! collective becomes its message pattern, each message a start-up on its sender and a
+//! transfer on the network, so the contention the collective models leave out can be
+//! analysed, on a bus (one transfer at a time) and on a perfect network (no contention),
+//! chapter 4's two extremes.
+//!
+//! The model, at one process count `p` and one value of each parameter:
+//!
+//! * rank `j` is a chain of agents `R_j_0 . R_j_1 …` that runs the skeleton's steps in
+//!   order, loops unrolled;
+//! * a message of `m` integers from `j` to `k` costs the sender `tau@start` (the start-up),
+//!   then runs concurrently with the sender's next steps as a transfer that holds the network
+//!   for `m · per_item` (`'get . 'release@(m·per_item)`) and ends in `'msg[j][k][s]`; the
+//!   receiver waits for `msg[j][k][s]` (sends never block; `s` numbers the messages of the
+//!   pair, so every receive meets its own send);
+//! * scatter and broadcast: rank 0 sends to 1, …, p−1 in turn; gather and reduce: 1, …,
+//!   p−1 send to rank 0, which receives them in turn; allreduce: a reduce and a broadcast;
+//!   barrier: both with no data; send-receive: each rank to the next around the ring, from
+//!   the previous; alltoall: each rank to every other; `compute t`: `tau@t` on every rank.
+//!
+//! Times are in the measurements' unit, rounded to 1/1000 of it.
+
+use std::fmt::Write as _;
+
+use crate::skeleton::{Skeleton, SkeletonError, SkeletonErrorKind, Step};
+
+/// The most messages a lowered model may hold (its state space grows with them).
+pub const MAX_MESSAGES: usize = 2_000;
+
+/// The network of the lowered model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Network {
+    /// One transfer at a time (the thesis' bus).
+    Bus,
+    /// Every transfer at once (no contention).
+    Perfect,
+}
+
+/// What a lowering needs besides the skeleton.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lowering {
+    /// The processes.
+    pub p: u32,
+    /// Values of the skeleton's parameters (others keep their defaults).
+    pub params: Vec<(String, f64)>,
+    /// The start-up of a message on its sender.
+    pub start: f64,
+    /// The network time per integer transferred.
+    pub per_item: f64,
+    /// The network.
+    pub network: Network,
+}
+
+/// One action of a rank's chain.
+enum Act {
+    Tau(f64),
+    Send { to: u32, seq: usize, m: f64 },
+    Recv { from: u32, seq: usize },
+}
+
+/// Exact rational text of `v` rounded to 1/1000: `(12345/1000)`.
+fn time(v: f64) -> String {
+    let milli = (v * 1000.0).round().max(0.0) as u64;
+    format!("({milli}/1000)")
+}
+
+/// The ETCCS model of `s` lowered under `l`, with `analyse System`.
+///
+/// # Errors
+/// A [`SkeletonError`]: an unbound name or negative value (as [`crate::skeleton::time`]),
+/// more than [`MAX_MESSAGES`] messages, a process count of 0 or over 64.
+pub fn to_etccs(s: &Skeleton, l: &Lowering) -> Result<String, SkeletonError> {
+    if l.p == 0 || l.p > 64 {
+        return Err(SkeletonError::new(
+            SkeletonErrorKind::Limit,
+            format!(
+                "p = {}: an ETCCS model is analysed at 1 to 64 processes",
+                l.p
+            ),
+        )
+        .help("the state space grows quickly with p: analyse small p and compare"));
+    }
+    let env = crate::skeleton::bindings_at(s, f64::from(l.p), &l.params)?;
+    let p = l.p as usize;
+    let mut chains: Vec<Vec<Act>> = (0..p).map(|_| Vec::new()).collect();
+    let mut msgs = Messages {
+        seq: vec![vec![0; p]; p],
+        count: 0,
+    };
+    lower_steps(&s.steps, &env, p, &mut chains, &mut msgs)?;
+    let mut out = String::from(
+        "// Lowered by vates from a skeleton: one chain of agents per rank; a message costs\n\
+         // its sender the start-up, then holds the network for its transfer.\n",
+    );
+    let _ = writeln!(out, "agent Bus = get@0 . release@0 . Bus;");
+    let _ = writeln!(
+        out,
+        "agent Perfect = get@0 . Perfect + release@0 . Perfect;"
+    );
+    for (j, chain) in chains.iter().enumerate() {
+        for (i, act) in chain.iter().enumerate() {
+            let next = format!("R_{j}_{}", i + 1);
+            let body = match act {
+                Act::Tau(t) => format!("tau@{} . {next}", time(*t)),
+                Act::Send { to, seq, m } => format!(
+                    "tau@{} . ('get@0 . 'release@{} . 'msg[{j}][{to}][{seq}]@0 . nil | {next})",
+                    time(l.start),
+                    time(m * l.per_item)
+                ),
+                Act::Recv { from, seq } => format!("msg[{from}][{j}][{seq}]@0 . {next}"),
+            };
+            let _ = writeln!(out, "agent R_{j}_{i} = {body};");
+        }
+        let _ = writeln!(out, "agent R_{j}_{} = nil;", chain.len());
+    }
+    let ranks: Vec<String> = (0..p).map(|j| format!("R_{j}_0")).collect();
+    let net = match l.network {
+        Network::Bus => "Bus",
+        Network::Perfect => "Perfect",
+    };
+    let _ = writeln!(
+        out,
+        "agent System = ({} | {net}) \\ {{get, release, msg[*][*][*]}};",
+        ranks.join(" | ")
+    );
+    out.push_str("analyse System\n");
+    Ok(out)
+}
+
+/// The messages of a lowering: each pair's next sequence number, and the count.
+struct Messages {
+    seq: Vec<Vec<usize>>,
+    count: usize,
+}
+
+impl Messages {
+    /// The send of `m` integers from `j` to `k` on `j`'s chain; its sequence number.
+    fn post(
+        &mut self,
+        chains: &mut [Vec<Act>],
+        j: usize,
+        k: usize,
+        m: f64,
+    ) -> Result<usize, SkeletonError> {
+        self.count += 1;
+        if self.count > MAX_MESSAGES {
+            return Err(SkeletonError::new(
+                SkeletonErrorKind::Limit,
+                format!("the lowered model has over {MAX_MESSAGES} messages"),
+            )
+            .help("lower fewer loop iterations (a smaller count parameter) or a smaller p"));
+        }
+        let n = self.seq[j][k];
+        self.seq[j][k] += 1;
+        chains[j].push(Act::Send {
+            to: k as u32,
+            seq: n,
+            m,
+        });
+        Ok(n)
+    }
+
+    /// A send and its receive, the receive next on `k`'s chain.
+    fn send(
+        &mut self,
+        chains: &mut [Vec<Act>],
+        j: usize,
+        k: usize,
+        m: f64,
+    ) -> Result<(), SkeletonError> {
+        let n = self.post(chains, j, k, m)?;
+        chains[k].push(Act::Recv {
+            from: j as u32,
+            seq: n,
+        });
+        Ok(())
+    }
+
+    /// Every rank `j` sends to `(j + r) mod p`, then every rank receives: a shift, all
+    /// messages in flight at once.
+    fn shift(
+        &mut self,
+        chains: &mut [Vec<Act>],
+        p: usize,
+        r: usize,
+        m: f64,
+    ) -> Result<(), SkeletonError> {
+        let seqs = (0..p)
+            .map(|j| self.post(chains, j, (j + r) % p, m))
+            .collect::<Result<Vec<usize>, _>>()?;
+        for (j, n) in seqs.into_iter().enumerate() {
+            chains[(j + r) % p].push(Act::Recv {
+                from: j as u32,
+                seq: n,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn lower_steps(
+    steps: &[Step],
+    env: &[(expr::Name, f64)],
+    p: usize,
+    chains: &mut Vec<Vec<Act>>,
+    msgs: &mut Messages,
+) -> Result<(), SkeletonError> {
+    for st in steps {
+        match st {
+            Step::Compute { time } => {
+                let t = crate::skeleton::value_at(time, env, "a compute time")?;
+                for c in chains.iter_mut() {
+                    c.push(Act::Tau(t));
+                }
+            }
+            Step::Loop { count, body } => {
+                let n = crate::skeleton::value_at(count, env, "a loop count")?;
+                if n > MAX_MESSAGES as f64 {
+                    return Err(SkeletonError::new(
+                        SkeletonErrorKind::Limit,
+                        format!("a loop of {n} iterations is too long to unroll into a model"),
+                    )
+                    .help("lower fewer iterations (a smaller count parameter)"));
+                }
+                for _ in 0..n.round() as u64 {
+                    lower_steps(body, env, p, chains, msgs)?;
+                }
+            }
+            Step::Collective { op, size, .. } => {
+                let m = match size {
+                    Some(e) => crate::skeleton::value_at(e, env, &format!("the size of {op}"))?,
+                    None => 0.0,
+                };
+                let to_root = |chains: &mut Vec<Vec<Act>>, msgs: &mut Messages, m: f64| {
+                    (1..p).try_for_each(|k| msgs.send(chains, k, 0, m))
+                };
+                let from_root = |chains: &mut Vec<Vec<Act>>, msgs: &mut Messages, m: f64| {
+                    (1..p).try_for_each(|k| msgs.send(chains, 0, k, m))
+                };
+                match op.as_str() {
+                    "scatter" | "broadcast" => from_root(chains, msgs, m)?,
+                    "gather" | "reduce" => to_root(chains, msgs, m)?,
+                    "allreduce" => {
+                        to_root(chains, msgs, m)?;
+                        from_root(chains, msgs, m)?;
+                    }
+                    "barrier" => {
+                        to_root(chains, msgs, 0.0)?;
+                        from_root(chains, msgs, 0.0)?;
+                    }
+                    "send-receive" if p > 1 => msgs.shift(chains, p, 1, m)?,
+                    "send-receive" => {}
+                    "alltoall" => {
+                        for r in 1..p {
+                            msgs.shift(chains, p, r, m)?;
+                        }
+                    }
+                    other => {
+                        return Err(SkeletonError::new(
+                            SkeletonErrorKind::Unknown,
+                            format!("no message pattern for `{other}`"),
+                        )
+                        .help("the lowering knows barrier, broadcast, scatter, gather, reduce, allreduce, alltoall and send-receive"))
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

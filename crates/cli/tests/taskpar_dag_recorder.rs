@@ -100,7 +100,14 @@ fn fixture_program(dir: &Path, kernel: &str) -> PathBuf {
 
 fn record(csv: &Path, app: &str, sizes: &str, extra: &[&str], prog: &Path) -> (String, String) {
     let out = vates()
-        .args(["taskpar", "record", "--runtime", "dag-recorder", "--sizes", sizes])
+        .args([
+            "taskpar",
+            "record",
+            "--runtime",
+            "dag-recorder",
+            "--sizes",
+            sizes,
+        ])
         .args(["--procs", "1,2", "--reps", "1", "--app", app, "-o"])
         .arg(csv)
         .args(extra)
@@ -110,7 +117,10 @@ fn record(csv: &Path, app: &str, sizes: &str, extra: &[&str], prog: &Path) -> (S
         .output()
         .expect("runs vates");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "vates taskpar record failed: {stderr}");
+    assert!(
+        out.status.success(),
+        "vates taskpar record failed: {stderr}"
+    );
     (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
 }
 
@@ -169,7 +179,10 @@ fn dag_recorder_rows_hold_the_stat_files_figures() {
             // The kept file is the program's, under the campaign's name.
             let kept = keep.join(format!("{kernel}-n{n}-p{p}-r0.dag"));
             let fixture = fixtures().join(format!("{kernel}-{n}-w{p}.dag"));
-            assert_eq!(std::fs::read(&kept).unwrap(), std::fs::read(&fixture).unwrap());
+            assert_eq!(
+                std::fs::read(&kept).unwrap(),
+                std::fs::read(&fixture).unwrap()
+            );
         }
         // The serial work of the size is the p = 1 run's.
         assert_eq!(rows[0][5], rows[0][4]);
@@ -210,7 +223,14 @@ fn a_program_that_writes_no_dag_recorder_file_is_told_what_to_call() {
     let prog = script(&dir, "quiet", "exit 0\n");
     let csv = dir.join("train.csv");
     let out = vates()
-        .args(["taskpar", "record", "--runtime", "dag-recorder", "--sizes", "5"])
+        .args([
+            "taskpar",
+            "record",
+            "--runtime",
+            "dag-recorder",
+            "--sizes",
+            "5",
+        ])
         .args(["--reps", "1", "--app", "quiet", "--clock-hz", "1e9", "-o"])
         .arg(&csv)
         .arg("--")
@@ -234,13 +254,26 @@ fn dag_recorder_flags_are_checked() {
     let dir = tempdir("taskpar-dr-flags");
     let csv = dir.join("t.csv").display().to_string();
     let out = vates()
-        .args(["taskpar", "record", "--sizes", "5", "--app", "a", "--clock-hz", "1e9"])
+        .args([
+            "taskpar",
+            "record",
+            "--sizes",
+            "5",
+            "--app",
+            "a",
+            "--clock-hz",
+            "1e9",
+        ])
         .args(["-o", &csv, "--", "true"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("--clock-hz is for DAG Recorder programs") && stderr.contains("--runtime dag-recorder"), "{stderr}");
+    assert!(
+        stderr.contains("--clock-hz is for DAG Recorder programs")
+            && stderr.contains("--runtime dag-recorder"),
+        "{stderr}"
+    );
 }
 
 /// The integer after `key=` in a line such as fib.c's `fib(10) = 55 (expected 55) ...`.
@@ -301,4 +334,107 @@ fn a_real_dag_recorder_program_is_recorded_where_massivethreads_is_installed() {
         assert!(num(row, 10) <= num(row, 4), "span ≤ work: {row:?}");
         assert_identity(row);
     }
+}
+
+/// `vates taskpar stats DAG --compare STAT args…`: exit code, standard output and error.
+fn compare(dag: &str, stat: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = vates()
+        .args(["taskpar", "stats"])
+        .arg(fixtures().join(dag))
+        .args(["--clock-hz", FIXTURE_HZ, "--compare"])
+        .arg(stat)
+        .args(args)
+        .output()
+        .expect("runs vates");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn stats_compare_sets_a_stat_file_beside_vates_figures() {
+    // The same run: every figure agrees.
+    for name in ["fib-10-w2", "nqueens-7-w2-a0", "fib-6-w1-nc"] {
+        let (code, stdout, stderr) = compare(
+            &format!("{name}.dag"),
+            &fixtures().join(format!("{name}.stat")),
+            &[],
+        );
+        assert_eq!(code, Some(0), "{stderr}");
+        assert!(stdout.contains("all 26 figures agree"), "{stdout}");
+        assert!(!stdout.contains("<- differs"), "{stdout}");
+    }
+    // Another run's .stat: the differences are marked, with vates' minus DAG Recorder's.
+    let (code, stdout, _) = compare("fib-10-w1.dag", &fixtures().join("fib-10-w2.stat"), &[]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("21 of 26 figures differ"), "{stdout}");
+    let elapsed = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("elapsed"))
+        .unwrap();
+    assert!(
+        elapsed.contains("3246386")
+            && elapsed.contains("1670188")
+            && elapsed.contains("-1576198")
+            && elapsed.contains("<- differs"),
+        "{elapsed}"
+    );
+    let create = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("create_task"))
+        .unwrap();
+    assert!(!create.contains("differs"), "{create}");
+    // JSON.
+    let (code, stdout, _) = compare(
+        "fib-10-w1.dag",
+        &fixtures().join("fib-10-w2.stat"),
+        &["--format", "json"],
+    );
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(v["differences"], 21);
+    assert_eq!(v["fields"][8]["field"], "elapsed");
+    assert_eq!(v["fields"][8]["dag_recorder"], "3246386");
+    assert_eq!(v["fields"][8]["difference"], -1576198.0);
+    assert_eq!(v["matrices"][0]["sides"], serde_json::json!([3, 2]));
+}
+
+#[test]
+fn stats_compare_refuses_what_is_not_a_stat_file() {
+    let dir = tempdir("taskpar-dr-compare");
+    // A .dag given as the .stat: binary, refused before it is parsed.
+    let (code, _, stderr) = compare("fib-10-w2.dag", &fixtures().join("fib-10-w2.dag"), &[]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("not a text file"), "{stderr}");
+    // Truncated, and a huge number: located.
+    let good = std::fs::read_to_string(fixtures().join("fib-10-w2.stat")).unwrap();
+    let cut = dir.join("cut.stat");
+    std::fs::write(&cut, &good[..200]).unwrap();
+    let (code, _, stderr) = compare("fib-10-w2.dag", &cut, &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("cut.stat:7:24: `critical_path (T_inf)` has no value"),
+        "{stderr}"
+    );
+    let huge = dir.join("huge.stat");
+    std::fs::write(&huge, good.replace("= 88\nwait", "= 1e400\nwait")).unwrap();
+    let (code, _, stderr) = compare("fib-10-w2.dag", &huge, &[]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("huge.stat:1:25: `create_task` is `1e400`: DAG Recorder prints it as an unsigned integer"),
+        "{stderr}"
+    );
+    // A missing file names itself; --format stat has nothing to compare.
+    let (code, _, stderr) = compare("fib-10-w2.dag", &dir.join("none.stat"), &[]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("none.stat"), "{stderr}");
+    let (code, _, stderr) = compare(
+        "fib-10-w2.dag",
+        &fixtures().join("fib-10-w2.stat"),
+        &["--format", "stat"],
+    );
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("--compare prints a comparison"), "{stderr}");
 }

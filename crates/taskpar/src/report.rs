@@ -254,3 +254,121 @@ struct SecondsJson {
     span: f64,
     work: f64,
 }
+
+/// A DAG Recorder `.stat` file (`stat_name`) beside vates' figures for the DAG
+/// `dag_name`, as aligned text: a row per field and matrix, the differing ones marked.
+pub fn comparison_text(
+    c: &crate::dag::dr_stat::Comparison,
+    stat_name: &str,
+    dag_name: &str,
+) -> String {
+    use trace::text::{Align, TextTable};
+    let mut t = TextTable::new([
+        ("figure".to_string(), Align::Left),
+        ("DAG Recorder".to_string(), Align::Right),
+        ("vates".to_string(), Align::Right),
+        ("vates − DR".to_string(), Align::Right),
+        (String::new(), Align::Left),
+    ]);
+    let mark = |d: bool| if d { "<- differs" } else { "" }.to_string();
+    for r in &c.rows {
+        let diff = match r.difference {
+            Some(0) | None => String::new(),
+            Some(d) => format!("{d:+}"),
+        };
+        t.push(vec![
+            r.field.to_string(),
+            r.theirs.clone(),
+            r.ours.clone(),
+            diff,
+            mark(r.differs),
+        ]);
+    }
+    let yes_no = |w: bool| if w { "yes" } else { "no" }.to_string();
+    t.push(vec![
+        "identity warning".into(),
+        yes_no(c.warnings.0),
+        yes_no(c.warnings.1),
+        String::new(),
+        mark(c.warnings.0 != c.warnings.1),
+    ]);
+    for m in &c.matrices {
+        let side = |s: usize| format!("{s}×{s}");
+        let diff = if m.sides.0 != m.sides.1 {
+            "other sizes".to_string()
+        } else if m.differing.is_empty() {
+            String::new()
+        } else {
+            let shown: Vec<String> = m
+                .differing
+                .iter()
+                .take(3)
+                .map(|(i, j, a, b)| format!("[{i}][{j}] {a}→{b}"))
+                .collect();
+            let more = m.differing.len().saturating_sub(3);
+            if more > 0 {
+                format!("{} and {more} more", shown.join(", "))
+            } else {
+                shown.join(", ")
+            }
+        };
+        t.push(vec![
+            m.matrix.to_string(),
+            side(m.sides.0),
+            side(m.sides.1),
+            diff,
+            mark(m.differs()),
+        ]);
+    }
+    let total = t.rows.len();
+    let mut s = format!("DAG Recorder's `{stat_name}` beside vates' figures for `{dag_name}` (times in clock ticks):\n\n");
+    s.push_str(&t.render("  "));
+    let n = c.differences();
+    let _ = writeln!(
+        s,
+        "\n{}",
+        if n == 0 {
+            format!("all {total} figures agree")
+        } else {
+            format!("{n} of {total} figures differ (marked `<- differs`)")
+        }
+    );
+    s
+}
+
+/// The comparison of [`comparison_text`] as JSON: `fields` (name, `dag_recorder`, `vates`
+/// as printed, `difference` for counts, `differs`), `identity_warning`, `matrices` (name,
+/// sides, differing entries), `differences`.
+pub fn comparison_json(c: &crate::dag::dr_stat::Comparison) -> Value {
+    let fields: Vec<Value> = c
+        .rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "field": r.field,
+                "dag_recorder": r.theirs,
+                "vates": r.ours,
+                "difference": r.difference.map(|d| d as f64),
+                "differs": r.differs,
+            })
+        })
+        .collect();
+    let matrices: Vec<Value> = c
+        .matrices
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "matrix": m.matrix,
+                "sides": [m.sides.0, m.sides.1],
+                "differing": m.differing.iter().map(|(i, j, a, b)| serde_json::json!({"row": i, "column": j, "dag_recorder": a, "vates": b})).collect::<Vec<_>>(),
+                "differs": m.differs(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "fields": fields,
+        "identity_warning": {"dag_recorder": c.warnings.0, "vates": c.warnings.1},
+        "matrices": matrices,
+        "differences": c.differences(),
+    })
+}

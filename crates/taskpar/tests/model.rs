@@ -526,7 +526,10 @@ fn reads_runs_from_csv() {
     assert_eq!(back.runs[1].elapsed_untraced, Some(1.25));
     let err = model::read_runs("r.csv", &text.replace("a,100,2,0,", "a,100,2,,")).unwrap_err();
     let msg = err.to_string();
-    assert!(msg.starts_with("r.csv:3:") && msg.contains("column `rep`"), "{msg}");
+    assert!(
+        msg.starts_with("r.csv:3:") && msg.contains("column `rep`"),
+        "{msg}"
+    );
     // Two applications, one chosen.
     let mut two = set.clone();
     two.runs

@@ -191,7 +191,9 @@ pub enum PlanError {
     #[error("no program to run")]
     NoCommand,
     /// Untraced runs asked of a runtime that cannot time them ([`Runtime::times_untraced`]).
-    #[error("a {runtime} program times no untraced run: nothing in it times its parallel part alone")]
+    #[error(
+        "a {runtime} program times no untraced run: nothing in it times its parallel part alone"
+    )]
     NoUntraced {
         /// The runtime's name.
         runtime: &'static str,
@@ -618,8 +620,8 @@ fn run_point(
     let rec = dag::load_with(&dag_path, &dag::Limits::default(), job.runtime.clock_hz())?;
     // DAG Recorder's header counts the workers that ran recording code, which may be fewer
     // than the run had; the others had nothing to do, and the statistics count them idle.
-    let fewer_seen = matches!(job.runtime, Runtime::DagRecorder { .. })
-        && rec.header.workers < point.p;
+    let fewer_seen =
+        matches!(job.runtime, Runtime::DagRecorder { .. }) && rec.header.workers < point.p;
     if !fewer_seen {
         experiment::check_recording(&rec.header, point).map_err(|mismatch| {
             CampaignError::Mismatch {

@@ -2,6 +2,7 @@
 //! collapsed nodes that the statistics, the timeline and the replay read.
 
 pub mod dr;
+pub mod dr_stat;
 mod graph;
 mod load;
 mod read;

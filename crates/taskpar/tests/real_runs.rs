@@ -160,8 +160,11 @@ fn the_openmp_kernels_and_fib_recorded_again_are_as_pinned() {
     let mut seen = Vec::new();
     let mut wrong = Vec::new();
     for (dir, app, time, direct) in PINNED_ISSUE30 {
-        let m = model::train(&read(&format!("{dir}/train.csv")).for_app(app), &options(app))
-            .expect("trains");
+        let m = model::train(
+            &read(&format!("{dir}/train.csv")).for_app(app),
+            &options(app),
+        )
+        .expect("trains");
         let runs = read(&format!("{dir}/test.csv")).for_app(app).runs;
         assert!(!runs.is_empty(), "{dir} {app} has test runs");
         let r = model::report(&m, &runs).expect("predicts");

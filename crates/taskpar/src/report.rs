@@ -257,11 +257,7 @@ struct SecondsJson {
 
 /// A DAG Recorder `.stat` file (`stat_name`) beside vates' figures for the DAG
 /// `dag_name`, as aligned text: a row per field and matrix, the differing ones marked.
-pub fn comparison_text(
-    c: &crate::dag::dr_stat::Comparison,
-    stat_name: &str,
-    dag_name: &str,
-) -> String {
+pub fn comparison_text(c: &crate::dr_stat::Comparison, stat_name: &str, dag_name: &str) -> String {
     use trace::text::{Align, TextTable};
     let mut t = TextTable::new([
         ("figure".to_string(), Align::Left),
@@ -339,36 +335,87 @@ pub fn comparison_text(
 /// The comparison of [`comparison_text`] as JSON: `fields` (name, `dag_recorder`, `vates`
 /// as printed, `difference` for counts, `differs`), `identity_warning`, `matrices` (name,
 /// sides, differing entries), `differences`.
-pub fn comparison_json(c: &crate::dag::dr_stat::Comparison) -> Value {
-    let fields: Vec<Value> = c
-        .rows
-        .iter()
-        .map(|r| {
-            serde_json::json!({
-                "field": r.field,
-                "dag_recorder": r.theirs,
-                "vates": r.ours,
-                "difference": r.difference.map(|d| d as f64),
-                "differs": r.differs,
+pub fn comparison_json(c: &crate::dr_stat::Comparison) -> Value {
+    let doc = ComparisonJson {
+        differences: c.differences(),
+        fields: c
+            .rows
+            .iter()
+            .map(|r| FieldJson {
+                dag_recorder: &r.theirs,
+                difference: r.difference.map(|d| d as f64),
+                differs: r.differs,
+                field: r.field,
+                vates: &r.ours,
             })
-        })
-        .collect();
-    let matrices: Vec<Value> = c
-        .matrices
-        .iter()
-        .map(|m| {
-            serde_json::json!({
-                "matrix": m.matrix,
-                "sides": [m.sides.0, m.sides.1],
-                "differing": m.differing.iter().map(|(i, j, a, b)| serde_json::json!({"row": i, "column": j, "dag_recorder": a, "vates": b})).collect::<Vec<_>>(),
-                "differs": m.differs(),
+            .collect(),
+        identity_warning: WarningJson {
+            dag_recorder: c.warnings.0,
+            vates: c.warnings.1,
+        },
+        matrices: c
+            .matrices
+            .iter()
+            .map(|m| MatrixJson {
+                differing: m
+                    .differing
+                    .iter()
+                    .map(|&(row, column, dag_recorder, vates)| EntryJson {
+                        column,
+                        dag_recorder,
+                        row,
+                        vates,
+                    })
+                    .collect(),
+                differs: m.differs(),
+                matrix: m.matrix,
+                sides: [m.sides.0, m.sides.1],
             })
-        })
-        .collect();
-    serde_json::json!({
-        "fields": fields,
-        "identity_warning": {"dag_recorder": c.warnings.0, "vates": c.warnings.1},
-        "matrices": matrices,
-        "differences": c.differences(),
-    })
+            .collect(),
+    };
+    serde_json::to_value(doc).expect("a comparison serialises")
+}
+
+/// The document [`comparison_json`] prints; keys in alphabetical order.
+#[derive(Serialize)]
+struct ComparisonJson<'a> {
+    differences: usize,
+    fields: Vec<FieldJson<'a>>,
+    identity_warning: WarningJson,
+    matrices: Vec<MatrixJson>,
+}
+
+/// One field of a comparison.
+#[derive(Serialize)]
+struct FieldJson<'a> {
+    dag_recorder: &'a str,
+    difference: Option<f64>,
+    differs: bool,
+    field: &'static str,
+    vates: &'a str,
+}
+
+/// Whether each has the identity warning.
+#[derive(Serialize)]
+struct WarningJson {
+    dag_recorder: bool,
+    vates: bool,
+}
+
+/// One edge matrix of a comparison.
+#[derive(Serialize)]
+struct MatrixJson {
+    differing: Vec<EntryJson>,
+    differs: bool,
+    matrix: &'static str,
+    sides: [usize; 2],
+}
+
+/// A differing matrix entry.
+#[derive(Serialize)]
+struct EntryJson {
+    column: usize,
+    dag_recorder: u64,
+    row: usize,
+    vates: u64,
 }

@@ -205,9 +205,9 @@ fn damaged_and_foreign_files_are_typed_errors() {
     }
 }
 
-// DAG Recorder's `.stat` files read (`taskpar::dag::dr_stat`).
+// DAG Recorder's `.stat` files read (`taskpar::dr_stat`).
 
-use taskpar::dag::dr_stat::{self, Value};
+use taskpar::dr_stat::{self, Value};
 
 fn stat_text(name: &str) -> String {
     std::fs::read_to_string(data(&format!("{name}.stat"))).expect("stat")

@@ -154,7 +154,7 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
             let text =
                 crate::input::read_text(path, MAX_STAT, "a DAG Recorder stats file (`.stat`)", "")?;
             Some(
-                dag::dr_stat::parse(&path.display().to_string(), &text)
+                taskpar::dr_stat::parse(&path.display().to_string(), &text)
                     .map_err(|e| CliError::Report(e.into()))?,
             )
         }
@@ -191,7 +191,7 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
         write_file(p, svg.as_bytes())?;
     }
     if let (Some(theirs), Some(path)) = (&theirs, &a.compare) {
-        let c = dag::dr_stat::compare(theirs, &st);
+        let c = taskpar::dr_stat::compare(theirs, &st);
         let text = match a.format {
             StatsFormat::Json => crate::error::json_text(&report::comparison_json(&c))?,
             _ => report::comparison_text(

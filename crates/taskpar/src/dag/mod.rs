@@ -2,7 +2,6 @@
 //! collapsed nodes that the statistics, the timeline and the replay read.
 
 pub mod dr;
-pub mod dr_stat;
 mod graph;
 mod load;
 mod read;

@@ -8,7 +8,7 @@
 //! then five edge matrices of (P + 1) × (P + 1) counts, each under its name.
 //!
 //! ```
-//! use taskpar::dag::dr_stat;
+//! use taskpar::dr_stat;
 //! let e = dr_stat::parse("x.stat", "create_task = 3\nwait_task = 3\n").unwrap_err();
 //! assert!(e.to_string().starts_with("x.stat:2:1:"));
 //! assert!(e.help.as_deref().unwrap().contains("wait_tasks"));

@@ -143,6 +143,12 @@ fn dag_recorder_rows_hold_the_stat_files_figures() {
             stdout.contains(&format!("2 runs of {kernel} appended")),
             "{stdout}"
         );
+        // No columns for the untraced runs that are not made.
+        let head = stdout.lines().next().unwrap_or_default();
+        assert!(
+            head.contains("traced") && !head.contains("untraced"),
+            "{stdout}"
+        );
         // Untraced runs are not made, and the user is told so; the clock was given.
         assert!(
             stderr.contains("without untraced runs") && !stderr.contains("MHz"),

@@ -197,6 +197,7 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
         }
     });
     let backend = LocalBackend::new(cancel);
+    let untraced = job.untraced;
     let mut bar: Option<Progress> = None;
     let mut shown: std::io::Result<()> = Ok(());
     let result = campaign::run(&job, &backend, &mut |event| match event {
@@ -205,27 +206,33 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
                 Some(todo as u64),
                 &format!("recording {}", a.app),
             ));
-            shown = writeln!(
-                out,
-                "{:>10} {:>4} {:>4} {:>12} {:>12} {:>9}",
-                "n", "p", "rep", "traced", "untraced", "overhead"
-            );
+            let mut head = format!("{:>10} {:>4} {:>4} {:>12}", "n", "p", "rep", "traced");
+            // Without untraced runs, no columns for them.
+            if untraced {
+                head.push_str(&format!(" {:>12} {:>9}", "untraced", "overhead"));
+            }
+            shown = writeln!(out, "{head}");
         }
         Event::Planned { .. } => {}
         Event::Row { index, point, row } => {
-            let u = row.elapsed_untraced;
-            let overhead = u.map_or(String::new(), |u| {
-                format!("{:.1}%", 100.0 * (row.run.elapsed / u - 1.0))
-            });
-            let line = format!(
-                "{:>10} {:>4} {:>4} {:>12} {:>12} {:>9}",
+            let mut line = format!(
+                "{:>10} {:>4} {:>4} {:>12}",
                 num(point.n),
                 point.p,
                 point.rep,
-                seconds(row.run.elapsed),
-                u.map_or(String::new(), seconds),
-                overhead
+                seconds(row.run.elapsed)
             );
+            if untraced {
+                let u = row.elapsed_untraced;
+                let overhead = u.map_or(String::new(), |u| {
+                    format!("{:.1}%", 100.0 * (row.run.elapsed / u - 1.0))
+                });
+                line.push_str(&format!(
+                    " {:>12} {:>9}",
+                    u.map_or(String::new(), seconds),
+                    overhead
+                ));
+            }
             if let Some(b) = &mut bar {
                 let r = b.bar().suspend(|| writeln!(out, "{line}"));
                 if shown.is_ok() {

@@ -9,15 +9,21 @@
 #   bench/taskpar_real.sh            # all kernels (about 15 minutes on 2 cores)
 #   bench/taskpar_real.sh fib sort   # some
 #
-# Writes examples/taskpar/{train,test,replay}.csv (appending: delete them to start over;
-# runs already there are skipped) and prints `vates taskpar report`. The CSVs are committed:
+# The C/OpenMP kernels, and the table of both: bench/taskpar_real_openmp.sh. CARGO (default
+# cargo) and CARGO_TARGET_DIR are honoured.
+#
+# Writes examples/taskpar/{train,test,replay}.csv, or OUT/ (appending: delete them to start
+# over; runs already there are skipped) and prints `vates taskpar report`. fib re-measured
+# with work booked as DAG Recorder books it (issue 30):
+#   OUT=examples/taskpar/fib-2026-11-28 bench/taskpar_real.sh fib The CSVs are committed:
 # the fit and the errors are regression tests (crates/taskpar/tests/real_runs.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p vates -p bots
-V=target/release/vates
-B=target/release/bots
-OUT=examples/taskpar
+${CARGO:-cargo} build --release -q -p vates -p bots
+T=${CARGO_TARGET_DIR:-target}
+V=$T/release/vates
+B=$T/release/bots
+OUT=${OUT:-examples/taskpar}
 mkdir -p "$OUT"
 
 declare -A TRAIN TEST

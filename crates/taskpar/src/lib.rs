@@ -3,6 +3,7 @@
 
 pub mod campaign;
 pub mod dag;
+pub mod dr_stat;
 pub mod experiment;
 pub mod model;
 pub mod replay;

@@ -254,3 +254,168 @@ struct SecondsJson {
     span: f64,
     work: f64,
 }
+
+/// A DAG Recorder `.stat` file (`stat_name`) beside vates' figures for the DAG
+/// `dag_name`, as aligned text: a row per field and matrix, the differing ones marked.
+pub fn comparison_text(c: &crate::dr_stat::Comparison, stat_name: &str, dag_name: &str) -> String {
+    use trace::text::{Align, TextTable};
+    let mut t = TextTable::new([
+        ("figure".to_string(), Align::Left),
+        ("DAG Recorder".to_string(), Align::Right),
+        ("vates".to_string(), Align::Right),
+        ("vates − DR".to_string(), Align::Right),
+        (String::new(), Align::Left),
+    ]);
+    let mark = |d: bool| if d { "<- differs" } else { "" }.to_string();
+    for r in &c.rows {
+        let diff = match r.difference {
+            Some(0) | None => String::new(),
+            Some(d) => format!("{d:+}"),
+        };
+        t.push(vec![
+            r.field.to_string(),
+            r.theirs.clone(),
+            r.ours.clone(),
+            diff,
+            mark(r.differs),
+        ]);
+    }
+    let yes_no = |w: bool| if w { "yes" } else { "no" }.to_string();
+    t.push(vec![
+        "identity warning".into(),
+        yes_no(c.warnings.0),
+        yes_no(c.warnings.1),
+        String::new(),
+        mark(c.warnings.0 != c.warnings.1),
+    ]);
+    for m in &c.matrices {
+        let side = |s: usize| format!("{s}×{s}");
+        let diff = if m.sides.0 != m.sides.1 {
+            "other sizes".to_string()
+        } else if m.differing.is_empty() {
+            String::new()
+        } else {
+            let shown: Vec<String> = m
+                .differing
+                .iter()
+                .take(3)
+                .map(|(i, j, a, b)| format!("[{i}][{j}] {a}→{b}"))
+                .collect();
+            let more = m.differing.len().saturating_sub(3);
+            if more > 0 {
+                format!("{} and {more} more", shown.join(", "))
+            } else {
+                shown.join(", ")
+            }
+        };
+        t.push(vec![
+            m.matrix.to_string(),
+            side(m.sides.0),
+            side(m.sides.1),
+            diff,
+            mark(m.differs()),
+        ]);
+    }
+    let total = t.rows.len();
+    let mut s = format!("DAG Recorder's `{stat_name}` beside vates' figures for `{dag_name}` (times in clock ticks):\n\n");
+    s.push_str(&t.render("  "));
+    let n = c.differences();
+    let _ = writeln!(
+        s,
+        "\n{}",
+        if n == 0 {
+            format!("all {total} figures agree")
+        } else {
+            format!("{n} of {total} figures differ (marked `<- differs`)")
+        }
+    );
+    s
+}
+
+/// The comparison of [`comparison_text`] as JSON: `fields` (name, `dag_recorder`, `vates`
+/// as printed, `difference` for counts, `differs`), `identity_warning`, `matrices` (name,
+/// sides, differing entries), `differences`.
+pub fn comparison_json(c: &crate::dr_stat::Comparison) -> Value {
+    let doc = ComparisonJson {
+        differences: c.differences(),
+        fields: c
+            .rows
+            .iter()
+            .map(|r| FieldJson {
+                dag_recorder: &r.theirs,
+                difference: r.difference.map(|d| d as f64),
+                differs: r.differs,
+                field: r.field,
+                vates: &r.ours,
+            })
+            .collect(),
+        identity_warning: WarningJson {
+            dag_recorder: c.warnings.0,
+            vates: c.warnings.1,
+        },
+        matrices: c
+            .matrices
+            .iter()
+            .map(|m| MatrixJson {
+                differing: m
+                    .differing
+                    .iter()
+                    .map(|&(row, column, dag_recorder, vates)| EntryJson {
+                        column,
+                        dag_recorder,
+                        row,
+                        vates,
+                    })
+                    .collect(),
+                differs: m.differs(),
+                matrix: m.matrix,
+                sides: [m.sides.0, m.sides.1],
+            })
+            .collect(),
+    };
+    serde_json::to_value(doc).expect("a comparison serialises")
+}
+
+/// The document [`comparison_json`] prints; keys in alphabetical order.
+#[derive(Serialize)]
+struct ComparisonJson<'a> {
+    differences: usize,
+    fields: Vec<FieldJson<'a>>,
+    identity_warning: WarningJson,
+    matrices: Vec<MatrixJson>,
+}
+
+/// One field of a comparison.
+#[derive(Serialize)]
+struct FieldJson<'a> {
+    dag_recorder: &'a str,
+    difference: Option<f64>,
+    differs: bool,
+    field: &'static str,
+    vates: &'a str,
+}
+
+/// Whether each has the identity warning.
+#[derive(Serialize)]
+struct WarningJson {
+    dag_recorder: bool,
+    vates: bool,
+}
+
+/// One edge matrix of a comparison.
+#[derive(Serialize)]
+struct MatrixJson {
+    differing: Vec<EntryJson>,
+    differs: bool,
+    matrix: &'static str,
+    sides: [usize; 2],
+}
+
+/// A differing matrix entry.
+#[derive(Serialize)]
+struct EntryJson {
+    column: usize,
+    dag_recorder: u64,
+    row: usize,
+    vates: u64,
+}

@@ -237,6 +237,61 @@ fn a_row_with_a_time_that_cannot_be_is_refused() {
 }
 
 #[test]
+fn a_dag_recorder_runtime_names_the_prefix_and_times_no_untraced_run() {
+    let d = dir("dag-recorder");
+    let dr = Job {
+        runtime: Runtime::DagRecorder { clock_hz: 2.6e9 },
+        untraced: false,
+        keep_dags: Some(d.join("dags")),
+        ..job(d.join("dr.csv"), 1)
+    };
+    assert_eq!(dr.runtime.workers_variable(), "MYTH_NUM_WORKERS");
+    assert!(!dr.runtime.times_untraced());
+    // The fake writes no DAG Recorder file: the run is refused, naming the file and prefix.
+    let fake = Fake::new("0.004", Status::Success);
+    let e = campaign::run(&dr, &fake, &mut |_| {}).unwrap_err();
+    let prefix = d.join("dags").join("fib-n8-p1-r0");
+    match &e {
+        CampaignError::NoDrFile { path, .. } => {
+            assert_eq!(path, &prefix.with_extension("dag"));
+        }
+        e => panic!("{e}"),
+    }
+    assert!(
+        e.to_string()
+            .contains(&format!("(DR_PREFIX={})", prefix.display())),
+        "{e}"
+    );
+    let envs = fake.envs.borrow();
+    assert_eq!(envs.len(), 1, "one traced run, no untraced one");
+    let env = &envs[0];
+    for want in [
+        "MYTH_NUM_WORKERS=1".to_string(),
+        format!("DR_PREFIX={}", prefix.display()),
+        format!("DAG_RECORDER_FILE_PREFIX={}", prefix.display()),
+        "DR_DAG=1".to_string(),
+        "DR_GPL=0".to_string(),
+    ] {
+        assert!(env.contains(&want), "{want} not in {env:?}");
+    }
+    assert!(!env.iter().any(|e| e.starts_with(ENV_FILE)), "{env:?}");
+    // Untraced runs cannot be asked of it.
+    let e = campaign::run(
+        &Job {
+            untraced: true,
+            ..dr.clone()
+        },
+        &fake,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, CampaignError::Plan(PlanError::NoUntraced { .. })),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_job_is_checked_before_any_run() {
     let d = dir("check");
     let fake = Fake::new("0.004", Status::Success);

@@ -204,3 +204,124 @@ fn damaged_and_foreign_files_are_typed_errors() {
         let _ = dr::read(&b, &limits, TSC_HZ);
     }
 }
+
+// DAG Recorder's `.stat` files read (`taskpar::dr_stat`).
+
+use taskpar::dr_stat::{self, Value};
+
+fn stat_text(name: &str) -> String {
+    std::fs::read_to_string(data(&format!("{name}.stat"))).expect("stat")
+}
+
+#[test]
+fn every_fixtures_stat_file_reads_and_agrees_with_its_dag() {
+    for name in FIXTURES {
+        let (_, st) = stats_of(name);
+        let text = stat_text(name);
+        let file = dr_stat::parse(name, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(file.values[0], Value::Count(st.create_task), "{name}");
+        assert_eq!(file.values[8], Value::Count(st.elapsed), "{name}");
+        assert_eq!(file.workers(), u64::from(st.workers), "{name}");
+        assert_eq!(file.edges, st.edges, "{name}");
+        let c = dr_stat::compare(&file, &st);
+        assert_eq!(c.differences(), 0, "{name}: {c:#?}");
+        assert_eq!(c.rows.len(), 20);
+    }
+}
+
+#[test]
+fn a_stat_file_of_another_run_differs_where_it_should() {
+    // fib 10 on one worker against the two-worker run's .stat: the counts agree (both are
+    // fib 10), the times, the worker count and the matrices' sizes do not.
+    let (_, st) = stats_of("fib-10-w1");
+    let file = dr_stat::parse("w2", &stat_text("fib-10-w2")).unwrap();
+    let c = dr_stat::compare(&file, &st);
+    let differs = |f: &str| c.rows.iter().find(|r| r.field == f).unwrap().differs;
+    for same in ["create_task", "wait_tasks", "end_task", "dag nodes"] {
+        assert!(!differs(same), "{same}");
+    }
+    for other in ["work (T1)", "elapsed", "n_workers (P)", "T1/T_inf"] {
+        assert!(differs(other), "{other}");
+    }
+    let elapsed = c.rows.iter().find(|r| r.field == "elapsed").unwrap();
+    assert_eq!(elapsed.difference, Some(1_670_188 - 3_246_386));
+    assert!(c.matrices.iter().all(|m| m.sides == (3, 2) && m.differs()));
+    // One entry changed: one figure differs, and the entry is named.
+    let mut file = dr_stat::parse("w2", &stat_text("fib-10-w2")).unwrap();
+    let (_, st2) = stats_of("fib-10-w2");
+    file.edges[1][0][0] += 1;
+    let c = dr_stat::compare(&file, &st2);
+    assert_eq!(c.differences(), 1);
+    assert_eq!(c.matrices[1].differing, vec![(0, 0, 82, 81)]);
+}
+
+/// The error's message for `text`, which must start with `name:line:col:`.
+fn stat_error(text: &str, at: &str) -> String {
+    let e = dr_stat::parse("s.stat", text).expect_err("refused");
+    let msg = e.to_string();
+    assert!(msg.starts_with(&format!("s.stat:{at}: ")), "{msg}");
+    assert!(e.location.is_some() && e.help.is_some(), "{e:?}");
+    msg
+}
+
+#[test]
+fn hostile_stat_files_are_located_errors() {
+    let good = stat_text("fib-10-w2");
+    // Truncated: at every byte, an error (never a panic), but at the full length.
+    for cut in 0..good.len() {
+        let e = dr_stat::parse("s.stat", &good[..cut]);
+        assert!(e.is_err(), "cut at {cut} read");
+    }
+    assert!(stat_error(&good[..good.len() - 1], "40:7").contains("cut inside it"));
+    assert!(stat_error("", "1:1").contains("ends before the field `create_task`"));
+    // Huge numbers.
+    let huge = good.replace("= 1674218", "= 18446744073709551616");
+    assert!(stat_error(&huge, "4:25").contains("largest 64-bit count"));
+    let workers = good.replace(
+        "n_workers (P)         = 2",
+        "n_workers (P)         = 100000",
+    );
+    assert!(stat_error(&workers, "8:25").contains("1 to 1024 workers"));
+    let entry = good.replacen(" 75 1 0", " 75 99999999999999999999 0", 1);
+    assert!(stat_error(&entry, "22:5").contains("more than the largest 64-bit count"));
+    // Not numbers, misspelt and misplaced fields, ragged matrices, junk after them.
+    let neg = good.replace("= 2094352", "= -5");
+    assert!(stat_error(&neg, "5:25").contains("unsigned integer"));
+    let misspelt = good.replace("no_work ", "no_wrok ");
+    let msg = stat_error(&misspelt, "6:1");
+    assert!(
+        msg.contains("`no_wrok` where `no_work` was expected"),
+        "{msg}"
+    );
+    let swapped = good.replacen("create_task", "wait_tasks", 1);
+    assert!(stat_error(&swapped, "1:1").contains("where `create_task` was expected"));
+    let no_eq = good.replace("delay                 = ", "delay ");
+    assert!(stat_error(&no_eq, "5:1").contains("`delay = VALUE` is expected"));
+    let short_row = good.replacen(" 75 1 0", " 75 1", 1);
+    assert!(stat_error(&short_row, "22:6").contains("has 2 entries, not 3"));
+    let long_row = good.replacen(" 75 1 0", " 75 1 0 4", 1);
+    assert!(stat_error(&long_row, "22:9").contains("more than 3 entries"));
+    let word = good.replacen(" 75 1 0", " 75 x 0", 1);
+    assert!(stat_error(&word, "22:5").contains("`x`"));
+    let name = good.replace("wait-cont edges:", "wait-count edges:");
+    assert!(stat_error(&name, "33:1").contains("`wait-cont edges:` matrix was expected"));
+    let after = format!("{good}more\n");
+    assert!(stat_error(&after, "41:1").contains("after the last matrix"));
+    // Binary junk that is text (the command line refuses NUL bytes before this).
+    let junk: String = (0..5000u32)
+        .map(|i| char::from_u32(0x21 + (i * 7919) % 0x5e).unwrap())
+        .collect();
+    stat_error(&junk, "1:1");
+    // A 1 MB line: the message stays short.
+    let long = format!("{}\n", "x".repeat(1 << 20));
+    assert!(stat_error(&long, "1:1").len() < 300);
+    // The warning line, when the identity does not hold, is read.
+    let warned = good.replace(
+        "elapsed               = 3246386\n",
+        "elapsed               = 3246386\n*** warning (running + delay + no_work) / n_workers = 5 != elapsed_time\n",
+    );
+    let f = dr_stat::parse("s.stat", &warned).unwrap();
+    assert!(f.warning.is_some());
+    let (_, st) = stats_of("fib-10-w2");
+    assert_eq!(dr_stat::compare(&f, &st).differences(), 1);
+}

@@ -514,6 +514,22 @@ fn reads_runs_from_csv() {
     assert_eq!(back.runs[1].app, "");
     assert_eq!(back.runs[1].span, None);
     assert_eq!(back.runs[1].no_work, 0.1);
+    // Empty optional fields (a campaign's rows without untraced runs): not measured; an
+    // empty repetition is refused where it is.
+    let text = "app,n,p,rep,work,work_serial,delay,no_work,create_task,wait_tasks,span,elapsed,elapsed_untraced\n\
+                a,100,1,0,2,2,0.5,0,10,10,,2.5,\n\
+                a,100,2,0,2.2,2,0.7,0.1,10,10,1,1.5, 1.25\n";
+    let back = model::read_runs("u.csv", text).unwrap();
+    assert_eq!(back.runs[0].span, None);
+    assert_eq!(back.runs[0].elapsed_untraced, None);
+    assert_eq!(back.runs[1].span, Some(1.0));
+    assert_eq!(back.runs[1].elapsed_untraced, Some(1.25));
+    let err = model::read_runs("r.csv", &text.replace("a,100,2,0,", "a,100,2,,")).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("r.csv:3:") && msg.contains("column `rep`"),
+        "{msg}"
+    );
     // Two applications, one chosen.
     let mut two = set.clone();
     two.runs

@@ -70,6 +70,10 @@ pub struct StatsArgs {
     /// Write the parallelism profile (running and available nodes over time) as an SVG plot.
     #[arg(long, value_name = "FILE.svg")]
     profile: Option<PathBuf>,
+    /// Read the `.stat` file DAG Recorder wrote for the same run and print it beside vates'
+    /// figures for the DAG, field by field, flagging each that differs (text or JSON).
+    #[arg(long, value_name = "FILE.stat")]
+    compare: Option<PathBuf>,
     #[command(flatten)]
     timeline: TimelineArgs,
 }
@@ -130,11 +134,32 @@ pub fn dag_error(path: &Path, e: DagError) -> CliError {
     })
 }
 
+/// The largest `.stat` file read: five (P + 1)² matrices at 1024 workers, with room.
+const MAX_STAT: usize = 64 << 20;
+
 fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     a.timeline.check()?;
     if let Some(p) = &a.profile {
         crate::error::check_output(p)?;
     }
+    if a.compare.is_some() && a.format == StatsFormat::Stat {
+        return Err(CliError::usage(
+            "--compare prints a comparison (text or JSON): give --format text or json, or \
+             leave out --compare to print the stats file",
+        ));
+    }
+    // The .stat file first: a file that cannot be read stops before the DAG is read.
+    let theirs = match &a.compare {
+        Some(path) => {
+            let text =
+                crate::input::read_text(path, MAX_STAT, "a DAG Recorder stats file (`.stat`)", "")?;
+            Some(
+                taskpar::dr_stat::parse(&path.display().to_string(), &text)
+                    .map_err(|e| CliError::Report(e.into()))?,
+            )
+        }
+        None => None,
+    };
     let rec = load_dag(&a.dag, a.clock_hz)?;
     let g = rec.graph();
     let opts = StatsOptions {
@@ -164,6 +189,18 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
             .render_svg(900, 420)
             .map_err(|e| CliError::msg(format!("cannot draw the profile: {e}")))?;
         write_file(p, svg.as_bytes())?;
+    }
+    if let (Some(theirs), Some(path)) = (&theirs, &a.compare) {
+        let c = taskpar::dr_stat::compare(theirs, &st);
+        let text = match a.format {
+            StatsFormat::Json => crate::error::json_text(&report::comparison_json(&c))?,
+            _ => report::comparison_text(
+                &c,
+                &path.display().to_string(),
+                &a.dag.display().to_string(),
+            ),
+        };
+        return out.write_all(text.as_bytes()).map_err(CliError::Stdout);
     }
     let text = match a.format {
         StatsFormat::Text => report::text(&st, &info),

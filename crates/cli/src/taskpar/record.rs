@@ -24,8 +24,8 @@ pub struct RecordArgs {
     /// Problem sizes: a list `20,22,24`, a range `20..26` or a range with a step `20..26:2`.
     #[arg(long, value_name = "LIST")]
     sizes: String,
-    /// Worker counts (RAYON_NUM_THREADS, or OMP_NUM_THREADS with --runtime openmp), in the
-    /// same forms.
+    /// Worker counts (RAYON_NUM_THREADS, OMP_NUM_THREADS with --runtime openmp,
+    /// MYTH_NUM_WORKERS with --runtime dag-recorder), in the same forms.
     #[arg(long, value_name = "LIST", default_value = "1,2")]
     procs: String,
     /// Repetitions of each size and worker count.
@@ -42,16 +42,23 @@ pub struct RecordArgs {
     /// Keep each run's DAG file in this directory (created if missing).
     #[arg(long, value_name = "DIR")]
     keep_dags: Option<PathBuf>,
-    /// Do not time an untraced run beside each traced one.
+    /// Do not time an untraced run beside each traced one (implied by --runtime
+    /// dag-recorder).
     #[arg(long)]
     no_untraced: bool,
     /// Stop a run (and every process it started) that takes longer than this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 600.0, value_parser = crate::input::parse_scale)]
     timeout: f64,
-    /// The program's parallel runtime: rayon (a Rust program recorded by taskrec) or openmp
-    /// (an OpenMP program built with clang -fopenmp, recorded by the OMPT tool).
+    /// The program's parallel runtime: rayon (a Rust program recorded by taskrec), openmp
+    /// (an OpenMP program built with clang -fopenmp, recorded by the OMPT tool) or
+    /// dag-recorder (a program built with DAG Recorder, MassiveThreads' profiler, which
+    /// writes $DR_PREFIX.dag when it calls dr_dump()).
     #[arg(long, value_enum, default_value = "rayon", value_name = "RUNTIME")]
     runtime: RuntimeArg,
+    /// With --runtime dag-recorder: the rate of the clock (time-stamp counter) in ticks per
+    /// second; default: this machine's CPU clock as /proc/cpuinfo reports it, with a note.
+    #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
+    clock_hz: Option<f64>,
     /// With --runtime openmp: the OMPT tool's shared library (libvates_ompt.so); without
     /// it the tool is built from the source in this vates with clang (or $CC) into
     /// $XDG_CACHE_HOME/vates (or ~/.cache/vates) on first use.
@@ -71,6 +78,8 @@ enum RuntimeArg {
     /// An OpenMP program (LLVM's libomp), recorded by the OMPT tool.
     #[value(name = "openmp")]
     OpenMp,
+    /// A program built with DAG Recorder (MassiveThreads' profiler).
+    DagRecorder,
 }
 
 /// The values of a list or range option; a malformed or non-positive one is a usage error.
@@ -121,7 +130,7 @@ fn job(a: &RecordArgs) -> Result<Job> {
         command: a.command.clone(),
         output: a.output.clone(),
         keep_dags: a.keep_dags.clone(),
-        untraced: !a.no_untraced,
+        untraced: !a.no_untraced && a.runtime != RuntimeArg::DagRecorder,
         timeout: Duration::from_secs_f64(a.timeout.min(1e9)),
         // Set by `run` once the job checks (building the OMPT tool can take a second).
         runtime: Runtime::Rayon,
@@ -130,14 +139,45 @@ fn job(a: &RecordArgs) -> Result<Job> {
 
 /// The runtime the flags name, with the OMPT tool built or found for OpenMP.
 fn runtime(a: &RecordArgs) -> Result<Runtime> {
-    match a.runtime {
-        RuntimeArg::Rayon if a.ompt_tool.is_some() => Err(CliError::usage(
+    if a.ompt_tool.is_some() && a.runtime != RuntimeArg::OpenMp {
+        return Err(CliError::usage(
             "--ompt-tool is for OpenMP programs: give --runtime openmp too",
-        )),
+        ));
+    }
+    if a.clock_hz.is_some() && a.runtime != RuntimeArg::DagRecorder {
+        return Err(CliError::usage(
+            "--clock-hz is for DAG Recorder programs, whose files do not say how fast their \
+             clock ran: give --runtime dag-recorder too",
+        ));
+    }
+    match a.runtime {
         RuntimeArg::Rayon => Ok(Runtime::Rayon),
         RuntimeArg::OpenMp => Ok(Runtime::OpenMp {
             tool: super::ompt::tool(a.ompt_tool.as_deref())?,
         }),
+        RuntimeArg::DagRecorder => {
+            let clock_hz = super::dag_clock(a.clock_hz).ok_or_else(|| {
+                CliError::usage(
+                    "--runtime dag-recorder: DAG Recorder's files do not say how fast their \
+                     clock ran, and this machine's CPU clock is unknown (/proc/cpuinfo); give \
+                     --clock-hz, the time-stamp counter's rate",
+                )
+            })?;
+            if a.clock_hz.is_none() {
+                crate::error::note(&format!(
+                    "note: DAG Recorder's ticks are read at this machine's {} MHz (give \
+                     --clock-hz to say otherwise)",
+                    clock_hz / 1e6
+                ));
+            }
+            if !a.no_untraced {
+                crate::error::note(
+                    "note: DAG Recorder programs are recorded without untraced runs (nothing \
+                     in them times their parallel part alone); elapsed_untraced stays empty",
+                );
+            }
+            Ok(Runtime::DagRecorder { clock_hz })
+        }
     }
 }
 
@@ -157,6 +197,7 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
         }
     });
     let backend = LocalBackend::new(cancel);
+    let untraced = job.untraced;
     let mut bar: Option<Progress> = None;
     let mut shown: std::io::Result<()> = Ok(());
     let result = campaign::run(&job, &backend, &mut |event| match event {
@@ -165,27 +206,33 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
                 Some(todo as u64),
                 &format!("recording {}", a.app),
             ));
-            shown = writeln!(
-                out,
-                "{:>10} {:>4} {:>4} {:>12} {:>12} {:>9}",
-                "n", "p", "rep", "traced", "untraced", "overhead"
-            );
+            let mut head = format!("{:>10} {:>4} {:>4} {:>12}", "n", "p", "rep", "traced");
+            // Without untraced runs, no columns for them.
+            if untraced {
+                head.push_str(&format!(" {:>12} {:>9}", "untraced", "overhead"));
+            }
+            shown = writeln!(out, "{head}");
         }
         Event::Planned { .. } => {}
         Event::Row { index, point, row } => {
-            let u = row.elapsed_untraced;
-            let overhead = u.map_or(String::new(), |u| {
-                format!("{:.1}%", 100.0 * (row.run.elapsed / u - 1.0))
-            });
-            let line = format!(
-                "{:>10} {:>4} {:>4} {:>12} {:>12} {:>9}",
+            let mut line = format!(
+                "{:>10} {:>4} {:>4} {:>12}",
                 num(point.n),
                 point.p,
                 point.rep,
-                seconds(row.run.elapsed),
-                u.map_or(String::new(), seconds),
-                overhead
+                seconds(row.run.elapsed)
             );
+            if untraced {
+                let u = row.elapsed_untraced;
+                let overhead = u.map_or(String::new(), |u| {
+                    format!("{:.1}%", 100.0 * (row.run.elapsed / u - 1.0))
+                });
+                line.push_str(&format!(
+                    " {:>12} {:>9}",
+                    u.map_or(String::new(), seconds),
+                    overhead
+                ));
+            }
             if let Some(b) = &mut bar {
                 let r = b.bar().suspend(|| writeln!(out, "{line}"));
                 if shown.is_ok() {
@@ -220,6 +267,7 @@ fn plan_error(e: PlanError) -> CliError {
         PlanError::TooManyWorkers { .. } => "--procs: give smaller worker counts",
         PlanError::App { .. } => "--app: give a plain name such as `fib` or `sort-4k`",
         PlanError::NoCommand => "give the program after `--`",
+        PlanError::NoUntraced { .. } => "give --no-untraced",
     };
     CliError::usage(format!("{e}; {fix}"))
 }
@@ -272,7 +320,15 @@ fn campaign_error(a: &RecordArgs, e: CampaignError) -> CliError {
                      which loads the OMPT tool, and run at least one parallel region; GCC's \
                      libgomp loads no tool"
                 }
+                RuntimeArg::DagRecorder => "the program must be built with DAG Recorder",
             },
+        ),
+        CampaignError::NoDrFile { .. } => CliError::with_help(
+            msg,
+            "DAG Recorder writes $DR_PREFIX.dag only when the program calls dr_dump() after \
+             dr_stop() (dr_stop() alone writes nothing), and records only when the program \
+             defines DAG_RECORDER=2 before including dag_recorder.h; check that the program \
+             does both and that its directory is writable",
         ),
         CampaignError::Dag(taskpar::dag::LoadError::Io { path, error }) => {
             CliError::read(&path, &error)
@@ -291,6 +347,10 @@ fn campaign_error(a: &RecordArgs, e: CampaignError) -> CliError {
                      omp_set_num_threads), and it must read its size where the placeholder \
                      puts it"
                 }
+                RuntimeArg::DagRecorder => {
+                    "DAG Recorder's file names more workers than MYTH_NUM_WORKERS asked for: \
+                     the program must take its workers from MassiveThreads' MYTH_NUM_WORKERS"
+                }
             },
         ),
         CampaignError::BadElapsed { .. } => CliError::with_help(
@@ -304,6 +364,7 @@ fn campaign_error(a: &RecordArgs, e: CampaignError) -> CliError {
                     "the OMPT tool writes the elapsed seconds: check that --ompt-tool is \
                      vates_ompt.c built for this vates"
                 }
+                RuntimeArg::DagRecorder => "give --no-untraced: DAG Recorder programs time none",
             },
         ),
         CampaignError::BadRow { .. } => CliError::with_help(

@@ -373,8 +373,9 @@ impl Rows {
 }
 
 /// Reads the rows of a CSV file: the `required` columns as numbers (a missing one is an
-/// error with the closest name), the `optional` ones as numbers where the header has them,
-/// and the `texts` columns as text where it has them.
+/// error with the closest name), the `optional` ones as numbers where the header has them
+/// (an empty field of an optional column, a value not measured in that row, is NaN), and
+/// the `texts` columns as text where it has them.
 ///
 /// # Errors
 /// As [`read`]: malformed CSV, a missing required column, a row with another number of
@@ -406,9 +407,14 @@ pub fn rows(
     };
     let mut record = csv::StringRecord::new();
     while let Some(start) = t.next_row(&mut record)? {
-        for (col, j) in out.numbers.iter_mut().zip(&num_idx) {
+        for (k, (col, j)) in out.numbers.iter_mut().zip(&num_idx).enumerate() {
             if let (Some(col), Some(j)) = (col, j) {
-                col.push(t.number(&record, start, *j)?);
+                let empty = k >= required.len() && record[*j].trim().is_empty();
+                col.push(if empty {
+                    f64::NAN
+                } else {
+                    t.number(&record, start, *j)?
+                });
             }
         }
         for (col, j) in out.texts.iter_mut().zip(&text_idx) {

@@ -35,7 +35,7 @@ pub const SIZE_PLACEHOLDER: &str = "{n}";
 
 /// The parallel runtime a campaign's program runs on: how its worker count is set and how
 /// its runs are recorded and timed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum Runtime {
     /// A Rust program on rayon's global pool, recorded by taskrec: the worker count in
     /// `RAYON_NUM_THREADS`; the program writes its DAG file and elapsed time itself.
@@ -50,7 +50,37 @@ pub enum Runtime {
         /// The tool's shared library.
         tool: PathBuf,
     },
+    /// A program built with DAG Recorder (MassiveThreads' profiler): the worker count in
+    /// MassiveThreads' `MYTH_NUM_WORKERS`; DAG Recorder writes `PREFIX.dag` when the
+    /// program calls `dr_dump()`, the prefix named by `DR_PREFIX` and
+    /// `DAG_RECORDER_FILE_PREFIX` (the one it reads first); its times are clock ticks,
+    /// `clock_hz` a second (the file does not say). It times no untraced run: nothing in
+    /// such a program times its parallel part alone.
+    DagRecorder {
+        /// The rate of the clock that times the records (the time-stamp counter).
+        clock_hz: f64,
+    },
 }
+
+/// DAG Recorder's variables naming its files' prefix: it reads the first, then the second
+/// (`DAG_RECORDER_DAG_FILE_PREFIX`, which its help prints, is read by nothing).
+pub const DR_PREFIX_VARIABLES: [&str; 2] = ["DAG_RECORDER_FILE_PREFIX", "DR_PREFIX"];
+
+/// DAG Recorder's switches a campaign sets, each in its long and short names (DAG Recorder
+/// reads the long one first): recording on, the `.dag` file written, the plot, graph and
+/// text files not written (the `.stat` file is left as the environment says).
+const DR_SWITCHES: [(&str, &str); 10] = [
+    ("DAG_RECORDER", "1"),
+    ("DR", "1"),
+    ("DAG_RECORDER_DAG_FILE", "1"),
+    ("DR_DAG", "1"),
+    ("DAG_RECORDER_GPL_FILE", "0"),
+    ("DR_GPL", "0"),
+    ("DAG_RECORDER_DOT_FILE", "0"),
+    ("DR_DOT", "0"),
+    ("DAG_RECORDER_TEXT_FILE", "0"),
+    ("DR_TEXT", "0"),
+];
 
 impl Runtime {
     /// The environment variable that sets the worker count.
@@ -58,6 +88,35 @@ impl Runtime {
         match self {
             Runtime::Rayon => "RAYON_NUM_THREADS",
             Runtime::OpenMp { .. } => "OMP_NUM_THREADS",
+            Runtime::DagRecorder { .. } => "MYTH_NUM_WORKERS",
+        }
+    }
+
+    /// Whether an untraced run can be timed beside each traced one.
+    pub fn times_untraced(&self) -> bool {
+        !matches!(self, Runtime::DagRecorder { .. })
+    }
+
+    /// The rate of the recordings' clock when their files do not say (DAG Recorder's).
+    fn clock_hz(&self) -> Option<f64> {
+        match self {
+            Runtime::DagRecorder { clock_hz } => Some(*clock_hz),
+            _ => None,
+        }
+    }
+
+    /// The environment that asks a traced run for its DAG file `file`.
+    fn file_env(&self, file: &Path) -> Vec<(&'static str, std::ffi::OsString)> {
+        match self {
+            Runtime::DagRecorder { .. } => {
+                let prefix = dr_prefix(file);
+                DR_PREFIX_VARIABLES
+                    .iter()
+                    .map(|&k| (k, prefix.clone().into_os_string()))
+                    .chain(DR_SWITCHES.iter().map(|&(k, v)| (k, v.into())))
+                    .collect()
+            }
+            _ => vec![(experiment::ENV_FILE, file.as_os_str().to_owned())],
         }
     }
 
@@ -86,7 +145,8 @@ pub struct Job {
     pub output: PathBuf,
     /// A directory to keep each run's DAG file in.
     pub keep_dags: Option<PathBuf>,
-    /// Whether an untraced run is timed beside each traced one.
+    /// Whether an untraced run is timed beside each traced one (not for a runtime that
+    /// cannot time them: [`Runtime::times_untraced`]).
     pub untraced: bool,
     /// How long one run may take.
     pub timeout: Duration,
@@ -130,6 +190,14 @@ pub enum PlanError {
     /// No program.
     #[error("no program to run")]
     NoCommand,
+    /// Untraced runs asked of a runtime that cannot time them ([`Runtime::times_untraced`]).
+    #[error(
+        "a {runtime} program times no untraced run: nothing in it times its parallel part alone"
+    )]
+    NoUntraced {
+        /// The runtime's name.
+        runtime: &'static str,
+    },
 }
 
 /// Why a campaign stopped.
@@ -200,6 +268,18 @@ pub enum CampaignError {
         command: String,
         /// The environment variable that names the file.
         variable: &'static str,
+    },
+    /// A run of a DAG Recorder program wrote no `.dag` file.
+    #[error(
+        "`{command}` wrote no DAG Recorder file `{}` (DR_PREFIX={})",
+        path.display(),
+        dr_prefix(path).display()
+    )]
+    NoDrFile {
+        /// The command.
+        command: String,
+        /// The file DAG Recorder was asked for (`$DR_PREFIX.dag`).
+        path: PathBuf,
     },
     /// A run's DAG file cannot be read.
     #[error(transparent)]
@@ -284,6 +364,11 @@ impl Job {
         }
         if self.plan.reps == 0 {
             return Err(PlanError::NoReps);
+        }
+        if self.untraced && !self.runtime.times_untraced() {
+            return Err(PlanError::NoUntraced {
+                runtime: "DAG Recorder",
+            });
         }
         let runs = (self.plan.sizes.len() as u128)
             * (self.plan.procs.len() as u128)
@@ -512,23 +597,41 @@ fn run_point(
     };
     // A file left by an earlier run must not pass for this run's.
     let _ = std::fs::remove_file(&dag_path);
-    run_program(
+    let (command, written) = run_program(
         job,
         backend,
         point,
-        experiment::ENV_FILE,
+        job.runtime.file_env(&dag_path),
         &dag_path,
         scratch,
     )?;
-    let rec = dag::load(&dag_path, &dag::Limits::default())?;
-    experiment::check_recording(&rec.header, point).map_err(|mismatch| {
-        CampaignError::Mismatch {
-            mismatch,
-            path: dag_path.clone(),
-        }
-    })?;
+    if !written {
+        return Err(match job.runtime {
+            Runtime::DagRecorder { .. } => CampaignError::NoDrFile {
+                command,
+                path: dag_path,
+            },
+            _ => CampaignError::NoFile {
+                command,
+                variable: experiment::ENV_FILE,
+            },
+        });
+    }
+    let rec = dag::load_with(&dag_path, &dag::Limits::default(), job.runtime.clock_hz())?;
+    // DAG Recorder's header counts the workers that ran recording code, which may be fewer
+    // than the run had; the others had nothing to do, and the statistics count them idle.
+    let fewer_seen =
+        matches!(job.runtime, Runtime::DagRecorder { .. }) && rec.header.workers < point.p;
+    if !fewer_seen {
+        experiment::check_recording(&rec.header, point).map_err(|mismatch| {
+            CampaignError::Mismatch {
+                mismatch,
+                path: dag_path.clone(),
+            }
+        })?;
+    }
     let opts = StatsOptions {
-        workers: None,
+        workers: Some(point.p),
         burden: rec.header.cycles_to_clock(BURDEN_CYCLES),
         profile_points: 0,
     };
@@ -536,7 +639,14 @@ fn run_point(
     let untraced = if job.untraced {
         let t = scratch.join("elapsed.txt");
         let _ = std::fs::remove_file(&t);
-        let command = run_program(job, backend, point, experiment::ENV_ELAPSED, &t, scratch)?;
+        let env = vec![(experiment::ENV_ELAPSED, t.as_os_str().to_owned())];
+        let (command, written) = run_program(job, backend, point, env, &t, scratch)?;
+        if !written {
+            return Err(CampaignError::NoFile {
+                command,
+                variable: experiment::ENV_ELAPSED,
+            });
+        }
         let mut text = String::new();
         std::fs::File::open(&t)
             .and_then(|f| f.take(1 << 10).read_to_string(&mut text))
@@ -572,19 +682,19 @@ fn run_point(
     Ok(row)
 }
 
-/// Runs the program once at `point` with `variable` naming the file `file` it must write;
-/// returns the command as shown.
+/// Runs the program once at `point` with `file_env` asking for the file `file`; returns
+/// the command as shown and whether the file was written.
 fn run_program(
     job: &Job,
     backend: &dyn Backend,
     point: Point,
-    variable: &'static str,
+    file_env: Vec<(&'static str, std::ffi::OsString)>,
     file: &Path,
     scratch: &Path,
-) -> Result<String, CampaignError> {
+) -> Result<(String, bool), CampaignError> {
     let args = job.args(point.n);
     let mut env = job.runtime.env(point.p);
-    env.push((variable, file.as_os_str().to_owned()));
+    env.extend(file_env);
     let outputs = [file.to_path_buf()];
     let inv = Invocation {
         program: &job.command[0],
@@ -620,8 +730,10 @@ fn run_program(
             return Err(CampaignError::Cancelled);
         }
     }
-    if outcome.written.is_empty() {
-        return Err(CampaignError::NoFile { command, variable });
-    }
-    Ok(command)
+    Ok((command, !outcome.written.is_empty()))
+}
+
+/// The prefix DAG Recorder is given for the file `dag` (`dir/name.dag` → `dir/name`).
+pub fn dr_prefix(dag: &Path) -> PathBuf {
+    dag.with_extension("")
 }

@@ -223,7 +223,13 @@ pub fn read_runs(name: &str, text: &str) -> Result<TrainingSet, ReadError> {
                 "each line is one run: a size n > 0, p ≥ 1 workers, non-negative times and counts",
             ))
             };
-        let (n, p) = (v(Column::N), v(Column::P));
+        let (n, p, rep) = (v(Column::N), v(Column::P), v(Column::Rep));
+        check(
+            Column::Rep,
+            rep,
+            rep >= 0.0 && rep.fract() == 0.0,
+            "is not a whole repetition number ≥ 0",
+        )?;
         check(Column::N, n, n > 0.0, "is not a positive size")?;
         check(
             Column::P,
@@ -238,7 +244,8 @@ pub fn read_runs(name: &str, text: &str) -> Result<TrainingSet, ReadError> {
                 _ => {}
             }
         }
-        let s = numbers(Column::Span).map(|s| s[i]);
+        // An empty optional field (NaN) is a value not measured.
+        let s = numbers(Column::Span).map(|s| s[i]).filter(|s| !s.is_nan());
         if let Some(s) = s {
             check(Column::Span, s, s >= 0.0, "is negative")?;
         }
@@ -246,7 +253,7 @@ pub fn read_runs(name: &str, text: &str) -> Result<TrainingSet, ReadError> {
             app: apps.map_or_else(String::new, |a| a[i].clone()),
             n,
             p,
-            rep: v(Column::Rep),
+            rep,
             work: v(Column::Work),
             work_serial: v(Column::WorkSerial),
             delay: v(Column::Delay),

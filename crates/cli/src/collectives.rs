@@ -208,6 +208,15 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<()> {
         .iter()
         .map(|(n, v)| (n.to_string(), expr::number::to_f64(v)))
         .collect();
+    if let Some((n, v)) = point
+        .iter()
+        .find(|(_, v)| v.fract() != 0.0 || *v < 0.0 || *v > 1e15)
+    {
+        return Err(CliError::usage(format!(
+            "-D {n}={}: a loop bound is a whole number from 0 to 1e15",
+            trace::text::num(*v)
+        )));
+    }
     if let Some((n, _)) = point.iter().find(|(n, _)| !f.names.params.contains(n)) {
         let params: Vec<&str> = f.names.params.iter().map(String::as_str).collect();
         return Err(CliError::usage(format!(
@@ -286,6 +295,9 @@ fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         table.rows.retain(|r| ops.contains(&r.op));
     }
     let opts = options(&a)?;
+    if let Some(dir) = &a.plot {
+        plot_dir(dir)?;
+    }
     let mut points = points(&a.predict)?;
     points.extend(grid(&a.define, &table)?);
     write_report(&table, &opts, &points, a.format, a.plot.as_deref(), out)
@@ -298,9 +310,13 @@ fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
         "a skeleton",
         "; a skeleton is a few lines per phase of the program",
     )?;
-    let skel = collectives::skeleton::parse(&a.skeleton.display().to_string(), &text)
-        .map_err(|e| CliError::Report(miette::Report::new(e)))?;
+    let name = a.skeleton.display().to_string();
+    let located =
+        |e: collectives::skeleton::SkeletonError| CliError::Report(miette::Report::new(e));
+    let skel = collectives::skeleton::parse(&name, &text).map_err(located)?;
     let table = read_tables(&a.tables, a.osu_np)?;
+    let ops: Vec<String> = table.groups().into_iter().map(|g| g.op).collect();
+    collectives::skeleton::check(&skel, (&name, &text), &ops).map_err(located)?;
     let params: Vec<&str> = skel.params.iter().map(|(n, _)| &**n).collect();
     if let Some(d) = a
         .define
@@ -330,21 +346,23 @@ fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
         .points_f64()
         .map(|v| {
             let p = names.iter().position(|n| n == "p").map_or(0.0, |i| v[i]);
+            check_p(p)?;
             let params = names
                 .iter()
                 .zip(&v)
                 .filter(|(n, _)| *n != "p")
                 .map(|(n, &x)| (n.clone(), x))
                 .collect();
-            (p, params)
+            Ok((p, params))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let opts = Options {
         statistic: statistic(a.statistic),
         fitting: fitting(a.fitting),
         ..Options::default()
     };
-    let predicted = collectives::skeleton::predict(&skel, &table, &opts, &points);
+    let predicted =
+        collectives::skeleton::predict(&skel, &table, &opts, &points).map_err(located)?;
     let text = match a.format {
         crate::Format::Json => crate::error::json_text(&predicted)?,
         crate::Format::Text => collectives::report::skeleton_text(&predicted),
@@ -409,6 +427,8 @@ fn points(given: &[String]) -> Result<Vec<(f64, f64)>> {
         .map(|s| {
             let v = fit::run::parse_point(s, &names)
                 .map_err(|e| CliError::usage(format!("--predict `{s}`: {e}")))?;
+            check_p(v[0])?;
+            check_d(v[1])?;
             Ok((v[0], v[1]))
         })
         .collect()
@@ -451,9 +471,37 @@ fn grid(defines: &[crate::input::Define], table: &Table) -> Result<Vec<(f64, f64
         g.names().iter().position(|n| &**n == "p"),
         g.names().iter().position(|n| &**n == "d"),
     );
-    Ok(g.points_f64()
-        .map(|v| (ip.map_or(0.0, |i| v[i]), id.map_or(0.0, |i| v[i])))
-        .collect())
+    g.points_f64()
+        .map(|v| {
+            let (p, d) = (ip.map_or(0.0, |i| v[i]), id.map_or(0.0, |i| v[i]));
+            check_p(p)?;
+            check_d(d)?;
+            Ok((p, d))
+        })
+        .collect()
+}
+
+/// A process count given with -D: a whole number from 1 to the tables' largest.
+fn check_p(p: f64) -> Result<()> {
+    let max = f64::from(collectives::table::MAX_P);
+    if p.fract() != 0.0 || !(1.0..=max).contains(&p) {
+        return Err(CliError::usage(format!(
+            "-D p={}: p is a number of processes, a whole number from 1 to {max}",
+            trace::text::num(p)
+        )));
+    }
+    Ok(())
+}
+
+/// A message size given with -D: from 0 to 1e15.
+fn check_d(d: f64) -> Result<()> {
+    if !(0.0..=1e15).contains(&d) {
+        return Err(CliError::usage(format!(
+            "-D d={}: d is a message size, from 0 to 1e15",
+            trace::text::num(d)
+        )));
+    }
+    Ok(())
 }
 
 /// Fits `table` and writes the report in `format` to `out`, and the plots into `plot_dir`.
@@ -466,6 +514,21 @@ pub fn write_report(
     out: &mut dyn Write,
 ) -> Result<()> {
     let models = collectives::fit_table(table, opts);
+    if let Some(m) = models.iter().find(|m| m.best().is_none()) {
+        let why: Vec<String> = m
+            .skipped
+            .iter()
+            .map(|s| format!("{}: {}", s.form, s.reason))
+            .collect();
+        return Err(CliError::with_help(
+            format!(
+                "no form could be fitted to {}: {}",
+                m.group.label(),
+                why.join("; ")
+            ),
+            "measure more points (process counts and sizes), or choose the operations with --op",
+        ));
+    }
     if let Some(dir) = plot_dir {
         write_plots(&models, table, dir)?;
     }
@@ -489,10 +552,22 @@ pub fn write_report(
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }
 
+/// Creates the plot directory `dir` (if missing); an error names it when it is a file or
+/// cannot be created.
+pub fn plot_dir(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::usage(format!(
+            "--plot `{}` is a file: give a directory, where one SVG per operation is written",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| CliError::write(dir, &e))
+}
+
 /// One SVG per operation into `dir`: `broadcast.svg`, `broadcast-T3D.svg`,
 /// `broadcast-shared.svg`.
 fn write_plots(models: &[OpModel], table: &Table, dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| CliError::write(dir, &e))?;
+    plot_dir(dir)?;
     for m in models {
         let mut name = m.group.op.clone();
         if !m.group.platform.is_empty() {

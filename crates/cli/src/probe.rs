@@ -40,8 +40,8 @@ pub struct ProbeArgs {
     /// With --mpi: the process counts, one mpirun each (default 2,4; 2,4,8 without --quick).
     #[arg(long = "np", value_name = "P", value_delimiter = ',', requires = "mpi", value_parser = clap::value_parser!(u32).range(1..=i64::from(probe::mpi::MAX_PROCESSES)))]
     np: Vec<u32>,
-    /// With --mpi: the message sizes in integers (default powers of 4 from 1 to 65536;
-    /// of 2 without --quick).
+    /// With --mpi: the message sizes in integers (default powers of 2 from 1 to 65536 with
+    /// --quick, to 1048576 without).
     #[arg(long, value_name = "D", value_delimiter = ',', requires = "mpi", value_parser = clap::value_parser!(u64).range(0..=probe::mpi::MAX_SIZE))]
     sizes: Vec<u64>,
     /// With --mpi: the operations (default all: barrier, broadcast, scatter, gather,
@@ -129,6 +129,10 @@ fn stopped(e: ProbeError, options: &Options) -> CliError {
 /// `vates probe --mpi`: the collective benchmark run here, its table written and fitted.
 fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
     let output = a.output.as_deref().map(Reserved::open).transpose()?;
+    // The plot directory must be usable before the measurement spends its seconds.
+    if let Some(dir) = &a.plot {
+        crate::collectives::plot_dir(dir)?;
+    }
     let dir = termio::files::cache_dir("set HOME or XDG_CACHE_HOME: the benchmark is built there")?;
     let mut o = probe::mpi::MpiOptions::new(a.quick, dir);
     if !a.np.is_empty() {
@@ -214,9 +218,12 @@ fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
         Format::Json => crate::collectives::ReportFormat::Json,
     };
     crate::collectives::write_report(&table, &opts, &[], format, a.plot.as_deref(), out)?;
-    if a.format == Format::Text && a.output.is_none() {
-        out.write_all(b"table not written (give -o FILE to keep it)\n")
-            .map_err(CliError::Stdout)?;
+    if a.format == Format::Text {
+        let line = match &a.output {
+            Some(path) => format!("table written to {}\n", path.display()),
+            None => "table not written (give -o FILE to keep it)\n".to_string(),
+        };
+        out.write_all(line.as_bytes()).map_err(CliError::Stdout)?;
     }
     Ok(())
 }

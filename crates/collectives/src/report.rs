@@ -143,14 +143,15 @@ pub struct ModelEntry {
 /// One size regime of a model in the JSON report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RegimeEntry {
-    /// The largest size it covers (`null`: every larger size).
+    /// The size where the next regime starts; this one covers the sizes below it (`null`:
+    /// every larger size).
     pub upto: Option<f64>,
     /// `(term, coefficient)` in the form's order.
     pub coefficients: Vec<(&'static str, f64)>,
 }
 
 /// The model as an equation: `7710.149 + 7834.088·log2(p)`, coefficients to seven
-/// significant digits; with regimes, `d ≤ 724: …; d ≤ 5793: …; d > 5793: …`.
+/// significant digits; with regimes, `d < 1024: …; d < 8192: …; d ≥ 8192: …`.
 pub fn equation(c: &Candidate) -> String {
     if c.pieces.len() == 1 {
         return piece_equation(c.form, &c.pieces[0].coefficients);
@@ -161,10 +162,10 @@ pub fn equation(c: &Candidate) -> String {
         let e = piece_equation(c.form, &piece.coefficients);
         match piece.upto {
             Some(u) => {
-                parts.push(format!("d ≤ {}: {e}", num(u.round())));
-                last = u.round();
+                parts.push(format!("d < {}: {e}", num(u)));
+                last = u;
             }
-            None => parts.push(format!("d > {}: {e}", num(last))),
+            None => parts.push(format!("d ≥ {}: {e}", num(last))),
         }
     }
     parts.join("; ")
@@ -353,10 +354,10 @@ pub fn latex(models: &[OpModel], time_unit: &str) -> String {
                         let m = c.form.model(&piece.coefficients);
                         let cond = match piece.upto {
                             Some(u) => {
-                                last = u.round();
-                                format!("d \\le {}", num(last))
+                                last = u;
+                                format!("d < {}", num(last))
                             }
-                            None => format!("d > {}", num(last)),
+                            None => format!("d \\ge {}", num(last)),
                         };
                         format!("{} & {cond}", fit::report::model_latex(&m, &names))
                     })

@@ -256,6 +256,75 @@ pub fn parse(name: &str, text: &str) -> Result<Skeleton, SkeletonError> {
     Ok(Skeleton { params, steps })
 }
 
+/// Checks what does not depend on the point: every operation is one `ops` has (the
+/// measured ones), every name in a size, count or time is `p` or a parameter (each
+/// parameter's value may use `p` and the parameters before it). `src` is the skeleton's
+/// name and text, for the location.
+///
+/// # Errors
+/// A located [`SkeletonError`] of kind `Unknown`.
+pub fn check(s: &Skeleton, src: (&str, &str), ops: &[String]) -> Result<(), SkeletonError> {
+    let mut known: Vec<&str> = vec!["p"];
+    for (n, e) in &s.params {
+        if let Some(v) = e.free_vars().iter().find(|v| !known.contains(&&***v)) {
+            return Err(error(
+                SkeletonErrorKind::Unknown,
+                format!("parameter {n} = {e} uses `{v}`, which no earlier `param` binds"),
+                "a parameter's value may use p and the parameters above it",
+            ));
+        }
+        known.push(n);
+    }
+    walk_check(&s.steps, &known, src, ops)
+}
+
+fn walk_check(
+    steps: &[Step],
+    known: &[&str],
+    src: (&str, &str),
+    ops: &[String],
+) -> Result<(), SkeletonError> {
+    for st in steps {
+        let (exprs, span): (Vec<&Expr>, Option<&Range<usize>>) = match st {
+            Step::Collective { op, size, span } => {
+                if !ops.iter().any(|o| o == op) {
+                    let hint =
+                        diag::did_you_mean(&diag::suggest(op, ops.iter().map(String::as_str)))
+                            .map(|d| format!(" ({d})"))
+                            .unwrap_or_default();
+                    return Err(error_at(
+                        SkeletonErrorKind::Unknown,
+                        src,
+                        span.clone(),
+                        format!("the measurements have no `{op}`"),
+                        format!(
+                            "the tables hold {}; measure {op}, or use one of those{hint}",
+                            ops.join(", ")
+                        ),
+                    ));
+                }
+                (size.iter().collect(), Some(span))
+            }
+            Step::Compute { time } => (vec![time], None),
+            Step::Loop { count, body } => {
+                walk_check(body, known, src, ops)?;
+                (vec![count], None)
+            }
+        };
+        for e in exprs {
+            if let Some(v) = e.free_vars().iter().find(|v| !known.contains(&&***v)) {
+                let message = format!("`{v}` is not a parameter of the skeleton");
+                let help = "bind it with a line `param NAME = VALUE` (p is the process count)";
+                return Err(match span {
+                    Some(r) => error_at(SkeletonErrorKind::Unknown, src, r.clone(), message, help),
+                    None => error(SkeletonErrorKind::Unknown, message, help),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 pub use crate::interp::Costs;
 
 /// The skeleton's parameters at `p` with `overrides` (by name) replacing defaults.
@@ -306,7 +375,11 @@ pub(crate) fn value_at(e: &Expr, env: &[(Name, f64)], what: &str) -> Result<f64,
     if !v.is_finite() || v < 0.0 {
         return Err(error(
             SkeletonErrorKind::Value,
-            format!("{what} = {e} is {v} here"),
+            if e.free_vars().is_empty() {
+                format!("{what} is {v}")
+            } else {
+                format!("{what} = {e} is {v} here")
+            },
             "sizes, counts and times are finite and not negative",
         ));
     }
@@ -326,7 +399,15 @@ pub fn time(
     overrides: &[(String, f64)],
 ) -> Result<f64, SkeletonError> {
     let env = bindings_at(s, p, overrides)?;
-    steps_time(&s.steps, costs, p, &env)
+    let t = steps_time(&s.steps, costs, p, &env)?;
+    if !t.is_finite() {
+        return Err(error(
+            SkeletonErrorKind::Value,
+            format!("the time at p = {p} overflows ({t})"),
+            "smaller counts or sizes: the time must be a finite number",
+        ));
+    }
+    Ok(t)
 }
 
 fn steps_time(
@@ -425,50 +506,74 @@ pub struct Predicted {
 
 /// Predicts `s` at each `(p, params)` of `points` from `table`: numerically (each cell's
 /// `opts.statistic`, interpolated) and symbolically (the models `opts` fits, one regime
-/// each so that they sum into one formula).
+/// each so that they sum into one formula). A point where the measurements have no row of
+/// `p` gets no numerical prediction and a note saying so.
+///
+/// # Errors
+/// A [`SkeletonError`]: the tables hold one operation on several platforms (kind
+/// `Unknown`); at some point a size, count or time is negative or the time overflows (kind
+/// `Value`).
 pub fn predict(
     s: &Skeleton,
     table: &crate::Table,
     opts: &crate::Options,
     points: &[(f64, Vec<(String, f64)>)],
-) -> Predicted {
+) -> Result<Predicted, SkeletonError> {
+    let groups = table.groups();
+    for g in groups.iter().filter(|g| !g.shared) {
+        if let Some(other) = groups
+            .iter()
+            .find(|h| !h.shared && h.op == g.op && h.platform != g.platform)
+        {
+            return Err(error(
+                SkeletonErrorKind::Unknown,
+                format!(
+                    "the tables hold {} on two platforms, `{}` and `{}`",
+                    g.op, g.platform, other.platform
+                ),
+                "give the tables of one platform: a program runs on one machine",
+            ));
+        }
+    }
     let opts = crate::Options {
         max_regimes: 1,
         ..opts.clone()
     };
     let models = crate::fit_table(table, &opts);
     let modelled = crate::interp::Modelled { models: &models };
-    let numerical = crate::interp::Interpolated::new(table.groups(), opts.statistic);
+    let numerical = crate::interp::Interpolated::new(groups, opts.statistic);
     let (formula, formula_note) = match formula(s, &|op| modelled.expr(op)) {
         Ok(f) => (Some(f.to_string()), None),
         Err(e) => (None, Some(e.message)),
     };
-    let points = points
-        .iter()
-        .map(|(p, params)| {
-            let mut notes = Vec::new();
-            let mut get = |costs: &dyn Costs, what: &str| {
-                time(s, costs, *p, params)
-                    .map_err(|e| notes.push(format!("{what}: {}", e.message)))
-                    .ok()
-            };
-            let numerical = get(&numerical, "numerical");
-            let symbolic = get(&modelled, "symbolic");
-            Point {
-                p: *p,
-                params: params.clone(),
-                numerical,
-                symbolic,
-                notes,
+    let mut out = Vec::with_capacity(points.len());
+    for (p, params) in points {
+        let mut notes = Vec::new();
+        let mut get = |costs: &dyn Costs, what: &str| match time(s, costs, *p, params) {
+            Ok(t) => Ok(Some(t)),
+            // What the measurements lack at this point is a note; a bad value is an error.
+            Err(e) if e.kind == SkeletonErrorKind::Unknown => {
+                notes.push(format!("{what}: {}", e.message));
+                Ok(None)
             }
-        })
-        .collect();
-    Predicted {
+            Err(e) => Err(e),
+        };
+        let numerical = get(&numerical, "numerical")?;
+        let symbolic = get(&modelled, "symbolic")?;
+        out.push(Point {
+            p: *p,
+            params: params.clone(),
+            numerical,
+            symbolic,
+            notes,
+        });
+    }
+    Ok(Predicted {
         formula,
         formula_note,
         time_unit: table.time_unit.clone(),
-        points,
-    }
+        points: out,
+    })
 }
 
 #[cfg(test)]

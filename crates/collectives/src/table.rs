@@ -376,9 +376,32 @@ pub fn read_csv(name: &str, text: &str) -> Result<Table, ReadError> {
             }
             None => false,
         };
+        let op = op_name(op);
+        // An operation has a size in every row or in none.
+        if let Some(other) = table
+            .rows
+            .iter()
+            .find(|r| r.op == op && r.platform == platform && r.d.is_some() != d.is_some())
+        {
+            let (_, r) = field(c_d)?;
+            return Err(ReadError::at(
+                ReadErrorKind::Mismatch,
+                src,
+                r,
+                format!(
+                    "{op} has {} here and {} in an earlier row",
+                    if d.is_some() { "a size" } else { "no size" },
+                    match other.d {
+                        Some(d) => format!("the size {d}"),
+                        None => "none".to_string(),
+                    }
+                ),
+            )
+            .help("an operation without data (a barrier) leaves d blank in every row; one with data gives it in every row"));
+        }
         table.rows.push(Row {
             platform,
-            op: op_name(op),
+            op,
             p: p as u32,
             d,
             time,
@@ -461,6 +484,13 @@ mod tests {
         assert!(e.message.contains("the row has 3 fields"), "{}", e.message);
         let e = read_csv("t.csv", "op,p,d,time\n").unwrap_err();
         assert!(e.message.contains("no rows"), "{}", e.message);
+        let e = read_csv("t.csv", "op,p,d,time\nb,2,,3\nb,4,1,3\n").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("t.csv:3:5: b has a size here and none"),
+            "{}",
+            e.message
+        );
         let e = read_csv("t.csv", "op,p,d,time,shared\nx,2,1,1,maybe\n").unwrap_err();
         assert!(e.message.contains("shared = `maybe`"), "{}", e.message);
         assert!(read_csv("t.csv", "").is_err());

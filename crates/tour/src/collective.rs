@@ -95,7 +95,7 @@ pub(crate) fn collective(s: &mut String) -> Result<()> {
         .iter()
         .map(|&(p, _)| (f64::from(p), Vec::new()))
         .collect();
-    let pr = collectives::skeleton::predict(&skel, &t3d, &opts, &points);
+    let pr = collectives::skeleton::predict(&skel, &t3d, &opts, &points).map_err(err)?;
     if let Some(f) = &pr.formula {
         let _ = writeln!(s, "  symbolic time (µs) = {f}\n");
     }

@@ -1,0 +1,189 @@
+//! `vates collectives` on bad input (the defects a review found): every one an error with
+//! its status, the place and the fix, never a silent result or a hang.
+
+mod common;
+use common::{example_in, fails, stdout, tempdir, TempDir};
+
+fn file(dir: &TempDir, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p.display().to_string()
+}
+
+fn here() -> String {
+    example_in("collectives", "here.csv")
+}
+
+fn thesis(k: u32) -> String {
+    format!(
+        "{}/../../bench/macdonald/tables/table_3_{k}.csv",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn many_sizes_are_fitted_in_bounded_time() {
+    // 60 sizes: the regime search is skipped with the reason (it once took minutes).
+    let dir = tempdir("coll-sizes");
+    let mut osu = String::from("# OSU MPI Broadcast Latency Test v7.3\n# Size Avg Latency(us)\n");
+    for d in 1..=60 {
+        osu.push_str(&format!("{d} {}\n", f64::from(d) * 0.01 + 1.0));
+    }
+    let f = file(&dir, "osu60.txt", &osu);
+    let start = std::time::Instant::now();
+    let out = stdout(&["collectives", "fit", &f, "--osu-np", "2"]);
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    assert!(out.contains("*  size  1 + 0.01·d"), "{out}");
+    assert!(
+        out.contains("a search for regimes splits at most 40"),
+        "{out}"
+    );
+}
+
+#[test]
+fn prediction_points_are_checked() {
+    let err = fails(
+        &["collectives", "fit", &thesis(4), "-D", "p=0", "-D", "d=1"],
+        2,
+    );
+    assert!(err.contains("-D p=0: p is a number of processes"), "{err}");
+    let err = fails(
+        &["collectives", "fit", &thesis(4), "-D", "p=2", "-D", "d=-1"],
+        2,
+    );
+    assert!(err.contains("-D d=-1: d is a message size"), "{err}");
+    let skel = example_in("collectives", "geometric.skel");
+    let err = fails(
+        &[
+            "collectives",
+            "skeleton",
+            &skel,
+            "--table",
+            &here(),
+            "-D",
+            "p=2.5",
+        ],
+        2,
+    );
+    assert!(err.contains("p is a number of processes"), "{err}");
+}
+
+#[test]
+fn a_table_nothing_can_be_fitted_to_is_an_error() {
+    let dir = tempdir("coll-none");
+    let f = file(&dir, "q.csv", "op,p,d,time\nbroadcast,2,1,3\n");
+    let err = fails(&["collectives", "fit", &f], 1);
+    assert!(
+        err.contains("no form could be fitted to broadcast"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_size_given_in_some_rows_only_is_located() {
+    let dir = tempdir("coll-mixed");
+    let f = file(
+        &dir,
+        "b.csv",
+        "op,p,d,time\nbroadcast,2,,3\nbroadcast,4,1,3\n",
+    );
+    let err = fails(&["collectives", "fit", &f], 1);
+    assert!(
+        err.contains("b.csv:3:13: broadcast has a size here and none"),
+        "{err}"
+    );
+}
+
+#[test]
+fn skeleton_errors_are_errors_with_their_place() {
+    let dir = tempdir("coll-skel");
+    for (text, status, want) in [
+        (
+            "scatter m*2\n",
+            1,
+            "s.skel:1:1: `m` is not a parameter of the skeleton",
+        ),
+        (
+            "frobnicate 2\n",
+            1,
+            "s.skel:1:1: the measurements have no `frobnicate`",
+        ),
+        ("scatter -5\n", 1, "the size of scatter is -5"),
+        ("loop -3\n send-receive 1\nend\n", 1, "a loop count is -3"),
+        (
+            "param n = n\nscatter n\n",
+            1,
+            "uses `n`, which no earlier `param` binds",
+        ),
+    ] {
+        let s = file(&dir, "s.skel", text);
+        let err = fails(
+            &[
+                "collectives",
+                "skeleton",
+                &s,
+                "--table",
+                &here(),
+                "-D",
+                "p=2",
+            ],
+            status,
+        );
+        assert!(err.contains(want), "{text:?}: {err}");
+    }
+    // Tables of two platforms for one operation.
+    let skel = example_in("collectives", "geometric.skel");
+    let err = fails(
+        &[
+            "collectives",
+            "skeleton",
+            &skel,
+            "--table",
+            &thesis(7),
+            "--table",
+            &thesis(10),
+            "--table",
+            &thesis(13),
+            "--table",
+            &thesis(8),
+            "-D",
+            "p=4",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("the tables hold scatter on two platforms"),
+        "{err}"
+    );
+}
+
+#[test]
+fn fragment_parameters_are_whole_and_not_negative() {
+    let f = example_in("collectives", "prefix_sum.f");
+    let err = fails(
+        &[
+            "collectives",
+            "count",
+            &f,
+            "-D",
+            "N=-5",
+            "--platform",
+            "sun",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("-D N=-5: a loop bound is a whole number"),
+        "{err}"
+    );
+    let out = stdout(&["collectives", "count", &f, "-D", "N=1000"]);
+    assert!(out.contains("loadR      2*N - 1         1999"), "{out}");
+}
+
+#[test]
+fn a_plot_path_that_is_a_file_is_refused_before_the_work() {
+    let dir = tempdir("coll-plot");
+    let f = file(&dir, "x.svg", "");
+    let err = fails(&["collectives", "fit", &here(), "--plot", &f], 2);
+    assert!(err.contains("is a file: give a directory"), "{err}");
+}

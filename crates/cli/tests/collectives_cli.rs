@@ -187,3 +187,65 @@ fn a_plot_path_that_is_a_file_is_refused_before_the_work() {
     let err = fails(&["collectives", "fit", &here(), "--plot", &f], 2);
     assert!(err.contains("is a file: give a directory"), "{err}");
 }
+
+#[test]
+fn a_skeleton_lowered_to_etccs_shows_the_bus_contention() {
+    // A scatter of 10 integers to 2 ranks, a message costing 5 to start and 1 per integer:
+    // perfect network 20, bus 25 (the second transfer waits for the first).
+    let dir = tempdir("coll-etccs");
+    let s = file(&dir, "s.skel", "scatter 10\n");
+    let out = stdout(&[
+        "collectives",
+        "skeleton",
+        &s,
+        "--table",
+        &here(),
+        "-D",
+        "p=3",
+        "--etccs",
+        "both",
+        "--message-start",
+        "5",
+        "--message-per-item",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let lowered = &v["points"][0]["lowered"];
+    assert_eq!(lowered[0]["network"], "bus");
+    assert_eq!(lowered[0]["time"], 25.0);
+    assert_eq!(lowered[1]["network"], "perfect");
+    assert_eq!(lowered[1]["time"], 20.0);
+    // Without the costs given, they come from the table's send-receive.
+    let skel = example_in("collectives", "geometric.skel");
+    let out = stdout(&[
+        "collectives",
+        "skeleton",
+        &skel,
+        "--table",
+        &here(),
+        "-D",
+        "p=2",
+        "-D",
+        "n=6",
+        "--etccs",
+        "perfect",
+    ]);
+    assert!(out.contains("ETCCS perfect (µs)"), "{out}");
+    let err = fails(
+        &[
+            "collectives",
+            "skeleton",
+            &skel,
+            "--table",
+            &here(),
+            "-D",
+            "p=2",
+            "--message-start",
+            "1",
+        ],
+        2,
+    );
+    assert!(err.contains("--etccs"), "{err}");
+}

@@ -51,6 +51,23 @@ pub struct Lowering {
     pub network: Network,
 }
 
+/// A message's costs read off a table: the `size` form (`start + per_item·d`) fitted to
+/// the real send-receive cells at the smallest process count of 2 or more, each cell's
+/// `stat`; `None` when the table has no such cells.
+pub fn message_costs(table: &crate::Table, stat: crate::Statistic) -> Option<(f64, f64)> {
+    let g = table
+        .groups()
+        .into_iter()
+        .find(|g| g.op == "send-receive" && !g.shared)?;
+    let p = g.cells.iter().map(|c| c.p).filter(|&p| p >= 2).min()?;
+    let mut at_p = g.clone();
+    at_p.cells.retain(|c| c.p == p);
+    let form = crate::Form::named("size")?;
+    let c = crate::model::fit_form(&at_p, form, stat, crate::model::Fitting::Relative, 1).ok()?;
+    let (start, per_item) = (c.coefficients()[0], c.coefficients()[1]);
+    (start >= 0.0 && per_item >= 0.0).then_some((start, per_item))
+}
+
 /// One action of a rank's chain.
 enum Act {
     Tau(f64),

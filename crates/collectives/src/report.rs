@@ -459,6 +459,14 @@ pub fn skeleton_text(pr: &crate::skeleton::Predicted) -> String {
     cols.push(("p".into(), Align::Right));
     cols.push((format!("numerical ({})", pr.time_unit), Align::Right));
     cols.push((format!("symbolic ({})", pr.time_unit), Align::Right));
+    let networks: Vec<&'static str> = pr
+        .points
+        .first()
+        .map(|p| p.lowered.iter().map(|l| l.network).collect())
+        .unwrap_or_default();
+    for n in &networks {
+        cols.push((format!("ETCCS {n} ({})", pr.time_unit), Align::Right));
+    }
     let mut t = TextTable::new(cols);
     let mut notes = Vec::new();
     for p in &pr.points {
@@ -466,6 +474,12 @@ pub fn skeleton_text(pr: &crate::skeleton::Predicted) -> String {
         row.push(num(p.p));
         row.push(p.numerical.map_or("-".into(), num));
         row.push(p.symbolic.map_or("-".into(), num));
+        for l in &p.lowered {
+            row.push(l.time.map_or("-".into(), num));
+            if let Some(n) = &l.note {
+                notes.push(format!("ETCCS {} at p = {}: {n}", l.network, num(p.p)));
+            }
+        }
         t.push(row);
         notes.extend(p.notes.iter().cloned());
     }

@@ -488,6 +488,21 @@ pub struct Point {
     pub symbolic: Option<f64>,
     /// Why a prediction is missing.
     pub notes: Vec<String>,
+    /// The lowered model's analyses ([`crate::lower`]), when asked for: one per network.
+    pub lowered: Vec<Lowered>,
+}
+
+/// The Eager Timed CCS analysis of a skeleton lowered at one point.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lowered {
+    /// `bus` or `perfect`.
+    pub network: &'static str,
+    /// The slowest execution time, if the analysis finished.
+    pub time: Option<f64>,
+    /// The states explored.
+    pub states: usize,
+    /// Why there is no time (a limit reached, a model too large to lower).
+    pub note: Option<String>,
 }
 
 /// The skeleton's predictions from one table of measurements.
@@ -566,6 +581,7 @@ pub fn predict(
             numerical,
             symbolic,
             notes,
+            lowered: Vec::new(),
         });
     }
     Ok(Predicted {

@@ -31,9 +31,41 @@ pub struct SkeletonArgs {
     /// The value of each measured point's repetitions that is interpolated and fitted.
     #[arg(long, value_enum, default_value_t = StatisticArg::Median)]
     statistic: StatisticArg,
+    /// Also lower the skeleton to an Eager Timed CCS model at each point and analyse it on
+    /// a bus (one transfer at a time), a perfect network (no contention), or both: the
+    /// contention the collective models leave out (thesis chapter 4's two extremes).
+    #[arg(long, value_enum)]
+    etccs: Option<NetworkArg>,
+    /// With --etccs: a message's start-up on its sender, in the tables' time unit
+    /// (default: the constant of `a + c·d` fitted to the tables' send-receive).
+    #[arg(long, value_name = "T", requires = "etccs")]
+    message_start: Option<f64>,
+    /// With --etccs: the network time per integer of a message (default: the slope of that
+    /// fit).
+    #[arg(long, value_name = "T", requires = "etccs")]
+    message_per_item: Option<f64>,
+    /// With --etccs: the most states an analysis explores.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "etccs",
+        default_value_t = 1_000_000
+    )]
+    max_states: usize,
     /// Output format.
     #[arg(long, value_enum, default_value_t = crate::Format::Text)]
     format: crate::Format,
+}
+
+/// `--etccs`: the networks to analyse the lowered model on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NetworkArg {
+    /// One transfer at a time.
+    Bus,
+    /// No contention.
+    Perfect,
+    /// Both.
+    Both,
 }
 
 /// Runs `vates collectives skeleton`.
@@ -95,11 +127,97 @@ pub fn run(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
         fitting: fitting(a.fitting),
         ..Options::default()
     };
-    let predicted =
+    let mut predicted =
         collectives::skeleton::predict(&skel, &table, &opts, &points).map_err(located)?;
+    if let Some(net) = a.etccs {
+        lowered(&a, net, &skel, &table, opts.statistic, &mut predicted)?;
+    }
     let text = match a.format {
         crate::Format::Json => crate::error::json_text(&predicted)?,
         crate::Format::Text => collectives::report::skeleton_text(&predicted),
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+/// Lowers the skeleton at every point and analyses it on the networks of `net`.
+fn lowered(
+    a: &SkeletonArgs,
+    net: NetworkArg,
+    skel: &collectives::skeleton::Skeleton,
+    table: &collectives::Table,
+    stat: collectives::Statistic,
+    predicted: &mut collectives::skeleton::Predicted,
+) -> Result<()> {
+    use collectives::lower::{message_costs, to_etccs, Lowering, Network};
+    let fitted = message_costs(table, stat);
+    let (start, per_item) = match (a.message_start, a.message_per_item, fitted) {
+        (Some(s), Some(b), _) => (s, b),
+        (s, b, Some((fs, fb))) => (s.unwrap_or(fs), b.unwrap_or(fb)),
+        _ => {
+            return Err(CliError::usage(
+                "--etccs: the tables have no send-receive at 2 processes or more to read a \
+                 message's costs from; give --message-start and --message-per-item",
+            ))
+        }
+    };
+    if !(start.is_finite() && per_item.is_finite() && start >= 0.0 && per_item >= 0.0) {
+        return Err(CliError::usage(
+            "--message-start and --message-per-item are times, finite and not negative",
+        ));
+    }
+    let networks: &[(Network, &'static str)] = match net {
+        NetworkArg::Bus => &[(Network::Bus, "bus")],
+        NetworkArg::Perfect => &[(Network::Perfect, "perfect")],
+        NetworkArg::Both => &[(Network::Bus, "bus"), (Network::Perfect, "perfect")],
+    };
+    crate::error::note(&format!(
+        "note: --etccs: a message costs its sender {} and the network {} per integer ({})",
+        trace::text::num(start),
+        trace::text::num(per_item),
+        if a.message_start.is_some() && a.message_per_item.is_some() {
+            "as given"
+        } else {
+            "from the send-receive measurements"
+        }
+    ));
+    for point in &mut predicted.points {
+        for &(network, name) in networks {
+            let l = Lowering {
+                p: point.p as u32,
+                params: point.params.clone(),
+                start,
+                per_item,
+                network,
+            };
+            let mut out = collectives::skeleton::Lowered {
+                network: name,
+                time: None,
+                states: 0,
+                note: None,
+            };
+            match to_etccs(skel, &l) {
+                Err(e) => out.note = Some(e.message),
+                Ok(model) => {
+                    let job = etccs::job::Job {
+                        max_states: a.max_states,
+                        ..etccs::job::Job::new("lowered.etccs", &model)
+                    };
+                    match job.run() {
+                        Ok(etccs::job::Results::One(one)) => {
+                            if let Some(an) = one.concrete().first() {
+                                out.states = an.states;
+                                out.time = an.exec.keys().last().map(expr::number::to_f64);
+                            }
+                        }
+                        Ok(_) => out.note = Some("more than one analysis".into()),
+                        Err(e) => {
+                            out.note = Some(format!("{e} (raise --max-states, or a smaller p)"))
+                        }
+                    }
+                }
+            }
+            point.lowered.push(out);
+        }
+    }
+    Ok(())
 }

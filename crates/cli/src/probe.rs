@@ -35,8 +35,15 @@ pub struct ProbeArgs {
     /// mpicc, run it with mpirun over process counts and message sizes, write the table
     /// with -o (CSV op,p,d,time,shared) and fit the thesis' models to it. Process counts
     /// above the cores run time-shared and are fitted apart.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "fortran")]
     mpi: bool,
+    /// Characterise this host for MacDonald's micro-analysis (thesis section 2.2) instead:
+    /// time generated Fortran fragments compiled with gfortran at -O0 and -O2, fit the nine
+    /// basic operation times, and predict the thesis' fragments A-F against their measured
+    /// times beside the Mflop/s baseline (Tables 2-5 to 2-11). About a minute; --quick a few
+    /// seconds.
+    #[arg(long)]
+    fortran: bool,
     /// With --mpi: the process counts, one mpirun each (default 2,4; 2,4,8 without --quick).
     #[arg(long = "np", value_name = "P", value_delimiter = ',', requires = "mpi", value_parser = clap::value_parser!(u32).range(1..=i64::from(probe::mpi::MAX_PROCESSES)))]
     np: Vec<u32>,
@@ -66,6 +73,9 @@ pub struct ProbeArgs {
 pub fn run(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
     if a.mpi {
         return mpi(a, out);
+    }
+    if a.fortran {
+        return fortran(&a, out);
     }
     // The output must be writable before the probe spends its seconds.
     let output = a.output.as_deref().map(Reserved::open).transpose()?;
@@ -249,4 +259,60 @@ fn mpi_error(e: probe::mpi::MpiError) -> CliError {
         }
     };
     CliError::with_help(format!("the MPI probe stopped: {e}"), help)
+}
+
+/// `vates probe --fortran`: chapter 2's platform characterisation on this host.
+fn fortran(a: &ProbeArgs, out: &mut dyn Write) -> Result<()> {
+    use collectives::micro::platform::{characterise, gfortran::Gfortran, study, Plan};
+    let output = a.output.as_deref().map(Reserved::open).transpose()?;
+    let dir =
+        termio::files::cache_dir("set HOME or XDG_CACHE_HOME: the fragments are built there")?;
+    let mut runner = Gfortran::new(dir.join("micro"));
+    let version = runner.version().map_err(|e| {
+        CliError::with_help(
+            format!("the Fortran probe cannot start: {e}"),
+            "install gfortran (Debian: apt install gfortran)",
+        )
+    })?;
+    let fragments = study::thesis_fragments()
+        .map_err(|e| CliError::msg(format!("the thesis' fragments: {e}")))?;
+    let plan = if a.quick {
+        Plan::quick()
+    } else {
+        Plan::thesis()
+    };
+    // No spinner: a drawing thread would compete with the timings.
+    crate::error::note(&format!(
+        "note: timing Fortran fragments built with {version} ({})",
+        if a.quick {
+            "a few seconds"
+        } else {
+            "about a minute"
+        }
+    ));
+    let result = characterise(&mut runner, &plan, &fragments);
+    let study = match result {
+        Ok(s) => s,
+        Err(e) => {
+            if let Some(f) = output {
+                f.abandon();
+            }
+            return Err(CliError::with_help(
+                format!("the Fortran probe stopped: {e}"),
+                "run it again on an otherwise idle host; check that gfortran compiles a program",
+            ));
+        }
+    };
+    let json = crate::error::json_text(&study)?;
+    if let Some(f) = output {
+        f.write(json.as_bytes())?;
+    }
+    let text = match a.format {
+        Format::Json => json,
+        Format::Text => format!(
+            "compiler: {version}\n{}",
+            collectives::micro::report::study_text(&study, &fragments)
+        ),
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }

@@ -249,3 +249,37 @@ fn a_skeleton_lowered_to_etccs_shows_the_bus_contention() {
     );
     assert!(err.contains("--etccs"), "{err}");
 }
+
+#[test]
+fn the_fortran_probe_characterises_this_host() {
+    let found = std::process::Command::new("gfortran")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("skipped: install gfortran (Debian)");
+        }
+        println!("skipped: install gfortran (Debian)");
+        return;
+    }
+    let out = stdout(&["probe", "--fortran", "--quick", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    let levels = v["levels"].as_array().expect("levels");
+    assert_eq!(levels.len(), 2, "-O0 and -O2");
+    for l in levels {
+        // The nine operation times fitted, none negative, and every fragment A-F predicted.
+        let times = l["calibration"]["times"].as_array().expect("times");
+        assert_eq!(times.len(), 9);
+        assert!(times.iter().all(|t| t.as_f64().is_some_and(|t| t >= 0.0)));
+        let cells = l["comparison"]["cells"].as_array().expect("cells");
+        for f in ["A", "B", "C", "D", "E", "F"] {
+            assert!(cells.iter().any(|c| c["fragment"] == f), "{f}");
+        }
+    }
+    let text = stdout(&["probe", "--fortran", "--quick"]);
+    assert!(
+        text.contains("### -O0: prediction differences (%), Table 2-7 form"),
+        "{text}"
+    );
+}

@@ -162,6 +162,181 @@ pub fn count_text(r: &CountReport) -> String {
     out
 }
 
+/// The characterisation of this machine as text (Markdown tables): the fragments' counts
+/// (Table 2-6's form) and flops (Table 2-10's), their loop-carried dependences, the fitted
+/// operation times (Table 2-5's and 2-13's form) and, per optimisation level, the
+/// prediction differences (Tables 2-7 to 2-9) beside the Mflop/s baseline (Table 2-11).
+pub fn study_text(study: &super::platform::study::Study, fragments: &[super::Fragment]) -> String {
+    use super::dependence::carried;
+    use super::platform::study::by_dependence;
+    use super::predict::Summary;
+    use super::thesis::TABLE_2_9;
+    use std::fmt::Write as _;
+    fn row(name: &str, s: &Summary) -> String {
+        let [max, min, avg, sd] = s.row();
+        format!("| {name} | {max:+.0} | {min:+.0} | {avg:.1} | {sd:.1} |")
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n### Counts (Table 2-6 form) and flops (Table 2-10 form)\n"
+    );
+    let _ = writeln!(
+        out,
+        "| operation | {} |",
+        fragments
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(out, "|---|{}", "---|".repeat(fragments.len()));
+    for op in OPS {
+        let cells: Vec<String> = fragments
+            .iter()
+            .map(|f| f.counts.get(op).to_string())
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", op.name(), cells.join(" | "));
+    }
+    let flops: Vec<String> = fragments
+        .iter()
+        .map(|f| f.counts.flops().to_string())
+        .collect();
+    let _ = writeln!(out, "| flops | {} |", flops.join(" | "));
+    let _ = writeln!(out, "\nLoop-carried dependences:");
+    for f in fragments {
+        let c: Vec<String> = carried(&f.program)
+            .iter()
+            .map(|c| format!("{} (loop {})", c.name, c.loop_var))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {}: {}",
+            f.name,
+            if c.is_empty() {
+                "none".to_string()
+            } else {
+                c.join(", ")
+            }
+        );
+    }
+    let _ = writeln!(out, "\n### Operation times (ns; Table 2-5 / 2-13 form)\n");
+    let mut head = "| operation |".to_string();
+    let mut rule = "|---|".to_string();
+    for l in &study.levels {
+        head += &format!(" {} NNLS | {} LS |", l.opt.flag(), l.opt.flag());
+        rule += "---:|---:|";
+    }
+    let _ = writeln!(out, "{head}\n{rule}");
+    for op in OPS {
+        let mut line = format!("| {} |", op.name());
+        for l in &study.levels {
+            line += &format!(
+                " {:.3} | {:.3} |",
+                l.calibration.times.get(op) * 1e9,
+                l.calibration.least_squares[op.index()] * 1e9
+            );
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    for l in &study.levels {
+        let _ = writeln!(
+            out,
+            "\n{}: call overhead {:.2} ns; design rank {}, condition {:.0}",
+            l.opt.flag(),
+            l.overhead * 1e9,
+            l.calibration.rank,
+            l.calibration.condition
+        );
+    }
+    for l in &study.levels {
+        let _ = writeln!(
+            out,
+            "\n### {}: prediction differences (%), Table 2-7 form\n",
+            l.opt.flag()
+        );
+        let lengths: Vec<i64> = {
+            let mut v: Vec<i64> = l.comparison.cells.iter().map(|c| c.n).collect();
+            v.dedup();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let _ = writeln!(
+            out,
+            "| fragment | {} |",
+            lengths
+                .iter()
+                .map(|n| format!("n = {n}"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        let _ = writeln!(out, "|---|{}", "---:|".repeat(lengths.len()));
+        for f in fragments {
+            let cells: Vec<String> = lengths
+                .iter()
+                .map(|n| {
+                    l.comparison
+                        .cells
+                        .iter()
+                        .find(|c| c.fragment == f.name && c.n == *n)
+                        .map_or("".into(), |c| format!("{:+.0}", c.percent()))
+                })
+                .collect();
+            let _ = writeln!(out, "| {} | {} |", f.name, cells.join(" | "));
+        }
+        let _ = writeln!(
+            out,
+            "\nBy fragment (Table 2-8 form; max, min, avg |d|, SD |d|):\n"
+        );
+        let _ = writeln!(
+            out,
+            "| fragment | max | min | avg | SD |\n|---|---:|---:|---:|---:|"
+        );
+        for (name, s) in l.comparison.by_fragment() {
+            let _ = writeln!(out, "{}", row(&name, &s));
+        }
+        let _ = writeln!(
+            out,
+            "\nOverall (Table 2-9 form) and the Mflop/s baseline (Table 2-11 form):\n"
+        );
+        let _ = writeln!(
+            out,
+            "| prediction | max | min | avg | SD |\n|---|---:|---:|---:|---:|"
+        );
+        if let Some(s) = l.comparison.summary(|_| true) {
+            let _ = writeln!(out, "{}", row("micro-analysis", &s));
+        }
+        let (independent, carried) = by_dependence(&l.comparison, fragments);
+        if let Some(s) = independent {
+            let _ = writeln!(out, "{}", row("micro-analysis, no carried dependence", &s));
+        }
+        if let Some(s) = carried {
+            let _ = writeln!(
+                out,
+                "{}",
+                row("micro-analysis, a loop-carried dependence", &s)
+            );
+        }
+        if let Some(s) = l.baseline.summary(|_| true) {
+            let _ = writeln!(out, "{}", row("Mflop/s baseline", &s));
+        }
+        let rates: Vec<String> = l.rates.iter().map(|(n, r)| format!("{n} {r:.0}")).collect();
+        let _ = writeln!(
+            out,
+            "\nBaseline rates (Mflop/s, geometric mean of the other fragments): {}",
+            rates.join(", ")
+        );
+    }
+    let thesis: Vec<String> = TABLE_2_9.iter().map(|r| format!("{:.0}", r[2])).collect();
+    let _ = writeln!(
+        out,
+        "\nThe thesis' unoptimised average magnitudes (Table 2-9): {} %",
+        thesis.join(", ")
+    );
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,6 +63,20 @@ pub fn parse(name: &str, text: &str, form: Form, limits: &Limits) -> Result<Prog
         span: Range<usize>,
         body: Vec<Stmt>,
     }
+    // A closed loop becomes a DO statement of the loop around it, or of the program.
+    fn close(open: Open, stack: &mut [Open], top: &mut Vec<Stmt>) {
+        let done = Stmt::Do {
+            var: open.var,
+            lo: open.lo,
+            hi: open.hi,
+            body: open.body,
+            span: open.span,
+        };
+        match stack.last_mut() {
+            Some(o) => o.body.push(done),
+            None => top.push(done),
+        }
+    }
     let mut stack: Vec<Open> = Vec::new();
     let mut top: Vec<Stmt> = Vec::new();
     let mut executable = false;
@@ -162,17 +176,7 @@ pub fn parse(name: &str, text: &str, form: Form, limits: &Limits) -> Result<Prog
                         ));
                     }
                 }
-                let done = Stmt::Do {
-                    var: open.var,
-                    lo: open.lo,
-                    hi: open.hi,
-                    body: open.body,
-                    span: open.span,
-                };
-                match stack.last_mut() {
-                    Some(o) => o.body.push(done),
-                    None => top.push(done),
-                }
+                close(open, &mut stack, &mut top);
                 continue;
             }
             (Some("END"), None) => {
@@ -262,17 +266,7 @@ pub fn parse(name: &str, text: &str, form: Form, limits: &Limits) -> Result<Prog
         if let Some((l, r)) = &st.label {
             while stack.last().is_some_and(|o| o.label == Some(*l)) {
                 let open = stack.pop().expect("checked by is_some_and");
-                let done = Stmt::Do {
-                    var: open.var,
-                    lo: open.lo,
-                    hi: open.hi,
-                    body: open.body,
-                    span: open.span,
-                };
-                match stack.last_mut() {
-                    Some(o) => o.body.push(done),
-                    None => top.push(done),
-                }
+                close(open, &mut stack, &mut top);
             }
             if stack.iter().any(|o| o.label == Some(*l)) {
                 return Err(SourceError::at(

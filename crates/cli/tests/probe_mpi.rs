@@ -1,8 +1,8 @@
 //! `vates probe --mpi` on this host, with real MPI (issue 31): the collective benchmark is
 //! built with `mpicc`, run with `mpirun` at 2 processes (the cores) and 4 (time-shared),
 //! its table written and fitted; the fitted models of barrier, broadcast and allreduce at
-//! p = 2 predict what they were not fitted to within 15% (median): the sizes between the
-//! powers of two they were fitted to, and the barrier's other half of its repetitions; and
+//! p = 2 predict what they were not fitted to within 15% (median): each size from the
+//! model fitted to the others, and the barrier's other half of its repetitions; and
 //! a real geometric decomposition (examples/collectives/geodecomp.c) is predicted from its
 //! skeleton within 15% (median; the numerical method, the symbolic one within 25%).
 //!
@@ -73,51 +73,32 @@ fn probe(tag: &str, args: &[&str]) -> (Table, String, f64) {
     )
 }
 
-/// Whether `d` is a power of two.
-fn power_of_two(d: Option<f64>) -> bool {
-    d.is_some_and(|d| d >= 1.0 && (d as u64).is_power_of_two() && d.fract() == 0.0)
-}
-
-/// The median relative difference (%) of `op` at p = 2 at the sizes between the powers of
-/// two (3·2^k), predicted by the models fitted to the powers of two, with each cell's
-/// minimum.
+/// The median relative difference (%) of `op` at p = 2 at its sizes, each predicted by
+/// the model fitted (regimes searched again) to the other sizes: the cross-validated
+/// difference of the chosen model, with each cell's minimum.
 fn held_out_median(table: &Table, op: &str) -> f64 {
     let group = table
         .groups()
         .into_iter()
         .find(|g| g.op == op && !g.shared && g.cells.iter().all(|c| c.p == 2))
         .expect("the operation at p = 2");
-    let (mut train, mut test) = (group.clone(), Vec::new());
-    train.cells.clear();
-    for c in &group.cells {
-        if power_of_two(c.d) {
-            train.cells.push(c.clone());
-        } else {
-            test.push(c.clone());
-        }
-    }
-    assert!(test.len() >= 8, "{} held-out sizes", test.len());
+    let sizes = group.cells.len();
+    assert!(sizes >= 9, "{sizes} sizes");
     let opts = Options {
         statistic: Statistic::Min,
         ..Options::default()
     };
-    let m = fit_group(train, &opts);
+    let m = fit_group(group, &opts);
     let best = m.best().expect("a model");
-    let mut errs: Vec<f64> = test
-        .iter()
-        .map(|c| {
-            let t = c.value(Statistic::Min);
-            (best.predict(2.0, c.d.unwrap_or(0.0)) - t).abs() / t * 100.0
-        })
-        .collect();
-    errs.sort_by(f64::total_cmp);
+    let cv = best.cross_validated.expect("sizes left out one at a time");
     println!(
-        "{op}: {} fitted to {} sizes, {} held out, differences {errs:.1?}",
+        "{op}: {} over {sizes} sizes, each left out: median {:.1}%, mean {:.1}%, max {:.1}%",
         best.name(),
-        group.cells.len() - test.len(),
-        errs.len()
+        cv.median,
+        cv.mean,
+        cv.max
     );
-    stats::median(&errs).expect("held-out sizes")
+    cv.median
 }
 
 #[test]
@@ -130,26 +111,7 @@ fn quick_probe_measures_fits_and_predicts_held_out_sizes() {
     // one is taken before the check fails, and both are printed.
     let mut medians = Vec::new();
     for attempt in 0..2 {
-        // The quick grid (powers of two to 65,536) and the sizes between them (3·2^k), which
-        // the models fitted to the powers of two predict.
-        let between: Vec<String> = (0..15).map(|k| (3u64 << k).to_string()).collect();
         let (table, stdout, seconds) = probe("probe-mpi-quick", &["--quick"]);
-        let sizes: Vec<String> = (0..=16)
-            .map(|k| (1u64 << k).to_string())
-            .chain(between)
-            .collect();
-        let (held, _, _) = probe(
-            "probe-mpi-held",
-            &[
-                "--quick",
-                "--np",
-                "2",
-                "--op",
-                "barrier,broadcast,allreduce",
-                "--sizes",
-                &sizes.join(","),
-            ],
-        );
         assert!(seconds < 60.0, "--quick took {seconds:.1} s");
         // Every operation at p = 2 (real) and p = 4 (time-shared, fitted apart).
         for op in probe::mpi::OPS {
@@ -166,11 +128,11 @@ fn quick_probe_measures_fits_and_predicts_held_out_sizes() {
         assert!(table.rows.iter().all(|r| r.shared == (r.p > 2)));
         assert!(stdout.contains("broadcast (time-shared):"), "{stdout}");
         assert!(stdout.contains("MPI_Wtime resolution"), "{stdout}");
-        let bcast = held_out_median(&held, "broadcast");
-        let allreduce = held_out_median(&held, "allreduce");
+        let bcast = held_out_median(&table, "broadcast");
+        let allreduce = held_out_median(&table, "allreduce");
         // The barrier has no sizes: the repetitions are held out instead, the model of
         // the first half predicting the second half's least disturbed time.
-        let barrier: Vec<f64> = held
+        let barrier: Vec<f64> = table
             .rows
             .iter()
             .filter(|r| r.op == "barrier" && r.p == 2)

@@ -57,13 +57,24 @@ impl Costs for Interpolated {
             let ps: Vec<String> = group
                 .cells
                 .iter()
-                .map(|c| c.p.to_string())
+                .map(|c| c.p)
                 .collect::<std::collections::BTreeSet<_>>()
                 .into_iter()
+                .map(|p| p.to_string())
                 .collect();
+            let shared = self
+                .groups
+                .iter()
+                .any(|g| g.op == op && g.shared && g.cells.iter().any(|c| f64::from(c.p) == p));
             return Err(format!(
-                "no measurement at p = {p} (measured at p = {}); the numerical method reads the row of p",
-                ps.join(", ")
+                "no measurement at p = {p} (measured at p = {}{}); the numerical method reads \
+                 the row of p",
+                ps.join(", "),
+                if shared {
+                    "; at this p only time-shared runs, which are not used"
+                } else {
+                    ""
+                }
             ));
         }
         Ok(linear(&row, d))

@@ -65,8 +65,14 @@ pub fn predictions(models: &[OpModel], points: &[(f64, f64)]) -> Vec<Prediction>
             ds.iter().copied().fold(f64::INFINITY, f64::min),
             ds.iter().copied().fold(0.0, f64::max),
         );
+        let mut seen: Vec<(f64, Option<f64>)> = Vec::new();
         for &(p, d) in points {
             let d = m.group.has_size().then_some(d);
+            // An operation without data is predicted once per p, whatever the sizes asked.
+            if seen.contains(&(p, d)) {
+                continue;
+            }
+            seen.push((p, d));
             out.push(Prediction {
                 operation: m.group.label(),
                 form: best.name(),

@@ -1146,3 +1146,57 @@ fn threads_past_the_rows_shown_are_summed_in_a_row_that_says_so() {
     assert!(!s.contains("worker[31]"), "{s}");
     assert!(s.contains("\n  (9 more threads, summed) "), "{s}");
 }
+
+#[test]
+fn samples_the_processors_do_not_divide_are_warned_about() {
+    // Issue 32: the paper's uneven-sample warning (§4 step 4) was never shown. GE's samples
+    // at N = 241 and 321 on P = 2 leave a row over.
+    let dir = tempdir("semi-uneven");
+    let text = std::fs::read_to_string(ex("ge_samples.csv")).unwrap();
+    let uneven: String = text
+        .lines()
+        .map(|l| {
+            l.replacen("240,2,", "241,2,", 1)
+                .replacen("320,2,", "321,2,", 1)
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let samples = dir.join("uneven.csv");
+    std::fs::write(&samples, uneven).unwrap();
+    let samples = samples.display().to_string();
+    let (_out, err) = output_with_code(
+        &[
+            "semi",
+            "predict",
+            &ex("ge.tg"),
+            "--samples",
+            &samples,
+            "-D",
+            "N=1600",
+            "-D",
+            "P=2",
+        ],
+        0,
+    );
+    assert!(
+        err.contains("the sample at N = 241, P = 2 does not divide evenly over the 2 processors (remainder 1)"),
+        "{err}"
+    );
+    assert!(err.contains("N = 321"), "{err}");
+    // The committed samples (N = 240, 320) divide evenly: no such warning.
+    let (_, err) = output_with_code(
+        &[
+            "semi",
+            "predict",
+            &ex("ge.tg"),
+            "--samples",
+            &ex("ge_samples.csv"),
+            "-D",
+            "N=1600",
+            "-D",
+            "P=2",
+        ],
+        0,
+    );
+    assert!(!err.contains("does not divide evenly"), "{err}");
+}

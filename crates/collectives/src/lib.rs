@@ -16,6 +16,8 @@
 //! * [`micro`]: chapter 2's micro-analysis: the Fortran 77 subset of Table 2-2 counted in
 //!   the nine basic operations, platforms characterised by timing fragments (gfortran here),
 //!   predictions judged as Tables 2-7 to 2-9 judge them.
+//! * [`points`]: the points a model or skeleton is predicted at, from `-D`-style bindings,
+//!   each checked.
 //! * [`report`]: text, LaTeX and plots of measurements against the model; JSON is the
 //!   serialisation of [`report::Report`].
 //! * [`skeleton`]: SPMD programs as sequences of collectives, computation phases and loops
@@ -36,6 +38,7 @@ pub mod lower;
 pub mod micro;
 pub mod model;
 pub mod osu;
+pub mod points;
 pub mod report;
 pub mod skeleton;
 pub mod source;

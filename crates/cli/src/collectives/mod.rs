@@ -15,7 +15,7 @@ mod count;
 mod points;
 mod skeleton;
 pub use count::CountArgs;
-use points::{check_p, grid, points};
+use points::{grid, points};
 pub use skeleton::SkeletonArgs;
 
 /// The largest measurement file read (bytes, 64 MiB): a million timed runs.

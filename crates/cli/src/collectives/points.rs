@@ -1,9 +1,39 @@
-//! The points `vates collectives fit` and `skeleton` predict at: `-D` grids and `--predict`,
-//! each checked.
+//! The flags of the points `vates collectives fit` and `skeleton` predict at (`-D` and
+//! `--predict`), turned into `collectives::points` calls and their errors into messages
+//! that name the flag.
 
+use collectives::points::{self, PointsError};
 use collectives::Table;
 
 use crate::error::{CliError, Result};
+use crate::input::Define;
+
+/// A points error as a message naming `-D` (or `flag`).
+fn error(flag: &str, e: PointsError) -> CliError {
+    match e {
+        PointsError::Grid(e) => CliError::with_help(format!("{flag}: {e}"), "predict fewer points"),
+        PointsError::MissingP => {
+            CliError::usage(format!("{flag}: give the processes, -D p=VALUES"))
+        }
+        PointsError::MissingD { ops } => CliError::usage(format!(
+            "{flag}: give the message size too, -D d=VALUE: {} carry data",
+            ops.join(", ")
+        )),
+        PointsError::UnknownName { name, known } => CliError::usage(format!(
+            "{flag} {name}: the names are {}{}",
+            known.join(", "),
+            super::did_you_mean(&name, known.iter().map(String::as_str))
+        )),
+        e => CliError::usage(format!("{flag} {e}")),
+    }
+}
+
+fn bindings(defines: &[Define]) -> Vec<(expr::Name, expr::grid::Values)> {
+    defines
+        .iter()
+        .map(|d| (d.name.clone(), d.values.clone()))
+        .collect()
+}
 
 /// The points of `--predict p=P,d=D`.
 pub(super) fn points(given: &[String]) -> Result<Vec<(f64, f64)>> {
@@ -13,79 +43,28 @@ pub(super) fn points(given: &[String]) -> Result<Vec<(f64, f64)>> {
         .map(|s| {
             let v = fit::run::parse_point(s, &names)
                 .map_err(|e| CliError::usage(format!("--predict `{s}`: {e}")))?;
-            check_p(v[0])?;
-            check_d(v[1])?;
-            Ok((v[0], v[1]))
+            let p = points::check_p(v[0]).map_err(|e| error("--predict", e))?;
+            let d = points::check_d(v[1]).map_err(|e| error("--predict", e))?;
+            Ok((p, d))
         })
         .collect()
 }
 
-/// The points of `-D p=… -D d=…`: every combination, at most 10,000.
-pub(super) fn grid(defines: &[crate::input::Define], table: &Table) -> Result<Vec<(f64, f64)>> {
-    if defines.is_empty() {
-        return Ok(Vec::new());
-    }
-    if let Some(d) = defines.iter().find(|d| !["p", "d"].contains(&&*d.name)) {
-        return Err(CliError::usage(format!(
-            "-D {}: the models' parameters are p (processes) and d (message size)",
-            d.text
-        )));
-    }
-    let has = |n: &str| defines.iter().any(|d| &*d.name == n);
-    if !has("p") {
-        return Err(CliError::usage("-D: give the processes, -D p=VALUE"));
-    }
+/// The points of `-D p=… -D d=…` for the models of `table`.
+pub(super) fn grid(defines: &[Define], table: &Table) -> Result<Vec<(f64, f64)>> {
     let sized: Vec<String> = table
         .groups()
         .into_iter()
         .filter(|g| g.has_size())
         .map(|g| g.op)
         .collect();
-    if !has("d") && !sized.is_empty() {
-        return Err(CliError::usage(format!(
-            "-D: give the message size too, -D d=VALUE: {} carry data",
-            sized.join(", ")
-        )));
-    }
-    let bindings = defines
-        .iter()
-        .map(|d| (d.name.clone(), d.values.clone()))
-        .collect();
-    let g = expr::grid::Grid::with_limit(bindings, 10_000)
-        .map_err(|e| CliError::with_help(format!("-D: {e}"), "predict fewer points"))?;
-    let (ip, id) = (
-        g.names().iter().position(|n| &**n == "p"),
-        g.names().iter().position(|n| &**n == "d"),
-    );
-    g.points_f64()
-        .map(|v| {
-            let (p, d) = (ip.map_or(0.0, |i| v[i]), id.map_or(0.0, |i| v[i]));
-            check_p(p)?;
-            check_d(d)?;
-            Ok((p, d))
-        })
-        .collect()
+    points::model_points(&bindings(defines), &sized).map_err(|e| error("-D", e))
 }
 
-/// A process count given with -D: a whole number from 1 to the tables' largest.
-pub(super) fn check_p(p: f64) -> Result<()> {
-    let max = f64::from(collectives::table::MAX_P);
-    if p.fract() != 0.0 || !(1.0..=max).contains(&p) {
-        return Err(CliError::usage(format!(
-            "-D p={}: p is a number of processes, a whole number from 1 to {max}",
-            trace::text::num(p)
-        )));
-    }
-    Ok(())
-}
-
-/// A message size given with -D: from 0 to 1e15.
-fn check_d(d: f64) -> Result<()> {
-    if !(0.0..=1e15).contains(&d) {
-        return Err(CliError::usage(format!(
-            "-D d={}: d is a message size, from 0 to 1e15",
-            trace::text::num(d)
-        )));
-    }
-    Ok(())
+/// The points of `-D p=… -D NAME=…` for a skeleton with parameters `params`.
+pub(super) fn skeleton_grid(
+    defines: &[Define],
+    params: &[&str],
+) -> Result<Vec<points::SkeletonPoint>> {
+    points::skeleton_points(&bindings(defines), params).map_err(|e| error("-D", e))
 }

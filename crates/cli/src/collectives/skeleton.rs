@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use collectives::model::Options;
 
-use super::{check_p, did_you_mean, fitting, read_tables, statistic, FittingArg, StatisticArg};
+use super::points::skeleton_grid;
+use super::{fitting, read_tables, statistic, FittingArg, StatisticArg};
 use crate::error::{CliError, Result};
 
 /// Options of `vates collectives skeleton`.
@@ -84,44 +85,7 @@ pub fn run(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
     let ops: Vec<String> = table.groups().into_iter().map(|g| g.op).collect();
     collectives::skeleton::check(&skel, (&name, &text), &ops).map_err(located)?;
     let params: Vec<&str> = skel.params.iter().map(|(n, _)| &**n).collect();
-    if let Some(d) = a
-        .define
-        .iter()
-        .find(|d| &*d.name != "p" && !params.contains(&&*d.name))
-    {
-        return Err(CliError::usage(format!(
-            "-D {}: the skeleton's names are p and its parameters {}{}",
-            d.text,
-            params.join(", "),
-            did_you_mean(&d.name, params.iter().copied())
-        )));
-    }
-    if !a.define.iter().any(|d| &*d.name == "p") {
-        return Err(CliError::usage("-D: give the processes, -D p=VALUES"));
-    }
-    let g = expr::grid::Grid::with_limit(
-        a.define
-            .iter()
-            .map(|d| (d.name.clone(), d.values.clone()))
-            .collect(),
-        10_000,
-    )
-    .map_err(|e| CliError::with_help(format!("-D: {e}"), "predict fewer points"))?;
-    let names: Vec<String> = g.names().iter().map(|n| n.to_string()).collect();
-    let points: Vec<(f64, Vec<(String, f64)>)> = g
-        .points_f64()
-        .map(|v| {
-            let p = names.iter().position(|n| n == "p").map_or(0.0, |i| v[i]);
-            check_p(p)?;
-            let params = names
-                .iter()
-                .zip(&v)
-                .filter(|(n, _)| *n != "p")
-                .map(|(n, &x)| (n.clone(), x))
-                .collect();
-            Ok((p, params))
-        })
-        .collect::<Result<_>>()?;
+    let points = skeleton_grid(&a.define, &params)?;
     let opts = Options {
         statistic: statistic(a.statistic),
         fitting: fitting(a.fitting),

@@ -1,0 +1,194 @@
+//! The points a model or a skeleton is predicted at: every combination of bindings (values,
+//! lists, ranges), each point checked (a process count is a whole number from 1, a message
+//! size is not negative), at most [`MAX_POINTS`].
+
+use expr::grid::{Grid, Values};
+use expr::Name;
+
+use crate::table::MAX_P;
+
+/// The most points one prediction evaluates.
+pub const MAX_POINTS: u64 = 10_000;
+
+/// A skeleton's point: the processes and the values of the parameters bound.
+pub type SkeletonPoint = (f64, Vec<(String, f64)>);
+
+/// The largest message size a point may name.
+pub const MAX_SIZE: f64 = 1e15;
+
+/// Why the bindings do not give points.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum PointsError {
+    /// A name that is not one of those allowed.
+    #[error("`{name}` is not one of {}", known.join(", "))]
+    UnknownName {
+        /// The name.
+        name: String,
+        /// The names allowed.
+        known: Vec<String>,
+    },
+    /// No process count.
+    #[error("no process count p")]
+    MissingP,
+    /// No message size, and these operations carry data.
+    #[error("no message size d, and {} carry data", ops.join(", "))]
+    MissingD {
+        /// The operations with data.
+        ops: Vec<String>,
+    },
+    /// A process count that is not a whole number from 1 to [`MAX_P`].
+    #[error("p={0}: p is a number of processes, a whole number from 1 to {MAX_P}")]
+    BadP(f64),
+    /// A message size outside 0..=[`MAX_SIZE`].
+    #[error("d={0}: d is a message size, from 0 to {MAX_SIZE:e}")]
+    BadD(f64),
+    /// Too many points, or bindings the grid refuses.
+    #[error(transparent)]
+    Grid(#[from] expr::grid::GridError),
+}
+
+/// Checks a process count.
+///
+/// # Errors
+/// [`PointsError::BadP`].
+pub fn check_p(p: f64) -> Result<f64, PointsError> {
+    if p.fract() != 0.0 || !(1.0..=f64::from(MAX_P)).contains(&p) {
+        return Err(PointsError::BadP(p));
+    }
+    Ok(p)
+}
+
+/// Checks a message size.
+///
+/// # Errors
+/// [`PointsError::BadD`].
+pub fn check_d(d: f64) -> Result<f64, PointsError> {
+    if !(0.0..=MAX_SIZE).contains(&d) {
+        return Err(PointsError::BadD(d));
+    }
+    Ok(d)
+}
+
+/// Every combination of `bindings` with `p` among them and the other names among `known`;
+/// each point as `p` and the other names' values, in the bindings' order.
+fn combinations(
+    bindings: &[(Name, Values)],
+    known: &[&str],
+) -> Result<Vec<SkeletonPoint>, PointsError> {
+    if let Some((n, _)) = bindings
+        .iter()
+        .find(|(n, _)| &**n != "p" && !known.contains(&&**n))
+    {
+        return Err(PointsError::UnknownName {
+            name: n.to_string(),
+            known: std::iter::once("p")
+                .chain(known.iter().copied())
+                .map(String::from)
+                .collect(),
+        });
+    }
+    if !bindings.iter().any(|(n, _)| &**n == "p") {
+        return Err(PointsError::MissingP);
+    }
+    let g = Grid::with_limit(bindings.to_vec(), MAX_POINTS)?;
+    let names: Vec<String> = g.names().iter().map(|n| n.to_string()).collect();
+    g.points_f64()
+        .map(|v| {
+            let mut p = 0.0;
+            let mut others = Vec::with_capacity(v.len());
+            for (n, x) in names.iter().zip(v) {
+                if n == "p" {
+                    p = check_p(x)?;
+                } else {
+                    others.push((n.clone(), x));
+                }
+            }
+            Ok((p, others))
+        })
+        .collect()
+}
+
+/// The `(p, d)` points of a fit's predictions: `p` required, `d` required when an
+/// operation of `sized_ops` carries data (0 otherwise).
+///
+/// # Errors
+/// A [`PointsError`].
+pub fn model_points(
+    bindings: &[(Name, Values)],
+    sized_ops: &[String],
+) -> Result<Vec<(f64, f64)>, PointsError> {
+    if bindings.is_empty() {
+        return Ok(Vec::new());
+    }
+    let has_d = bindings.iter().any(|(n, _)| &**n == "d");
+    let points = combinations(bindings, &["d"])?;
+    if !has_d && !sized_ops.is_empty() {
+        return Err(PointsError::MissingD {
+            ops: sized_ops.to_vec(),
+        });
+    }
+    points
+        .into_iter()
+        .map(|(p, rest)| Ok((p, check_d(rest.first().map_or(0.0, |x| x.1))?)))
+        .collect()
+}
+
+/// The points of a skeleton: `p` and values of its parameters `params`.
+///
+/// # Errors
+/// A [`PointsError`].
+pub fn skeleton_points(
+    bindings: &[(Name, Values)],
+    params: &[&str],
+) -> Result<Vec<SkeletonPoint>, PointsError> {
+    combinations(bindings, params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(s: &[&str]) -> Vec<(Name, Values)> {
+        s.iter()
+            .map(|x| expr::grid::parse_binding(x).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn grids_are_checked_point_by_point() {
+        assert_eq!(
+            model_points(&b(&["p=2,4", "d=1"]), &["broadcast".into()]).unwrap(),
+            vec![(2.0, 1.0), (4.0, 1.0)]
+        );
+        assert_eq!(model_points(&b(&["p=2"]), &[]).unwrap(), vec![(2.0, 0.0)]);
+        assert_eq!(
+            model_points(&b(&["p=0", "d=1"]), &[]),
+            Err(PointsError::BadP(0.0))
+        );
+        assert_eq!(
+            model_points(&b(&["p=2", "d=-1"]), &[]),
+            Err(PointsError::BadD(-1.0))
+        );
+        assert!(matches!(
+            model_points(&b(&["p=2"]), &["x".into()]),
+            Err(PointsError::MissingD { .. })
+        ));
+        assert!(matches!(
+            model_points(&b(&["q=2"]), &[]),
+            Err(PointsError::UnknownName { .. })
+        ));
+        assert_eq!(model_points(&b(&["d=2"]), &[]), Err(PointsError::MissingP));
+        assert!(matches!(
+            model_points(&b(&["p=1..100000", "d=1..100"]), &[]),
+            Err(PointsError::Grid(_))
+        ));
+        let s = skeleton_points(&b(&["p=2", "n=1,2"]), &["n", "i"]).unwrap();
+        assert_eq!(
+            s,
+            vec![
+                (2.0, vec![("n".into(), 1.0)]),
+                (2.0, vec![("n".into(), 2.0)])
+            ]
+        );
+    }
+}

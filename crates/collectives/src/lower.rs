@@ -68,6 +68,45 @@ pub fn message_costs(table: &crate::Table, stat: crate::Statistic) -> Option<(f6
     (start >= 0.0 && per_item >= 0.0).then_some((start, per_item))
 }
 
+/// Why a message's costs cannot be had.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum CostsError {
+    /// Neither given nor measured.
+    #[error(
+        "the tables have no send-receive at 2 processes or more to read a message's costs from"
+    )]
+    NotMeasured,
+    /// A given or fitted cost that is negative or not finite.
+    #[error("a message's start-up ({start}) and time per integer ({per_item}) are finite and not negative")]
+    Invalid {
+        /// The start-up.
+        start: f64,
+        /// The time per integer.
+        per_item: f64,
+    },
+}
+
+/// A message's start-up and time per integer: each as `given`, else fitted to `table`
+/// ([`message_costs`]).
+///
+/// # Errors
+/// A [`CostsError`].
+pub fn costs(
+    table: &crate::Table,
+    stat: crate::Statistic,
+    given: (Option<f64>, Option<f64>),
+) -> Result<(f64, f64), CostsError> {
+    let (start, per_item) = match (given, message_costs(table, stat)) {
+        ((Some(s), Some(b)), _) => (s, b),
+        ((s, b), Some((fs, fb))) => (s.unwrap_or(fs), b.unwrap_or(fb)),
+        _ => return Err(CostsError::NotMeasured),
+    };
+    if !(start.is_finite() && per_item.is_finite() && start >= 0.0 && per_item >= 0.0) {
+        return Err(CostsError::Invalid { start, per_item });
+    }
+    Ok((start, per_item))
+}
+
 /// One action of a rank's chain.
 enum Act {
     Tau(f64),

@@ -112,23 +112,16 @@ fn lowered(
     stat: collectives::Statistic,
     predicted: &mut collectives::skeleton::Predicted,
 ) -> Result<()> {
-    use collectives::lower::{message_costs, to_etccs, Lowering, Network};
-    let fitted = message_costs(table, stat);
-    let (start, per_item) = match (a.message_start, a.message_per_item, fitted) {
-        (Some(s), Some(b), _) => (s, b),
-        (s, b, Some((fs, fb))) => (s.unwrap_or(fs), b.unwrap_or(fb)),
-        _ => {
-            return Err(CliError::usage(
-                "--etccs: the tables have no send-receive at 2 processes or more to read a \
-                 message's costs from; give --message-start and --message-per-item",
-            ))
-        }
-    };
-    if !(start.is_finite() && per_item.is_finite() && start >= 0.0 && per_item >= 0.0) {
-        return Err(CliError::usage(
-            "--message-start and --message-per-item are times, finite and not negative",
-        ));
-    }
+    use collectives::lower::{costs, to_etccs, CostsError, Lowering, Network};
+    let (start, per_item) =
+        costs(table, stat, (a.message_start, a.message_per_item)).map_err(|e| match e {
+            CostsError::NotMeasured => CliError::usage(format!(
+                "--etccs: {e}; give --message-start and --message-per-item"
+            )),
+            CostsError::Invalid { .. } => CliError::usage(
+                "--message-start and --message-per-item are times, finite and not negative",
+            ),
+        })?;
     let networks: &[(Network, &'static str)] = match net {
         NetworkArg::Bus => &[(Network::Bus, "bus")],
         NetworkArg::Perfect => &[(Network::Perfect, "perfect")],

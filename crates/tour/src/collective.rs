@@ -9,7 +9,7 @@ use collectives::model::{Fitting, Options};
 use collectives::{read_csv, Statistic, Table};
 use trace::text::{fixed, num};
 
-use crate::{section, Result, TourError};
+use crate::{err, section, Result};
 
 const HERE: &str = include_str!("../../../examples/collectives/here.csv");
 const SKELETON: &str = include_str!("../../../examples/collectives/geometric.skel");
@@ -27,10 +27,6 @@ const T3D_MEASURED: [(u32, f64); 7] = [
     (64, 0.137),
     (128, 0.145),
 ];
-
-fn err(e: impl std::fmt::Display) -> TourError {
-    TourError(e.to_string())
-}
 
 /// Section 9.
 pub(crate) fn collective(s: &mut String) -> Result<()> {

@@ -61,6 +61,11 @@ impl Tour {
 #[error("the tour failed: {0}")]
 pub struct TourError(pub String);
 
+/// Any error of an engine as the tour's.
+pub(crate) fn err(e: impl std::fmt::Display) -> TourError {
+    TourError(e.to_string())
+}
+
 macro_rules! from_error {
     ($($t:ty),*) => {$(
         impl From<$t> for TourError {

@@ -13,7 +13,7 @@ use semi::sim::{simulate, FixedCosts, Options};
 use stats::median;
 use trace::text::{fixed, seconds};
 
-use crate::{section, Result, TourError};
+use crate::{err, section, Result};
 
 const GE: &str = include_str!("../../../examples/semi/ge.tg");
 const GE_SAMPLES: &str = include_str!("../../../examples/semi/ge_samples.csv");
@@ -24,10 +24,6 @@ const CLUSTER: &str = include_str!("../../../examples/semi/cluster.tg");
 const MACHINE: &str = include_str!("../../../examples/semi/machine.json");
 const TASKPAR_TRAIN: &str = include_str!("../../../examples/taskpar/train.csv");
 const TASKPAR_TEST: &str = include_str!("../../../examples/taskpar/test.csv");
-
-fn err(e: impl std::fmt::Display) -> TourError {
-    TourError(e.to_string())
-}
 
 /// Section 7: the semi-empirical method on Gaussian elimination, and Algorithm G on the
 /// lock-and-barrier cluster.

@@ -283,3 +283,52 @@ fn the_fortran_probe_characterises_this_host() {
         "{text}"
     );
 }
+
+#[test]
+fn a_skeleton_prediction_says_how_far_to_trust_it() {
+    // here.csv measured sizes up to 65,536 integers: n = 64 scatters 32,768 per process
+    // (inside), n = 1024 scatters 524,288 (an extrapolation, marked `*`).
+    let skel = example_in("collectives", "geometric.skel");
+    let out = stdout(&[
+        "collectives",
+        "skeleton",
+        &skel,
+        "--table",
+        &here(),
+        "-D",
+        "p=2",
+        "-D",
+        "n=64,1024",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["points"][0]["extrapolated"], false);
+    assert_eq!(v["points"][1]["extrapolated"], true);
+    let ops: Vec<&str> = v["model_differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d[0].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, vec!["gather", "scatter", "send-receive"]);
+    assert!(v["model_differences"][0][2]
+        .as_f64()
+        .is_some_and(|d| d > 0.0));
+    let text = stdout(&[
+        "collectives",
+        "skeleton",
+        &skel,
+        "--table",
+        &here(),
+        "-D",
+        "p=2",
+        "-D",
+        "n=1024",
+    ]);
+    assert!(text.contains("the prediction extrapolates"), "{text}");
+    assert!(
+        text.contains("trust: the symbolic models' average difference"),
+        "{text}"
+    );
+}

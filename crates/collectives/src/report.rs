@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use trace::plot::{LinePlot, Series, Stroke};
-use trace::text::{num, Align, TextTable};
+use trace::text::{fixed, num, Align, TextTable};
 
 use crate::model::{Candidate, Criterion, Fitting, OpModel};
 use crate::table::Statistic;
@@ -479,7 +479,11 @@ pub fn skeleton_text(pr: &crate::skeleton::Predicted) -> String {
         let mut row: Vec<String> = p.params.iter().map(|(_, v)| num(*v)).collect();
         row.push(num(p.p));
         row.push(p.numerical.map_or("-".into(), num));
-        row.push(p.symbolic.map_or("-".into(), num));
+        row.push(match p.symbolic {
+            Some(v) if p.extrapolated => format!("{}*", num(v)),
+            Some(v) => num(v),
+            None => "-".into(),
+        });
         for l in &p.lowered {
             row.push(l.time.map_or("-".into(), num));
             if let Some(n) = &l.note {
@@ -490,6 +494,26 @@ pub fn skeleton_text(pr: &crate::skeleton::Predicted) -> String {
         notes.extend(p.notes.iter().cloned());
     }
     out.push_str(&t.render(""));
+    if pr.points.iter().any(|p| p.extrapolated) {
+        out.push_str(
+            "* a collective of the skeleton falls outside the process counts or sizes measured: \
+             the prediction extrapolates\n",
+        );
+    }
+    let diffs: Vec<String> = pr
+        .model_differences
+        .iter()
+        .map(|(op, form, d)| match d {
+            Some(d) => format!("{op} ({form}) {}%", fixed(*d, 1)),
+            None => format!("{op} ({form}) not cross-validated"),
+        })
+        .collect();
+    if !diffs.is_empty() {
+        out.push_str(&format!(
+            "trust: the symbolic models' average difference on measurements left out: {}\n",
+            diffs.join(", ")
+        ));
+    }
     notes.dedup();
     for n in notes {
         out.push_str(&format!("note: {n}\n"));

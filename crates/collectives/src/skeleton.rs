@@ -488,6 +488,9 @@ pub struct Point {
     pub symbolic: Option<f64>,
     /// Why a prediction is missing.
     pub notes: Vec<String>,
+    /// Whether a collective of the skeleton falls outside the process counts or sizes
+    /// measured for it here: the prediction extrapolates the measurements.
+    pub extrapolated: bool,
     /// The lowered model's analyses ([`crate::lower`]), when asked for: one per network.
     pub lowered: Vec<Lowered>,
 }
@@ -515,8 +518,41 @@ pub struct Predicted {
     pub formula_note: Option<String>,
     /// The time unit (the measurements').
     pub time_unit: String,
+    /// How far the symbolic models are from the measurements: per operation the model's
+    /// name and its average prediction difference (%) on cells left out one at a time.
+    pub model_differences: Vec<(String, String, Option<f64>)>,
     /// One entry per point.
     pub points: Vec<Point>,
+}
+
+/// Costs that remember whether any collective was asked for outside its measured range.
+struct Watched<'a> {
+    inner: &'a dyn Costs,
+    groups: &'a [crate::table::Group],
+    outside: std::cell::Cell<bool>,
+}
+
+impl Costs for Watched<'_> {
+    fn time(&self, op: &str, p: f64, d: f64) -> Result<f64, String> {
+        if let Some(g) = self
+            .groups
+            .iter()
+            .filter(|g| g.op == op)
+            .min_by_key(|g| g.shared)
+        {
+            let ps = g.cells.iter().map(|c| f64::from(c.p));
+            let ds: Vec<f64> = g.cells.iter().filter_map(|c| c.d).collect();
+            let inside_p =
+                ps.clone().fold(f64::INFINITY, f64::min) <= p && p <= ps.fold(0.0, f64::max);
+            let inside_d = ds.is_empty()
+                || (ds.iter().copied().fold(f64::INFINITY, f64::min) <= d
+                    && d <= ds.iter().copied().fold(0.0, f64::max));
+            if !(inside_p && inside_d) {
+                self.outside.set(true);
+            }
+        }
+        self.inner.time(op, p, d)
+    }
 }
 
 /// Predicts `s` at each `(p, params)` of `points` from `table`: numerically (each cell's
@@ -556,7 +592,30 @@ pub fn predict(
     };
     let models = crate::fit_table(table, &opts);
     let modelled = crate::interp::Modelled { models: &models };
-    let numerical = crate::interp::Interpolated::new(groups, opts.statistic);
+    fn used(steps: &[Step], out: &mut Vec<String>) {
+        for st in steps {
+            match st {
+                Step::Collective { op, .. } if !out.contains(op) => out.push(op.clone()),
+                Step::Loop { body, .. } => used(body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut ops = Vec::new();
+    used(&s.steps, &mut ops);
+    let model_differences = models
+        .iter()
+        .filter(|m| !m.group.shared && ops.contains(&m.group.op))
+        .filter_map(|m| {
+            let best = m.best()?;
+            Some((
+                m.group.op.clone(),
+                best.name(),
+                best.cross_validated.map(|d| d.mean),
+            ))
+        })
+        .collect();
+    let numerical = crate::interp::Interpolated::new(groups.clone(), opts.statistic);
     let (formula, formula_note) = match formula(s, &|op| modelled.expr(op)) {
         Ok(f) => (Some(f.to_string()), None),
         Err(e) => (None, Some(e.message)),
@@ -574,13 +633,20 @@ pub fn predict(
             Err(e) => Err(e),
         };
         let numerical = get(&numerical, "numerical")?;
-        let symbolic = get(&modelled, "symbolic")?;
+        let watched = Watched {
+            inner: &modelled,
+            groups: &groups,
+            outside: std::cell::Cell::new(false),
+        };
+        let symbolic = get(&watched, "symbolic")?;
+        let extrapolated = watched.outside.get();
         out.push(Point {
             p: *p,
             params: params.clone(),
             numerical,
             symbolic,
             notes,
+            extrapolated,
             lowered: Vec::new(),
         });
     }
@@ -588,6 +654,7 @@ pub fn predict(
         formula,
         formula_note,
         time_unit: table.time_unit.clone(),
+        model_differences,
         points: out,
     })
 }

@@ -4,6 +4,7 @@
 //! libraries together (see `docs/ARCHITECTURE.md`). The user manual of every command is
 //! `docs/cli.md`.
 
+mod campaign;
 mod collectives;
 mod demo;
 mod error;
@@ -76,6 +77,10 @@ enum Command {
     /// measurements (CSV, OSU, IMB; `vates probe --mpi` measures this host).
     #[command(subcommand)]
     Collectives(collectives::CollectivesCommand),
+    /// Measurement campaigns of your program (sizes × worker counts × repetitions) run here
+    /// or as a Slurm job array, into a study folder the methods read.
+    #[command(subcommand)]
+    Campaign(campaign::CampaignCommand),
 }
 
 /// Options of `vates demo`.
@@ -220,6 +225,7 @@ fn main() -> ExitCode {
         Command::Probe(a) => probe::run(a, &mut out),
         Command::Semi(c) => semi::run(c, &mut out),
         Command::Collectives(c) => collectives::run(c, &mut out),
+        Command::Campaign(c) => campaign::run(c, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::Stdout));
     match result {

@@ -66,8 +66,9 @@ const ALLOWED_FOUNDATION_EDGES: [(&str, &str); 5] = [
     ("fit", "expr"),
     ("fit", "trace"),
 ];
-/// Libraries above the engines that bring several methods together (the guided tour).
-const APPLICATIONS: [&str; 1] = ["tour"];
+/// Libraries above the engines that bring several methods together (the guided tour; the
+/// studies: campaigns of a user's program and the comparison of every method with them).
+const APPLICATIONS: [&str; 2] = ["tour", "study"];
 const ALLOWED_ENGINE_EDGES: [(&str, &str); 4] = [
     ("taskgraph", "queueing"),
     ("taskpar", "taskgraph"),
@@ -205,7 +206,23 @@ fn the_map_names_every_crate_and_its_dependencies() {
 
 /// Flags of the programs libraries run, not of vates: `mpirun --oversubscribe --bind-to
 /// none` (time-shared process counts) and `mpirun --version` (`probe::mpi`).
-const OTHER_PROGRAMS_FLAGS: [&str; 3] = ["--oversubscribe", "--bind-to", "--version"];
+const OTHER_PROGRAMS_FLAGS: [&str; 14] = [
+    "--oversubscribe",
+    "--bind-to",
+    "--version",
+    // sbatch's, in the job arrays `study::slurm` writes.
+    "--job-name",
+    "--array",
+    "--cpus-per-task",
+    "--ntasks",
+    "--time",
+    "--output",
+    "--partition",
+    "--account",
+    "--exclusive",
+    "--qos",
+    "--parsable",
+];
 
 /// Flag-like text in a line of Rust outside comments: `--name` or `-D NAME`.
 fn flag_in(line: &str) -> Option<String> {

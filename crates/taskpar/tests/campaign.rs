@@ -99,6 +99,7 @@ fn job(output: PathBuf, reps: u32) -> Job {
         untraced: true,
         timeout: Duration::from_secs(10),
         runtime: Runtime::default(),
+        require_serial: true,
     }
 }
 

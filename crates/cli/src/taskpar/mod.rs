@@ -13,7 +13,7 @@ use crate::error::{write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 
 mod model;
-mod ompt;
+pub mod ompt;
 mod predict;
 mod record;
 

@@ -3,7 +3,7 @@
 //! the flags.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -134,6 +134,7 @@ fn job(a: &RecordArgs) -> Result<Job> {
         timeout: Duration::from_secs_f64(a.timeout.min(1e9)),
         // Set by `run` once the job checks (building the OMPT tool can take a second).
         runtime: Runtime::Rayon,
+        require_serial: true,
     })
 }
 
@@ -246,7 +247,7 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
         b.finish();
     }
     shown.map_err(CliError::Stdout)?;
-    let s = result.map_err(|e| campaign_error(&a, e))?;
+    let s = result.map_err(|e| campaign_error(&a.output, &job.runtime, e))?;
     writeln!(
         out,
         "{} runs of {} appended to {} ({} were there already)",
@@ -272,14 +273,15 @@ fn plan_error(e: PlanError) -> CliError {
     CliError::usage(format!("{e}; {fix}"))
 }
 
-/// A campaign that stopped, as a message with its fix.
-fn campaign_error(a: &RecordArgs, e: CampaignError) -> CliError {
+/// A campaign that stopped, as a message with its fix: the library's advice, or what the
+/// flags can change.
+pub fn campaign_error(output: &Path, runtime: &Runtime, e: CampaignError) -> CliError {
     let msg = e.to_string();
+    if let Some(advice) = e.advice(runtime) {
+        return CliError::with_help(msg, advice);
+    }
     match e {
         CampaignError::Plan(e) => plan_error(e),
-        CampaignError::Io { .. } => {
-            CliError::with_help(msg, "check the path, its directory and their permissions")
-        }
         CampaignError::NotTrainingFile { .. } => CliError::with_help(
             msg,
             format!(
@@ -293,84 +295,17 @@ fn campaign_error(a: &RecordArgs, e: CampaignError) -> CliError {
             msg,
             "give the program's path after `--` (e.g. -- ./target/release/bots fib {n})",
         ),
-        CampaignError::Failed { stderr_tail, .. } => CliError::with_help(
-            msg,
-            if stderr_tail.trim().is_empty() {
-                "run it by hand to see why".to_string()
-            } else {
-                format!("its standard error ends with:\n{}", stderr_tail.trim_end())
-            },
-        ),
         CampaignError::TimedOut { .. } => {
             CliError::with_help(msg, "give smaller --sizes, or a larger --timeout")
         }
         CampaignError::Cancelled => CliError::msg(format!(
             "{msg}; the rows of the runs that finished are in `{}` (run again to resume)",
-            a.output.display()
+            output.display()
         )),
-        CampaignError::NoFile { .. } => CliError::with_help(
-            msg,
-            match a.runtime {
-                RuntimeArg::Rayon => {
-                    "the program must run its parallel part under taskrec::run (see the \
-                     taskrec crate)"
-                }
-                RuntimeArg::OpenMp => {
-                    "the program must be an OpenMP program on LLVM's libomp (clang -fopenmp), \
-                     which loads the OMPT tool, and run at least one parallel region; GCC's \
-                     libgomp loads no tool"
-                }
-                RuntimeArg::DagRecorder => "the program must be built with DAG Recorder",
-            },
-        ),
-        CampaignError::NoDrFile { .. } => CliError::with_help(
-            msg,
-            "DAG Recorder writes $DR_PREFIX.dag only when the program calls dr_dump() after \
-             dr_stop() (dr_stop() alone writes nothing), and records only when the program \
-             defines DAG_RECORDER=2 before including dag_recorder.h; check that the program \
-             does both and that its directory is writable",
-        ),
         CampaignError::Dag(taskpar::dag::LoadError::Io { path, error }) => {
             CliError::read(&path, &error)
         }
         CampaignError::Dag(e) => CliError::Report(e.into()),
-        CampaignError::Mismatch { .. } => CliError::with_help(
-            msg,
-            match a.runtime {
-                RuntimeArg::Rayon => {
-                    "the program must run in rayon's global pool, which RAYON_NUM_THREADS \
-                     sizes, and read its size where the placeholder puts it"
-                }
-                RuntimeArg::OpenMp => {
-                    "the program's outermost parallel regions must use the threads \
-                     OMP_NUM_THREADS asks for (no num_threads clause or \
-                     omp_set_num_threads), and it must read its size where the placeholder \
-                     puts it"
-                }
-                RuntimeArg::DagRecorder => {
-                    "DAG Recorder's file names more workers than MYTH_NUM_WORKERS asked for: \
-                     the program must take its workers from MassiveThreads' MYTH_NUM_WORKERS"
-                }
-            },
-        ),
-        CampaignError::BadElapsed { .. } => CliError::with_help(
-            msg,
-            match a.runtime {
-                RuntimeArg::Rayon => {
-                    "the program must write its elapsed seconds as one number (taskrec::run \
-                     does)"
-                }
-                RuntimeArg::OpenMp => {
-                    "the OMPT tool writes the elapsed seconds: check that --ompt-tool is \
-                     vates_ompt.c built for this vates"
-                }
-                RuntimeArg::DagRecorder => "give --no-untraced: DAG Recorder programs time none",
-            },
-        ),
-        CampaignError::BadRow { .. } => CliError::with_help(
-            msg,
-            "check the program's clock and the file it writes its elapsed time to; the \
-             training file is unchanged by this run",
-        ),
+        e => CliError::msg(e.to_string()),
     }
 }

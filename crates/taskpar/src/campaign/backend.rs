@@ -22,6 +22,8 @@ pub struct Invocation<'a> {
     pub env_remove: &'a [&'a str],
     /// The files it is expected to write (e.g. its DAG file).
     pub outputs: &'a [PathBuf],
+    /// A file to write its standard output to (discarded when `None`).
+    pub stdout: Option<&'a Path>,
     /// How long it may run before it is stopped.
     pub timeout: Duration,
     /// A directory for the backend's own scratch files (its standard error); the runner

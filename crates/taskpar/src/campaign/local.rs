@@ -38,10 +38,14 @@ impl Backend for LocalBackend {
         };
         let err_path = inv.scratch.join("stderr.txt");
         let err_file = std::fs::File::create(&err_path).map_err(start_error)?;
+        let out = match inv.stdout {
+            Some(path) => Stdio::from(std::fs::File::create(path).map_err(start_error)?),
+            None => Stdio::null(),
+        };
         let mut cmd = Command::new(inv.program);
         cmd.args(inv.args)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(out)
             .stderr(err_file);
         for k in inv.env_remove {
             cmd.env_remove(k);

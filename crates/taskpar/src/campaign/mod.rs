@@ -32,6 +32,8 @@ pub const MAX_CSV_BYTES: u64 = 1 << 30;
 pub const MAX_APP_LEN: usize = 100;
 /// The placeholder an argument holds for the size.
 pub const SIZE_PLACEHOLDER: &str = "{n}";
+/// The placeholder an argument holds for the worker count.
+pub const WORKERS_PLACEHOLDER: &str = "{p}";
 
 /// The parallel runtime a campaign's program runs on: how its worker count is set and how
 /// its runs are recorded and timed.
@@ -139,7 +141,8 @@ pub struct Job {
     /// The runs.
     pub plan: Plan,
     /// The program and its arguments; the size replaces [`SIZE_PLACEHOLDER`] in an
-    /// argument, or is appended when none has it.
+    /// argument, or is appended when none has it; the worker count replaces
+    /// [`WORKERS_PLACEHOLDER`] (it is also in the runtime's variable).
     pub command: Vec<String>,
     /// The training CSV the rows are appended to (created with its header if missing).
     pub output: PathBuf,
@@ -152,6 +155,10 @@ pub struct Job {
     pub timeout: Duration,
     /// The runtime the program runs on.
     pub runtime: Runtime,
+    /// Whether the plan must hold runs on one worker ([`PlanError::NoSerialRuns`]). A cell
+    /// of a larger campaign whose serial runs are other cells sets it false; its rows' T1'
+    /// is then each run's own work until the campaign's rows are put together.
+    pub require_serial: bool,
 }
 
 /// A job that cannot be run as given.
@@ -315,6 +322,74 @@ pub enum CampaignError {
     },
 }
 
+impl CampaignError {
+    /// How to fix the program or its environment, where the error says nothing a command
+    /// line could change (the caller adds what its flags can): for runs of `runtime`.
+    pub fn advice(&self, runtime: &Runtime) -> Option<String> {
+        let text = match self {
+            CampaignError::Io { .. } => "check the path, its directory and their permissions",
+            CampaignError::Failed { stderr_tail, .. } => {
+                return Some(if stderr_tail.trim().is_empty() {
+                    "run it by hand to see why".to_string()
+                } else {
+                    format!("its standard error ends with:\n{}", stderr_tail.trim_end())
+                })
+            }
+            CampaignError::NoFile { .. } => match runtime {
+                Runtime::Rayon => {
+                    "the program must run its parallel part under taskrec::run (see the \
+                     taskrec crate)"
+                }
+                Runtime::OpenMp { .. } => {
+                    "the program must be an OpenMP program on LLVM's libomp (clang -fopenmp), \
+                     which loads the OMPT tool, and run at least one parallel region; GCC's \
+                     libgomp loads no tool"
+                }
+                Runtime::DagRecorder { .. } => "the program must be built with DAG Recorder",
+            },
+            CampaignError::NoDrFile { .. } => {
+                "DAG Recorder writes $DR_PREFIX.dag only when the program calls dr_dump() after \
+                 dr_stop() (dr_stop() alone writes nothing), and records only when the program \
+                 defines DAG_RECORDER=2 before including dag_recorder.h; check that the program \
+                 does both and that its directory is writable"
+            }
+            CampaignError::Mismatch { .. } => match runtime {
+                Runtime::Rayon => {
+                    "the program must run in rayon's global pool, which RAYON_NUM_THREADS \
+                     sizes, and read its size where the placeholder puts it"
+                }
+                Runtime::OpenMp { .. } => {
+                    "the program's outermost parallel regions must use the threads \
+                     OMP_NUM_THREADS asks for (no num_threads clause or \
+                     omp_set_num_threads), and it must read its size where the placeholder \
+                     puts it"
+                }
+                Runtime::DagRecorder { .. } => {
+                    "DAG Recorder's file names more workers than MYTH_NUM_WORKERS asked for: \
+                     the program must take its workers from MassiveThreads' MYTH_NUM_WORKERS"
+                }
+            },
+            CampaignError::BadElapsed { .. } => match runtime {
+                Runtime::Rayon => {
+                    "the program must write its elapsed seconds as one number (taskrec::run \
+                     does)"
+                }
+                Runtime::OpenMp { .. } => {
+                    "the OMPT tool writes the elapsed seconds: check that the tool is \
+                     vates_ompt.c built for this vates"
+                }
+                Runtime::DagRecorder { .. } => "DAG Recorder programs time no untraced run",
+            },
+            CampaignError::BadRow { .. } => {
+                "check the program's clock and the file it writes its elapsed time to; the \
+                 training file is unchanged by this run"
+            }
+            _ => return None,
+        };
+        Some(text.to_string())
+    }
+}
+
 /// What a campaign tells its caller as it goes.
 #[derive(Debug)]
 pub enum Event<'a> {
@@ -355,7 +430,7 @@ impl Job {
         if self.command.is_empty() {
             return Err(PlanError::NoCommand);
         }
-        if !self.plan.procs.contains(&1) {
+        if self.require_serial && !self.plan.procs.contains(&1) {
             return Err(PlanError::NoSerialRuns);
         }
         let limit = dag::Limits::MAX_WORKERS;
@@ -382,19 +457,30 @@ impl Job {
         Ok(())
     }
 
-    /// The arguments of the run at size `n`.
-    fn args(&self, n: f64) -> Vec<String> {
-        let n = trace::text::num(n);
-        let rest = self.command.get(1..).unwrap_or(&[]);
-        let mut args: Vec<String> = rest
-            .iter()
-            .map(|s| s.replace(SIZE_PLACEHOLDER, &n))
-            .collect();
-        if !rest.iter().any(|s| s.contains(SIZE_PLACEHOLDER)) {
-            args.push(n);
-        }
-        args
+    /// The arguments of the run at `point`.
+    fn args(&self, point: Point) -> Vec<String> {
+        command_args(&self.command, point.n, point.p)
     }
+}
+
+/// The arguments of `command` (program first) at size `n` on `p` workers: `n` replaces
+/// [`SIZE_PLACEHOLDER`] in an argument, or is appended when none has it; `p` replaces
+/// [`WORKERS_PLACEHOLDER`].
+pub fn command_args(command: &[String], n: f64, p: u32) -> Vec<String> {
+    let n = trace::text::num(n);
+    let p = p.to_string();
+    let rest = command.get(1..).unwrap_or(&[]);
+    let mut args: Vec<String> = rest
+        .iter()
+        .map(|s| {
+            s.replace(SIZE_PLACEHOLDER, &n)
+                .replace(WORKERS_PLACEHOLDER, &p)
+        })
+        .collect();
+    if !rest.iter().any(|s| s.contains(SIZE_PLACEHOLDER)) {
+        args.push(n);
+    }
+    args
 }
 
 /// Checks that `app` is a plain name, safe as part of a file name: letters, digits, `.`,
@@ -692,7 +778,7 @@ fn run_program(
     file: &Path,
     scratch: &Path,
 ) -> Result<(String, bool), CampaignError> {
-    let args = job.args(point.n);
+    let args = job.args(point);
     let mut env = job.runtime.env(point.p);
     env.extend(file_env);
     let outputs = [file.to_path_buf()];
@@ -702,6 +788,7 @@ fn run_program(
         env: &env,
         env_remove: &[experiment::ENV_FILE, experiment::ENV_ELAPSED],
         outputs: &outputs,
+        stdout: None,
         timeout: job.timeout,
         scratch,
     };

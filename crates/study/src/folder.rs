@@ -1,0 +1,273 @@
+//! The study folder: what a campaign wrote and what the methods read.
+//!
+//! ```text
+//! STUDY/
+//!   campaign.toml        the campaign as run (a resumed campaign must ask for the same runs)
+//!   study.json           what the folder holds ([`Manifest`])
+//!   train-times.csv      n,p,seconds: a row per training run (every runtime)
+//!   test-times.csv       the same for the test runs
+//!   train.csv, test.csv  the training rows of `taskpar` (task-parallel runtimes)
+//!   train-samples.csv,   the segment times of the threads runtime, in the samples format
+//!   test-samples.csv       of `semi` (size, workers, rep, segment, seconds)
+//!   dags/                each run's DAG file, when kept
+//!   machine.json         the probe profile of the machine that ran it, when measured
+//!   cells/<cell>/        each cell's own files and its `done` marker
+//! ```
+//!
+//! The files at the top are put together from the finished cells by [`Study::combine`],
+//! anew each time: they hold each finished cell's rows once, whatever order the cells
+//! finished in and however often the campaign was resumed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::cell::{self, io, read, write_atomically, CellError};
+use crate::file::{self, Campaign, FileError};
+use crate::plan::{cells, Cell, SetName};
+
+/// The campaign file a study keeps.
+pub const CAMPAIGN: &str = "campaign.toml";
+/// The study's manifest.
+pub const MANIFEST: &str = "study.json";
+/// The machine's probe profile.
+pub const MACHINE: &str = "machine.json";
+/// The version of [`Manifest`]'s layout.
+pub const FORMAT: u32 = 1;
+
+/// Why a study folder cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    /// A file could not be read or written.
+    #[error(transparent)]
+    Cell(#[from] CellError),
+    /// The study's own campaign file is not valid.
+    #[error(transparent)]
+    Campaign(#[from] FileError),
+    /// The study was made by another campaign.
+    #[error("`{}` holds a study of another campaign: its {CAMPAIGN} asks for other runs", dir.display())]
+    Changed {
+        /// The study.
+        dir: PathBuf,
+    },
+    /// The folder holds no study.
+    #[error("`{}` holds no study (no {CAMPAIGN})", dir.display())]
+    NotStudy {
+        /// The folder.
+        dir: PathBuf,
+    },
+}
+
+/// A study folder.
+#[derive(Clone, Debug)]
+pub struct Study {
+    /// The folder.
+    pub dir: PathBuf,
+}
+
+/// What [`Study::combine`] found and wrote, also written as `study.json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Manifest {
+    /// [`FORMAT`].
+    pub format: u32,
+    /// The application.
+    pub name: String,
+    /// Its runtime.
+    pub runtime: file::RuntimeKind,
+    /// The command template.
+    pub command: Vec<String>,
+    /// The size's and the worker count's column names.
+    pub names: file::Names,
+    /// Cells in the plan.
+    pub cells: usize,
+    /// Cells finished.
+    pub cells_done: usize,
+    /// Runs in the plan.
+    pub runs: u64,
+    /// Runs finished (in finished cells).
+    pub runs_done: u64,
+    /// The files written at the top of the folder, by name.
+    pub files: Vec<String>,
+    /// Whether the machine's probe profile is there.
+    pub machine_profile: bool,
+}
+
+impl Study {
+    /// Opens the study `dir` for the campaign `c` read from `text`: creates it and keeps the
+    /// campaign file on the first run; refuses a study of another campaign.
+    ///
+    /// # Errors
+    /// [`StudyError::Changed`], or a folder or file that cannot be made.
+    pub fn open(dir: &Path, c: &Campaign, text: &str) -> Result<Study, StudyError> {
+        let kept = dir.join(CAMPAIGN);
+        if kept.exists() {
+            let (old, _) = Study::load(dir)?;
+            if !old.same_measurements(c) {
+                return Err(StudyError::Changed {
+                    dir: dir.to_path_buf(),
+                });
+            }
+        } else {
+            std::fs::create_dir_all(dir).map_err(io("create", dir))?;
+        }
+        // The newest timeout and scheduler options are kept for the cells to read.
+        write_atomically(&kept, text)?;
+        Ok(Study {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// The study in `dir` and its campaign.
+    ///
+    /// # Errors
+    /// [`StudyError::NotStudy`] without a campaign file, or its errors.
+    pub fn load(dir: &Path) -> Result<(Campaign, Study), StudyError> {
+        let path = dir.join(CAMPAIGN);
+        if !path.is_file() {
+            return Err(StudyError::NotStudy {
+                dir: dir.to_path_buf(),
+            });
+        }
+        let text = read(&path)?;
+        let c = file::parse(&path.display().to_string(), &text)?;
+        Ok((
+            c,
+            Study {
+                dir: dir.to_path_buf(),
+            },
+        ))
+    }
+
+    /// The folder of `cell`.
+    pub fn cell_dir(&self, cell: &Cell) -> PathBuf {
+        self.dir.join("cells").join(cell.id())
+    }
+
+    /// Where kept DAG files go.
+    pub fn dags_dir(&self) -> PathBuf {
+        self.dir.join("dags")
+    }
+
+    /// Whether `cell` has finished.
+    pub fn done(&self, cell: &Cell) -> bool {
+        self.cell_dir(cell).join(cell::DONE).exists()
+    }
+
+    /// Puts the finished cells' files together at the top of the folder and writes the
+    /// manifest. Training rows get T1' as the mean work of their set's runs on one worker
+    /// at their size (a cell cannot know it while it runs).
+    ///
+    /// # Errors
+    /// A cell file that cannot be read, a file that cannot be written.
+    pub fn combine(&self, c: &Campaign) -> Result<Manifest, StudyError> {
+        let all = cells(c);
+        let mut files = Vec::new();
+        let (mut cells_done, mut runs_done) = (0, 0);
+        for set in [SetName::Train, SetName::Test] {
+            let mine: Vec<&Cell> = all.iter().filter(|x| x.set == set).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let finished: Vec<&Cell> = mine.iter().copied().filter(|x| self.done(x)).collect();
+            cells_done += finished.len();
+            runs_done += finished.iter().map(|x| x.runs()).sum::<u64>();
+            let mut times = cell::times_table(c).to_string();
+            let mut samples = String::new();
+            let mut rows: Vec<String> = Vec::new();
+            for x in &finished {
+                let dir = self.cell_dir(x);
+                times.push_str(body(&read(&dir.join(cell::TIMES))?));
+                if c.runtime == file::RuntimeKind::Threads {
+                    let text = read(&dir.join(cell::SAMPLES))?;
+                    if samples.is_empty() {
+                        samples.push_str(text.lines().next().unwrap_or_default());
+                        samples.push('\n');
+                    }
+                    samples.push_str(body(&text));
+                }
+                if c.runtime.traced() {
+                    let text = read(&dir.join(cell::ROWS))?;
+                    rows.extend(body(&text).lines().map(String::from));
+                }
+            }
+            let name = |what: &str| format!("{}{what}.csv", set.name());
+            write_atomically(&self.dir.join(name("-times")), &times)?;
+            files.push(name("-times"));
+            if c.runtime == file::RuntimeKind::Threads {
+                if samples.is_empty() {
+                    samples = "n,p,rep,segment,seconds\n"
+                        .replace("n,p", &format!("{},{}", c.names.size, c.names.workers));
+                }
+                write_atomically(&self.dir.join(name("-samples")), &samples)?;
+                files.push(name("-samples"));
+            }
+            if c.runtime.traced() {
+                let text = with_serial_work(&rows)?;
+                write_atomically(&self.dir.join(name("")), &text)?;
+                files.push(name(""));
+            }
+        }
+        let manifest = Manifest {
+            format: FORMAT,
+            name: c.name.clone(),
+            runtime: c.runtime,
+            command: c.command.clone(),
+            names: c.names.clone(),
+            cells: all.len(),
+            cells_done,
+            runs: c.runs(),
+            runs_done,
+            files,
+            machine_profile: self.dir.join(MACHINE).is_file(),
+        };
+        let json = serde_json::to_string_pretty(&manifest).unwrap_or_default() + "\n";
+        write_atomically(&self.dir.join(MANIFEST), &json)?;
+        Ok(manifest)
+    }
+}
+
+/// The lines of a CSV text after its header.
+fn body(text: &str) -> &str {
+    text.split_once('\n').map_or("", |(_, rest)| rest)
+}
+
+/// The training file of `rows` (lines of `taskpar`'s format, no header) with each row's
+/// T1' (`work_serial`) the mean work of the rows on one worker at its size, where there
+/// are any.
+fn with_serial_work(rows: &[String]) -> Result<String, CellError> {
+    let header = taskpar::experiment::csv_header();
+    let names: Vec<&str> = header.trim_end().split(',').collect();
+    let col = |name: &str| names.iter().position(|c| *c == name);
+    let (Some(n), Some(p), Some(work), Some(serial)) =
+        (col("n"), col("p"), col("work"), col("work_serial"))
+    else {
+        return Ok(header + &rows.join("\n"));
+    };
+    let mut sums: HashMap<u64, (f64, u32)> = HashMap::new();
+    let fields: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.split(',').map(String::from).collect())
+        .collect();
+    let num = |f: &[String], i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok());
+    for f in &fields {
+        if let (Some(nv), Some(1.0), Some(w)) = (num(f, n), num(f, p), num(f, work)) {
+            let e = sums.entry(nv.to_bits()).or_insert((0.0, 0));
+            e.0 += w;
+            e.1 += 1;
+        }
+    }
+    let mut out = header;
+    for mut f in fields {
+        if let Some(&(sum, count)) = num(&f, n).and_then(|nv| sums.get(&nv.to_bits())) {
+            if let Some(slot) = f.get_mut(serial) {
+                let mut t = trace::csv::Table::new(Vec::<String>::new());
+                t.push_row([sum / f64::from(count)]);
+                *slot = body(&t.to_string()).trim_end().to_string();
+            }
+        }
+        out.push_str(&f.join(","));
+        out.push('\n');
+    }
+    Ok(out)
+}

@@ -1,0 +1,63 @@
+//! Running a campaign's cells here, one after the other, putting the study's files
+//! together after each.
+
+use crate::cell::Runner;
+use crate::file::Campaign;
+use crate::folder::{Manifest, Study, StudyError};
+use crate::plan::{cells, Cell};
+
+/// What a campaign tells its caller as it goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The plan: cells and runs to make now, and those finished before.
+    Planned {
+        /// Cells to run.
+        cells: usize,
+        /// Runs in them.
+        runs: u64,
+        /// Cells finished by an earlier campaign.
+        done: usize,
+    },
+    /// A run finished (local cells).
+    Run,
+    /// A job array was submitted (Slurm).
+    Submitted {
+        /// Its id.
+        job: String,
+        /// Its cells.
+        cells: usize,
+    },
+    /// A cell finished.
+    Cell(&'a Cell),
+}
+
+/// Runs every unfinished cell of `c` in `study` with `runner`, putting the study's files
+/// together after each; returns the manifest.
+///
+/// # Errors
+/// [`StudyError`]: the first cell that stops (the cells finished before it are put
+/// together first, so a resumed campaign starts after them).
+pub fn run(
+    study: &Study,
+    c: &Campaign,
+    runner: &Runner<'_>,
+    on: &mut dyn FnMut(Event<'_>),
+) -> Result<Manifest, StudyError> {
+    let all = cells(c);
+    let todo: Vec<&Cell> = all.iter().filter(|x| !study.done(x)).collect();
+    on(Event::Planned {
+        cells: todo.len(),
+        runs: todo.iter().map(|x| x.runs()).sum(),
+        done: all.len() - todo.len(),
+    });
+    for cell in todo {
+        let result = runner.run(cell, &study.cell_dir(cell), &mut || on(Event::Run));
+        if let Err(e) = result {
+            study.combine(c)?;
+            return Err(e.into());
+        }
+        on(Event::Cell(cell));
+        study.combine(c)?;
+    }
+    study.combine(c)
+}

@@ -1,0 +1,478 @@
+//! The Slurm backend: a campaign's unfinished cells submitted as job arrays (`sbatch
+//! --array`), one array per worker count (an array has one `--cpus-per-task`), one cell
+//! (its repetitions inside) per index; followed with `squeue` until every task has left
+//! the queue, each finished cell put into the study as its `done` marker appears;
+//! cancelled with `scancel`.
+//!
+//! Each array task runs `vates campaign cell STUDY INDEX` on its compute node: the same
+//! code as a local campaign's cells ([`crate::cell::Runner`]), so both backends give the
+//! same rows. The study folder must be on a file system the nodes share, as the `vates`
+//! binary must be. A cell that leaves the queue without its marker failed: its state
+//! (from `sacct` when accounting is on) and the end of its log are reported, and a resumed
+//! campaign submits it again. The jobs of a campaign are kept in the study
+//! (`cells/slurm-jobs.txt`); a campaign resumed while they still run follows them instead
+//! of submitting their cells twice.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::cell::{io, write_atomically, CellError};
+use crate::file::{Campaign, SlurmOptions};
+use crate::folder::{Manifest, Study, StudyError};
+use crate::local::Event;
+use crate::plan::{cells, Cell};
+
+/// Where the study keeps the ids of the jobs it submitted.
+pub const JOBS_FILE: &str = "slurm-jobs.txt";
+/// The most bytes of a failed task's log quoted.
+pub const LOG_TAIL: usize = 1500;
+/// Minutes a cell is given beyond its runs' timeouts (start-up, the file system).
+pub const MARGIN_MINUTES: u64 = 2;
+
+/// How to reach Slurm and what each task runs.
+#[derive(Clone, Debug)]
+pub struct SlurmConfig {
+    /// The `vates` binary the tasks run (a path the compute nodes see).
+    pub vates: PathBuf,
+    /// Arguments `vates campaign cell` needs besides the study and the index (the recorder
+    /// found here: `--ompt-tool`, `--clock-hz`).
+    pub cell_args: Vec<String>,
+    /// The job arrays' options: the campaign file's, with the command line's over them.
+    pub options: SlurmOptions,
+    /// How often the queue is asked.
+    pub poll: Duration,
+    /// The programs: `sbatch`, `squeue`, `sacct`, `scancel` (names on the `PATH`, or paths).
+    pub commands: Commands,
+}
+
+/// Slurm's programs.
+#[derive(Clone, Debug)]
+pub struct Commands {
+    /// Submits.
+    pub sbatch: String,
+    /// Lists the queue.
+    pub squeue: String,
+    /// Reports finished jobs (accounting; may be off).
+    pub sacct: String,
+    /// Cancels.
+    pub scancel: String,
+}
+
+impl Default for Commands {
+    fn default() -> Self {
+        Commands {
+            sbatch: "sbatch".into(),
+            squeue: "squeue".into(),
+            sacct: "sacct".into(),
+            scancel: "scancel".into(),
+        }
+    }
+}
+
+/// Why a Slurm campaign stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SlurmError {
+    /// The study folder.
+    #[error(transparent)]
+    Study(#[from] StudyError),
+    /// A Slurm program could not be started.
+    #[error("cannot run `{program}`: {error}")]
+    NotInstalled {
+        /// The program.
+        program: String,
+        /// The system's reason.
+        error: std::io::Error,
+    },
+    /// A Slurm program failed.
+    #[error("`{command}` failed ({status}): {stderr}")]
+    Command {
+        /// The command.
+        command: String,
+        /// How it ended.
+        status: String,
+        /// What it said.
+        stderr: String,
+    },
+    /// Cells left the queue without finishing.
+    #[error("{} of the campaign's cells failed on Slurm; the first: cell {} ({}){}{}", .failed.len(), .failed[0].index, .failed[0].cell, .failed[0].state_note(), .failed[0].log_note())]
+    Failed {
+        /// Each failed cell.
+        failed: Vec<FailedCell>,
+    },
+    /// Cancelled: the jobs were cancelled with `scancel`.
+    #[error("interrupted; the campaign's Slurm jobs ({}) were cancelled", .jobs.join(", "))]
+    Cancelled {
+        /// The jobs.
+        jobs: Vec<String>,
+    },
+}
+
+/// A cell that left the queue without finishing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailedCell {
+    /// Its index.
+    pub index: usize,
+    /// Its name.
+    pub cell: String,
+    /// Its state as `sacct` gives it (`FAILED`, `TIMEOUT`, …), when accounting is on.
+    pub state: Option<String>,
+    /// The end of its log.
+    pub log_tail: String,
+    /// The log's path.
+    pub log: PathBuf,
+}
+
+impl FailedCell {
+    fn state_note(&self) -> String {
+        self.state
+            .as_ref()
+            .map_or(String::new(), |s| format!(", state {s}"))
+    }
+
+    fn log_note(&self) -> String {
+        if self.log_tail.trim().is_empty() {
+            format!("; its log `{}` is empty", self.log.display())
+        } else {
+            format!(
+                "; its log `{}` ends:\n{}",
+                self.log.display(),
+                self.log_tail.trim_end()
+            )
+        }
+    }
+}
+
+/// One job array to submit: the cells of one worker count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Script {
+    /// The worker count of its cells.
+    pub workers: u32,
+    /// The cells' indices.
+    pub indices: Vec<usize>,
+    /// The batch script.
+    pub text: String,
+}
+
+/// The time limit of a cell in minutes: its runs' timeouts (a traced and an untraced run
+/// per repetition where the campaign times both) and [`MARGIN_MINUTES`].
+pub fn cell_minutes(c: &Campaign, cell: &Cell) -> u64 {
+    let per_rep = if c.runtime.traced() && c.keep.untraced {
+        2.0
+    } else {
+        1.0
+    };
+    let seconds = f64::from(cell.reps) * per_rep * c.timeout_s;
+    (seconds / 60.0).ceil() as u64 + MARGIN_MINUTES
+}
+
+/// The indices as `sbatch --array` takes them: runs of consecutive indices as ranges
+/// (`0-3,5,7-8`).
+pub fn array_spec(indices: &[usize]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < indices.len() {
+        let mut j = i;
+        while j + 1 < indices.len() && indices[j + 1] == indices[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j == i {
+            indices[i].to_string()
+        } else {
+            format!("{}-{}", indices[i], indices[j])
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// Quotes `s` for a POSIX shell.
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The batch scripts of `todo` (cells of `c` in `study`): one job array per worker count.
+pub fn scripts(c: &Campaign, study: &Study, todo: &[&Cell], cfg: &SlurmConfig) -> Vec<Script> {
+    let mut by_p: BTreeMap<u32, Vec<&Cell>> = BTreeMap::new();
+    for x in todo {
+        by_p.entry(x.p).or_default().push(x);
+    }
+    let logs = study.dir.join("cells");
+    by_p.into_iter()
+        .map(|(p, group)| {
+            let indices: Vec<usize> = group.iter().map(|x| x.index).collect();
+            let minutes = group.iter().map(|x| cell_minutes(c, x)).max().unwrap_or(1);
+            let o = &cfg.options;
+            let mut lines = vec![
+                "#!/bin/sh".to_string(),
+                format!("#SBATCH --job-name=vates-{}-p{p}", c.name),
+                format!("#SBATCH --array={}", array_spec(&indices)),
+                format!("#SBATCH --cpus-per-task={p}"),
+                "#SBATCH --ntasks=1".to_string(),
+                format!("#SBATCH --time={minutes}"),
+                format!(
+                    "#SBATCH --output={}",
+                    shell_quote(&logs.join("slurm-%A_%a.log").display().to_string())
+                ),
+            ];
+            if let Some(part) = &o.partition {
+                lines.push(format!("#SBATCH --partition={}", shell_quote(part)));
+            }
+            if let Some(acc) = &o.account {
+                lines.push(format!("#SBATCH --account={}", shell_quote(acc)));
+            }
+            if o.exclusive {
+                lines.push("#SBATCH --exclusive".to_string());
+            }
+            for extra in &o.options {
+                lines.push(format!("#SBATCH {extra}"));
+            }
+            let mut cmd = vec![
+                shell_quote(&cfg.vates.display().to_string()),
+                "campaign".into(),
+                "cell".into(),
+                shell_quote(&study.dir.display().to_string()),
+                "\"$SLURM_ARRAY_TASK_ID\"".into(),
+            ];
+            cmd.extend(cfg.cell_args.iter().map(|a| shell_quote(a)));
+            lines.push(format!("exec {}", cmd.join(" ")));
+            Script {
+                workers: p,
+                indices,
+                text: lines.join("\n") + "\n",
+            }
+        })
+        .collect()
+}
+
+/// Runs `program args`, returning its standard output.
+fn call(program: &str, args: &[&str]) -> Result<String, SlurmError> {
+    let out =
+        Command::new(program)
+            .args(args)
+            .output()
+            .map_err(|error| SlurmError::NotInstalled {
+                program: program.to_string(),
+                error,
+            })?;
+    if !out.status.success() {
+        return Err(SlurmError::Command {
+            command: std::iter::once(program)
+                .chain(args.iter().copied())
+                .collect::<Vec<_>>()
+                .join(" "),
+            status: out.status.to_string(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The array tasks of `jobs` still in the queue: (job, index) pairs.
+fn queued(cfg: &SlurmConfig, jobs: &[String]) -> Result<Vec<(String, usize)>, SlurmError> {
+    if jobs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = jobs.join(",");
+    let text = match call(
+        &cfg.commands.squeue,
+        &["-h", "-r", "-j", &list, "-o", "%F|%K"],
+    ) {
+        Ok(t) => t,
+        // squeue refuses ids it no longer knows ("Invalid job id specified"): none queued.
+        Err(SlurmError::Command { ref stderr, .. }) if stderr.contains("Invalid job id") => {
+            String::new()
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let (job, index) = l.trim().split_once('|')?;
+            Some((job.to_string(), index.trim().parse().ok()?))
+        })
+        .collect())
+}
+
+/// The state `sacct` gives the task `job_index`, when accounting is on.
+fn accounted(cfg: &SlurmConfig, job: &str, index: usize) -> Option<String> {
+    let id = format!("{job}_{index}");
+    let text = call(
+        &cfg.commands.sacct,
+        &["-n", "-X", "-P", "-j", &id, "-o", "JobID,State"],
+    )
+    .ok()?;
+    text.lines().find_map(|l| {
+        let (jid, state) = l.trim().split_once('|')?;
+        (jid == id).then(|| state.to_string())
+    })
+}
+
+/// The last [`LOG_TAIL`] bytes of `path`.
+fn tail(path: &Path) -> String {
+    let text = std::fs::read(path).unwrap_or_default();
+    let mut from = text.len().saturating_sub(LOG_TAIL);
+    while from < text.len() && (text[from] & 0xC0) == 0x80 {
+        from += 1;
+    }
+    String::from_utf8_lossy(&text[from..]).into_owned()
+}
+
+/// The jobs a study submitted before (`job index,index,…` a line).
+fn read_jobs(path: &Path) -> Vec<(String, Vec<usize>)> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let (job, list) = l.split_once(' ')?;
+            let idx = list.split(',').filter_map(|i| i.parse().ok()).collect();
+            Some((job.to_string(), idx))
+        })
+        .collect()
+}
+
+/// Submits the unfinished cells of `c` in `study` as job arrays (after following any jobs
+/// of an earlier campaign still queued), follows them until every task has left the
+/// queue, putting the study together as cells finish; `cancel` cancels the jobs.
+///
+/// # Errors
+/// [`SlurmError`]: Slurm's programs missing or failing, cells that failed (after the
+/// others finished), a cancellation, the study's files.
+pub fn run(
+    study: &Study,
+    c: &Campaign,
+    cfg: &SlurmConfig,
+    cancel: &AtomicBool,
+    on: &mut dyn FnMut(Event<'_>),
+) -> Result<Manifest, SlurmError> {
+    let all = cells(c);
+    let cells_dir = study.dir.join("cells");
+    std::fs::create_dir_all(&cells_dir)
+        .map_err(|e| StudyError::from(io("create", &cells_dir)(e)))?;
+    let jobs_path = cells_dir.join(JOBS_FILE);
+    // Jobs of an earlier campaign that are still queued keep their cells.
+    let earlier = read_jobs(&jobs_path);
+    let earlier_ids: Vec<String> = earlier.iter().map(|(j, _)| j.clone()).collect();
+    let still = queued(cfg, &earlier_ids)?;
+    let mut jobs: Vec<(String, Vec<usize>)> = earlier
+        .into_iter()
+        .map(|(j, idx)| {
+            let keep: Vec<usize> = idx
+                .into_iter()
+                .filter(|i| still.iter().any(|(sj, si)| *sj == j && si == i))
+                .collect();
+            (j, keep)
+        })
+        .filter(|(_, idx)| !idx.is_empty())
+        .collect();
+    let followed: Vec<usize> = jobs.iter().flat_map(|(_, i)| i.iter().copied()).collect();
+    let todo: Vec<&Cell> = all
+        .iter()
+        .filter(|x| !study.done(x) && !followed.contains(&x.index))
+        .collect();
+    let pending: Vec<&Cell> = all.iter().filter(|x| !study.done(x)).collect();
+    on(Event::Planned {
+        cells: pending.len(),
+        runs: pending.iter().map(|x| x.runs()).sum(),
+        done: all.len() - pending.len(),
+    });
+    for s in scripts(c, study, &todo, cfg) {
+        let path = cells_dir.join(format!("slurm-p{}.sh", s.workers));
+        write_atomically(&path, &s.text)?;
+        let out = call(
+            &cfg.commands.sbatch,
+            &["--parsable", &path.display().to_string()],
+        )?;
+        // `--parsable` prints `id` or `id;cluster`.
+        let id = out.trim().split(';').next().unwrap_or("").to_string();
+        on(Event::Submitted {
+            job: id.clone(),
+            cells: s.indices.len(),
+        });
+        jobs.push((id, s.indices));
+        let text: String = jobs
+            .iter()
+            .map(|(j, idx)| {
+                let list: Vec<String> = idx.iter().map(ToString::to_string).collect();
+                format!("{j} {}\n", list.join(","))
+            })
+            .collect();
+        write_atomically(&jobs_path, &text)?;
+    }
+    let ids: Vec<String> = jobs.iter().map(|(j, _)| j.clone()).collect();
+    let mut open: Vec<(String, usize)> = jobs
+        .iter()
+        .flat_map(|(j, idx)| idx.iter().map(move |i| (j.clone(), *i)))
+        .collect();
+    let mut failed = Vec::new();
+    let mut last = Instant::now() - cfg.poll;
+    while !open.is_empty() {
+        if cancel.load(Ordering::Relaxed) {
+            let _ = call(
+                &cfg.commands.scancel,
+                &ids.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+            study.combine(c)?;
+            return Err(SlurmError::Cancelled { jobs: ids });
+        }
+        if last.elapsed() < cfg.poll {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
+        last = Instant::now();
+        let q = queued(cfg, &ids)?;
+        let mut still_open = Vec::new();
+        let mut finished_any = false;
+        for (job, index) in open {
+            let cell = &all[index];
+            if study.done(cell) {
+                on(Event::Cell(cell));
+                finished_any = true;
+            } else if q.iter().any(|(j, i)| *j == job && *i == index) {
+                still_open.push((job, index));
+            } else {
+                // Left the queue: its marker may lag its end on a shared file system.
+                std::thread::sleep(Duration::from_millis(200));
+                if study.done(cell) {
+                    on(Event::Cell(cell));
+                    finished_any = true;
+                    continue;
+                }
+                let log = cells_dir.join(format!("slurm-{job}_{index}.log"));
+                failed.push(FailedCell {
+                    index,
+                    cell: cell.id(),
+                    state: accounted(cfg, &job, index),
+                    log_tail: tail(&log),
+                    log,
+                });
+            }
+        }
+        open = still_open;
+        if finished_any {
+            study.combine(c)?;
+        }
+    }
+    let manifest = study.combine(c)?;
+    if failed.is_empty() {
+        Ok(manifest)
+    } else {
+        failed.sort_by_key(|f| f.index);
+        Err(SlurmError::Failed { failed })
+    }
+}
+
+impl From<CellError> for SlurmError {
+    fn from(e: CellError) -> Self {
+        SlurmError::Study(e.into())
+    }
+}

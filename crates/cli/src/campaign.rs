@@ -282,9 +282,10 @@ fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
                 &format!("measuring {} on Slurm", c.name),
             ));
         }
-        Event::Submitted { job, cells } => {
-            crate::error::note(&format!("note: submitted job array {job} ({cells} cells)"))
-        }
+        Event::Submitted { job, cells } => crate::error::note(&format!(
+            "note: submitted job array {job} ({cells} cell{})",
+            if cells == 1 { "" } else { "s" }
+        )),
         Event::Cell(cell) => {
             done_runs += cell.runs();
             if let Some(b) = &mut bar {

@@ -6,6 +6,7 @@
 
 mod campaign;
 mod collectives;
+mod compare;
 mod demo;
 mod error;
 mod etccs;
@@ -81,6 +82,9 @@ enum Command {
     /// or as a Slurm job array, into a study folder the methods read.
     #[command(subcommand)]
     Campaign(campaign::CampaignCommand),
+    /// Every method whose inputs a study holds, against the study's held-out measurements:
+    /// a table, a plot, and the method to trust chosen from the training data alone.
+    Compare(compare::CompareArgs),
 }
 
 /// Options of `vates demo`.
@@ -226,6 +230,7 @@ fn main() -> ExitCode {
         Command::Semi(c) => semi::run(c, &mut out),
         Command::Collectives(c) => collectives::run(c, &mut out),
         Command::Campaign(c) => campaign::run(c, &mut out),
+        Command::Compare(a) => compare::run(a, &mut out),
     }
     .and_then(|()| out.flush().map_err(CliError::Stdout));
     match result {

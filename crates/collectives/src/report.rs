@@ -433,6 +433,7 @@ pub fn plot(m: &OpModel, time_unit: &str, size_unit: &str) -> Result<String, tra
         None => m.group.label(),
     };
     LinePlot {
+        shade_from: None,
         title,
         x_label: if m.group.has_size() {
             format!("d ({size_unit})")

@@ -523,6 +523,7 @@ pub fn plot(
         _ => m.metric.clone(),
     };
     LinePlot {
+        shade_from: None,
         title,
         x_label: names[0].clone(),
         y_label: if m.metric.is_empty() {

@@ -187,6 +187,18 @@ pub struct Campaign {
     pub names: Names,
     /// Slurm's options.
     pub slurm: SlurmOptions,
+    /// What `vates compare` needs besides the measurements.
+    pub compare: CompareOptions,
+}
+
+/// The `[compare]` section: the methods' inputs that are not measurements.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CompareOptions {
+    /// The thread-graph model of the semi-empirical method, relative to the study folder.
+    pub semi_model: Option<String>,
+    /// The size transform of the two-step model (`n=2^n` for work exponential in n).
+    #[serde(skip)]
+    pub transform: Option<taskpar::model::Transform>,
 }
 
 impl Campaign {
@@ -249,6 +261,14 @@ struct RawFile {
     keep: Option<RawKeep>,
     names: Option<RawNames>,
     slurm: Option<RawSlurm>,
+    compare: Option<RawCompare>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCompare {
+    semi_model: Option<String>,
+    transform: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -464,6 +484,23 @@ pub fn parse(name: &str, text: &str) -> Result<Campaign, FileError> {
             }
         }
     };
+    let compare = match &raw.compare {
+        None => CompareOptions::default(),
+        Some(r) => CompareOptions {
+            semi_model: r.semi_model.clone(),
+            transform: match &r.transform {
+                None => None,
+                Some(t) => Some(taskpar::model::Transform::parse(t.get_ref()).ok_or_else(
+                    || {
+                        bad(
+                            t.span(),
+                            format!("unknown transform `{}`: `n=2^n` or `n=n`", t.get_ref()),
+                        )
+                    },
+                )?),
+            },
+        },
+    };
     let campaign = Campaign {
         name: app.clone(),
         command,
@@ -479,6 +516,7 @@ pub fn parse(name: &str, text: &str) -> Result<Campaign, FileError> {
         },
         names,
         slurm,
+        compare,
     };
     if campaign.runs() > MAX_RUNS {
         return Err(FileError::whole(

@@ -31,6 +31,7 @@
 //! ```
 
 pub mod cell;
+pub mod compare;
 pub mod file;
 pub mod folder;
 pub mod local;

@@ -303,17 +303,32 @@ fn queued(cfg: &SlurmConfig, jobs: &[String]) -> Result<Vec<(String, usize)>, Sl
         .collect())
 }
 
-/// The state `sacct` gives the task `job_index`, when accounting is on.
+/// The state of the finished task `job_index`: `sacct`'s when accounting is on, else the
+/// queue's record of it (kept for the cluster's `MinJobAge`), with its reason.
 fn accounted(cfg: &SlurmConfig, job: &str, index: usize) -> Option<String> {
     let id = format!("{job}_{index}");
-    let text = call(
+    let from_sacct = call(
         &cfg.commands.sacct,
         &["-n", "-X", "-P", "-j", &id, "-o", "JobID,State"],
     )
-    .ok()?;
-    text.lines().find_map(|l| {
-        let (jid, state) = l.trim().split_once('|')?;
-        (jid == id).then(|| state.to_string())
+    .ok()
+    .and_then(|text| {
+        text.lines().find_map(|l| {
+            let (jid, state) = l.trim().split_once('|')?;
+            (jid == id).then(|| state.to_string())
+        })
+    });
+    from_sacct.or_else(|| {
+        let text = call(
+            &cfg.commands.squeue,
+            &["-h", "-t", "all", "-j", &id, "-o", "%T|%r"],
+        )
+        .ok()?;
+        let (state, reason) = text.lines().next()?.trim().split_once('|')?;
+        Some(match reason {
+            "" | "None" => state.to_string(),
+            r => format!("{state} ({r})"),
+        })
     })
 }
 

@@ -141,6 +141,7 @@ impl Lines {
         (width, height): (u32, u32),
     ) -> Result<String, TraceError> {
         LinePlot {
+            shade_from: None,
             title: title.to_string(),
             x_label: x_label.to_string(),
             y_label: y_label.to_string(),

@@ -60,6 +60,7 @@ pub fn profile_plot(
     };
     let end = profile.last().map_or(0.0, |p| p.t * seconds_per_unit);
     LinePlot {
+        shade_from: None,
         title: title.to_string(),
         x_label: "time (s)".into(),
         y_label: "nodes".into(),

@@ -273,6 +273,7 @@ fn mrm(tour: &mut Tour) -> Result<()> {
     if tour.want_pictures {
         let [b, t, phi, omega] = curves;
         let plot = LinePlot {
+            shade_from: None,
             title: "MRM, N=10, tau_l=3, tau_s=1".to_string(),
             x_label: "P (clients)".to_string(),
             y_label: "time".to_string(),
@@ -341,6 +342,7 @@ fn adi(tour: &mut Tour) -> Result<()> {
     );
     if tour.want_pictures {
         let plot = LinePlot {
+            shade_from: None,
             title: "ADI, N=1024, tau_u=1".to_string(),
             x_label: "P (processors)".to_string(),
             y_label: "T^l".to_string(),
@@ -482,6 +484,7 @@ fn membank(tour: &mut Tour) -> Result<()> {
     );
     if tour.want_pictures {
         let plot = LinePlot {
+            shade_from: None,
             title: "Memory banks, N=64, M=8, tau_c=1, tau_m=4".to_string(),
             x_label: "stride S".to_string(),
             y_label: "time".to_string(),

@@ -89,6 +89,9 @@ pub struct LinePlot {
     pub log_x: bool,
     /// Logarithmic y axis (points with `y <= 0` are skipped; see the module docs).
     pub log_y: bool,
+    /// A region shaded from this x to the right edge, with its label at the top (e.g. the
+    /// extrapolation beyond the largest measured size).
+    pub shade_from: Option<(f64, String)>,
 }
 
 /// Unconnected points, one colour per series, plus labelled horizontal reference lines.
@@ -461,6 +464,28 @@ where
             .bold_line_style(RGBColor(215, 215, 215))
             .draw()
             .map_err(render_err)?;
+        if let Content::Lines(LinePlot {
+            shade_from: Some((from, label)),
+            ..
+        }) = content
+        {
+            if from.is_finite() && *from < x_hi {
+                let (lo, hi) = (from.max(x_lo), (y_range.start, y_range.end));
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(lo, hi.0), (x_hi, hi.1)],
+                        RGBColor(128, 128, 128).mix(0.12).filled(),
+                    )))
+                    .map_err(render_err)?;
+                chart
+                    .draw_series(std::iter::once(Text::new(
+                        clean(label),
+                        (lo, hi.1),
+                        ("sans-serif", 13).into_font().color(&RGBColor(90, 90, 90)),
+                    )))
+                    .map_err(render_err)?;
+            }
+        }
 
         let mut any_points = false;
         let mut any_legend = false;
@@ -630,6 +655,7 @@ mod tests {
         // alone would tie and choose the upper left, under the line.
         let line = |pts: Vec<(f64, f64)>| Series::new("l", pts);
         let plot = LinePlot {
+            shade_from: None,
             title: String::new(),
             x_label: String::new(),
             y_label: String::new(),

@@ -9,6 +9,7 @@ use trace::TraceError;
 
 fn speedup() -> LinePlot {
     LinePlot {
+        shade_from: None,
         title: "speed-up of <LU>".into(),
         x_label: "processors P".into(),
         y_label: "T(1)/T(P)".into(),

@@ -46,6 +46,7 @@ pub fn prediction_plot(app: &str, preds: &[Prediction], over_p: bool) -> LinePlo
         .first()
         .map_or(0.0, |p| if over_p { p.n } else { p.p });
     LinePlot {
+        shade_from: None,
         title: if over_p {
             format!("{app} at n = {}", trace::text::num(fixed))
         } else {
@@ -90,6 +91,7 @@ pub fn measured_plot(all: &Report) -> LinePlot {
         Series::new("predicted = measured", vec![(lo, lo), (hi, hi)]).with_stroke(Stroke::Dashed),
     );
     LinePlot {
+        shade_from: None,
         title: "predicted against measured time (test runs)".into(),
         x_label: "measured (s)".into(),
         y_label: "predicted (s)".into(),

@@ -1,0 +1,78 @@
+//! `vates compare`: every method whose inputs a study holds against its held-out
+//! measurements, and the method to trust chosen from the training data alone
+//! ([`study::compare`]); the manual is in `docs/cli.md`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use study::folder::Study;
+
+use crate::error::{CliError, Result};
+
+/// Output formats of `vates compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompareFormat {
+    /// Aligned text for people.
+    Text,
+    /// One JSON object (documented schema).
+    Json,
+    /// A row per method and test point.
+    Csv,
+}
+
+/// Options of `vates compare`.
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// The study folder (made by `vates campaign run`, or one of `examples/studies/`).
+    #[arg(value_name = "STUDY")]
+    study: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    format: CompareFormat,
+    /// Also write an SVG plot: the measured times and each method's predictions against
+    /// the size, the sizes beyond the training ones shaded.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Bootstrap replicates of the intervals.
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    bootstrap: u32,
+    /// Seed of the bootstraps and of the simulations' random orders.
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    seed: u64,
+}
+
+/// Runs `vates compare`.
+pub fn run(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(p) = &a.plot {
+        crate::error::check_output(p)?;
+    }
+    let (c, _) = Study::load(&a.study).map_err(|e| match e {
+        study::folder::StudyError::Campaign(e) => CliError::Report(miette::Report::new(e)),
+        e => CliError::with_help(
+            e.to_string(),
+            "give a study folder: `vates campaign run` makes one",
+        ),
+    })?;
+    let mut inputs = study::compare::load(&a.study, &c).map_err(|e| {
+        CliError::with_help(
+            e.to_string(),
+            "check the study's files (docs/cli.md, vates compare)",
+        )
+    })?;
+    inputs.bootstrap = a.bootstrap as usize;
+    inputs.seed = a.seed;
+    let spinner = termio::progress::Progress::new(None, "comparing the methods");
+    let result = study::compare::compare(&inputs);
+    spinner.finish();
+    if let Some(p) = &a.plot {
+        let svg = study::report::comparison_plot(&result, &study::compare::measured(&inputs))
+            .map_err(|e| CliError::msg(format!("the plot: {e}")))?;
+        crate::error::write_file(p, svg.as_bytes())?;
+    }
+    let text = match a.format {
+        CompareFormat::Text => study::report::comparison_text(&result),
+        CompareFormat::Json => crate::error::json_text(&result)?,
+        CompareFormat::Csv => study::report::comparison_csv(&result),
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}

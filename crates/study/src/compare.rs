@@ -1,0 +1,830 @@
+//! Every method whose inputs a study holds, confronted with the held-out measurements, and
+//! the method to trust chosen from the training data alone.
+//!
+//! The methods: `fit` on the measured times (its `vates` and `extrap` modelers); the
+//! two-step model of `taskpar` and its direct-regression baseline (training rows); replay of
+//! a test size's recording on one worker through `taskgraph` at each worker count (kept
+//! DAGs); the semi-empirical model (a thread graph named by the study, its samples and the
+//! machine's profile). Each predicts every test point (the median of its repetitions is
+//! the measurement); a method whose inputs are missing or that fails says why.
+//!
+//! The recommendation is made before the test points are looked at: each method is
+//! trained on the training sizes below the largest and predicts the largest (forward
+//! validation, as the two-step model chooses its forms); the one with the smallest median
+//! error there is recommended, with that error as its self-assessment. Replay, which
+//! needs no training, is assessed on the largest training size's recording, when kept.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::file::Campaign;
+
+/// The methods, by their names in the report.
+pub const METHODS: [&str; 6] = [
+    "fit-vates",
+    "fit-extrap",
+    "two-step",
+    "direct",
+    "replay",
+    "semi",
+];
+
+/// A point: a size and a worker count.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Point {
+    /// The size.
+    pub n: f64,
+    /// The worker count.
+    pub p: u32,
+}
+
+/// What a study gives the methods.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// The study's name (its application).
+    pub study: String,
+    /// The size's and the worker count's names.
+    pub names: (String, String),
+    /// Training times: (point, seconds) per run.
+    pub train_times: Vec<(Point, f64)>,
+    /// Test times.
+    pub test_times: Vec<(Point, f64)>,
+    /// `taskpar` training rows of the training runs.
+    pub train_rows: Option<taskpar::model::TrainingSet>,
+    /// The size transform of the two-step model (`n=2^n`).
+    pub transform: Option<taskpar::model::Transform>,
+    /// Kept DAG files, with their point and set (`true`: test).
+    pub dags: Vec<(Point, bool, PathBuf)>,
+    /// The semi-empirical model, its samples and the machine's profile.
+    pub semi: Option<SemiInputs>,
+    /// Bootstrap replicates of the intervals.
+    pub bootstrap: usize,
+    /// The seed of every random choice.
+    pub seed: u64,
+}
+
+/// The semi-empirical method's inputs.
+#[derive(Clone, Debug)]
+pub struct SemiInputs {
+    /// The thread graph.
+    pub model: semi::lang::Model,
+    /// The samples of the training runs.
+    pub samples: semi::samples::SampleSet,
+    /// The machine's profile (event costs).
+    pub profile: Option<probe::Profile>,
+}
+
+/// One predicted test point.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PointResult {
+    /// The point as text (`n=30, p=2`).
+    pub point: String,
+    /// The size.
+    pub n: f64,
+    /// The worker count.
+    pub p: u32,
+    /// The prediction, seconds.
+    pub predicted: f64,
+    /// Its interval, when the method gives one.
+    pub interval: Option<[f64; 2]>,
+    /// The measurement: the median of the point's repetitions, seconds.
+    pub measured: f64,
+    /// |predicted − measured| / measured.
+    pub error: f64,
+}
+
+/// One method's outcome.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MethodResult {
+    /// Its name ([`METHODS`]).
+    pub method: &'static str,
+    /// Why it was not applied (missing inputs, a failure), if it was not.
+    pub skipped: Option<String>,
+    /// The median error over the test points.
+    pub median_error: Option<f64>,
+    /// The largest.
+    pub max_error: Option<f64>,
+    /// Its median error in forward validation inside the training data.
+    pub self_assessed_error: Option<f64>,
+    /// How the self-assessment was made, or why there is none.
+    pub self_assessment: String,
+    /// The test points.
+    pub points: Vec<PointResult>,
+}
+
+/// The method recommended from the training data alone.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Recommendation {
+    /// The method.
+    pub method: &'static str,
+    /// Why.
+    pub why: String,
+    /// Its median error in forward validation.
+    pub self_assessed_error: f64,
+    /// Its median error on the test points.
+    pub actual_error: Option<f64>,
+    /// The method with the smallest test error, and that error.
+    pub best_method: Option<&'static str>,
+    /// The smallest test error.
+    pub best_error: Option<f64>,
+}
+
+/// The comparison of a study: the schema `docs/cli.md` documents.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The study's name.
+    pub study: String,
+    /// The size's and the worker count's names.
+    pub parameters: [String; 2],
+    /// The training sizes.
+    pub training_sizes: Vec<f64>,
+    /// Every method, applied or not.
+    pub methods: Vec<MethodResult>,
+    /// The recommendation, when any method could be assessed.
+    pub recommended: Option<Recommendation>,
+    /// Where methods disagree, and why where it can be told.
+    pub notes: Vec<String>,
+}
+
+/// A method's predictions at some points, trained on some runs.
+type Predict = Result<Vec<(f64, Option<[f64; 2]>)>, String>;
+
+/// The median of `v` (not empty).
+fn median(v: &[f64]) -> f64 {
+    stats::median(v).unwrap_or(f64::NAN)
+}
+
+/// The distinct points of `runs` with the median of each one's times, in order.
+fn medians(runs: &[(Point, f64)]) -> Vec<(Point, f64)> {
+    let mut by: BTreeMap<(u64, u32), (Point, Vec<f64>)> = BTreeMap::new();
+    for (pt, t) in runs {
+        by.entry((pt.n.to_bits(), pt.p))
+            .or_insert_with(|| (*pt, Vec::new()))
+            .1
+            .push(*t);
+    }
+    let mut out: Vec<(Point, f64)> = by.into_values().map(|(p, t)| (p, median(&t))).collect();
+    out.sort_by(|a, b| a.0.n.total_cmp(&b.0.n).then(a.0.p.cmp(&b.0.p)));
+    out
+}
+
+/// The training data restricted to sizes below `limit` (all, when `None`).
+#[derive(Clone)]
+struct Training<'a> {
+    inputs: &'a Inputs,
+    below: Option<f64>,
+}
+
+impl Training<'_> {
+    fn keep(&self, n: f64) -> bool {
+        self.below.is_none_or(|b| n < b)
+    }
+
+    fn times(&self) -> Vec<(Point, f64)> {
+        self.inputs
+            .train_times
+            .iter()
+            .filter(|(p, _)| self.keep(p.n))
+            .copied()
+            .collect()
+    }
+}
+
+/// `fit` on the times: a PMNF model of seconds in n (and p when the runs vary it); the
+/// study's size transform applies (`n=2^n`: the model is in 2^n).
+fn fit_times(t: &Training<'_>, points: &[Point], modeler: fit::run::Modeler) -> Predict {
+    let tr = t.inputs.transform.unwrap_or_default();
+    let runs: Vec<(Point, f64)> = t
+        .times()
+        .into_iter()
+        .map(|(q, s)| {
+            (
+                Point {
+                    n: tr.apply(q.n),
+                    p: q.p,
+                },
+                s,
+            )
+        })
+        .collect();
+    let points: Vec<Point> = points
+        .iter()
+        .map(|q| Point {
+            n: tr.apply(q.n),
+            p: q.p,
+        })
+        .collect();
+    let points = &points[..];
+    if runs.is_empty() {
+        return Err("no training times".into());
+    }
+    let (n_name, p_name) = &t.inputs.names;
+    let varies_p = runs.iter().any(|(q, _)| q.p != runs[0].0.p);
+    let mut text = if varies_p {
+        format!("{n_name},{p_name},seconds\n")
+    } else {
+        format!("{n_name},seconds\n")
+    };
+    for (q, s) in &runs {
+        if varies_p {
+            text.push_str(&format!("{},{},{s}\n", q.n, q.p));
+        } else {
+            text.push_str(&format!("{},{s}\n", q.n));
+        }
+    }
+    let opts = fit::read::csv::CsvOptions {
+        metrics: vec!["seconds".into()],
+        ..Default::default()
+    };
+    let e = fit::read::read(fit::read::Format::Csv, "times", &text, &opts)
+        .map_err(|e| e.to_string())?;
+    if !varies_p && points.iter().any(|q| q.p != runs[0].0.p) {
+        return Err("the training runs have one worker count; the test points have others".into());
+    }
+    let job = fit::job::Job {
+        points: points
+            .iter()
+            .map(|q| {
+                if varies_p {
+                    format!("{n_name}={},{p_name}={}", q.n, q.p)
+                } else {
+                    format!("{n_name}={}", q.n)
+                }
+            })
+            .collect(),
+        options: fit::run::RunOptions {
+            modeler,
+            bootstrap: t.inputs.bootstrap,
+            seed: t.inputs.seed,
+            ..Default::default()
+        },
+        ..fit::job::Job::new(e)
+    };
+    let fitted = job.run().map_err(|e| e.to_string())?;
+    let entries = fitted.entries();
+    let entry = entries.first().ok_or("no model")?;
+    Ok(entry
+        .predictions
+        .iter()
+        .map(|p| (p.value, p.interval.map(|(a, b)| [a, b])))
+        .collect())
+}
+
+/// The two-step model (or its direct baseline) trained on the training rows.
+fn two_step(t: &Training<'_>, points: &[Point], direct: bool) -> Predict {
+    let rows = t
+        .inputs
+        .train_rows
+        .as_ref()
+        .ok_or("no training rows (a task-parallel runtime's train.csv)")?;
+    let set = taskpar::model::TrainingSet::new(
+        rows.runs.iter().filter(|r| t.keep(r.n)).cloned().collect(),
+    );
+    let policy = taskpar::model::Policy {
+        paper: false,
+        no_work: None,
+        selection: taskpar::model::Selection::default(),
+        pmnf_search: false,
+        bootstrap: t.inputs.bootstrap,
+        seed: t.inputs.seed,
+        transforms: t
+            .inputs
+            .transform
+            .map(|transform| taskpar::model::TransformRule {
+                app: None,
+                transform,
+                text: String::new(),
+            })
+            .into_iter()
+            .collect(),
+    };
+    let model = taskpar::model::fit_app(&set, None, &policy).map_err(|e| e.to_string())?;
+    points
+        .iter()
+        .map(|q| {
+            let pr =
+                taskpar::model::predict(&model, q.n, f64::from(q.p)).map_err(|e| e.to_string())?;
+            Ok(if direct {
+                (pr.direct, None)
+            } else {
+                (pr.time, pr.interval.map(|(a, b)| [a, b]))
+            })
+        })
+        .collect()
+}
+
+/// Replay: the recording at (n, 1) of the given set scheduled on p workers.
+fn replay(inputs: &Inputs, points: &[Point], test: bool) -> Predict {
+    points
+        .iter()
+        .map(|q| {
+            let (_, _, path) = inputs
+                .dags
+                .iter()
+                .find(|(d, is_test, _)| d.n == q.n && d.p == 1 && *is_test == test)
+                .ok_or_else(|| {
+                    format!(
+                        "no recording at n = {} on one worker",
+                        trace::text::num(q.n)
+                    )
+                })?;
+            let rec = taskpar::dag::load(path, &taskpar::dag::Limits::default())
+                .map_err(|e| e.to_string())?;
+            let g = taskpar::replay::task_graph(&rec.graph(), 1.0 / rec.header.clock.frequency_hz)
+                .map_err(|e| e.to_string())?;
+            let setup = taskgraph::analysis::setup::Setup {
+                policy: taskgraph::analysis::policy::PolicyKind::Fifo,
+                system: None,
+            };
+            let run = setup
+                .analyze(&g, q.p as usize, None)
+                .map_err(|e| e.to_string())?;
+            Ok((run.schedule.makespan, None))
+        })
+        .collect()
+}
+
+/// The semi-empirical model: its coefficients fitted to the samples (of sizes kept) at
+/// each point's worker count, the point simulated.
+fn semi_predict(t: &Training<'_>, points: &[Point]) -> Predict {
+    let s = t
+        .inputs
+        .semi
+        .as_ref()
+        .ok_or("no thread-graph model (`semi_model` under [compare]) or no samples")?;
+    let (n_name, p_name) = &t.inputs.names;
+    let at = s.samples.names.iter().position(|x| x == n_name);
+    let mut samples = s.samples.clone();
+    if let Some(k) = at {
+        samples.samples.retain(|x| t.keep(x.params[k]));
+        samples.runs.retain(|(p, _)| t.keep(p[k]));
+    }
+    if samples.samples.is_empty() {
+        return Err("no samples below the largest training size".into());
+    }
+    points
+        .iter()
+        .map(|q| {
+            let job = semi::job::Job {
+                params: vec![(n_name.clone(), q.n), (p_name.clone(), f64::from(q.p))],
+                samples: Some(samples.clone()),
+                by: p_name.clone(),
+                profile: s.profile.clone(),
+                seed: t.inputs.seed,
+                ..semi::job::Job::new(s.model.clone())
+            };
+            let done = job.predict().map_err(|e| e.to_string())?;
+            Ok((done.prediction.outcome.time, None))
+        })
+        .collect()
+}
+
+/// Predicts `points` with `method` trained on `t`.
+fn predict(method: &str, t: &Training<'_>, points: &[Point], test: bool) -> Predict {
+    match method {
+        "fit-vates" => fit_times(t, points, fit::run::Modeler::Vates),
+        "fit-extrap" => fit_times(t, points, fit::run::Modeler::Extrap),
+        "two-step" => two_step(t, points, false),
+        "direct" => two_step(t, points, true),
+        "replay" => replay(t.inputs, points, test),
+        _ => semi_predict(t, points),
+    }
+}
+
+/// The predictions of `points` against their measurements.
+fn scored(
+    names: &(String, String),
+    measured: &[(Point, f64)],
+    predicted: &[(f64, Option<[f64; 2]>)],
+) -> Vec<PointResult> {
+    measured
+        .iter()
+        .zip(predicted)
+        .map(|((q, m), (v, iv))| PointResult {
+            point: format!("{}={}, {}={}", names.0, trace::text::num(q.n), names.1, q.p),
+            n: q.n,
+            p: q.p,
+            predicted: *v,
+            interval: *iv,
+            measured: *m,
+            error: (v - m).abs() / m,
+        })
+        .collect()
+}
+
+fn median_max(points: &[PointResult]) -> (Option<f64>, Option<f64>) {
+    let e: Vec<f64> = points
+        .iter()
+        .map(|p| p.error)
+        .filter(|e| e.is_finite())
+        .collect();
+    if e.is_empty() {
+        return (None, None);
+    }
+    (
+        Some(median(&e)),
+        Some(e.iter().copied().fold(0.0, f64::max)),
+    )
+}
+
+/// The measured points of the training and test runs, each the median of its repetitions.
+pub fn measured(inputs: &Inputs) -> Vec<(Point, f64)> {
+    let mut all = inputs.train_times.clone();
+    all.extend(inputs.test_times.iter().copied());
+    medians(&all)
+}
+
+/// A method's forward validation inside the training data (rolling origin): each size of
+/// the larger half of the training sizes predicted from the sizes below it (replay, which
+/// trains on nothing, from that size's own recording on one worker); the median error over
+/// every point of every fold the method could make, and how it was made.
+fn self_assess(
+    method: &str,
+    inputs: &Inputs,
+    train: &[(Point, f64)],
+    sizes: &[f64],
+) -> (Option<f64>, String) {
+    if sizes.len() < 2 {
+        return (
+            None,
+            "one training size: nothing to validate forward".into(),
+        );
+    }
+    let first = (sizes.len() / 2).max(1);
+    let mut errors = Vec::new();
+    let mut folds = Vec::new();
+    let mut failed = None;
+    for &size in &sizes[first..] {
+        let held: Vec<(Point, f64)> = train.iter().filter(|(p, _)| p.n == size).copied().collect();
+        let points: Vec<Point> = held.iter().map(|(p, _)| *p).collect();
+        let t = Training {
+            inputs,
+            below: (method != "replay").then_some(size),
+        };
+        match predict(method, &t, &points, false) {
+            Ok(pred) => {
+                errors.extend(scored(&inputs.names, &held, &pred).iter().map(|q| q.error));
+                folds.push(trace::text::num(size));
+            }
+            Err(why) => failed = failed.or(Some(why)),
+        }
+    }
+    let n = &inputs.names.0;
+    if folds.is_empty() {
+        let why = failed.unwrap_or_default();
+        return (None, format!("forward validation failed: {why}"));
+    }
+    let how = match method {
+        "replay" => format!(
+            "the recordings on one worker at {n} = {} replayed at the training worker counts",
+            folds.join(", ")
+        ),
+        _ => format!(
+            "{n} = {} each predicted from the sizes below it",
+            folds.join(", ")
+        ),
+    };
+    let e: Vec<f64> = errors.into_iter().filter(|e| e.is_finite()).collect();
+    (stats::median(&e), how)
+}
+
+/// Compares every method on `inputs`.
+pub fn compare(inputs: &Inputs) -> Comparison {
+    let test = medians(&inputs.test_times);
+    let test_points: Vec<Point> = test.iter().map(|(p, _)| *p).collect();
+    let train = medians(&inputs.train_times);
+    let mut sizes: Vec<f64> = train.iter().map(|(p, _)| p.n).collect();
+    sizes.dedup();
+    let mut methods = Vec::new();
+    for method in METHODS {
+        let all = Training {
+            inputs,
+            below: None,
+        };
+        let (points, skipped) = if test_points.is_empty() {
+            (Vec::new(), Some("the study has no test runs".to_string()))
+        } else {
+            match predict(method, &all, &test_points, true) {
+                Ok(pred) => (scored(&inputs.names, &test, &pred), None),
+                Err(why) => (Vec::new(), Some(why)),
+            }
+        };
+        let (self_assessed_error, self_assessment) = self_assess(method, inputs, &train, &sizes);
+        let (median_error, max_error) = median_max(&points);
+        methods.push(MethodResult {
+            method,
+            skipped,
+            median_error,
+            max_error,
+            self_assessed_error,
+            self_assessment,
+            points,
+        });
+    }
+    let recommended = recommend(&methods);
+    let notes = disagreements(&methods);
+    Comparison {
+        study: inputs.study.clone(),
+        parameters: [inputs.names.0.clone(), inputs.names.1.clone()],
+        training_sizes: sizes,
+        methods,
+        recommended,
+        notes,
+    }
+}
+
+/// The applied method with the smallest self-assessed error.
+fn recommend(methods: &[MethodResult]) -> Option<Recommendation> {
+    let mut ranked: Vec<&MethodResult> = methods
+        .iter()
+        .filter(|m| m.skipped.is_none() && m.self_assessed_error.is_some_and(f64::is_finite))
+        .collect();
+    ranked.sort_by(|a, b| {
+        a.self_assessed_error
+            .unwrap_or(f64::INFINITY)
+            .total_cmp(&b.self_assessed_error.unwrap_or(f64::INFINITY))
+    });
+    let best = ranked.first()?;
+    let pct = |e: f64| format!("{:.1}%", 100.0 * e);
+    let own = best.self_assessed_error.unwrap_or(f64::NAN);
+    let mut why = format!(
+        "in forward validation inside the training data ({}), its median error was {}",
+        best.self_assessment,
+        pct(own)
+    );
+    match ranked.get(1) {
+        Some(next) => why.push_str(&format!(
+            ", against {} for {}, the next",
+            pct(next.self_assessed_error.unwrap_or(f64::NAN)),
+            next.method
+        )),
+        None => why.push_str(", the only method that could be assessed"),
+    }
+    let tested: Vec<&MethodResult> = methods
+        .iter()
+        .filter(|m| m.median_error.is_some())
+        .collect();
+    let top = tested.iter().min_by(|a, b| {
+        a.median_error
+            .unwrap_or(f64::INFINITY)
+            .total_cmp(&b.median_error.unwrap_or(f64::INFINITY))
+    });
+    Some(Recommendation {
+        method: best.method,
+        why,
+        self_assessed_error: own,
+        actual_error: best.median_error,
+        best_method: top.map(|m| m.method),
+        best_error: top.and_then(|m| m.median_error),
+    })
+}
+
+/// Notes where two applied methods differ by more than half at a test point.
+fn disagreements(methods: &[MethodResult]) -> Vec<String> {
+    let applied: Vec<&MethodResult> = methods.iter().filter(|m| !m.points.is_empty()).collect();
+    let mut notes = Vec::new();
+    let by = |name: &str| applied.iter().find(|m| m.method == name).copied();
+    if let (Some(two), Some(rep)) = (by("two-step"), by("replay")) {
+        let over: Vec<&PointResult> = two
+            .points
+            .iter()
+            .zip(&rep.points)
+            .filter(|(a, b)| a.predicted > 1.5 * b.predicted)
+            .map(|(a, _)| a)
+            .collect();
+        if let Some(first) = over.first() {
+            notes.push(format!(
+                "the two-step model predicts over 1.5× the replay at {} point(s) (first {}): its T1'(n) extrapolates a work growth the replay of the recording does not see",
+                over.len(),
+                first.point
+            ));
+        }
+    }
+    for m in &applied {
+        let wide = m.points.iter().filter(|p| p.error > 1.0).count();
+        if wide > 0 {
+            notes.push(format!(
+                "{} is off by more than 100% at {wide} of {} test point(s)",
+                m.method,
+                m.points.len()
+            ));
+        }
+    }
+    notes
+}
+
+/// Why a study's inputs cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// A file could not be read.
+    #[error("cannot read `{}`: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// A file's contents are not what the study holds.
+    #[error("`{}`: {message}", path.display())]
+    Bad {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The study has no times of its test runs.
+    #[error("the study `{}` has no test-times.csv: nothing to compare against", dir.display())]
+    NoTest {
+        /// The study.
+        dir: PathBuf,
+    },
+}
+
+/// The most bytes of a study file read.
+pub const MAX_STUDY_FILE: u64 = 256 << 20;
+
+fn read_file(path: &Path) -> Result<Option<String>, InputError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let len = std::fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|error| InputError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+    if len > MAX_STUDY_FILE {
+        return Err(InputError::Bad {
+            path: path.to_path_buf(),
+            message: format!("larger than {MAX_STUDY_FILE} bytes"),
+        });
+    }
+    std::fs::read_to_string(path)
+        .map(Some)
+        .map_err(|error| InputError::Io {
+            path: path.to_path_buf(),
+            error,
+        })
+}
+
+/// The runs of a times file (`n,p,seconds` in the study's names).
+fn read_times(path: &Path, names: &(String, String)) -> Result<Vec<(Point, f64)>, InputError> {
+    let Some(text) = read_file(path)? else {
+        return Ok(Vec::new());
+    };
+    let bad = |message: String| InputError::Bad {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .collect();
+    let col = |name: &str| {
+        head.iter().position(|h| *h == name).ok_or_else(|| {
+            bad(format!(
+                "no column `{name}` (the header is `{}`)",
+                head.join(",")
+            ))
+        })
+    };
+    let (cn, cp, cs) = (col(&names.0)?, col(&names.1)?, col("seconds")?);
+    let mut out = Vec::new();
+    for (i, line) in lines.enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split(',').map(str::trim).collect();
+        let num = |k: usize| {
+            f.get(k)
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|v| v.is_finite())
+        };
+        let (Some(n), Some(p), Some(s)) = (num(cn), num(cp), num(cs)) else {
+            return Err(bad(format!(
+                "line {}: `{line}` is not {},{},seconds numbers",
+                i + 2,
+                names.0,
+                names.1
+            )));
+        };
+        if !(p >= 1.0 && p.fract() == 0.0 && p <= f64::from(u32::MAX)) || s <= 0.0 {
+            return Err(bad(format!(
+                "line {}: a worker count must be a whole number from 1 and a time above 0",
+                i + 2
+            )));
+        }
+        out.push((Point { n, p: p as u32 }, s));
+    }
+    Ok(out)
+}
+
+/// Reads the study in `dir` (its campaign `c`) into the methods' inputs.
+///
+/// # Errors
+/// [`InputError`]: a file that cannot be read or is not what the study holds, no test
+/// times.
+pub fn load(dir: &Path, c: &Campaign) -> Result<Inputs, InputError> {
+    let names = (c.names.size.clone(), c.names.workers.clone());
+    let train_times = read_times(&dir.join("train-times.csv"), &names)?;
+    let test_times = read_times(&dir.join("test-times.csv"), &names)?;
+    if test_times.is_empty() {
+        return Err(InputError::NoTest {
+            dir: dir.to_path_buf(),
+        });
+    }
+    let train_rows =
+        match read_file(&dir.join("train.csv"))? {
+            Some(text) => Some(taskpar::model::read_runs("train.csv", &text).map_err(|e| {
+                InputError::Bad {
+                    path: dir.join("train.csv"),
+                    message: e.to_string(),
+                }
+            })?),
+            None => None,
+        };
+    let profile = match read_file(&dir.join(crate::folder::MACHINE))? {
+        Some(text) => Some(
+            probe::Profile::from_json(&text).map_err(|e| InputError::Bad {
+                path: dir.join(crate::folder::MACHINE),
+                message: e.to_string(),
+            })?,
+        ),
+        None => None,
+    };
+    let semi = match (
+        &c.compare.semi_model,
+        read_file(&dir.join("train-samples.csv"))?,
+    ) {
+        (Some(model), Some(samples)) => {
+            let path = dir.join(model);
+            let text = read_file(&path)?.ok_or_else(|| InputError::Bad {
+                path: path.clone(),
+                message: "the thread-graph model `semi_model` names does not exist".into(),
+            })?;
+            let model = semi::lang::parse(&path.display().to_string(), &text).map_err(|e| {
+                InputError::Bad {
+                    path: path.clone(),
+                    message: e.to_string(),
+                }
+            })?;
+            let samples = semi::samples::read_samples(&model, "train-samples.csv", &samples)
+                .map_err(|e| InputError::Bad {
+                    path: dir.join("train-samples.csv"),
+                    message: e.to_string(),
+                })?;
+            Some(SemiInputs {
+                model,
+                samples,
+                profile,
+            })
+        }
+        _ => None,
+    };
+    let mut dags = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir.join("dags")) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pt) = dag_point(&c.name, &name) {
+                // A kept DAG's set is the set whose plan has its point.
+                let test = c
+                    .test
+                    .as_ref()
+                    .is_some_and(|t| t.sizes.contains(&pt.n) && t.workers.contains(&pt.p))
+                    && !(c.train.sizes.contains(&pt.n) && c.train.workers.contains(&pt.p));
+                if name.ends_with("-r0.dag") {
+                    dags.push((pt, test, e.path()));
+                }
+            }
+        }
+    }
+    dags.sort_by(|a, b| a.2.cmp(&b.2));
+    Ok(Inputs {
+        study: c.name.clone(),
+        names,
+        train_times,
+        test_times,
+        train_rows,
+        transform: c.compare.transform,
+        dags,
+        semi,
+        bootstrap: fit::run::BOOTSTRAP_REPLICATES,
+        seed: 1,
+    })
+}
+
+/// The point of a kept DAG file's name (`APP-nN-pP-rR.dag`).
+fn dag_point(app: &str, name: &str) -> Option<Point> {
+    let rest = name.strip_prefix(app)?.strip_prefix("-n")?;
+    let (n, rest) = rest.split_once("-p")?;
+    let (p, _) = rest.split_once("-r")?;
+    Some(Point {
+        n: n.parse().ok()?,
+        p: p.parse().ok()?,
+    })
+}

@@ -49,5 +49,6 @@ Try it yourself:
   vates taskpar fit examples/taskpar/train.csv --app sparselu -o sparselu.json && vates taskpar predict sparselu.json -n 160 -p 1..4 --plot sparselu.svg
   vates collectives fit examples/collectives/here.csv --op broadcast,allreduce --statistic min --plot collectives/
   vates collectives skeleton examples/collectives/geometric.skel --table examples/collectives/here.csv -D p=2 -D n=64,256,1024
+  vates compare examples/studies/fib --plot fib.svg
   vates probe --mpi --quick -o mine.csv   (needs openmpi-bin and libopenmpi-dev)
 ";

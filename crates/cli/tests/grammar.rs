@@ -185,6 +185,20 @@ fn commands(model: &str) -> Vec<(&'static str, Vec<String>)> {
                 &[],
             ),
         ),
+        (
+            "campaign plan",
+            with(
+                &["campaign", "plan", &ex("studies", "queue/campaign.toml")],
+                &[],
+            ),
+        ),
+        (
+            "compare",
+            with(
+                &["compare", &ex("studies", "queue"), "--bootstrap", "0"],
+                &[],
+            ),
+        ),
     ]
 }
 
@@ -296,6 +310,18 @@ fn shape(name: &str) -> (bool, &'static [&'static str]) {
                 "statistic",
                 "time_unit",
                 "version",
+            ],
+        ),
+        "campaign plan" => (false, &["campaign", "cells"]),
+        "compare" => (
+            false,
+            &[
+                "methods",
+                "notes",
+                "parameters",
+                "recommended",
+                "study",
+                "training_sizes",
             ],
         ),
         other => panic!("no shape for {other}"),

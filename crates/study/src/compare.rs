@@ -151,11 +151,6 @@ pub struct Comparison {
 /// A method's predictions at some points, trained on some runs.
 type Predict = Result<Vec<(f64, Option<[f64; 2]>)>, String>;
 
-/// The median of `v` (not empty).
-fn median(v: &[f64]) -> f64 {
-    stats::median(v).unwrap_or(f64::NAN)
-}
-
 /// The distinct points of `runs` with the median of each one's times, in order.
 fn medians(runs: &[(Point, f64)]) -> Vec<(Point, f64)> {
     let mut by: BTreeMap<(u64, u32), (Point, Vec<f64>)> = BTreeMap::new();
@@ -165,7 +160,10 @@ fn medians(runs: &[(Point, f64)]) -> Vec<(Point, f64)> {
             .1
             .push(*t);
     }
-    let mut out: Vec<(Point, f64)> = by.into_values().map(|(p, t)| (p, median(&t))).collect();
+    let mut out: Vec<(Point, f64)> = by
+        .into_values()
+        .map(|(p, t)| (p, stats::median(&t).unwrap_or(f64::NAN)))
+        .collect();
     out.sort_by(|a, b| a.0.n.total_cmp(&b.0.n).then(a.0.p.cmp(&b.0.p)));
     out
 }
@@ -424,7 +422,7 @@ fn median_max(points: &[PointResult]) -> (Option<f64>, Option<f64>) {
         return (None, None);
     }
     (
-        Some(median(&e)),
+        stats::median(&e),
         Some(e.iter().copied().fold(0.0, f64::max)),
     )
 }
@@ -670,8 +668,12 @@ fn read_file(path: &Path) -> Result<Option<String>, InputError> {
 }
 
 /// The runs of a times file (`n,p,seconds` in the study's names).
-fn read_times(path: &Path, names: &(String, String)) -> Result<Vec<(Point, f64)>, InputError> {
-    let Some(text) = read_file(path)? else {
+fn read_times(
+    path: &Path,
+    text: Option<&str>,
+    names: &(String, String),
+) -> Result<Vec<(Point, f64)>, InputError> {
+    let Some(text) = text else {
         return Ok(Vec::new());
     };
     let bad = |message: String| InputError::Bad {
@@ -724,68 +726,53 @@ fn read_times(path: &Path, names: &(String, String)) -> Result<Vec<(Point, f64)>
     Ok(out)
 }
 
+/// The texts of a study's files (`None`: the study has no such file).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Texts<'a> {
+    /// `train-times.csv`.
+    pub train_times: Option<&'a str>,
+    /// `test-times.csv`.
+    pub test_times: Option<&'a str>,
+    /// `train.csv`.
+    pub train_rows: Option<&'a str>,
+    /// `train-samples.csv`.
+    pub train_samples: Option<&'a str>,
+    /// `machine.json`.
+    pub machine: Option<&'a str>,
+    /// The thread graph `[compare] semi_model` names: its name and text.
+    pub semi_model: Option<(&'a str, &'a str)>,
+}
+
 /// Reads the study in `dir` (its campaign `c`) into the methods' inputs.
 ///
 /// # Errors
 /// [`InputError`]: a file that cannot be read or is not what the study holds, no test
 /// times.
 pub fn load(dir: &Path, c: &Campaign) -> Result<Inputs, InputError> {
-    let names = (c.names.size.clone(), c.names.workers.clone());
-    let train_times = read_times(&dir.join("train-times.csv"), &names)?;
-    let test_times = read_times(&dir.join("test-times.csv"), &names)?;
-    if test_times.is_empty() {
-        return Err(InputError::NoTest {
-            dir: dir.to_path_buf(),
-        });
-    }
-    let train_rows =
-        match read_file(&dir.join("train.csv"))? {
-            Some(text) => Some(taskpar::model::read_runs("train.csv", &text).map_err(|e| {
-                InputError::Bad {
-                    path: dir.join("train.csv"),
-                    message: e.to_string(),
-                }
-            })?),
-            None => None,
-        };
-    let profile = match read_file(&dir.join(crate::folder::MACHINE))? {
-        Some(text) => Some(
-            probe::Profile::from_json(&text).map_err(|e| InputError::Bad {
-                path: dir.join(crate::folder::MACHINE),
-                message: e.to_string(),
-            })?,
-        ),
-        None => None,
-    };
-    let semi = match (
-        &c.compare.semi_model,
-        read_file(&dir.join("train-samples.csv"))?,
-    ) {
-        (Some(model), Some(samples)) => {
-            let path = dir.join(model);
+    let file = |name: &str| read_file(&dir.join(name));
+    let (train_times, test_times) = (file("train-times.csv")?, file("test-times.csv")?);
+    let (train_rows, train_samples) = (file("train.csv")?, file("train-samples.csv")?);
+    let machine = file(crate::folder::MACHINE)?;
+    let model = match &c.compare.semi_model {
+        Some(m) => {
+            let path = dir.join(m);
             let text = read_file(&path)?.ok_or_else(|| InputError::Bad {
                 path: path.clone(),
                 message: "the thread-graph model `semi_model` names does not exist".into(),
             })?;
-            let model = semi::lang::parse(&path.display().to_string(), &text).map_err(|e| {
-                InputError::Bad {
-                    path: path.clone(),
-                    message: e.to_string(),
-                }
-            })?;
-            let samples = semi::samples::read_samples(&model, "train-samples.csv", &samples)
-                .map_err(|e| InputError::Bad {
-                    path: dir.join("train-samples.csv"),
-                    message: e.to_string(),
-                })?;
-            Some(SemiInputs {
-                model,
-                samples,
-                profile,
-            })
+            Some((path.display().to_string(), text))
         }
-        _ => None,
+        None => None,
     };
+    let texts = Texts {
+        train_times: train_times.as_deref(),
+        test_times: test_times.as_deref(),
+        train_rows: train_rows.as_deref(),
+        train_samples: train_samples.as_deref(),
+        machine: machine.as_deref(),
+        semi_model: model.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
+    };
+    let mut inputs = from_texts(dir, c, &texts)?;
     let mut dags = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir.join("dags")) {
         for e in entries.flatten() {
@@ -804,6 +791,58 @@ pub fn load(dir: &Path, c: &Campaign) -> Result<Inputs, InputError> {
         }
     }
     dags.sort_by(|a, b| a.2.cmp(&b.2));
+    inputs.dags = dags;
+    Ok(inputs)
+}
+
+/// The methods' inputs from the texts of a study's files (in `dir`, for messages) and its
+/// campaign `c`.
+///
+/// # Errors
+/// [`InputError`]: a file that is not what the study holds, no test times.
+pub fn from_texts(dir: &Path, c: &Campaign, t: &Texts<'_>) -> Result<Inputs, InputError> {
+    let names = (c.names.size.clone(), c.names.workers.clone());
+    let bad = |name: &str, message: String| InputError::Bad {
+        path: dir.join(name),
+        message,
+    };
+    let train_times = read_times(&dir.join("train-times.csv"), t.train_times, &names)?;
+    let test_times = read_times(&dir.join("test-times.csv"), t.test_times, &names)?;
+    if test_times.is_empty() {
+        return Err(InputError::NoTest {
+            dir: dir.to_path_buf(),
+        });
+    }
+    let train_rows = match t.train_rows {
+        Some(text) => Some(
+            taskpar::model::read_runs("train.csv", text)
+                .map_err(|e| bad("train.csv", e.to_string()))?,
+        ),
+        None => None,
+    };
+    let profile = match t.machine {
+        Some(text) => Some(
+            probe::Profile::from_json(text)
+                .map_err(|e| bad(crate::folder::MACHINE, e.to_string()))?,
+        ),
+        None => None,
+    };
+    let semi = match (t.semi_model, t.train_samples) {
+        (Some((name, text)), Some(samples)) => {
+            let model = semi::lang::parse(name, text).map_err(|e| InputError::Bad {
+                path: PathBuf::from(name),
+                message: e.to_string(),
+            })?;
+            let samples = semi::samples::read_samples(&model, "train-samples.csv", samples)
+                .map_err(|e| bad("train-samples.csv", e.to_string()))?;
+            Some(SemiInputs {
+                model,
+                samples,
+                profile,
+            })
+        }
+        _ => None,
+    };
     Ok(Inputs {
         study: c.name.clone(),
         names,
@@ -811,7 +850,7 @@ pub fn load(dir: &Path, c: &Campaign) -> Result<Inputs, InputError> {
         test_times,
         train_rows,
         transform: c.compare.transform,
-        dags,
+        dags: Vec::new(),
         semi,
         bootstrap: fit::run::BOOTSTRAP_REPLICATES,
         seed: 1,

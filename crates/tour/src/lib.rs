@@ -28,6 +28,7 @@
 //! ```
 
 mod collective;
+mod compare;
 pub mod examples;
 mod measured;
 
@@ -166,6 +167,7 @@ pub fn run(pictures: bool) -> Result<Tour> {
     measured::shared_memory(&mut t.text)?;
     measured::task_parallel(&mut t.text)?;
     collective::collective(&mut t.text)?;
+    compare::compare(&mut t.text)?;
     Ok(t)
 }
 

@@ -33,7 +33,7 @@ pub struct CompareArgs {
     /// the size, the sizes beyond the training ones shaded.
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
-    /// Bootstrap replicates of the intervals.
+    /// Bootstrap replicates of the intervals (0: none; at least 20).
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     bootstrap: u32,
     /// Seed of the bootstraps and of the simulations' random orders.
@@ -43,6 +43,13 @@ pub struct CompareArgs {
 
 /// Runs `vates compare`.
 pub fn run(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
+    if (1..study::compare::MIN_BOOTSTRAP).contains(&(a.bootstrap as usize)) {
+        return Err(CliError::usage(format!(
+            "--bootstrap {}: an interval needs at least {} replicates (0: none)",
+            a.bootstrap,
+            study::compare::MIN_BOOTSTRAP
+        )));
+    }
     if let Some(p) = &a.plot {
         crate::error::check_output(p)?;
     }

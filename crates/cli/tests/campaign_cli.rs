@@ -84,7 +84,9 @@ fn plan_lists_the_cells_in_text_and_json() {
     let file = plain_campaign(&d, "/bin/true");
     let text = stdout(&["campaign", "plan", &file]);
     assert!(
-        text.starts_with("campaign demo: `/bin/true {n} {p}` (plain runtime), 7 cells, 13 runs"),
+        text.starts_with(
+            "campaign demo: `/bin/true` `{n}` `{p}` (plain runtime), 7 cells, 13 runs"
+        ),
         "{text}"
     );
     assert!(
@@ -201,6 +203,116 @@ fn the_campaign_file_s_mistakes_and_hostile_input_are_named() {
 }
 
 #[test]
+fn review_defects_of_campaigns_and_studies_are_answered() {
+    let d = tempdir("campaign-review");
+    // Sizes of 10^15 and more reach the program, and name their cells, with every digit.
+    let rec = d.join("args.log");
+    let prog = script(&d, "rec.sh", &format!("echo \"$1\" >> {}", rec.display()));
+    let big = d.join("big.toml");
+    std::fs::write(
+        &big,
+        format!(
+            "name = \"big\"\ncommand = [\"{prog}\", \"{{n}}\"]\nruntime = \"plain\"\n\
+             [train]\nsizes = [1000000000000001, 1000000000000002]\nworkers = [1]\n\
+             [keep]\nprofile = \"none\"\n"
+        ),
+    )
+    .unwrap();
+    let plan = stdout(&["campaign", "plan", big.to_str().unwrap()]);
+    assert!(
+        plan.contains("train-n1000000000000001-p1") && plan.contains("train-n1000000000000002-p1"),
+        "{plan}"
+    );
+    stdout(&[
+        "campaign",
+        "run",
+        big.to_str().unwrap(),
+        "-o",
+        d.join("sb").to_str().unwrap(),
+    ]);
+    let args = std::fs::read_to_string(&rec).unwrap();
+    assert_eq!(args, "1000000000000001\n1000000000000002\n");
+    // An unknown placeholder is refused where it stands.
+    let ph = d.join("ph.toml");
+    std::fs::write(&ph, "name = \"x\"\ncommand = \"./x {N}\"\nruntime = \"plain\"\n[train]\nsizes = [1]\nworkers = [1]\n").unwrap();
+    let e = fails(&["campaign", "plan", ph.to_str().unwrap()], 1);
+    assert!(
+        e.contains("ph.toml:2:11") && e.contains("`{N}` is not a placeholder"),
+        "{e}"
+    );
+    // A value of the wrong type says what it should be, not the reader's type names.
+    std::fs::write(
+        &ph,
+        "name = \"x\"\ncommand = \"./x\"\nruntime = \"plain\"\n[train]\nsizes = 5\nworkers = [1]\n",
+    )
+    .unwrap();
+    let e = fails(&["campaign", "plan", ph.to_str().unwrap()], 1);
+    assert!(
+        e.contains("a list of numbers") && !e.contains("RawValues"),
+        "{e}"
+    );
+    // A changed campaign is refused with the key that changed.
+    let file = plain_campaign(&d, "/bin/true");
+    let s = d.join("s");
+    stdout(&["campaign", "run", &file, "-o", s.to_str().unwrap()]);
+    std::fs::write(
+        &file,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("repetitions = 2", "repetitions = 4"),
+    )
+    .unwrap();
+    let e = fails(&["campaign", "run", &file, "-o", s.to_str().unwrap()], 1);
+    assert!(
+        e.contains("has [train] = ") && e.contains("\"repetitions\":2"),
+        "{e}"
+    );
+    // A finished cell whose files were changed is named, not silently dropped.
+    std::fs::write(
+        &file,
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("repetitions = 4", "repetitions = 2"),
+    )
+    .unwrap();
+    std::fs::write(
+        s.join("cells/train-n1-p1/times.csv"),
+        "n,p,seconds\ngarbage,,,\n",
+    )
+    .unwrap();
+    let e = fails(&["campaign", "run", &file, "-o", s.to_str().unwrap()], 1);
+    assert!(
+        e.contains("train-n1-p1/times.csv` line 2") && e.contains("remove the cell's folder"),
+        "{e}"
+    );
+    // Slurm's flags without the Slurm backend are a usage error.
+    let e = fails(&["campaign", "run", &file, "--partition", "debug"], 2);
+    assert!(e.contains("give --backend slurm too"), "{e}");
+    // A study file that never ends is refused, not read.
+    let study = d.join("zero");
+    std::fs::create_dir_all(&study).unwrap();
+    std::fs::copy(
+        common::example_in("studies", "queue/campaign.toml"),
+        study.join("campaign.toml"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/dev/zero", study.join("test-times.csv")).unwrap();
+    let e = fails(&["compare", study.to_str().unwrap()], 1);
+    assert!(e.contains("not a regular file"), "{e}");
+    // Too few bootstrap replicates for an interval.
+    let e = fails(
+        &[
+            "compare",
+            &common::example_in("studies", "queue"),
+            "--bootstrap",
+            "2",
+        ],
+        2,
+    );
+    assert!(e.contains("at least 20 replicates"), "{e}");
+}
+
+#[test]
 fn slurm_and_local_campaigns_give_the_same_rows() {
     if !slurm_here() {
         return;
@@ -309,7 +421,7 @@ fn an_interrupted_slurm_campaign_cancels_its_jobs_and_resumes() {
     let file = plain_campaign(&d, &prog);
     let study = d.join("s");
     let bin = assert_cmd::cargo::cargo_bin("vates");
-    let mut child = Process::new(bin)
+    let child = Process::new(bin)
         .args([
             "campaign",
             "run",

@@ -31,6 +31,10 @@ pub const METHODS: [&str; 6] = [
     "semi",
 ];
 
+/// The fewest bootstrap replicates that make an interval (a central 95% of fewer is two
+/// or three of them).
+pub const MIN_BOOTSTRAP: usize = 20;
+
 /// A point: a size and a worker count.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Point {
@@ -59,6 +63,8 @@ pub struct Inputs {
     pub dags: Vec<(Point, bool, PathBuf)>,
     /// The semi-empirical model, its samples and the machine's profile.
     pub semi: Option<SemiInputs>,
+    /// Why the semi-empirical model named by the study could not be read, if so.
+    pub semi_missing: Option<String>,
     /// Bootstrap replicates of the intervals.
     pub bootstrap: usize,
     /// The seed of every random choice.
@@ -140,6 +146,8 @@ pub struct Comparison {
     pub parameters: [String; 2],
     /// The training sizes.
     pub training_sizes: Vec<f64>,
+    /// The test points (each the median of its repetitions).
+    pub test_points: usize,
     /// Every method, applied or not.
     pub methods: Vec<MethodResult>,
     /// The recommendation, when any method could be assessed.
@@ -190,66 +198,101 @@ impl Training<'_> {
     }
 }
 
-/// `fit` on the times: a PMNF model of seconds in n (and p when the runs vary it); the
-/// study's size transform applies (`n=2^n`: the model is in 2^n).
+/// Fewer distinct worker counts than this: `fit` models each worker count's times in n
+/// alone (a PMNF term in p needs more values of p to be told from noise).
+pub const MIN_WORKER_COUNTS: usize = 3;
+
+/// `fit` on the times: a PMNF model of seconds in n and p when the runs have at least
+/// [`MIN_WORKER_COUNTS`] worker counts, else one model in n per worker count; in the
+/// study's size transform (`n=2^n`: the model is in 2^n).
 fn fit_times(t: &Training<'_>, points: &[Point], modeler: fit::run::Modeler) -> Predict {
     let tr = t.inputs.transform.unwrap_or_default();
-    let runs: Vec<(Point, f64)> = t
+    let n_name = &t.inputs.names.0;
+    let moved = |q: &Point| -> Result<Point, String> {
+        let n = tr.apply(q.n);
+        if !n.is_finite() {
+            return Err(format!(
+                "the size transform 2^{n_name} overflows at {n_name} = {}",
+                q.n
+            ));
+        }
+        Ok(Point { n, p: q.p })
+    };
+    let runs = t
         .times()
         .into_iter()
-        .map(|(q, s)| {
-            (
-                Point {
-                    n: tr.apply(q.n),
-                    p: q.p,
-                },
-                s,
-            )
-        })
-        .collect();
-    let points: Vec<Point> = points
+        .map(|(q, s)| Ok((moved(&q)?, s)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let points = points
         .iter()
-        .map(|q| Point {
-            n: tr.apply(q.n),
-            p: q.p,
-        })
-        .collect();
-    let points = &points[..];
+        .map(moved)
+        .collect::<Result<Vec<_>, String>>()?;
     if runs.is_empty() {
         return Err("no training times".into());
     }
+    let mut ps: Vec<u32> = runs.iter().map(|(q, _)| q.p).collect();
+    ps.sort_unstable();
+    ps.dedup();
+    if ps.len() >= MIN_WORKER_COUNTS {
+        return fit_model(t, &runs, &points, modeler, true);
+    }
+    // One model per worker count, each predicting its own points.
+    let mut out = vec![(f64::NAN, None); points.len()];
+    for p in ps.iter().copied().chain(points.iter().map(|q| q.p)) {
+        let idx: Vec<usize> = (0..points.len()).filter(|&i| points[i].p == p).collect();
+        if idx.is_empty() || !out[idx[0]].0.is_nan() {
+            continue;
+        }
+        let mine: Vec<(Point, f64)> = runs.iter().filter(|(q, _)| q.p == p).copied().collect();
+        if mine.is_empty() {
+            return Err(format!(
+                "no training runs on {p} workers (fitted per worker count: the runs have {} of them)",
+                ps.len()
+            ));
+        }
+        let at: Vec<Point> = idx.iter().map(|&i| points[i]).collect();
+        for (i, v) in idx
+            .into_iter()
+            .zip(fit_model(t, &mine, &at, modeler, false)?)
+        {
+            out[i] = v;
+        }
+    }
+    Ok(out)
+}
+
+/// One `fit` model of `runs` (in n, and p when `with_p`) predicting `points`.
+fn fit_model(
+    t: &Training<'_>,
+    runs: &[(Point, f64)],
+    points: &[Point],
+    modeler: fit::run::Modeler,
+    with_p: bool,
+) -> Predict {
     let (n_name, p_name) = &t.inputs.names;
-    let varies_p = runs.iter().any(|(q, _)| q.p != runs[0].0.p);
-    let mut text = if varies_p {
-        format!("{n_name},{p_name},seconds\n")
-    } else {
-        format!("{n_name},seconds\n")
+    let mut text = match with_p {
+        true => format!("{n_name},{p_name},seconds\n"),
+        false => format!("{n_name},seconds\n"),
     };
-    for (q, s) in &runs {
-        if varies_p {
-            text.push_str(&format!("{},{},{s}\n", q.n, q.p));
-        } else {
-            text.push_str(&format!("{},{s}\n", q.n));
+    for (q, s) in runs {
+        match with_p {
+            true => text.push_str(&format!("{},{},{s}\n", q.n, q.p)),
+            false => text.push_str(&format!("{},{s}\n", q.n)),
         }
     }
     let opts = fit::read::csv::CsvOptions {
         metrics: vec!["seconds".into()],
         ..Default::default()
     };
-    let e = fit::read::read(fit::read::Format::Csv, "times", &text, &opts)
-        .map_err(|e| e.to_string())?;
-    if !varies_p && points.iter().any(|q| q.p != runs[0].0.p) {
-        return Err("the training runs have one worker count; the test points have others".into());
-    }
+    let name = format!("{}-times", t.inputs.study);
+    let e =
+        fit::read::read(fit::read::Format::Csv, &name, &text, &opts).map_err(|e| e.to_string())?;
     let job = fit::job::Job {
         points: points
             .iter()
-            .map(|q| {
-                if varies_p {
-                    format!("{n_name}={},{p_name}={}", q.n, q.p)
-                } else {
-                    format!("{n_name}={}", q.n)
-                }
+            .map(|q| match with_p {
+                true => format!("{n_name}={},{p_name}={}", q.n, q.p),
+                false => format!("{n_name}={}", q.n),
             })
             .collect(),
         options: fit::run::RunOptions {
@@ -347,11 +390,12 @@ fn replay(inputs: &Inputs, points: &[Point], test: bool) -> Predict {
 /// The semi-empirical model: its coefficients fitted to the samples (of sizes kept) at
 /// each point's worker count, the point simulated.
 fn semi_predict(t: &Training<'_>, points: &[Point]) -> Predict {
-    let s = t
-        .inputs
-        .semi
-        .as_ref()
-        .ok_or("no thread-graph model (`semi_model` under [compare]) or no samples")?;
+    if let Some(why) = &t.inputs.semi_missing {
+        return Err(why.clone());
+    }
+    let s = t.inputs.semi.as_ref().ok_or(
+        "no thread-graph model (`semi_model` under [compare]) or no samples (train-samples.csv)",
+    )?;
     let (n_name, p_name) = &t.inputs.names;
     let at = s.samples.names.iter().position(|x| x == n_name);
     let mut samples = s.samples.clone();
@@ -434,15 +478,41 @@ pub fn measured(inputs: &Inputs) -> Vec<(Point, f64)> {
     medians(&all)
 }
 
-/// A method's forward validation inside the training data (rolling origin): each size of
-/// the larger half of the training sizes predicted from the sizes below it (replay, which
-/// trains on nothing, from that size's own recording on one worker); the median error over
-/// every point of every fold the method could make, and how it was made.
+/// A method's forward validation inside the training data (rolling origin), at the
+/// distance the test asks for: with `ratio` the smallest test size over the largest
+/// training size (in the transformed size), each training size `s` is predicted from the
+/// sizes at most `s / ratio` (from the sizes below it when the test lies no further out, or
+/// when no size is that far below); replay, which trains on nothing, replays that size's
+/// own recording on one worker. The median error over every point of every fold the method
+/// could make, and how it was made.
 fn self_assess(
     method: &str,
     inputs: &Inputs,
     train: &[(Point, f64)],
     sizes: &[f64],
+    ratio: f64,
+) -> (Option<f64>, String) {
+    let (e, how) = assess(method, inputs, train, sizes, ratio);
+    if e.is_some() || ratio <= 1.0 + 1e-9 {
+        return (e, how);
+    }
+    // Too few sizes that far below for this method: one step, said so.
+    match assess(method, inputs, train, sizes, 1.0) {
+        (Some(e), near) => (
+            Some(e),
+            format!("{near} (too few sizes for the test's distance; a nearer extrapolation, so likely optimistic)"),
+        ),
+        _ => (e, how),
+    }
+}
+
+/// [`self_assess`] at one distance.
+fn assess(
+    method: &str,
+    inputs: &Inputs,
+    train: &[(Point, f64)],
+    sizes: &[f64],
+    ratio: f64,
 ) -> (Option<f64>, String) {
     if sizes.len() < 2 {
         return (
@@ -450,16 +520,44 @@ fn self_assess(
             "one training size: nothing to validate forward".into(),
         );
     }
-    let first = (sizes.len() / 2).max(1);
+    let tr = inputs.transform.unwrap_or_default();
+    // The first size not allowed to train a fold predicting `s`.
+    let cutoff = |s: f64, ratio: f64| {
+        sizes
+            .iter()
+            .copied()
+            .find(|&x| tr.apply(x) * ratio > tr.apply(s) * (1.0 + 1e-9) || x >= s)
+            .unwrap_or(s)
+    };
+    let far = ratio > 1.0 + 1e-9;
+    let folds_at = |ratio: f64| -> Vec<(f64, f64)> {
+        sizes
+            .iter()
+            .map(|&s| (s, cutoff(s, ratio)))
+            .filter(|&(_, c)| c > sizes[0])
+            .collect()
+    };
+    let mut plan = if far { folds_at(ratio) } else { Vec::new() };
+    let distance = if plan.is_empty() {
+        // The larger half, each from the sizes below it.
+        let first = (sizes.len() / 2).max(1);
+        plan = sizes[first..].iter().map(|&s| (s, s)).collect();
+        "from the sizes below it".to_string()
+    } else {
+        format!(
+            "from the sizes at least {}x below it, as far as the test lies beyond the training",
+            trace::text::num((ratio * 10.0).round() / 10.0)
+        )
+    };
     let mut errors = Vec::new();
     let mut folds = Vec::new();
     let mut failed = None;
-    for &size in &sizes[first..] {
+    for (size, below) in plan {
         let held: Vec<(Point, f64)> = train.iter().filter(|(p, _)| p.n == size).copied().collect();
         let points: Vec<Point> = held.iter().map(|(p, _)| *p).collect();
         let t = Training {
             inputs,
-            below: (method != "replay").then_some(size),
+            below: (method != "replay").then_some(below),
         };
         match predict(method, &t, &points, false) {
             Ok(pred) => {
@@ -479,10 +577,7 @@ fn self_assess(
             "the recordings on one worker at {n} = {} replayed at the training worker counts",
             folds.join(", ")
         ),
-        _ => format!(
-            "{n} = {} each predicted from the sizes below it",
-            folds.join(", ")
-        ),
+        _ => format!("{n} = {} each predicted {distance}", folds.join(", ")),
     };
     let e: Vec<f64> = errors.into_iter().filter(|e| e.is_finite()).collect();
     (stats::median(&e), how)
@@ -495,6 +590,15 @@ pub fn compare(inputs: &Inputs) -> Comparison {
     let train = medians(&inputs.train_times);
     let mut sizes: Vec<f64> = train.iter().map(|(p, _)| p.n).collect();
     sizes.dedup();
+    // How far beyond the training the test lies, in the transformed size.
+    let tr = inputs.transform.unwrap_or_default();
+    let ratio = match (
+        test_points.iter().map(|q| q.n).reduce(f64::min),
+        sizes.last(),
+    ) {
+        (Some(t), Some(&l)) if tr.apply(l) > 0.0 => (tr.apply(t) / tr.apply(l)).max(1.0),
+        _ => 1.0,
+    };
     let mut methods = Vec::new();
     for method in METHODS {
         let all = Training {
@@ -509,7 +613,8 @@ pub fn compare(inputs: &Inputs) -> Comparison {
                 Err(why) => (Vec::new(), Some(why)),
             }
         };
-        let (self_assessed_error, self_assessment) = self_assess(method, inputs, &train, &sizes);
+        let (self_assessed_error, self_assessment) =
+            self_assess(method, inputs, &train, &sizes, ratio);
         let (median_error, max_error) = median_max(&points);
         methods.push(MethodResult {
             method,
@@ -527,6 +632,7 @@ pub fn compare(inputs: &Inputs) -> Comparison {
         study: inputs.study.clone(),
         parameters: [inputs.names.0.clone(), inputs.names.1.clone()],
         training_sizes: sizes,
+        test_points: test_points.len(),
         methods,
         recommended,
         notes,
@@ -601,10 +707,15 @@ fn disagreements(methods: &[MethodResult]) -> Vec<String> {
         }
     }
     for m in &applied {
-        let wide = m.points.iter().filter(|p| p.error > 1.0).count();
+        // Off by more than 2x either way (an under-prediction's relative error is at most 1).
+        let wide = m
+            .points
+            .iter()
+            .filter(|p| p.predicted > 2.0 * p.measured || p.predicted < 0.5 * p.measured)
+            .count();
         if wide > 0 {
             notes.push(format!(
-                "{} is off by more than 100% at {wide} of {} test point(s)",
+                "{} is off by more than a factor of 2 at {wide} of {} test point(s)",
                 m.method,
                 m.points.len()
             ));
@@ -633,7 +744,7 @@ pub enum InputError {
         message: String,
     },
     /// The study has no times of its test runs.
-    #[error("the study `{}` has no test-times.csv: nothing to compare against", dir.display())]
+    #[error("the study `{}` has no test runs (test-times.csv is missing or has no rows): nothing to compare against", dir.display())]
     NoTest {
         /// The study.
         dir: PathBuf,
@@ -643,28 +754,43 @@ pub enum InputError {
 /// The most bytes of a study file read.
 pub const MAX_STUDY_FILE: u64 = 256 << 20;
 
+/// The text of the study file `path` (`None` if there is none): read up to
+/// [`MAX_STUDY_FILE`] bytes whatever the file is (a device never ends), refused when it
+/// holds a NUL byte (not text) or is not UTF-8.
 fn read_file(path: &Path) -> Result<Option<String>, InputError> {
+    use std::io::Read;
     if !path.exists() {
         return Ok(None);
     }
-    let len = std::fs::metadata(path)
-        .map(|m| m.len())
-        .map_err(|error| InputError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
-    if len > MAX_STUDY_FILE {
-        return Err(InputError::Bad {
-            path: path.to_path_buf(),
-            message: format!("larger than {MAX_STUDY_FILE} bytes"),
-        });
+    let bad = |message: String| InputError::Bad {
+        path: path.to_path_buf(),
+        message,
+    };
+    let io = |error| InputError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    if !path.is_file() {
+        return Err(bad("not a regular file".into()));
     }
-    std::fs::read_to_string(path)
-        .map(Some)
-        .map_err(|error| InputError::Io {
-            path: path.to_path_buf(),
-            error,
-        })
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_STUDY_FILE + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_STUDY_FILE {
+        return Err(bad(format!(
+            "larger than {MAX_STUDY_FILE} bytes, the limit for a study file"
+        )));
+    }
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Err(bad(format!("not a text file (a NUL byte at byte {at})")));
+    }
+    String::from_utf8(bytes).map(Some).map_err(|e| {
+        bad(format!(
+            "not UTF-8 text (an invalid byte at byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 /// The runs of a times file (`n,p,seconds` in the study's names).
@@ -753,14 +879,25 @@ pub fn load(dir: &Path, c: &Campaign) -> Result<Inputs, InputError> {
     let (train_times, test_times) = (file("train-times.csv")?, file("test-times.csv")?);
     let (train_rows, train_samples) = (file("train.csv")?, file("train-samples.csv")?);
     let machine = file(crate::folder::MACHINE)?;
+    // A model that cannot be read leaves the semi-empirical method out, with the reason.
+    let mut semi_missing = None;
     let model = match &c.compare.semi_model {
         Some(m) => {
             let path = dir.join(m);
-            let text = read_file(&path)?.ok_or_else(|| InputError::Bad {
-                path: path.clone(),
-                message: "the thread-graph model `semi_model` names does not exist".into(),
-            })?;
-            Some((path.display().to_string(), text))
+            match read_file(&path) {
+                Ok(Some(text)) => Some((path.display().to_string(), text)),
+                Ok(None) => {
+                    semi_missing = Some(format!(
+                        "the thread graph `{}` ([compare] semi_model, relative to the study) does not exist",
+                        path.display()
+                    ));
+                    None
+                }
+                Err(e) => {
+                    semi_missing = Some(e.to_string());
+                    None
+                }
+            }
         }
         None => None,
     };
@@ -773,6 +910,7 @@ pub fn load(dir: &Path, c: &Campaign) -> Result<Inputs, InputError> {
         semi_model: model.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
     };
     let mut inputs = from_texts(dir, c, &texts)?;
+    inputs.semi_missing = semi_missing;
     let mut dags = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir.join("dags")) {
         for e in entries.flatten() {
@@ -852,6 +990,7 @@ pub fn from_texts(dir: &Path, c: &Campaign, t: &Texts<'_>) -> Result<Inputs, Inp
         transform: c.compare.transform,
         dags: Vec::new(),
         semi,
+        semi_missing: None,
         bootstrap: fit::run::BOOTSTRAP_REPLICATES,
         seed: 1,
     })

@@ -197,7 +197,6 @@ pub struct CompareOptions {
     /// The thread-graph model of the semi-empirical method, relative to the study folder.
     pub semi_model: Option<String>,
     /// The size transform of the two-step model (`n=2^n` for work exponential in n).
-    #[serde(skip)]
     pub transform: Option<taskpar::model::Transform>,
 }
 
@@ -212,15 +211,45 @@ impl Campaign {
         self.train.runs() + self.test.as_ref().map_or(0, Set::runs)
     }
 
-    /// Whether two campaigns ask for the same measurements: everything but the run timeout
-    /// and the scheduler's options, which a resumed campaign may change.
+    /// Whether two campaigns ask for the same measurements: everything but the run timeout,
+    /// the scheduler's options and the comparison's inputs, which a resumed campaign may
+    /// change.
     pub fn same_measurements(&self, other: &Campaign) -> bool {
-        let strip = |c: &Campaign| Campaign {
-            timeout_s: 0.0,
-            slurm: SlurmOptions::default(),
-            ..c.clone()
-        };
-        strip(self) == strip(other)
+        self.difference(other).is_none()
+    }
+
+    /// The first key whose value differs between two campaigns' measurements, with both
+    /// values (`None`: they ask for the same runs).
+    pub fn difference(&self, other: &Campaign) -> Option<(&'static str, String, String)> {
+        let show = |v: &dyn erased::Show| v.show();
+        let keys: [(&'static str, &dyn erased::Show, &dyn erased::Show); 8] = [
+            ("name", &self.name, &other.name),
+            ("command", &self.command, &other.command),
+            ("runtime", &self.runtime, &other.runtime),
+            ("clock_hz", &self.clock_hz, &other.clock_hz),
+            ("[train]", &self.train, &other.train),
+            ("[test]", &self.test, &other.test),
+            ("[keep]", &self.keep, &other.keep),
+            ("[names]", &self.names, &other.names),
+        ];
+        keys.into_iter()
+            .map(|(k, a, b)| (k, show(a), show(b)))
+            .find(|(_, a, b)| a != b)
+    }
+}
+
+/// Values shown for [`Campaign::difference`]: their JSON.
+mod erased {
+    /// A value shown as its JSON.
+    pub trait Show {
+        /// Its JSON text.
+        fn show(&self) -> String;
+    }
+
+    impl<T: serde::Serialize> Show for T {
+        fn show(&self) -> String {
+            serde_json::to_string(self).unwrap_or_default()
+        }
     }
 }
 
@@ -272,14 +301,20 @@ struct RawCompare {
 }
 
 #[derive(Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a list of words such as [\"./fib\", \"{n}\"], or one line of text"
+)]
 enum RawCommand {
     Words(Vec<String>),
     Line(String),
 }
 
 #[derive(Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a list of numbers such as [1, 2, 4], or a text such as \"1..8:1\""
+)]
 enum RawValues {
     Numbers(Vec<f64>),
     Text(String),
@@ -349,6 +384,15 @@ pub fn parse(name: &str, text: &str) -> Result<Campaign, FileError> {
         RawCommand::Words(w) => w.clone(),
         RawCommand::Line(l) => l.split_whitespace().map(String::from).collect(),
     };
+    // The placeholders are {n} and {p}; any other `{…}` is a mistake the program would see.
+    if let Some(bad) = command.iter().find_map(|w| unknown_placeholder(w)) {
+        return Err(bad_value(
+            src,
+            raw.command.span(),
+            format!("`{bad}` is not a placeholder: {{n}} is the size, {{p}} the worker count"),
+        )
+        .help("write {n} and {p}; the column names of [names] are not placeholders"));
+    }
     if command.first().is_none_or(|c| c.is_empty()) {
         return Err(bad(raw.command.span(), "the command is empty".into())
             .help("give the program and its arguments, e.g. [\"./fib\", \"{n}\"]"));
@@ -530,6 +574,26 @@ pub fn parse(name: &str, text: &str) -> Result<Campaign, FileError> {
         .help("use fewer sizes, worker counts or repetitions"));
     }
     Ok(campaign)
+}
+
+/// The first `{…}` in `word` that is not `{n}` or `{p}`.
+fn unknown_placeholder(word: &str) -> Option<String> {
+    let mut rest = word;
+    while let Some(i) = rest.find('{') {
+        let after = &rest[i..];
+        let end = after.find('}').map_or(after.len(), |j| j + 1);
+        let token = &after[..end];
+        if token != "{n}" && token != "{p}" {
+            return Some(token.to_string());
+        }
+        rest = &after[end..];
+    }
+    None
+}
+
+/// A [`FileErrorKind::Value`] error at `range`.
+fn bad_value(src: (&str, &str), range: Range<usize>, msg: String) -> FileError {
+    FileError::at(FileErrorKind::Value, src, range, msg)
 }
 
 /// The set `[what]`, checked.

@@ -46,10 +46,28 @@ pub enum StudyError {
     #[error(transparent)]
     Campaign(#[from] FileError),
     /// The study was made by another campaign.
-    #[error("`{}` holds a study of another campaign: its {CAMPAIGN} asks for other runs", dir.display())]
+    #[error("`{}` holds a study of another campaign: its {CAMPAIGN} has {key} = {old}, the campaign given {new}", dir.display())]
     Changed {
         /// The study.
         dir: PathBuf,
+        /// The first key that differs.
+        key: &'static str,
+        /// Its value in the study.
+        old: String,
+        /// Its value in the campaign given.
+        new: String,
+    },
+    /// A finished cell's file holds what a cell does not write.
+    #[error("`{}` line {line}: `{text}` is not {what}; the cell's files were changed after it finished", path.display())]
+    BadCell {
+        /// The file.
+        path: PathBuf,
+        /// The line (from 1).
+        line: usize,
+        /// The line's text (its start).
+        text: String,
+        /// What the line should be.
+        what: String,
     },
     /// The folder holds no study.
     #[error("`{}` holds no study (no {CAMPAIGN})", dir.display())]
@@ -102,10 +120,13 @@ impl Study {
     pub fn open(dir: &Path, c: &Campaign, text: &str) -> Result<Study, StudyError> {
         let kept = dir.join(CAMPAIGN);
         if kept.exists() {
-            let (old, _) = Study::load(dir)?;
-            if !old.same_measurements(c) {
+            let (kept, _) = Study::load(dir)?;
+            if let Some((key, old, new)) = kept.difference(c) {
                 return Err(StudyError::Changed {
                     dir: dir.to_path_buf(),
+                    key,
+                    old,
+                    new,
                 });
             }
         } else {
@@ -129,7 +150,7 @@ impl Study {
                 dir: dir.to_path_buf(),
             });
         }
-        let text = read(&path)?;
+        let text = crate::cell::read_limited(&path, file::MAX_FILE_BYTES as u64)?;
         let c = file::parse(&path.display().to_string(), &text)?;
         Ok((
             c,
@@ -177,7 +198,10 @@ impl Study {
             let mut rows: Vec<String> = Vec::new();
             for x in &finished {
                 let dir = self.cell_dir(x);
-                times.push_str(body(&read(&dir.join(cell::TIMES))?));
+                let path = dir.join(cell::TIMES);
+                let text = read(&path)?;
+                check_times(&path, &text, x.reps)?;
+                times.push_str(body(&text));
                 if c.runtime == file::RuntimeKind::Threads {
                     let text = read(&dir.join(cell::SAMPLES))?;
                     if samples.is_empty() {
@@ -225,6 +249,38 @@ impl Study {
         write_atomically(&self.dir.join(MANIFEST), &json)?;
         Ok(manifest)
     }
+}
+
+/// Checks a finished cell's times: `reps` rows of three finite numbers, the time not
+/// negative.
+fn check_times(path: &Path, text: &str, reps: u32) -> Result<(), StudyError> {
+    let mut rows = 0;
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let ok = {
+            let f: Vec<Option<f64>> = line.split(',').map(|v| v.trim().parse().ok()).collect();
+            f.len() == 3
+                && f.iter().all(|v| v.is_some_and(f64::is_finite))
+                && f[2].is_some_and(|s| s >= 0.0)
+        };
+        if !ok {
+            return Err(StudyError::BadCell {
+                path: path.to_path_buf(),
+                line: i + 1,
+                text: line.chars().take(80).collect(),
+                what: "size, workers, seconds (finite, the time 0 or more)".into(),
+            });
+        }
+        rows += 1;
+    }
+    if rows != reps {
+        return Err(StudyError::BadCell {
+            path: path.to_path_buf(),
+            line: rows as usize + 1,
+            text: format!("{rows} rows"),
+            what: format!("the cell's {reps} runs"),
+        });
+    }
+    Ok(())
 }
 
 /// The lines of a CSV text after its header.

@@ -43,12 +43,7 @@ pub struct Cell {
 impl Cell {
     /// Its name, also its folder's under the study's `cells/` (`train-n24-p2`).
     pub fn id(&self) -> String {
-        format!(
-            "{}-n{}-p{}",
-            self.set.name(),
-            trace::text::num(self.n),
-            self.p
-        )
+        format!("{}-n{}-p{}", self.set.name(), self.n, self.p)
     }
 
     /// Runs in the cell.

@@ -18,15 +18,24 @@ pub struct PlanJson<'a> {
     pub cells: &'a [Cell],
 }
 
+/// `n thing` or `n things`.
+fn plural(n: u64, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A campaign's plan as text: the command, the runtime and each cell.
 pub fn plan_text(c: &Campaign, cells: &[Cell]) -> String {
     let mut s = format!(
-        "campaign {}: `{}` ({} runtime), {} cells, {} runs, at most {} s a run\n\n",
+        "campaign {}: {} ({} runtime), {}, {}, at most {} s a run\n\n",
         c.name,
-        c.command.join(" "),
+        c.command
+            .iter()
+            .map(|w| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(" "),
         c.runtime.name(),
-        cells.len(),
-        c.runs(),
+        plural(cells.len() as u64, "cell"),
+        plural(c.runs(), "run"),
         trace::text::num(c.timeout_s)
     );
     use trace::text::Align::{Left, Right};
@@ -56,12 +65,12 @@ pub fn plan_text(c: &Campaign, cells: &[Cell]) -> String {
 /// What a campaign left in the study `dir`, as text.
 pub fn manifest_text(m: &Manifest, dir: &Path) -> String {
     let mut s = format!(
-        "campaign {}: {} of {} cells finished ({} of {} runs) in {}\n",
+        "campaign {}: {} of {} finished ({} of {}) in {}\n",
         m.name,
         m.cells_done,
-        m.cells,
+        plural(m.cells as u64, "cell"),
         m.runs_done,
-        m.runs,
+        plural(m.runs, "run"),
         dir.display()
     );
     for f in &m.files {
@@ -75,7 +84,11 @@ pub fn manifest_text(m: &Manifest, dir: &Path) -> String {
 
 /// A relative error as a percentage.
 fn pct(e: Option<f64>) -> String {
-    e.map_or("-".to_string(), |e| format!("{:.1}%", 100.0 * e))
+    match e {
+        None => "-".to_string(),
+        Some(e) if e.is_finite() && e < 100.0 => format!("{:.1}%", 100.0 * e),
+        Some(e) => format!("{}x off", trace::text::num(e)),
+    }
 }
 
 /// A comparison as text: the summary per method, the recommendation, each test point,
@@ -88,7 +101,7 @@ pub fn comparison_text(c: &Comparison) -> String {
         .iter()
         .map(|v| trace::text::num(*v))
         .collect();
-    let points = applied.first().map_or(0, |m| m.points.len());
+    let points = c.test_points;
     let mut s = format!(
         "study {}: {} of {} methods applied, {points} test point(s); training {} = {}\n\n",
         c.study,
@@ -134,9 +147,11 @@ pub fn comparison_text(c: &Comparison) -> String {
                 pct(r.best_error)
             ));
         }
-        None => s.push_str(
-            "recommended: none (no method could be validated inside the training data: it needs two training sizes)\n",
-        ),
+        None => s.push_str(if c.training_sizes.len() < 2 {
+            "recommended: none (forward validation inside the training data needs two training sizes)\n"
+        } else {
+            "recommended: none (no applied method could be validated inside the training data)\n"
+        }),
     }
     if let Some(first) = applied.first() {
         s.push_str(

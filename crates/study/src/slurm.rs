@@ -369,6 +369,32 @@ pub fn run(
     cancel: &AtomicBool,
     on: &mut dyn FnMut(Event<'_>),
 ) -> Result<Manifest, SlurmError> {
+    let result = follow(study, c, cfg, cancel, on);
+    // However the campaign stopped, a cancellation cancels its jobs.
+    if cancel.load(Ordering::Relaxed) && !matches!(result, Err(SlurmError::Cancelled { .. })) {
+        let ids: Vec<String> = read_jobs(&study.dir.join("cells").join(JOBS_FILE))
+            .into_iter()
+            .map(|(j, _)| j)
+            .collect();
+        if !ids.is_empty() {
+            let _ = call(
+                &cfg.commands.scancel,
+                &ids.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+        }
+        return Err(SlurmError::Cancelled { jobs: ids });
+    }
+    result
+}
+
+/// [`run`] up to its end or its first error.
+fn follow(
+    study: &Study,
+    c: &Campaign,
+    cfg: &SlurmConfig,
+    cancel: &AtomicBool,
+    on: &mut dyn FnMut(Event<'_>),
+) -> Result<Manifest, SlurmError> {
     let all = cells(c);
     let cells_dir = study.dir.join("cells");
     std::fs::create_dir_all(&cells_dir)

@@ -24,6 +24,7 @@
 
 pub mod error;
 pub mod files;
+pub mod interrupt;
 pub mod progress;
 pub mod sweep_out;
 

@@ -4,8 +4,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use expr::grid::parse_binding;
@@ -190,14 +188,7 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
     job.runtime = runtime(&a)?;
     // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
     // scratch files; a second one ends vates at once.
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&cancel);
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-    });
-    let backend = LocalBackend::new(cancel);
+    let backend = LocalBackend::new(termio::interrupt::flag());
     let untraced = job.untraced;
     let mut bar: Option<Progress> = None;
     let mut shown: std::io::Result<()> = Ok(());

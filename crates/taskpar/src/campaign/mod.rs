@@ -467,7 +467,8 @@ impl Job {
 /// [`SIZE_PLACEHOLDER`] in an argument, or is appended when none has it; `p` replaces
 /// [`WORKERS_PLACEHOLDER`].
 pub fn command_args(command: &[String], n: f64, p: u32) -> Vec<String> {
-    let n = trace::text::num(n);
+    // Every digit: a size of 10^15 + 1 must reach the program as itself.
+    let n = format!("{n}");
     let p = p.to_string();
     let rest = command.get(1..).unwrap_or(&[]);
     let mut args: Vec<String> = rest
@@ -674,10 +675,7 @@ fn run_point(
     let dag_path = match &job.keep_dags {
         Some(dir) => dir.join(format!(
             "{}-n{}-p{}-r{}.dag",
-            job.app,
-            trace::text::num(point.n),
-            point.p,
-            point.rep
+            job.app, point.n, point.p, point.rep
         )),
         None => scratch.join("run.dag"),
     };

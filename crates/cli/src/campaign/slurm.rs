@@ -1,0 +1,171 @@
+//! `vates campaign run --backend slurm`: the campaign's cells as Slurm job arrays
+//! ([`study::slurm`]).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use study::file::Campaign;
+use study::folder::Study;
+use study::local::Event;
+use termio::progress::Progress;
+
+use super::{read_campaign, study_error, RunArgs};
+use crate::error::{CliError, Result};
+use crate::Format;
+
+/// Seconds between two looks at the queue by default.
+const DEFAULT_POLL: f64 = 5.0;
+
+/// The job arrays' options (over the campaign file's `[slurm]`).
+#[derive(clap::Args, Debug)]
+pub struct SlurmArgs {
+    /// With --backend slurm: the partition.
+    #[arg(long, value_name = "NAME")]
+    partition: Option<String>,
+    /// With --backend slurm: the account.
+    #[arg(long, value_name = "NAME")]
+    account: Option<String>,
+    /// With --backend slurm: no other job on a cell's node.
+    #[arg(long)]
+    exclusive: bool,
+    /// With --backend slurm: a further sbatch option, one word (`--qos=short`); repeatable.
+    #[arg(
+        long = "sbatch-option",
+        value_name = "OPTION",
+        allow_hyphen_values = true
+    )]
+    sbatch_options: Vec<String>,
+    /// With --backend slurm: seconds between two looks at the queue.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_POLL)]
+    poll: f64,
+}
+
+impl SlurmArgs {
+    /// The first of these flags given, if any (they mean nothing to a local campaign).
+    pub(super) fn given(&self) -> Option<&'static str> {
+        [
+            (self.partition.is_some(), "--partition"),
+            (self.account.is_some(), "--account"),
+            (self.exclusive, "--exclusive"),
+            (!self.sbatch_options.is_empty(), "--sbatch-option"),
+            (self.poll != DEFAULT_POLL, "--poll"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+
+    /// The options of the campaign file `c`'s `[slurm]` with these flags over them.
+    pub(super) fn options(&self, c: &Campaign) -> Result<study::file::SlurmOptions> {
+        if let Some(bad) = self
+            .sbatch_options
+            .iter()
+            .find(|o| !o.starts_with('-') || o.chars().any(char::is_whitespace))
+        {
+            return Err(CliError::usage(format!(
+                "--sbatch-option `{bad}` is not one sbatch option: give each as one word, \
+                 e.g. --sbatch-option=--qos=short"
+            )));
+        }
+        let mut o = c.slurm.clone();
+        o.partition = self.partition.clone().or(o.partition);
+        o.account = self.account.clone().or(o.account);
+        o.exclusive |= self.exclusive;
+        o.options.extend(self.sbatch_options.iter().cloned());
+        Ok(o)
+    }
+}
+
+/// `vates campaign run --backend slurm`: every unfinished cell as job arrays.
+pub(super) fn run(a: RunArgs, out: &mut dyn Write) -> Result<()> {
+    let (c, text) = read_campaign(&a.file)?;
+    if !(a.slurm.poll.is_finite() && (0.05..=3600.0).contains(&a.slurm.poll)) {
+        return Err(CliError::usage(format!(
+            "--poll {}: give seconds from 0.05 to 3600",
+            a.slurm.poll
+        )));
+    }
+    let options = a.slurm.options(&c)?;
+    let dir = a
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}-study", c.name)));
+    // The tasks run on other nodes: the study is named by its absolute path.
+    std::fs::create_dir_all(&dir).map_err(|e| CliError::write(&dir, &e))?;
+    let dir = std::fs::canonicalize(&dir).map_err(|e| CliError::read(&dir, &e))?;
+    let study = Study::open(&dir, &c, &text).map_err(|e| study_error(&dir, None, e))?;
+    let mut cell_args = Vec::new();
+    if let Some(t) = &a.recorder.ompt_tool {
+        let t = std::fs::canonicalize(t).map_err(|e| CliError::read(t, &e))?;
+        cell_args.extend(["--ompt-tool".to_string(), t.display().to_string()]);
+    }
+    if let Some(hz) = a.recorder.clock_hz {
+        cell_args.extend(["--clock-hz".to_string(), hz.to_string()]);
+    }
+    let cfg = study::slurm::SlurmConfig {
+        vates: std::env::current_exe()
+            .map_err(|e| CliError::msg(format!("cannot find this vates binary: {e}")))?,
+        cell_args,
+        options,
+        poll: std::time::Duration::from_secs_f64(a.slurm.poll),
+        commands: study::slurm::Commands::default(),
+    };
+    let cancel = termio::interrupt::flag();
+    let mut bar: Option<Progress> = None;
+    let mut done_runs = 0;
+    let result = study::slurm::run(&study, &c, &cfg, &cancel, &mut |e| match e {
+        Event::Planned { runs, .. } if runs > 0 => {
+            bar = Some(Progress::new(
+                Some(runs),
+                &format!("measuring {} on Slurm", c.name),
+            ));
+        }
+        Event::Submitted { job, cells } => crate::error::note(&format!(
+            "note: submitted job array {job} ({cells} cell{})",
+            if cells == 1 { "" } else { "s" }
+        )),
+        Event::Cell(cell) => {
+            done_runs += cell.runs();
+            if let Some(b) = &mut bar {
+                b.set(done_runs);
+            }
+        }
+        _ => {}
+    });
+    if let Some(b) = bar {
+        b.finish();
+    }
+    let manifest = result.map_err(|e| slurm_error(&dir, e))?;
+    let text = match a.format {
+        Format::Json => crate::error::json_text(&manifest)?,
+        Format::Text => study::report::manifest_text(&manifest, &dir),
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+/// A Slurm campaign that stopped, as a message with its fix.
+fn slurm_error(dir: &Path, e: study::slurm::SlurmError) -> CliError {
+    use study::slurm::SlurmError;
+    let msg = e.to_string();
+    match e {
+        SlurmError::Study(e) => study_error(dir, None, e),
+        SlurmError::NotInstalled { .. } => CliError::with_help(
+            msg,
+            "run on a host with Slurm's commands (Debian: apt install slurm-client), or give \
+             --backend local",
+        ),
+        SlurmError::Command { .. } => CliError::with_help(
+            msg,
+            "check --partition, --account and --sbatch-option against `sinfo` and your \
+             site's documentation",
+        ),
+        SlurmError::Failed { .. } => CliError::with_help(
+            msg,
+            "fix the cause and run the campaign again: the finished cells are kept and the \
+             failed ones are submitted again",
+        ),
+        SlurmError::Cancelled { .. } => CliError::msg(format!(
+            "{msg}; the finished cells are in `{}` (run again to resume)",
+            dir.display()
+        )),
+    }
+}

@@ -82,6 +82,12 @@ pub struct Job {
     pub limits: Limits,
     /// Keep the schedule (for a timeline).
     pub schedule: bool,
+    /// Collapse clusters of identical threads to one representative (eq. 2.5) before the
+    /// traversal ([`crate::collapse`]).
+    pub collapse: bool,
+    /// Traverse this many times with successive seeds and give the mean as well (0 or 1:
+    /// once): with branches, the expectation over their random draws.
+    pub draws: usize,
 }
 
 /// A limit a job's point is over: [`sweep::Limit::TraversalSteps`] ([`Limits::max_steps`])
@@ -168,6 +174,8 @@ impl Job {
             seed: 0,
             limits: Limits::default(),
             schedule: false,
+            collapse: false,
+            draws: 0,
         }
     }
 
@@ -208,6 +216,8 @@ impl Job {
                 schedule: self.schedule,
             },
             notes,
+            collapse: self.collapse,
+            draws: self.draws,
         }
     }
 
@@ -360,6 +370,7 @@ impl Job {
                 ..Options::default()
             },
             notes: true,
+            ..PredictOptions::default()
         };
         validate_samples(&self.model, set, measured, &self.costs(), &v, &opts)
             .map_err(JobError::Predict)
@@ -368,7 +379,8 @@ impl Job {
     /// The point function of a sweep over `space` (its axes in the sweep runner's order),
     /// with the coefficients fitted at each value of `by` that the grid has (all samples
     /// together when it has none) and the given values over them; the second part: the
-    /// fits' notes, each once. A sweep prints a table of numbers, not a note per point.
+    /// fits' notes, each once. The points' own warnings (events beyond the profile, the
+    /// cache-level mismatch) are gathered, each once, for [`Sweep::warnings`] after the run.
     /// `at_once` points run in parallel and share the op limit ([`Sweep::at_once`]).
     ///
     /// # Errors
@@ -394,7 +406,8 @@ impl Job {
         let by_values = &by_values[..];
         self.check_names(names.iter().map(String::as_str))?;
         self.check_by()?;
-        let mut opts = self.options(&[], false);
+        // The points' notes are gathered once each ([`Sweep::warnings`]).
+        let mut opts = self.options(&[], true);
         opts.sim.processors = self.processors_given.unwrap_or(usize::MAX);
         let (mut coeffs, notes) = match &self.samples {
             Some(set) => {
@@ -418,6 +431,9 @@ impl Job {
             costs,
             opts,
             at_once,
+            samples: self.samples.as_ref(),
+            profile: self.profile.as_ref(),
+            said: std::sync::Mutex::default(),
         };
         Ok((sweep, notes))
     }

@@ -153,11 +153,24 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     let job = Job {
         params: params(&a.model.define)?,
         schedule: a.timeline.wanted(),
+        collapse: a.collapse,
+        draws: a
+            .draws
+            .map_or(0, |k| usize::try_from(k).unwrap_or(usize::MAX)),
         ..coeff_job(m, &a.model.limits, &a.coeffs, &a.machine)?
     };
     let done = job.predict().map_err(|e| job_error(e, &a.coeffs.by))?;
     for n in &done.notes {
         crate::error::note(&format!("note: {n}"));
+    }
+    for c in &done.prediction.collapsed {
+        crate::error::note(&format!("note: {c}"));
+    }
+    if done.prediction.branches && done.prediction.draws.is_none() {
+        crate::error::note(
+            "note: the model has branches: the time is one random draw of their arms; \
+             --draws K gives the mean over K draws",
+        );
     }
     for w in &done.warnings {
         crate::error::note(&format!("warning: {w}"));
@@ -241,6 +254,9 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     };
     let swept = termio::sweep_out::run(&space, &columns, wiring, |_, p, o| sw.point(p, o))?
         .finished(|_, e| CliError::msg(e))?;
+    for w in sw.warnings() {
+        crate::error::note(&format!("warning: {w}"));
+    }
     let x = space
         .axes()
         .first()

@@ -142,6 +142,14 @@ pub struct PredictArgs {
     machine: MachineArgs,
     #[command(flatten)]
     timeline: TimelineArgs,
+    /// Collapse each cluster of identical threads (a class thread's instances) to one
+    /// representative before Algorithm G (the paper's eq. 2.5): fewer events to traverse.
+    #[arg(long)]
+    collapse: bool,
+    /// Traverse K times (seeds --seed, --seed + 1, …) and print the mean time too: with
+    /// branches, the expectation over their random draws.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(2..=semi::predict::MAX_DRAWS as u64))]
+    draws: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,

@@ -35,7 +35,7 @@ use crate::samples::{SampleSet, SamplesError};
 use crate::sim::{EventCosts, FixedCosts, Options};
 use crate::sweep::{fit_per_value, Sweep};
 use crate::user_values::{check_group, set_coefficients, GivenError};
-use crate::validate::{validate_samples, Checked, Measured, Validation};
+use crate::validate::{validate_samples, Checked, Measured, Processors, Validation};
 use sweep::Limit;
 
 /// Event costs chosen at run time: the profile's, or none.
@@ -76,6 +76,9 @@ pub struct Job {
     pub profile: Option<probe::Profile>,
     /// Processors given outright.
     pub processors_given: Option<usize>,
+    /// The parameter a validation reads each point's processor count from (`None`:
+    /// [`Processors::default_for`]); [`Job::processors_given`] goes first.
+    pub processors_from: Option<Processors>,
     /// Seed of the random order of simultaneous events and of branches.
     pub seed: u64,
     /// The instantiation's and the traversal's limits.
@@ -171,6 +174,7 @@ impl Job {
             by_chosen: false,
             profile: None,
             processors_given: None,
+            processors_from: None,
             seed: 0,
             limits: Limits::default(),
             schedule: false,
@@ -357,10 +361,12 @@ impl Job {
     ) -> Result<(Vec<Checked>, ValidationTable, Vec<String>), JobError> {
         let empty = SampleSet::default();
         let set = self.samples.as_ref().unwrap_or(&empty);
+        let fixed = self.processors_given.map(Processors::Fixed);
         let v = Validation {
             by: &self.by,
             sample_seconds,
             profile: self.profile.as_ref(),
+            processors: fixed.as_ref().or(self.processors_from.as_ref()),
         };
         let opts = PredictOptions {
             limits: self.limits,

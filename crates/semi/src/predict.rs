@@ -117,6 +117,12 @@ pub enum PredictError {
         /// The number asked for.
         draws: usize,
     },
+    /// The parameter the processor count is read from is not a given parameter of the model.
+    #[error("the model has no given parameter `{name}` to read the processor count from")]
+    NoProcessors {
+        /// The name.
+        name: String,
+    },
     /// The processor-count parameter is not a parameter of the model.
     #[error("the model has no parameter `{name}` to group the validation by")]
     NoGroup {

@@ -554,3 +554,94 @@ struct TableRowJson<'a> {
     /// The row's label (the value of `--by`).
     processors: &'a str,
 }
+
+/// A scaling warning as a sentence, with what to do.
+pub fn scaling_warning(w: &crate::scaling::ScalingWarning) -> String {
+    use crate::scaling::{Bound, ScalingWarning};
+    match w {
+        ScalingWarning::UnevenSample {
+            size,
+            processors,
+            remainder,
+        } => format!(
+            "the measured size {size} does not divide evenly over its {processors} processors \
+             (remainder {remainder}): its load is unbalanced, unlike the paper's samples \
+             (section 4, step 4); measure at a size the processors divide"
+        ),
+        ScalingWarning::OtherProcessorCount {
+            sample,
+            target,
+            bound,
+        } => format!(
+            "the run was measured on {sample} processors and the target has {target}: the paper \
+             scales at the same count (figure 10 shows large errors otherwise); this is {} \
+             bound, so measure on {target} processors to predict there",
+            match bound {
+                Bound::Lower => "likely a lower",
+                Bound::Upper => "likely an upper",
+            }
+        ),
+    }
+}
+
+fn law_name(law: crate::scaling::Law) -> &'static str {
+    use crate::scaling::{Ceiling, Law};
+    match law {
+        Law::SharedMemory => "eq. 2.3 (ratio of iteration counts)",
+        Law::DataParallel(Ceiling::WholeRatio) => {
+            "eq. 2.6 (sizes spread over the processors, ceiling of the whole ratio)"
+        }
+        Law::DataParallel(Ceiling::PerProcessor) => {
+            "eq. 2.6 (sizes spread over the processors, ceiling per processor)"
+        }
+    }
+}
+
+/// A run scaled by eq. 2.3 or 2.6 as text: the law, 𝓕 at both points, the multiplier and the
+/// time.
+pub fn ratio_text(run: &crate::scaling::RatioRun, s: &crate::scaling::RatioScaled) -> String {
+    format!(
+        "{}\n  measured  {}: 𝓕 = {} = {}, {}\n  target    {}: 𝓕 = {}, × {} → {}\n",
+        law_name(run.law),
+        point_text(&s.from),
+        run.count.trim(),
+        num(s.sample_count),
+        seconds(run.seconds),
+        point_text(&s.to),
+        num(s.target_count),
+        num(s.scaled.multiplier),
+        seconds(s.scaled.time)
+    )
+}
+
+/// A run scaled by eq. 2.3 or 2.6 as JSON: `law`, `count`, `from`, `to`, `sample_count`,
+/// `target_count`, `measured_seconds`, `multiplier`, `seconds`, `warnings`.
+pub fn ratio_json(run: &crate::scaling::RatioRun, s: &crate::scaling::RatioScaled) -> Value {
+    to_value(RatioJson {
+        count: &run.count,
+        from: s.from.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+        law: law_name(run.law),
+        measured_seconds: run.seconds,
+        multiplier: s.scaled.multiplier,
+        sample_count: s.sample_count,
+        seconds: s.scaled.time,
+        target_count: s.target_count,
+        to: s.to.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+        warnings: s.scaled.warnings.iter().map(scaling_warning).collect(),
+    })
+}
+
+/// The document [`ratio_json`] prints.
+#[derive(Serialize)]
+struct RatioJson<'a> {
+    count: &'a str,
+    from: BTreeMap<&'a str, f64>,
+    law: &'a str,
+    measured_seconds: f64,
+    multiplier: f64,
+    sample_count: f64,
+    seconds: f64,
+    target_count: f64,
+    to: BTreeMap<&'a str, f64>,
+    warnings: Vec<String>,
+}

@@ -6,6 +6,9 @@
 use semi::collapse::{Collapsed, Why};
 use semi::instantiate::{count, Bindings, Limits};
 use semi::predict::{predict, PredictOptions, Prediction};
+use semi::scaling::{
+    scale_run, Bound, Ceiling, Law, RatioError, RatioRun, RatioScaled, ScalingError, ScalingWarning,
+};
 use semi::sim::{FixedCosts, Options};
 
 fn bind(params: &[(&str, f64)]) -> Bindings {
@@ -209,4 +212,152 @@ fn theta_counts_the_loop_entries_and_exits() {
     let m = semi::lang::parse("t.tg", "thread t { loop 0 { mark a; } mark b; }").unwrap();
     let (c, _) = count(&m, &bind(&[]), &Limits::default()).unwrap();
     assert_eq!((c.size.events, c.loop_events), (1, 0));
+}
+
+fn ratio(
+    count: &str,
+    law: Law,
+    from: &[(&str, f64)],
+    to: &[(&str, f64)],
+    seconds: f64,
+) -> RatioScaled {
+    let named = |p: &[(&str, f64)]| p.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    scale_run(&RatioRun {
+        count: count.into(),
+        law,
+        by: "P".into(),
+        from: named(from),
+        to: named(to),
+        seconds,
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Eq. 2.3 from one measured run (spec §6.1, RT-B.2): tt(χ₀ = 200, N₀ = 2) = 1.2 s and
+/// 𝓕 = χ³/N give (800³/2)/(200³/2) = 64 at χ = 800: 76.8 s. At N = 4 the count halves
+/// (38.4 s) and the sample, from fewer processors, gives a lower bound (§7.1 item 6).
+#[test]
+fn eq_2_3_scales_one_run_by_the_ratio_of_counts() {
+    let s = ratio(
+        "N^3 / P",
+        Law::SharedMemory,
+        &[("N", 200.0), ("P", 2.0)],
+        &[("N", 800.0)],
+        1.2,
+    );
+    assert!(close(s.sample_count, 4e6) && close(s.target_count, 2.56e8));
+    assert!(close(s.scaled.multiplier, 64.0));
+    assert!(close(s.scaled.time, 76.8));
+    assert!(s.scaled.warnings.is_empty());
+    let s = ratio(
+        "N^3 / P",
+        Law::SharedMemory,
+        &[("N", 200.0), ("P", 2.0)],
+        &[("N", 800.0), ("P", 4.0)],
+        1.2,
+    );
+    assert!(close(s.scaled.time, 38.4));
+    assert_eq!(
+        s.scaled.warnings,
+        [ScalingWarning::OtherProcessorCount {
+            sample: 2,
+            target: 4,
+            bound: Bound::Lower
+        }]
+    );
+}
+
+/// Eq. 2.6 from one measured run, the spec's RT-B.3 cases (𝓕(χ), 𝓕(χ₀), N, N₀) →
+/// multiplier, with the paper's ceiling over the whole ratio and the per-processor form:
+/// (100, 64, 32, 32) → 2; (100, 64, 64, 32) → 1; (70, 64, 32, 32) → 2 (per processor 1.5);
+/// (1000, 64, 32, 32) → 16; (16384, 400, 128, 32) → ⌈10.24⌉ = 11 (per processor 128/13);
+/// (10, 4, 32, 32) → 1. A measured time of 0.5 s scales by the multiplier.
+#[test]
+fn eq_2_6_scales_one_run_by_the_ceiling_of_the_spread_sizes() {
+    let cases = [
+        (100.0, 64.0, 32.0, 32.0, 2.0, 4.0 / 2.0),
+        (100.0, 64.0, 64.0, 32.0, 1.0, 2.0 / 2.0),
+        (70.0, 64.0, 32.0, 32.0, 2.0, 3.0 / 2.0),
+        (1000.0, 64.0, 32.0, 32.0, 16.0, 32.0 / 2.0),
+        (16384.0, 400.0, 128.0, 32.0, 11.0, 128.0 / 13.0),
+        (10.0, 4.0, 32.0, 32.0, 1.0, 1.0),
+    ];
+    for (f, f0, n, n0, whole, per) in cases {
+        // The size is the parameter S itself.
+        let s = ratio(
+            "S",
+            Law::DataParallel(Ceiling::WholeRatio),
+            &[("S", f0), ("P", n0)],
+            &[("S", f), ("P", n)],
+            0.5,
+        );
+        assert!(
+            close(s.scaled.multiplier, whole),
+            "{f} {f0} {n} {n0}: {s:?}"
+        );
+        assert!(close(s.scaled.time, 0.5 * whole));
+        let s = ratio(
+            "S",
+            Law::DataParallel(Ceiling::PerProcessor),
+            &[("S", f0), ("P", n0)],
+            &[("S", f), ("P", n)],
+            0.5,
+        );
+        assert!(close(s.scaled.multiplier, per), "{f} {f0} {n} {n0}: {s:?}");
+    }
+    // 400 elements over 32 processors leave 16 over: the sample's load is unbalanced.
+    let s = ratio(
+        "S",
+        Law::DataParallel(Ceiling::WholeRatio),
+        &[("S", 400.0), ("P", 32.0)],
+        &[("S", 16384.0), ("P", 128.0)],
+        0.5,
+    );
+    assert!(s.scaled.warnings.contains(&ScalingWarning::UnevenSample {
+        size: 400,
+        processors: 32,
+        remainder: 16
+    }));
+}
+
+#[test]
+fn ratio_scaling_refuses_what_it_cannot_scale() {
+    let run = |count: &str, law: Law, from: &[(&str, f64)], to: &[(&str, f64)]| {
+        let named = |p: &[(&str, f64)]| p.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        scale_run(&RatioRun {
+            count: count.into(),
+            law,
+            by: "P".into(),
+            from: named(from),
+            to: named(to),
+            seconds: 1.0,
+        })
+        .expect_err("refused")
+    };
+    let shared = Law::SharedMemory;
+    assert!(matches!(
+        run("N^", shared, &[("N", 1.0)], &[]),
+        RatioError::Count { .. }
+    ));
+    assert_eq!(
+        run("N * M", shared, &[("N", 1.0)], &[("N", 2.0)]),
+        RatioError::Unbound { name: "M".into() }
+    );
+    assert_eq!(
+        run("N", shared, &[("N", 1.0)], &[("Q", 2.0)]),
+        RatioError::UnknownTarget { name: "Q".into() }
+    );
+    assert_eq!(
+        run(
+            "N",
+            Law::DataParallel(Ceiling::WholeRatio),
+            &[("N", 1.0)],
+            &[("N", 2.0)]
+        ),
+        RatioError::NoProcessors { by: "P".into() }
+    );
+    assert!(matches!(
+        run("N - 5", shared, &[("N", 5.0)], &[("N", 9.0)]),
+        RatioError::Scaling(ScalingError::NonPositiveSampleCount { .. })
+    ));
 }

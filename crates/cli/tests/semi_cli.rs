@@ -1371,7 +1371,7 @@ fn ge_at_one_worker_shows_no_load_imbalance() {
     assert!(line.contains("(of which load imbalance 0.0%)"), "{line}");
     assert!(!line.contains("barrier wait 0.0%"), "{line}");
     assert!(
-        out.contains("load imbalance: at each barrier, the threads that computed since their previous barrier waiting for the last of them"),
+        out.contains("load imbalance (the paper's): threads that computed since their previous barrier waiting there for the last of them"),
         "{out}"
     );
 }

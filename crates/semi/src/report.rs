@@ -152,10 +152,9 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
 
 /// What the load imbalance counts, under every prediction.
 const IMBALANCE: &str =
-    "  load imbalance: at each barrier, the threads that computed since their previous \
-barrier waiting for the last of them (work divided unevenly, the paper's sense); the rest of the \
-barrier wait is threads with no work since their previous barrier waiting for others' (a main \
-thread for its workers, workers for the main thread's serial part)\n";
+    "  load imbalance (the paper's): threads that computed since their previous barrier \
+waiting there for the last of them; the rest of the barrier wait is threads without work since \
+then waiting for others' (a main thread for its workers)\n";
 
 /// The prediction as JSON: `time`, `events` (Θ), `steps`, `estimate_seconds`, `params`,
 /// and per thread its name, start, end and the split of its time.

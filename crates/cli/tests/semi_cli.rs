@@ -1310,6 +1310,29 @@ fn predict_with_branches_says_one_draw_and_draws_give_the_mean() {
     assert!(num(&d["min"]) <= num(&d["mean"]) && num(&d["mean"]) <= num(&d["max"]));
     let err = fails(&["semi", "predict", &ex("branchy.tg"), "--draws", "1"], 2);
     assert!(err.contains("--draws"), "{err}");
+    // A sweep's points are single draws too, and it says so once.
+    let (_, err) = output_with_code(
+        &[
+            "semi",
+            "sweep",
+            &ex("branchy.tg"),
+            "-D",
+            "N=10,20",
+            "-D",
+            "P=2",
+            "-C",
+            "c_fast=1",
+            "-C",
+            "c_slow=3",
+        ],
+        0,
+    );
+    assert_eq!(
+        err.matches("each point's time is one random draw of their arms (seed 0)")
+            .count(),
+        1,
+        "{err}"
+    );
 }
 
 /// A model that starts with a UTF-8 byte-order mark is read (the CSV readers accept one).

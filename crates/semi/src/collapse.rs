@@ -14,8 +14,9 @@
 //! the paper's reason for the collapse.
 //!
 //! Where it applies: the instances have the same events in the same order (segment times
-//! may differ), no messages, forks or joins of their own, and locks no thread outside the
-//! cluster takes; a thread outside forks or joins the whole cluster or none of it. For
+//! may differ), no messages, forks or joins of their own, locks no thread outside the
+//! cluster takes and barriers that all of them pass together; a thread outside forks or
+//! joins the whole cluster or none of it. For
 //! identical instances without critical sections the collapse is exact (G gives the same
 //! time); with critical sections it charges one lock acquisition where G charges k (eq. 2.5
 //! sums Γ's events once); with unequal instances it takes the slowest's work for all, and
@@ -67,6 +68,9 @@ pub enum Why {
     PartlyForked(String),
     /// The instances do not have the same events (different loop counts, barriers, locks).
     Different,
+    /// A barrier the instances meet at opens for fewer threads than the cluster has: they
+    /// pass it in several groups, which one thread cannot stand for.
+    SmallBarrier(String),
 }
 
 impl std::fmt::Display for Collapsed {
@@ -110,6 +114,10 @@ impl std::fmt::Display for Collapsed {
                     Why::Different => write!(
                         f,
                         "its threads do not have the same events (loop counts, barriers or locks differ)"
+                    ),
+                    Why::SmallBarrier(b) => write!(
+                        f,
+                        "barrier `{b}` opens for fewer threads than the cluster has, so they pass it in groups"
                     ),
                 }
             }
@@ -194,6 +202,9 @@ fn plan(graph: &Graph, range: Range<ThreadId>) -> Result<(ThreadId, Vec<Op>, boo
     for t in members {
         let mut bad = None;
         walk(&t.ops, &mut |op| match op {
+            Op::Barrier(b) if graph.barriers[*b].participants < k => {
+                bad.get_or_insert(Why::SmallBarrier(graph.barriers[*b].name.clone()));
+            }
             Op::Send { .. } | Op::Recv { .. } => {
                 bad.get_or_insert(Why::Messages);
             }

@@ -100,6 +100,8 @@ pub struct Said {
     pub notes: Vec<String>,
     /// The points whose working set lies in another memory level than their samples'.
     pub mismatches: Vec<(String, crate::memory_level::Mismatch)>,
+    /// Whether a point's graph had branches (its time is one random draw).
+    pub branches: bool,
 }
 
 impl<C: EventCosts + Sync> Sweep<'_, C> {
@@ -159,8 +161,9 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
             }
             _ => None,
         };
-        if !pred.notes.is_empty() || mismatch.is_some() {
+        if !pred.notes.is_empty() || mismatch.is_some() || pred.branches {
             let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
+            said.branches |= pred.branches;
             for n in &pred.notes {
                 if !said.notes.contains(n) {
                     said.notes.push(n.clone());
@@ -196,6 +199,13 @@ impl<C: EventCosts> Sweep<'_, C> {
         let said = self.said.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = said.notes.clone();
         out.extend(crate::memory_level::grouped(&said.mismatches));
+        if said.branches {
+            out.push(format!(
+                "the model has branches: each point's time is one random draw of their arms \
+                 (seed {}), not their expectation",
+                self.opts.sim.seed
+            ));
+        }
         out
     }
 }

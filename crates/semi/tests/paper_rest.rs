@@ -185,6 +185,11 @@ fn eq_2_5_is_not_applied_to_a_communicating_cluster() {
         why("param P; class w[i in P] { loop i + 1 { mark m; } }"),
         Why::Different
     );
+    // Three threads at a barrier of one pass it one at a time.
+    assert_eq!(
+        why("param P; barrier b(1); class w[i in P] { barrier b; }"),
+        Why::SmallBarrier("b".into())
+    );
 }
 
 /// Θ as the paper counts it, by hand: a mark outside any loop (θ = 1), a mark in a loop of

@@ -1210,6 +1210,37 @@ fn samples_the_processors_do_not_divide_are_warned_about() {
         0,
     );
     assert!(!err.contains("does not divide evenly"), "{err}");
+    // Validate and sweep use the same coefficients and say the same, once each.
+    let warned = |args: &[&str]| {
+        let (_, err) = output_with_code(args, 0);
+        assert_eq!(
+            err.matches("the sample at N = 241, P = 2 does not divide evenly")
+                .count(),
+            1,
+            "{args:?}: {err}"
+        );
+    };
+    let measured = ex("ge_measured.csv");
+    warned(&[
+        "semi",
+        "validate",
+        &ex("ge.tg"),
+        "--samples",
+        &samples,
+        "--measured",
+        &measured,
+    ]);
+    warned(&[
+        "semi",
+        "sweep",
+        &ex("ge.tg"),
+        "--samples",
+        &samples,
+        "-D",
+        "N=400,800",
+        "-D",
+        "P=1,2",
+    ]);
 }
 
 // Issue 32 items 2 and 4.

@@ -429,6 +429,19 @@ impl Job {
         for (_, c) in &mut coeffs {
             set_coefficients(&self.model, &self.given, c).map_err(JobError::Given)?;
         }
+        // The uneven-sample warning of the samples each group's coefficients come from,
+        // with the points' own warnings after the run.
+        let mut said = crate::sweep::Said::default();
+        if let Some(set) = &self.samples {
+            for (value, _) in &coeffs {
+                let (used, _) = set.for_prediction(&self.by, *value);
+                for w in uneven_samples(&used, &self.by) {
+                    if !said.notes.contains(&w) {
+                        said.notes.push(w);
+                    }
+                }
+            }
+        }
         let sweep = Sweep {
             model: &self.model,
             names,
@@ -439,7 +452,7 @@ impl Job {
             at_once,
             samples: self.samples.as_ref(),
             profile: self.profile.as_ref(),
-            said: std::sync::Mutex::default(),
+            said: std::sync::Mutex::new(said),
         };
         Ok((sweep, notes))
     }
@@ -493,7 +506,7 @@ pub struct Remarks {
 /// The paper's warning about samples whose sizes the processors do not divide (§4 step 4):
 /// at each sample point, every whole-number parameter but the processor count `by` that
 /// leaves a remainder over it (through [`crate::scaling::uneven_sample`]), once per value.
-fn uneven_samples(set: &crate::samples::SampleSet, by: &str) -> Vec<String> {
+pub(crate) fn uneven_samples(set: &crate::samples::SampleSet, by: &str) -> Vec<String> {
     let Some(j) = set.names.iter().position(|n| n == by) else {
         return Vec::new();
     };

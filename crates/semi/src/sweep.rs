@@ -96,7 +96,8 @@ pub struct Sweep<'a, C: EventCosts> {
 /// What a sweep's points said ([`Sweep::said`]).
 #[derive(Debug, Default)]
 pub struct Said {
-    /// The prediction notes (events beyond the profile), each once.
+    /// The warnings about the samples (uneven sizes), then the prediction notes (events
+    /// beyond the profile), each once.
     pub notes: Vec<String>,
     /// The points whose working set lies in another memory level than their samples'.
     pub mismatches: Vec<(String, crate::memory_level::Mismatch)>,
@@ -193,8 +194,9 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
 
 impl<C: EventCosts> Sweep<'_, C> {
     /// The warnings of the points predicted so far, as `predict` and `validate` give them:
-    /// the events whose costs are extrapolated beyond the machine profile, each once, then
-    /// the cache-level mismatches, one per cause ([`crate::memory_level::grouped`]).
+    /// the samples that do not divide over their processors, the events whose costs are
+    /// extrapolated beyond the machine profile, each once, then the cache-level
+    /// mismatches, one per cause ([`crate::memory_level::grouped`]).
     pub fn warnings(&self) -> Vec<String> {
         let said = self.said.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = said.notes.clone();

@@ -254,6 +254,11 @@ pub fn validate_samples<C: EventCosts>(
         };
         let (used, _) = samples.for_prediction(by, Some(value));
         let used = &used;
+        for w in crate::job::uneven_samples(used, by) {
+            if !notes.contains(&w) {
+                notes.push(w);
+            }
+        }
         if let Some(profile) = profile {
             for (p, _) in &mine.runs {
                 let target = named(&measured.names, p);

@@ -334,6 +334,14 @@ pub enum RatioError {
         /// The name.
         name: String,
     },
+    /// A point gives a parameter twice.
+    #[error("the {which} gives `{name}` twice")]
+    Twice {
+        /// The name.
+        name: String,
+        /// `measured point` or `target`.
+        which: &'static str,
+    },
     /// The target names a parameter the measured point does not have.
     #[error("the target gives `{name}`, which the measured point does not have")]
     UnknownTarget {
@@ -397,6 +405,16 @@ pub enum RatioError {
 /// [`RatioError`]: the count does not parse or evaluate, a name is missing, eq. 2.6 without
 /// processor counts, or the scaling's own [`ScalingError`].
 pub fn scale_run(run: &RatioRun) -> Result<RatioScaled, RatioError> {
+    for (point, which) in [(&run.from, "measured point"), (&run.to, "target")] {
+        for (i, (k, _)) in point.iter().enumerate() {
+            if point[..i].iter().any(|(n, _)| n == k) {
+                return Err(RatioError::Twice {
+                    name: k.clone(),
+                    which,
+                });
+            }
+        }
+    }
     let count = expr::parse(&run.count).map_err(|e| RatioError::Count {
         count: run.count.clone(),
         message: e.message.clone(),

@@ -353,6 +353,13 @@ fn ratio_scaling_refuses_what_it_cannot_scale() {
         RatioError::UnknownTarget { name: "Q".into() }
     );
     assert_eq!(
+        run("N", shared, &[("N", 1.0), ("N", 3.0)], &[]),
+        RatioError::Twice {
+            name: "N".into(),
+            which: "measured point"
+        }
+    );
+    assert_eq!(
         run(
             "N",
             Law::DataParallel(Ceiling::WholeRatio),

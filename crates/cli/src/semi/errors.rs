@@ -141,6 +141,10 @@ pub(super) fn ratio_error(e: semi::scaling::RatioError, by: &str) -> CliError {
         e @ RatioError::Unbound { .. } => {
             CliError::usage(format!("--from: {e}; give it with --from NAME=VALUE"))
         }
+        RatioError::Twice { name, which } => CliError::usage(format!(
+            "{}: `{name}` is given twice; give each parameter once",
+            if which == "target" { "--to" } else { "--from" }
+        )),
         e @ RatioError::UnknownTarget { .. } => CliError::usage(format!(
             "--to: {e}; every parameter is given with --from, and --to changes some of them"
         )),

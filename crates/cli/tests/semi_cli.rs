@@ -803,7 +803,7 @@ fn sweep_predicts_every_point_as_predict_does() {
         .collect();
     assert_eq!(
         rows[0],
-        "N,P,time,compute,barrier_wait,lock_wait,join_wait,recv_wait,event_costs,theta"
+        "N,P,time,compute,barrier_wait,imbalance,lock_wait,join_wait,recv_wait,event_costs,theta"
     );
     assert_eq!(rows.len(), 1 + 3 * 2);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
@@ -831,6 +831,18 @@ fn sweep_predicts_every_point_as_predict_does() {
     assert!(
         (swept - p["time"].as_f64().unwrap()).abs() < 1e-12 * swept,
         "{swept} vs {p}"
+    );
+    // The imbalance column is the threads' load imbalance summed, as predict gives it.
+    let imbalance: f64 = p["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| num(&t["imbalance"]))
+        .sum();
+    let swept: f64 = row[5].parse().unwrap();
+    assert!(
+        (swept - imbalance).abs() <= 1e-12 * imbalance.max(1e-300),
+        "{swept} vs {imbalance}"
     );
     // JSON: an array of points.
     let mut jargs = args[..args.len() - 4].to_vec();

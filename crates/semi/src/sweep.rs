@@ -14,11 +14,13 @@ use crate::samples::{SampleSet, SamplesError};
 use crate::sim::{EventCosts, Options};
 
 /// The columns of a point: the predicted time, the threads' time summed by what it was
-/// spent on, and Θ.
-pub const COLUMNS: [&str; 8] = [
+/// spent on (`imbalance` is the part of `barrier_wait` that is load imbalance,
+/// [`crate::sim::ThreadTimes::imbalance`]), and Θ.
+pub const COLUMNS: [&str; 9] = [
     "time",
     "compute",
     "barrier_wait",
+    "imbalance",
     "lock_wait",
     "join_wait",
     "recv_wait",
@@ -181,6 +183,7 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
             o.time,
             sum(|t| t.compute),
             sum(|t| t.barrier_wait),
+            sum(|t| t.imbalance),
             sum(|t| t.lock_wait),
             sum(|t| t.join_wait),
             sum(|t| t.recv_wait),

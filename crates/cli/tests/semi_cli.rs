@@ -1405,6 +1405,13 @@ fn a_deadlock_names_its_cause() {
         err.contains("barrier `b` expects 3 threads but 4 arrive"),
         "{err}"
     );
+    // At the barrier's participants, with the fix.
+    assert!(err.contains("dl.tg:2:11]"), "{err}");
+    assert!(err.contains("3 participants; 4 threads arrive"), "{err}");
+    assert!(
+        err.contains("help: make the participants of `b` the number of threads that arrive at it"),
+        "{err}"
+    );
     let m = write(
         &dir,
         "relock.tg",

@@ -32,7 +32,7 @@ use crate::point::{point_text, processors};
 use crate::predict::{predict, PredictError, PredictOptions, Prediction};
 use crate::samples::Fitted;
 use crate::samples::{SampleSet, SamplesError};
-use crate::sim::{EventCosts, FixedCosts, Options};
+use crate::sim::{DeadlockCause, EventCosts, FixedCosts, Options, SimError};
 use crate::sweep::{fit_per_value, Sweep};
 use crate::user_values::{check_group, set_coefficients, GivenError};
 use crate::validate::{validate_samples, Checked, Measured, Processors, Validation};
@@ -482,8 +482,12 @@ impl Job {
             });
         }
         let opts = self.options(&b.params, true);
-        let prediction =
-            predict(&self.model, &b, &self.costs(), &opts).map_err(JobError::Predict)?;
+        let prediction = predict(&self.model, &b, &self.costs(), &opts).map_err(|e| match e {
+            PredictError::Sim(SimError::Deadlock { causes, blocked }) if !causes.is_empty() => {
+                JobError::Model(located_deadlock(&self.model, &causes, &blocked))
+            }
+            e => JobError::Predict(e),
+        })?;
         let mut warnings = said.warnings;
         warnings.extend(prediction.notes.iter().cloned());
         Ok(Predicted {
@@ -491,6 +495,53 @@ impl Job {
             notes: said.notes,
             warnings,
         })
+    }
+}
+
+/// A deadlock with known causes as a model error at the declaration of the first cause's
+/// barrier or thread, with the fixes.
+fn located_deadlock(
+    model: &Model,
+    causes: &[DeadlockCause],
+    blocked: &[(String, String)],
+) -> Box<ModelError> {
+    use crate::lang::{ErrorKind, Locate};
+    let message = format!("deadlock: {}", crate::sim::deadlock_text(causes, blocked));
+    let fixes: Vec<String> = causes.iter().map(DeadlockCause::fix).collect();
+    let e = ModelError::new(ErrorKind::Deadlock, message).help(fixes.join("; "));
+    // A class instance `t[1]` is declared as `t`.
+    let thread = |name: &str| {
+        let base = name.split('[').next().unwrap_or(name);
+        model.threads.iter().find(|t| t.name.name == base)
+    };
+    let at = causes.first().and_then(|c| match c {
+        DeadlockCause::BarrierCount {
+            barrier,
+            expects,
+            arrive,
+        } => model
+            .barriers
+            .iter()
+            .find(|b| b.name.name == *barrier)
+            .map(|b| {
+                (
+                    b.participants.span.clone(),
+                    format!("{expects} participants; {arrive} threads arrive"),
+                )
+            }),
+        DeadlockCause::Relock { thread: t, lock } => thread(t).map(|d| {
+            (
+                d.name.span.clone(),
+                format!("takes lock `{lock}` while it holds it"),
+            )
+        }),
+        DeadlockCause::EndedHolding { thread: t, lock } => {
+            thread(t).map(|d| (d.name.span.clone(), format!("ends holding lock `{lock}`")))
+        }
+    });
+    match at {
+        Some((span, label)) => e.at(&model.name, &model.text, span, label),
+        None => e,
     }
 }
 

@@ -268,7 +268,7 @@ pub enum SimError {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum DeadlockCause {
     /// More or fewer threads arrive at a barrier than it waits for.
-    #[error("barrier `{barrier}` expects {expects} threads but {arrive} arrive; make its participants the number of threads that arrive at it")]
+    #[error("barrier `{barrier}` expects {expects} threads but {arrive} arrive")]
     BarrierCount {
         /// The barrier.
         barrier: String,
@@ -278,7 +278,7 @@ pub enum DeadlockCause {
         arrive: usize,
     },
     /// A thread takes a lock it already holds (locks are not re-entrant).
-    #[error("thread `{thread}` takes lock `{lock}` it already holds; unlock it first, or do not nest `critical {lock}`")]
+    #[error("thread `{thread}` takes lock `{lock}` it already holds")]
     Relock {
         /// The thread.
         thread: String,
@@ -286,7 +286,7 @@ pub enum DeadlockCause {
         lock: String,
     },
     /// A thread ended holding a lock that others wait for.
-    #[error("thread `{thread}` ended holding lock `{lock}`; unlock it before the thread ends (or use `critical {lock} {{ … }}`)")]
+    #[error("thread `{thread}` ended holding lock `{lock}`")]
     EndedHolding {
         /// The thread.
         thread: String,
@@ -295,13 +295,41 @@ pub enum DeadlockCause {
     },
 }
 
-fn describe(causes: &[DeadlockCause], blocked: &[(String, String)]) -> String {
+impl DeadlockCause {
+    /// How to fix the model.
+    pub fn fix(&self) -> String {
+        match self {
+            DeadlockCause::BarrierCount { barrier, .. } => format!(
+                "make the participants of `{barrier}` the number of threads that arrive at it"
+            ),
+            DeadlockCause::Relock { lock, .. } => {
+                format!("unlock `{lock}` before taking it again, or do not nest `critical {lock}`")
+            }
+            DeadlockCause::EndedHolding { lock, .. } => {
+                format!("unlock `{lock}` before the thread ends (or use `critical {lock} {{ … }}`)")
+            }
+        }
+    }
+}
+
+/// A deadlock's causes and what the blocked threads wait for, in one sentence (without the
+/// fixes).
+pub fn deadlock_text(causes: &[DeadlockCause], blocked: &[(String, String)]) -> String {
     let said: Vec<String> = causes.iter().map(ToString::to_string).collect();
     let waits = waits(blocked);
     if said.is_empty() {
         waits
     } else {
         format!("{} (so {waits})", said.join("; "))
+    }
+}
+
+fn describe(causes: &[DeadlockCause], blocked: &[(String, String)]) -> String {
+    let fixes: Vec<String> = causes.iter().map(DeadlockCause::fix).collect();
+    if fixes.is_empty() {
+        deadlock_text(causes, blocked)
+    } else {
+        format!("{}: {}", deadlock_text(causes, blocked), fixes.join("; "))
     }
 }
 

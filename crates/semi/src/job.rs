@@ -288,7 +288,7 @@ impl Job {
                     .map_err(JobError::Samples)?;
             said.notes.extend(note);
             let (used, _) = set.for_prediction(&self.by, value);
-            said.warnings.extend(uneven_samples(&used, &self.by));
+            said.warnings.extend(used.uneven_warnings(&self.by));
             if let Some(profile) = &self.profile {
                 let found =
                     crate::memory_level::mismatch(&self.model, profile, &used, &self.params)
@@ -435,7 +435,7 @@ impl Job {
         if let Some(set) = &self.samples {
             for (value, _) in &coeffs {
                 let (used, _) = set.for_prediction(&self.by, *value);
-                for w in uneven_samples(&used, &self.by) {
+                for w in used.uneven_warnings(&self.by) {
                     if !said.notes.contains(&w) {
                         said.notes.push(w);
                     }
@@ -552,54 +552,4 @@ pub struct Remarks {
     pub notes: Vec<String>,
     /// Warnings (the memory-level mismatch).
     pub warnings: Vec<String>,
-}
-
-/// The paper's warning about samples whose sizes the processors do not divide (§4 step 4):
-/// at each sample point, every whole-number parameter but the processor count `by` that
-/// leaves a remainder over it (through [`crate::scaling::uneven_sample`]), once per value.
-pub(crate) fn uneven_samples(set: &crate::samples::SampleSet, by: &str) -> Vec<String> {
-    let Some(j) = set.names.iter().position(|n| n == by) else {
-        return Vec::new();
-    };
-    let mut points: Vec<&Vec<f64>> = set
-        .samples
-        .iter()
-        .map(|s| &s.params)
-        .chain(set.runs.iter().map(|r| &r.0))
-        .collect();
-    points.sort_by(|a, b| {
-        a.iter()
-            .zip(b.iter())
-            .map(|(x, y)| x.total_cmp(y))
-            .find(|o| o.is_ne())
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    points.dedup();
-    let mut out = Vec::new();
-    for point in points {
-        let p = point[j];
-        if p < 1.0 || p.fract() != 0.0 {
-            continue;
-        }
-        for (k, &v) in point.iter().enumerate() {
-            if k == j || v < 1.0 || v.fract() != 0.0 || v > 1e15 {
-                continue;
-            }
-            if let Ok(Some(crate::scaling::ScalingWarning::UnevenSample { remainder, .. })) =
-                crate::scaling::uneven_sample(v as u64, p as u64)
-            {
-                let text = format!(
-                    "the sample at {name} = {v}, {by} = {p} does not divide evenly over the \
-                     {p} processors (remainder {remainder}): its load is unbalanced, unlike the \
-                     paper's samples (section 4, step 4); choose sample values of {name} that \
-                     {by} divides",
-                    name = set.names[k]
-                );
-                if !out.contains(&text) {
-                    out.push(text);
-                }
-            }
-        }
-    }
-    out
 }

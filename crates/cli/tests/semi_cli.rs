@@ -1376,6 +1376,30 @@ fn predict_with_branches_says_one_draw_and_draws_give_the_mean() {
         1,
         "{err}"
     );
+    // So are a validation's predictions.
+    let dir = tempdir("semi-branchy-validate");
+    let samples = write(
+        &dir,
+        "s.csv",
+        "N,P,segment,seconds\n10,2,fast,15\n10,2,slow,15\n",
+    );
+    let measured = write(&dir, "m.csv", "N,P,seconds\n20,2,40\n");
+    let (_, err) = output_with_code(
+        &[
+            "semi",
+            "validate",
+            &ex("branchy.tg"),
+            "--samples",
+            &samples,
+            "--measured",
+            &measured,
+        ],
+        0,
+    );
+    assert!(
+        err.contains("each predicted time is one random draw of their arms (seed 0)"),
+        "{err}"
+    );
 }
 
 /// A model that starts with a UTF-8 byte-order mark is read (the CSV readers accept one).

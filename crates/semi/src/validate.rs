@@ -163,7 +163,17 @@ pub fn validate<C: EventCosts>(
             predicted: pred.outcome.time,
             error: crate::metrics::error(actual, pred.outcome.time)?,
             estimate_seconds: pred.estimate_seconds,
-            notes: pred.notes,
+            notes: {
+                let mut notes = pred.notes;
+                if pred.branches {
+                    notes.push(format!(
+                        "the model has branches: each predicted time is one random draw of \
+                         their arms (seed {}), not their expectation",
+                        pred.seed
+                    ));
+                }
+                notes
+            },
         });
     }
     let mut rows: Vec<ValidationRow> = Vec::new();

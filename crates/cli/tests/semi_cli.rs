@@ -261,7 +261,9 @@ fn predict_with_given_coefficients_shows_each_thread() {
     ]);
     let first = out.lines().next().unwrap();
     assert!(
-        first.ends_with("forkjoin.tg at P=3: 3 s  (Θ = 2 events, 9 steps)"),
+        first.ends_with(
+            "forkjoin.tg at P=3: 3 s  (Θ = 2 events, 9 steps; Θ = 2 with the loop entries and exits the paper counts)"
+        ),
         "{out}"
     );
     let row = |name: &str| -> Vec<String> {
@@ -278,7 +280,10 @@ fn predict_with_given_coefficients_shows_each_thread() {
     // main: starts at 0, ends at 3, all of it waiting for the join.
     assert_eq!(
         row("main"),
-        ["main", "0", "s", "3", "s", "0", "s", "0", "s", "0", "s", "3", "s", "0", "s", "0", "s"]
+        [
+            "main", "0", "s", "3", "s", "0", "s", "0", "s", "0", "s", "0", "s", "3", "s", "0", "s",
+            "0", "s"
+        ]
     );
     // worker[i] computes i + 1 units.
     for i in 0..3 {
@@ -287,7 +292,9 @@ fn predict_with_given_coefficients_shows_each_thread() {
         assert_eq!(r[5], (i + 1).to_string(), "{out}");
     }
     assert!(
-        out.contains("all threads: compute 66.7%, barrier wait (load imbalance) 0.0%"),
+        out.contains(
+            "all threads: compute 66.7%, barrier wait 0.0% (of which load imbalance 0.0%)"
+        ),
         "{out}"
     );
     assert!(out.contains("join wait 33.3%"), "{out}");
@@ -721,6 +728,10 @@ fn a_deadlock_names_the_barrier() {
     let err = fails(&["semi", "predict", &m, "-D", "P=2"], 1);
     assert!(err.contains("deadlock"), "{err}");
     assert!(
+        err.contains("barrier `sync` expects 3 threads but 2 arrive"),
+        "{err}"
+    );
+    assert!(
         err.contains("`worker[0]` waits for barrier `sync`"),
         "{err}"
     );
@@ -792,7 +803,7 @@ fn sweep_predicts_every_point_as_predict_does() {
         .collect();
     assert_eq!(
         rows[0],
-        "N,P,time,compute,barrier_wait,lock_wait,join_wait,recv_wait,event_costs,theta"
+        "N,P,time,compute,barrier_wait,imbalance,lock_wait,join_wait,recv_wait,event_costs,theta"
     );
     assert_eq!(rows.len(), 1 + 3 * 2);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
@@ -820,6 +831,18 @@ fn sweep_predicts_every_point_as_predict_does() {
     assert!(
         (swept - p["time"].as_f64().unwrap()).abs() < 1e-12 * swept,
         "{swept} vs {p}"
+    );
+    // The imbalance column is the threads' load imbalance summed, as predict gives it.
+    let imbalance: f64 = p["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| num(&t["imbalance"]))
+        .sum();
+    let swept: f64 = row[5].parse().unwrap();
+    assert!(
+        (swept - imbalance).abs() <= 1e-12 * imbalance.max(1e-300),
+        "{swept} vs {imbalance}"
     );
     // JSON: an array of points.
     let mut jargs = args[..args.len() - 4].to_vec();
@@ -1199,4 +1222,413 @@ fn samples_the_processors_do_not_divide_are_warned_about() {
         0,
     );
     assert!(!err.contains("does not divide evenly"), "{err}");
+    // Validate and sweep use the same coefficients and say the same, once each.
+    let warned = |args: &[&str]| {
+        let (_, err) = output_with_code(args, 0);
+        assert_eq!(
+            err.matches("the sample at N = 241, P = 2 does not divide evenly")
+                .count(),
+            1,
+            "{args:?}: {err}"
+        );
+    };
+    let measured = ex("ge_measured.csv");
+    warned(&[
+        "semi",
+        "validate",
+        &ex("ge.tg"),
+        "--samples",
+        &samples,
+        "--measured",
+        &measured,
+    ]);
+    warned(&[
+        "semi",
+        "sweep",
+        &ex("ge.tg"),
+        "--samples",
+        &samples,
+        "-D",
+        "N=400,800",
+        "-D",
+        "P=1,2",
+    ]);
+}
+
+// Issue 32 items 2 and 4.
+
+/// Eq. 2.5 (`--collapse`): GE's workers collapse to one representative, and the note says
+/// the cluster was collapsed and why the time may differ; the time equals the full
+/// traversal's here because the representative (the most work) is the slowest worker,
+/// and the traversal processes fewer events.
+#[test]
+fn predict_collapse_applies_eq_2_5_and_says_so() {
+    let full = json(&[
+        "semi",
+        "predict",
+        &ex("ge.tg"),
+        "-D",
+        "N=60",
+        "-D",
+        "P=3",
+        "-C",
+        "c_init=1e-8",
+        "-C",
+        "c_pivot=1e-8",
+        "-C",
+        "c_elim=1e-8",
+        "-C",
+        "c_solve=1e-8",
+        "--format",
+        "json",
+    ]);
+    let args = [
+        "semi",
+        "predict",
+        &ex("ge.tg"),
+        "-D",
+        "N=60",
+        "-D",
+        "P=3",
+        "-C",
+        "c_init=1e-8",
+        "-C",
+        "c_pivot=1e-8",
+        "-C",
+        "c_elim=1e-8",
+        "-C",
+        "c_solve=1e-8",
+        "--collapse",
+    ];
+    let (out, err) = output_with_code(&args, 0);
+    assert!(
+        err.contains("note: cluster `worker`: 3 threads collapsed to `worker[0]` (eq. 2.5)"),
+        "{err}"
+    );
+    assert!(
+        out.contains("worker[0]") && !out.contains("worker[1]"),
+        "{out}"
+    );
+    let mut j = args.to_vec();
+    j.extend(["--format", "json"]);
+    let one = json(&j);
+    assert!((num(&one["time"]) - num(&full["time"])).abs() <= 1e-12 * num(&full["time"]));
+    assert!(num(&one["events"]) < num(&full["events"]));
+    assert_eq!(one["collapsed"].as_array().map(Vec::len), Some(1));
+}
+
+/// A branch's result says it is one draw, and `--draws K` prints the mean over K draws.
+#[test]
+fn predict_with_branches_says_one_draw_and_draws_give_the_mean() {
+    let base = [
+        "semi",
+        "predict",
+        &ex("branchy.tg"),
+        "-D",
+        "N=50",
+        "-D",
+        "P=2",
+        "-C",
+        "c_fast=1",
+        "-C",
+        "c_slow=3",
+    ];
+    let (out, err) = output_with_code(&base, 0);
+    assert!(
+        out.contains("one random draw of the branches' arms (seed 0)"),
+        "{out}"
+    );
+    assert!(
+        err.contains("--draws K gives the mean over K draws"),
+        "{err}"
+    );
+    let mut a = base.to_vec();
+    a.extend(["--draws", "50", "--format", "json"]);
+    let v = json(&a);
+    let d = &v["draws"];
+    assert_eq!(d["count"], 50);
+    // 50 rounds, each 1 unless one of the two threads takes the slow arm (probability
+    // 1 − (3/4)² = 7/16), then 3: the expectation is 50 × (1 + 2 × 7/16) = 93.75.
+    assert!((num(&d["mean"]) - 93.75).abs() < 8.0, "{d}");
+    assert!(num(&d["min"]) <= num(&d["mean"]) && num(&d["mean"]) <= num(&d["max"]));
+    let err = fails(&["semi", "predict", &ex("branchy.tg"), "--draws", "1"], 2);
+    assert!(err.contains("--draws"), "{err}");
+    // A sweep's points are single draws too, and it says so once.
+    let (_, err) = output_with_code(
+        &[
+            "semi",
+            "sweep",
+            &ex("branchy.tg"),
+            "-D",
+            "N=10,20",
+            "-D",
+            "P=2",
+            "-C",
+            "c_fast=1",
+            "-C",
+            "c_slow=3",
+        ],
+        0,
+    );
+    assert_eq!(
+        err.matches("each point's time is one random draw of their arms (seed 0)")
+            .count(),
+        1,
+        "{err}"
+    );
+    // So are a validation's predictions.
+    let dir = tempdir("semi-branchy-validate");
+    let samples = write(
+        &dir,
+        "s.csv",
+        "N,P,segment,seconds\n10,2,fast,15\n10,2,slow,15\n",
+    );
+    let measured = write(&dir, "m.csv", "N,P,seconds\n20,2,40\n");
+    let (_, err) = output_with_code(
+        &[
+            "semi",
+            "validate",
+            &ex("branchy.tg"),
+            "--samples",
+            &samples,
+            "--measured",
+            &measured,
+        ],
+        0,
+    );
+    assert!(
+        err.contains("each predicted time is one random draw of their arms (seed 0)"),
+        "{err}"
+    );
+}
+
+/// A model that starts with a UTF-8 byte-order mark is read (the CSV readers accept one).
+#[test]
+fn a_model_with_a_byte_order_mark_is_read() {
+    let dir = tempdir("semi-bom");
+    let m = write(
+        &dir,
+        "bom.tg",
+        "\u{feff}param P;\nclass w[i in P] { compute x = 2; }\n",
+    );
+    let out = stdout(&["semi", "predict", &m, "-D", "P=2"]);
+    assert!(out.contains("at P=2: 2 s"), "{out}");
+}
+
+/// The deadlock report names the cause before the symptom.
+#[test]
+fn a_deadlock_names_its_cause() {
+    let dir = tempdir("semi-deadlock-cause");
+    let m = write(
+        &dir,
+        "dl.tg",
+        "param P;\nbarrier b(3);\nclass t[i in P] { barrier b; }\n",
+    );
+    let err = fails(&["semi", "predict", &m, "-D", "P=4"], 1);
+    assert!(
+        err.contains("barrier `b` expects 3 threads but 4 arrive"),
+        "{err}"
+    );
+    // At the barrier's participants, with the fix.
+    assert!(err.contains("dl.tg:2:11]"), "{err}");
+    assert!(err.contains("3 participants; 4 threads arrive"), "{err}");
+    assert!(
+        err.contains("help: make the participants of `b` the number of threads that arrive at it"),
+        "{err}"
+    );
+    let m = write(
+        &dir,
+        "relock.tg",
+        "lock l;\nthread t { lock l; critical l { compute x = 1; } unlock l; }\n",
+    );
+    let err = fails(&["semi", "predict", &m], 1);
+    assert!(
+        err.contains("thread `t` takes lock `l` it already holds"),
+        "{err}"
+    );
+    let m = write(
+        &dir,
+        "held.tg",
+        "lock l;\nthread t { lock l; }\nthread u { compute x = 1; critical l { compute y = 1; } }\n",
+    );
+    let err = fails(&["semi", "predict", &m], 1);
+    assert!(err.contains("thread `t` ended holding lock `l`"), "{err}");
+}
+
+/// The load imbalance is the paper's: GE at P = 1 has one worker, so its barrier waits
+/// (the main thread waiting for the eliminations, the worker for the pivots) are none of
+/// it; the report says what it counts.
+#[test]
+fn ge_at_one_worker_shows_no_load_imbalance() {
+    let (out, _) = output_with_code(&ge_predict_on_the_machine("400", "1", &[]), 0);
+    let line = out
+        .lines()
+        .find(|l| l.contains("all threads:"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains("(of which load imbalance 0.0%)"), "{line}");
+    assert!(!line.contains("barrier wait 0.0%"), "{line}");
+    assert!(
+        out.contains("load imbalance (the paper's): threads that computed since their previous barrier waiting there for the last of them"),
+        "{out}"
+    );
+}
+
+/// `validate --by N` groups by N under an `N` heading, and the processors come from `P`,
+/// not from N.
+#[test]
+fn validate_by_another_parameter_does_not_call_it_the_processor_count() {
+    let by_p = json(
+        &ge_validate(&ex("ge_measured.csv"), &["--format", "json"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let a = ge_validate(&ex("ge_measured.csv"), &["--by", "N"]);
+    let out = stdout(&a);
+    assert!(out.contains("\nN    | Average error |"), "{out}");
+    assert!(!out.contains("No. of processors"), "{out}");
+    // The processors of each point are its P: with --by P the same points, fitted at
+    // their P, are predicted on the same processors; --processors 1 changes P = 2's.
+    let a = ge_validate(&ex("ge_measured.csv"), &["--by", "N", "--format", "json"]);
+    let by_n = json(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(by_n["table"][0]["processors"], "1280");
+    assert_eq!(
+        by_p["points"].as_array().map(Vec::len),
+        by_n["points"].as_array().map(Vec::len)
+    );
+    let err = fails(
+        &ge_validate(&ex("ge_measured.csv"), &["--processors", "Q"]),
+        2,
+    );
+    assert!(err.contains("--processors") && err.contains("`Q`"), "{err}");
+}
+
+/// A sweep prints the cache-level warning and the extrapolation notes that predict prints.
+#[test]
+fn sweep_prints_the_warnings_predict_prints() {
+    let (_, err) = output_with_code(
+        &[
+            "semi",
+            "sweep",
+            &ex("ge.tg"),
+            "-D",
+            "N=200,1000",
+            "-D",
+            "P=8",
+            "--by",
+            "none",
+            "--samples",
+            &ex("ge_samples.csv"),
+            "--machine",
+            &ex("machine.json"),
+        ],
+        0,
+    );
+    assert!(
+        err.contains("warning: the model has barriers of 9 threads, the machine profile measured them up to 4: their costs are extrapolated"),
+        "{err}"
+    );
+    assert!(err.contains("(7.6 MiB) is in main memory"), "{err}");
+    assert_eq!(err.matches("barriers of 9 threads").count(), 1, "{err}");
+}
+
+/// `semi check -D` counts Θ as the paper does too, with the loop entries and exits: GE at
+/// N = 100, P = 4 has 997 events; main's loop and each worker's run 99 times, 2 events
+/// each per iteration: 997 + 5 × 198 = 1987.
+#[test]
+fn check_counts_theta_with_the_loop_events() {
+    let out = stdout(&["semi", "check", &ex("ge.tg"), "-D", "N=100", "-D", "P=4"]);
+    assert!(
+        out.contains(
+            "Θ = 997 event processings (1987 with the loop entries and exits the paper counts)"
+        ),
+        "{out}"
+    );
+}
+
+/// Eqs. 2.3 and 2.6 from the command line, for a user with one measured run: the spec's
+/// §6.1 case (1.2 s at χ = 200 → 76.8 s at 800) and RT-B.3's (16384, 400, 128, 32) → 11
+/// (per processor 128/13).
+#[test]
+fn scale_gives_eq_2_3_and_eq_2_6_from_one_run() {
+    let out = stdout(&[
+        "semi",
+        "scale",
+        "--count",
+        "N^3/P",
+        "--seconds",
+        "1.2",
+        "--from",
+        "N=200",
+        "--from",
+        "P=2",
+        "--to",
+        "N=800",
+    ]);
+    assert!(out.starts_with("eq. 2.3"), "{out}");
+    assert!(out.contains("× 64 → 76.8 s"), "{out}");
+    let dp = |ceiling: &str| {
+        json(&[
+            "semi",
+            "scale",
+            "--count",
+            "S",
+            "--seconds",
+            "0.5",
+            "--from",
+            "S=400",
+            "--from",
+            "P=32",
+            "--to",
+            "S=16384",
+            "--to",
+            "P=128",
+            "--law",
+            "data-parallel",
+            "--ceiling",
+            ceiling,
+            "--format",
+            "json",
+        ])
+    };
+    let v = dp("whole");
+    assert_eq!(num(&v["multiplier"]), 11.0);
+    assert!((num(&v["seconds"]) - 5.5).abs() < 1e-12);
+    assert_eq!(v["warnings"].as_array().map(Vec::len), Some(2), "{v}");
+    let v = dp("per-processor");
+    assert!((num(&v["multiplier"]) - 128.0 / 13.0).abs() < 1e-12);
+    // Bad input names the flag and the fix.
+    let err = fails(
+        &[
+            "semi",
+            "scale",
+            "--count",
+            "N*M",
+            "--seconds",
+            "1",
+            "--from",
+            "N=2",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--from: the count uses `M`") && err.contains("--from NAME=VALUE"),
+        "{err}"
+    );
+    let err = fails(
+        &[
+            "semi",
+            "scale",
+            "--count",
+            "N",
+            "--seconds",
+            "1",
+            "--from",
+            "N=2",
+            "--ceiling",
+            "whole",
+        ],
+        2,
+    );
+    assert!(err.contains("--ceiling: eq. 2.3 has no ceiling"), "{err}");
 }

@@ -73,6 +73,11 @@ pub struct Thread {
     pub name: String,
     /// The steps, in program order.
     pub ops: Vec<Op>,
+    /// How many identical threads this one stands for: 1, or k for the representative of a
+    /// cluster of k collapsed by eq. 2.5 ([`crate::collapse`]). Its barrier arrival counts k
+    /// arrivals, a fork or join of it costs as one of k threads, and it computes as k
+    /// threads when processors are shared.
+    pub stands_for: usize,
 }
 
 /// A barrier and how many threads meet at it.
@@ -174,6 +179,31 @@ impl Graph {
             total = total.then(s).then(Size::END);
         }
         total
+    }
+
+    /// Whether any thread has a branch (a traversal then draws at random which arm it takes).
+    pub fn has_branches(&self) -> bool {
+        let mut found = false;
+        for t in &self.threads {
+            visit(&t.ops, &mut |op, _| {
+                found |= matches!(op, Op::Branch { .. })
+            });
+        }
+        found
+    }
+
+    /// The threads, weighted by [`Thread::stands_for`], that arrive at barrier `b` somewhere
+    /// in their program (a branch's arms counted as if taken).
+    pub fn arriving_at(&self, b: usize) -> usize {
+        self.threads
+            .iter()
+            .filter(|t| {
+                let mut found = false;
+                visit(&t.ops, &mut |op, _| found |= *op == Op::Barrier(b));
+                found
+            })
+            .map(|t| t.stands_for.max(1))
+            .sum()
     }
 
     /// Which threads are forked by another (they start when forked).

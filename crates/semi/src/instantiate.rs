@@ -60,6 +60,11 @@ pub struct Instance {
     pub size: Size,
     /// Every parameter's value, derived ones included, in declaration order.
     pub params: Vec<(String, f64)>,
+    /// The loop entries and exits the paper counts in Θ ([`Count::loop_events`]).
+    pub loop_events: u64,
+    /// The class threads' instances: per class, its name and its instances' range of
+    /// [`Graph::threads`] (the clusters eq. 2.5 may collapse).
+    pub clusters: Vec<(String, Range<ThreadId>)>,
 }
 
 /// How much an instantiation builds and a traversal does, counted from the bounds.
@@ -69,6 +74,19 @@ pub struct Count {
     pub size: Size,
     /// Ops of the instantiated graph.
     pub ops: u64,
+    /// The loop entry and exit events the paper counts in Θ (eq. 2.2, Table I lines 14–17):
+    /// a loop's entry and its exit are each processed once per iteration, so a loop l adds
+    /// 2·∏ Size over l and the loops around it (a branch's longer arm counted, as for
+    /// [`Size::events`]). They are counted whether or not instantiation unrolls the loop.
+    pub loop_events: u64,
+}
+
+impl Count {
+    /// Θ as the paper counts it (eq. 2.2): the events of [`Size::events`] and the loop
+    /// entries and exits ([`Count::loop_events`]).
+    pub fn paper_theta(&self) -> u64 {
+        self.size.events.saturating_add(self.loop_events)
+    }
 }
 
 /// The variables of one scope: parameters, then the instance index and loop variables.
@@ -266,6 +284,7 @@ impl<'a> Ctx<'a> {
                         steps: 1,
                     },
                     ops: 1,
+                    loop_events: 0,
                 },
                 Stmt::Loop { range, body, at } => {
                     let (first, n) = self.iterations(range, env)?;
@@ -300,6 +319,11 @@ impl<'a> Ctx<'a> {
                     if var.is_some() {
                         env.pop();
                     }
+                    // The paper's loop entry and exit, once per iteration each.
+                    let inner = Count {
+                        loop_events: inner.loop_events.saturating_add(n.saturating_mul(2)),
+                        ..inner
+                    };
                     if body_uses {
                         // Unrolled: the iterations' ops, no loop control.
                         inner
@@ -312,6 +336,7 @@ impl<'a> Ctx<'a> {
                                 steps: inner.size.steps.saturating_add(n).saturating_add(1),
                             },
                             ops: body_ops.saturating_add(1),
+                            loop_events: inner.loop_events,
                         }
                     }
                 }
@@ -325,6 +350,7 @@ impl<'a> Ctx<'a> {
                                 steps: 2,
                             },
                             ops: 2,
+                            loop_events: 0,
                         },
                     )
                 }
@@ -338,6 +364,7 @@ impl<'a> Ctx<'a> {
                             steps: a.size.steps.max(b.size.steps).saturating_add(2),
                         },
                         ops: a.ops.saturating_add(b.ops).saturating_add(1),
+                        loop_events: a.loop_events.max(b.loop_events),
                     }
                 }
                 _ => Count {
@@ -346,6 +373,7 @@ impl<'a> Ctx<'a> {
                         steps: 1,
                     },
                     ops: 1,
+                    loop_events: 0,
                 },
             };
             c = add(c, one);
@@ -489,6 +517,7 @@ fn add(a: Count, b: Count) -> Count {
             steps: a.size.steps.saturating_add(b.size.steps),
         },
         ops: a.ops.saturating_add(b.ops),
+        loop_events: a.loop_events.saturating_add(b.loop_events),
     }
 }
 
@@ -499,6 +528,7 @@ fn times(a: Count, n: u64) -> Count {
             steps: a.size.steps.saturating_mul(n),
         },
         ops: a.ops.saturating_mul(n),
+        loop_events: a.loop_events.saturating_mul(n),
     }
 }
 
@@ -780,7 +810,11 @@ pub fn instantiate(m: &Model, b: &Bindings, limits: &Limits) -> Result<Instance>
     }
     let (ctx, _, sizes) = prepare(m, b, limits)?;
     let mut threads = Vec::new();
+    let mut clusters = Vec::new();
     for (t, &(_, n)) in m.threads.iter().zip(&sizes) {
+        if t.class.is_some() {
+            clusters.push((t.name.name.clone(), threads.len()..threads.len() + n));
+        }
         let mut env = Env::of(&params);
         if let Some((var, _)) = &t.class {
             env.push(&var.name, 0.0);
@@ -798,6 +832,7 @@ pub fn instantiate(m: &Model, b: &Bindings, limits: &Limits) -> Result<Instance>
                     t.name.name.clone()
                 },
                 ops,
+                stands_for: 1,
             });
         }
     }
@@ -837,6 +872,8 @@ pub fn instantiate(m: &Model, b: &Bindings, limits: &Limits) -> Result<Instance>
         graph,
         size: counted.size,
         params,
+        loop_events: counted.loop_events,
+        clusters,
     })
 }
 

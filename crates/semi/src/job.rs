@@ -32,10 +32,10 @@ use crate::point::{point_text, processors};
 use crate::predict::{predict, PredictError, PredictOptions, Prediction};
 use crate::samples::Fitted;
 use crate::samples::{SampleSet, SamplesError};
-use crate::sim::{EventCosts, FixedCosts, Options};
+use crate::sim::{DeadlockCause, EventCosts, FixedCosts, Options, SimError};
 use crate::sweep::{fit_per_value, Sweep};
 use crate::user_values::{check_group, set_coefficients, GivenError};
-use crate::validate::{validate_samples, Checked, Measured, Validation};
+use crate::validate::{validate_samples, Checked, Measured, Processors, Validation};
 use sweep::Limit;
 
 /// Event costs chosen at run time: the profile's, or none.
@@ -76,12 +76,21 @@ pub struct Job {
     pub profile: Option<probe::Profile>,
     /// Processors given outright.
     pub processors_given: Option<usize>,
+    /// The parameter a validation reads each point's processor count from (`None`:
+    /// [`Processors::default_for`]); [`Job::processors_given`] goes first.
+    pub processors_from: Option<Processors>,
     /// Seed of the random order of simultaneous events and of branches.
     pub seed: u64,
     /// The instantiation's and the traversal's limits.
     pub limits: Limits,
     /// Keep the schedule (for a timeline).
     pub schedule: bool,
+    /// Collapse clusters of identical threads to one representative (eq. 2.5) before the
+    /// traversal ([`crate::collapse`]).
+    pub collapse: bool,
+    /// Traverse this many times with successive seeds and give the mean as well (0 or 1:
+    /// once): with branches, the expectation over their random draws.
+    pub draws: usize,
 }
 
 /// A limit a job's point is over: [`sweep::Limit::TraversalSteps`] ([`Limits::max_steps`])
@@ -165,9 +174,12 @@ impl Job {
             by_chosen: false,
             profile: None,
             processors_given: None,
+            processors_from: None,
             seed: 0,
             limits: Limits::default(),
             schedule: false,
+            collapse: false,
+            draws: 0,
         }
     }
 
@@ -208,6 +220,8 @@ impl Job {
                 schedule: self.schedule,
             },
             notes,
+            collapse: self.collapse,
+            draws: self.draws,
         }
     }
 
@@ -274,7 +288,7 @@ impl Job {
                     .map_err(JobError::Samples)?;
             said.notes.extend(note);
             let (used, _) = set.for_prediction(&self.by, value);
-            said.warnings.extend(uneven_samples(&used, &self.by));
+            said.warnings.extend(used.uneven_warnings(&self.by));
             if let Some(profile) = &self.profile {
                 let found =
                     crate::memory_level::mismatch(&self.model, profile, &used, &self.params)
@@ -347,10 +361,12 @@ impl Job {
     ) -> Result<(Vec<Checked>, ValidationTable, Vec<String>), JobError> {
         let empty = SampleSet::default();
         let set = self.samples.as_ref().unwrap_or(&empty);
+        let fixed = self.processors_given.map(Processors::Fixed);
         let v = Validation {
             by: &self.by,
             sample_seconds,
             profile: self.profile.as_ref(),
+            processors: fixed.as_ref().or(self.processors_from.as_ref()),
         };
         let opts = PredictOptions {
             limits: self.limits,
@@ -360,6 +376,7 @@ impl Job {
                 ..Options::default()
             },
             notes: true,
+            ..PredictOptions::default()
         };
         validate_samples(&self.model, set, measured, &self.costs(), &v, &opts)
             .map_err(JobError::Predict)
@@ -368,7 +385,8 @@ impl Job {
     /// The point function of a sweep over `space` (its axes in the sweep runner's order),
     /// with the coefficients fitted at each value of `by` that the grid has (all samples
     /// together when it has none) and the given values over them; the second part: the
-    /// fits' notes, each once. A sweep prints a table of numbers, not a note per point.
+    /// fits' notes, each once. The points' own warnings (events beyond the profile, the
+    /// cache-level mismatch) are gathered, each once, for [`Sweep::warnings`] after the run.
     /// `at_once` points run in parallel and share the op limit ([`Sweep::at_once`]).
     ///
     /// # Errors
@@ -394,7 +412,8 @@ impl Job {
         let by_values = &by_values[..];
         self.check_names(names.iter().map(String::as_str))?;
         self.check_by()?;
-        let mut opts = self.options(&[], false);
+        // The points' notes are gathered once each ([`Sweep::warnings`]).
+        let mut opts = self.options(&[], true);
         opts.sim.processors = self.processors_given.unwrap_or(usize::MAX);
         let (mut coeffs, notes) = match &self.samples {
             Some(set) => {
@@ -410,6 +429,19 @@ impl Job {
         for (_, c) in &mut coeffs {
             set_coefficients(&self.model, &self.given, c).map_err(JobError::Given)?;
         }
+        // The uneven-sample warning of the samples each group's coefficients come from,
+        // with the points' own warnings after the run.
+        let mut said = crate::sweep::Said::default();
+        if let Some(set) = &self.samples {
+            for (value, _) in &coeffs {
+                let (used, _) = set.for_prediction(&self.by, *value);
+                for w in used.uneven_warnings(&self.by) {
+                    if !said.notes.contains(&w) {
+                        said.notes.push(w);
+                    }
+                }
+            }
+        }
         let sweep = Sweep {
             model: &self.model,
             names,
@@ -418,6 +450,9 @@ impl Job {
             costs,
             opts,
             at_once,
+            samples: self.samples.as_ref(),
+            profile: self.profile.as_ref(),
+            said: std::sync::Mutex::new(said),
         };
         Ok((sweep, notes))
     }
@@ -447,8 +482,12 @@ impl Job {
             });
         }
         let opts = self.options(&b.params, true);
-        let prediction =
-            predict(&self.model, &b, &self.costs(), &opts).map_err(JobError::Predict)?;
+        let prediction = predict(&self.model, &b, &self.costs(), &opts).map_err(|e| match e {
+            PredictError::Sim(SimError::Deadlock { causes, blocked }) if !causes.is_empty() => {
+                JobError::Model(located_deadlock(&self.model, &causes, &blocked))
+            }
+            e => JobError::Predict(e),
+        })?;
         let mut warnings = said.warnings;
         warnings.extend(prediction.notes.iter().cloned());
         Ok(Predicted {
@@ -459,6 +498,53 @@ impl Job {
     }
 }
 
+/// A deadlock with known causes as a model error at the declaration of the first cause's
+/// barrier or thread, with the fixes.
+fn located_deadlock(
+    model: &Model,
+    causes: &[DeadlockCause],
+    blocked: &[(String, String)],
+) -> Box<ModelError> {
+    use crate::lang::{ErrorKind, Locate};
+    let message = format!("deadlock: {}", crate::sim::deadlock_text(causes, blocked));
+    let fixes: Vec<String> = causes.iter().map(DeadlockCause::fix).collect();
+    let e = ModelError::new(ErrorKind::Deadlock, message).help(fixes.join("; "));
+    // A class instance `t[1]` is declared as `t`.
+    let thread = |name: &str| {
+        let base = name.split('[').next().unwrap_or(name);
+        model.threads.iter().find(|t| t.name.name == base)
+    };
+    let at = causes.first().and_then(|c| match c {
+        DeadlockCause::BarrierCount {
+            barrier,
+            expects,
+            arrive,
+        } => model
+            .barriers
+            .iter()
+            .find(|b| b.name.name == *barrier)
+            .map(|b| {
+                (
+                    b.participants.span.clone(),
+                    format!("{expects} participants; {arrive} threads arrive"),
+                )
+            }),
+        DeadlockCause::Relock { thread: t, lock } => thread(t).map(|d| {
+            (
+                d.name.span.clone(),
+                format!("takes lock `{lock}` while it holds it"),
+            )
+        }),
+        DeadlockCause::EndedHolding { thread: t, lock } => {
+            thread(t).map(|d| (d.name.span.clone(), format!("ends holding lock `{lock}`")))
+        }
+    });
+    match at {
+        Some((span, label)) => e.at(&model.name, &model.text, span, label),
+        None => e,
+    }
+}
+
 /// What a job says beside its coefficients: the fit's notes and the warnings.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Remarks {
@@ -466,54 +552,4 @@ pub struct Remarks {
     pub notes: Vec<String>,
     /// Warnings (the memory-level mismatch).
     pub warnings: Vec<String>,
-}
-
-/// The paper's warning about samples whose sizes the processors do not divide (§4 step 4):
-/// at each sample point, every whole-number parameter but the processor count `by` that
-/// leaves a remainder over it (through [`crate::scaling::uneven_sample`]), once per value.
-fn uneven_samples(set: &crate::samples::SampleSet, by: &str) -> Vec<String> {
-    let Some(j) = set.names.iter().position(|n| n == by) else {
-        return Vec::new();
-    };
-    let mut points: Vec<&Vec<f64>> = set
-        .samples
-        .iter()
-        .map(|s| &s.params)
-        .chain(set.runs.iter().map(|r| &r.0))
-        .collect();
-    points.sort_by(|a, b| {
-        a.iter()
-            .zip(b.iter())
-            .map(|(x, y)| x.total_cmp(y))
-            .find(|o| o.is_ne())
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    points.dedup();
-    let mut out = Vec::new();
-    for point in points {
-        let p = point[j];
-        if p < 1.0 || p.fract() != 0.0 {
-            continue;
-        }
-        for (k, &v) in point.iter().enumerate() {
-            if k == j || v < 1.0 || v.fract() != 0.0 || v > 1e15 {
-                continue;
-            }
-            if let Ok(Some(crate::scaling::ScalingWarning::UnevenSample { remainder, .. })) =
-                crate::scaling::uneven_sample(v as u64, p as u64)
-            {
-                let text = format!(
-                    "the sample at {name} = {v}, {by} = {p} does not divide evenly over the \
-                     {p} processors (remainder {remainder}): its load is unbalanced, unlike the \
-                     paper's samples (section 4, step 4); choose sample values of {name} that \
-                     {by} divides",
-                    name = set.names[k]
-                );
-                if !out.contains(&text) {
-                    out.push(text);
-                }
-            }
-        }
-    }
-    out
 }

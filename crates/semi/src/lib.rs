@@ -5,7 +5,7 @@
 //! instantiated graph that produces the load imbalance and the contention.
 //!
 //! * [`graph`]: the instantiated thread graph and its event count Θ (eq. 2.2);
-//! * [`sim`]: Algorithm G;
+//! * [`sim`]: Algorithm G; [`collapse`]: a cluster collapsed to one representative (eq. 2.5);
 //! * [`scaling`]: the ratio scalings of eqs. 2.3 and 2.6;
 //! * [`coeffs`]: segment coefficients from sample runs;
 //! * [`metrics`]: E, Ē and R_conservative (eqs. 4.8–4.10);
@@ -44,6 +44,7 @@
 //! The library returns typed results and limits; it prints nothing and opens no file.
 
 pub mod coeffs;
+pub mod collapse;
 pub mod costs;
 pub mod fitting;
 pub mod graph;

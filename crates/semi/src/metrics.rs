@@ -186,6 +186,10 @@ pub struct TableRow {
 pub struct ValidationTable {
     /// The rows, in the order given.
     pub rows: Vec<TableRow>,
+    /// The first column's heading when the rows are not processor counts (the parameter
+    /// they are values of); `None`: the paper's "No. of processors".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
 }
 
 impl ValidationTable {
@@ -199,7 +203,10 @@ impl ValidationTable {
             .iter()
             .map(table_row)
             .collect::<Result<Vec<TableRow>, MetricError>>()?;
-        Ok(ValidationTable { rows })
+        Ok(ValidationTable {
+            rows,
+            heading: None,
+        })
     }
 
     /// The average-error column, in row order.
@@ -245,13 +252,20 @@ impl fmt::Display for ValidationTable {
         let cells: Vec<[String; 4]> = self.rows.iter().map(row_cells).collect();
         let widths: Vec<usize> = (0..HEADINGS.len())
             .map(|c| {
-                cells
-                    .iter()
-                    .map(|row| row[c].chars().count())
-                    .fold(HEADINGS[c].len(), usize::max)
+                cells.iter().map(|row| row[c].chars().count()).fold(
+                    match (c, &self.heading) {
+                        (0, Some(h)) => h.chars().count(),
+                        _ => HEADINGS[c].len(),
+                    },
+                    usize::max,
+                )
             })
             .collect();
-        write_line(f, &HEADINGS.map(String::from), &widths)?;
+        let mut headings = HEADINGS.map(String::from);
+        if let Some(h) = &self.heading {
+            headings[0].clone_from(h);
+        }
+        write_line(f, &headings, &widths)?;
         let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
         writeln!(f, "{}", rule.join("-|-"))?;
         cells.iter().try_for_each(|row| write_line(f, row, &widths))

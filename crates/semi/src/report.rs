@@ -26,10 +26,11 @@ fn share(part: f64, whole: f64) -> String {
     }
 }
 
-fn waits(t: &ThreadTimes) -> [f64; 6] {
+fn waits(t: &ThreadTimes) -> [f64; 7] {
     [
         t.compute,
         t.barrier_wait,
+        t.imbalance,
         t.lock_wait,
         t.join_wait,
         t.recv_wait,
@@ -46,15 +47,36 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
     // The time spent predicting is in the JSON (it differs from run to run).
     let _ = writeln!(
         out,
-        "{model} at {}: {}  (Θ = {} events, {} steps)",
+        "{model} at {}: {}  (Θ = {} events, {} steps; Θ = {} with the loop entries and exits the paper counts)",
         point_text(&p.params),
         seconds(o.time),
         o.events,
-        o.steps
+        o.steps,
+        p.size.events.saturating_add(p.loop_events)
     );
+    if let Some(d) = &p.draws {
+        let _ = writeln!(
+            out,
+            "  mean over {} draws (seeds {} to {}): {}  (standard deviation {}, from {} to {}); the table is the first draw's",
+            d.count,
+            d.seed,
+            d.seed.wrapping_add(d.count as u64 - 1),
+            seconds(d.mean),
+            seconds(d.sd),
+            seconds(d.min),
+            seconds(d.max)
+        );
+    } else if p.branches {
+        let _ = writeln!(
+            out,
+            "  one random draw of the branches' arms (seed {}): another seed may give another time",
+            p.seed
+        );
+    }
     let heads = [
         "compute",
         "barrier wait",
+        "imbalance",
         "lock wait",
         "join wait",
         "recv wait",
@@ -67,7 +89,7 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
     ];
     cols.extend(heads.iter().map(|h| (h.to_string(), Align::Right)));
     let mut t = TextTable::new(cols);
-    let row = |name: String, start: Option<f64>, end: Option<f64>, w: [f64; 6]| {
+    let row = |name: String, start: Option<f64>, end: Option<f64>, w: [f64; 7]| {
         let mut r = vec![
             name,
             start.map_or("-".into(), seconds),
@@ -81,7 +103,7 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
     }
     if o.threads.len() > MAX_THREAD_ROWS {
         let rest = &o.threads[MAX_THREAD_ROWS..];
-        let mut sum = [0.0; 6];
+        let mut sum = [0.0; 7];
         for th in rest {
             for (s, v) in sum.iter_mut().zip(waits(th)) {
                 *s += v;
@@ -95,16 +117,18 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
         ));
     }
     out.push_str(&t.render("  "));
-    let mut total = [0.0; 6];
+    let mut total = [0.0; 7];
     for th in &o.threads {
         for (s, v) in total.iter_mut().zip(waits(th)) {
             *s += v;
         }
     }
-    let all: f64 = total.iter().sum();
+    // The imbalance is part of the barrier wait: not added twice.
+    let all: f64 = total.iter().sum::<f64>() - total[2];
     let parts: Vec<String> = [
         "compute",
-        "barrier wait (load imbalance)",
+        "barrier wait",
+        "load imbalance",
         "lock wait (contention)",
         "join wait",
         "receive wait",
@@ -114,17 +138,43 @@ pub fn prediction_text(model: &str, p: &Prediction) -> String {
     .zip(total)
     .map(|(h, v)| format!("{h} {}", share(v, all)))
     .collect();
-    let _ = writeln!(out, "  all threads: {}", parts.join(", "));
+    let _ = writeln!(
+        out,
+        "  all threads: {}, {} (of which {}), {}",
+        parts[0],
+        parts[1],
+        parts[2],
+        parts[3..].join(", ")
+    );
+    out.push_str(IMBALANCE);
     out
 }
+
+/// What the load imbalance counts, under every prediction.
+const IMBALANCE: &str =
+    "  load imbalance (the paper's): threads that computed since their previous barrier \
+waiting there for the last of them; the rest of the barrier wait is threads without work since \
+then waiting for others' (a main thread for its workers)\n";
 
 /// The prediction as JSON: `time`, `events` (Θ), `steps`, `estimate_seconds`, `params`,
 /// and per thread its name, start, end and the split of its time.
 pub fn prediction_json(p: &Prediction) -> Value {
     let (o, names) = (&p.outcome, &p.threads);
     let doc = PredictionJson {
+        branches: p.branches,
+        collapsed: p.collapsed.iter().map(ToString::to_string).collect(),
+        draws: p.draws.as_ref().map(|d| DrawsJson {
+            count: d.count,
+            max: d.max,
+            mean: d.mean,
+            min: d.min,
+            sd: d.sd,
+            seed: d.seed,
+        }),
         estimate_seconds: p.estimate_seconds,
         events: o.events,
+        events_with_loops: p.size.events.saturating_add(p.loop_events),
+        seed: p.seed,
         params: p.params.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
         steps: o.steps,
         threads: names
@@ -135,6 +185,7 @@ pub fn prediction_json(p: &Prediction) -> Value {
                 compute: t.compute,
                 end: t.end,
                 events: t.events,
+                imbalance: t.imbalance,
                 join_wait: t.join_wait,
                 lock_wait: t.lock_wait,
                 recv_wait: t.recv_wait,
@@ -156,13 +207,33 @@ fn to_value(doc: impl Serialize) -> Value {
 /// alphabetical order, as they print.
 #[derive(Serialize)]
 struct PredictionJson<'a> {
+    /// Whether the graph has branches (`time` is then one random draw).
+    branches: bool,
+    /// What eq. 2.5's collapse did with each cluster.
+    collapsed: Vec<String>,
+    /// The times over several draws, when asked for.
+    draws: Option<DrawsJson>,
     estimate_seconds: f64,
     events: u64,
+    /// Θ with the loop entries and exits the paper counts (from the bounds).
+    events_with_loops: u64,
     /// The parameters' values by name (derived ones included).
     params: BTreeMap<&'a str, f64>,
+    seed: u64,
     steps: u64,
     threads: Vec<ThreadJson<'a>>,
     time: f64,
+}
+
+/// The draws of a [`PredictionJson`].
+#[derive(Serialize)]
+struct DrawsJson {
+    count: usize,
+    max: f64,
+    mean: f64,
+    min: f64,
+    sd: f64,
+    seed: u64,
 }
 
 /// One thread of a [`PredictionJson`].
@@ -172,6 +243,7 @@ struct ThreadJson<'a> {
     compute: f64,
     end: Option<f64>,
     events: f64,
+    imbalance: f64,
     join_wait: f64,
     lock_wait: f64,
     recv_wait: f64,
@@ -480,4 +552,95 @@ struct TableRowJson<'a> {
     max_ratio: Option<f64>,
     /// The row's label (the value of `--by`).
     processors: &'a str,
+}
+
+/// A scaling warning as a sentence, with what to do.
+pub fn scaling_warning(w: &crate::scaling::ScalingWarning) -> String {
+    use crate::scaling::{Bound, ScalingWarning};
+    match w {
+        ScalingWarning::UnevenSample {
+            size,
+            processors,
+            remainder,
+        } => format!(
+            "the measured size {size} does not divide evenly over its {processors} processors \
+             (remainder {remainder}): its load is unbalanced, unlike the paper's samples \
+             (section 4, step 4); measure at a size the processors divide"
+        ),
+        ScalingWarning::OtherProcessorCount {
+            sample,
+            target,
+            bound,
+        } => format!(
+            "the run was measured on {sample} processors and the target has {target}: the paper \
+             scales at the same count (figure 10 shows large errors otherwise); this is {} \
+             bound, so measure on {target} processors to predict there",
+            match bound {
+                Bound::Lower => "likely a lower",
+                Bound::Upper => "likely an upper",
+            }
+        ),
+    }
+}
+
+fn law_name(law: crate::scaling::Law) -> &'static str {
+    use crate::scaling::{Ceiling, Law};
+    match law {
+        Law::SharedMemory => "eq. 2.3 (ratio of iteration counts)",
+        Law::DataParallel(Ceiling::WholeRatio) => {
+            "eq. 2.6 (sizes spread over the processors, ceiling of the whole ratio)"
+        }
+        Law::DataParallel(Ceiling::PerProcessor) => {
+            "eq. 2.6 (sizes spread over the processors, ceiling per processor)"
+        }
+    }
+}
+
+/// A run scaled by eq. 2.3 or 2.6 as text: the law, 𝓕 at both points, the multiplier and the
+/// time.
+pub fn ratio_text(run: &crate::scaling::RatioRun, s: &crate::scaling::RatioScaled) -> String {
+    format!(
+        "{}\n  measured  {}: 𝓕 = {} = {}, {}\n  target    {}: 𝓕 = {}, × {} → {}\n",
+        law_name(run.law),
+        point_text(&s.from),
+        run.count.trim(),
+        num(s.sample_count),
+        seconds(run.seconds),
+        point_text(&s.to),
+        num(s.target_count),
+        num(s.scaled.multiplier),
+        seconds(s.scaled.time)
+    )
+}
+
+/// A run scaled by eq. 2.3 or 2.6 as JSON: `law`, `count`, `from`, `to`, `sample_count`,
+/// `target_count`, `measured_seconds`, `multiplier`, `seconds`, `warnings`.
+pub fn ratio_json(run: &crate::scaling::RatioRun, s: &crate::scaling::RatioScaled) -> Value {
+    to_value(RatioJson {
+        count: &run.count,
+        from: s.from.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+        law: law_name(run.law),
+        measured_seconds: run.seconds,
+        multiplier: s.scaled.multiplier,
+        sample_count: s.sample_count,
+        seconds: s.scaled.time,
+        target_count: s.target_count,
+        to: s.to.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+        warnings: s.scaled.warnings.iter().map(scaling_warning).collect(),
+    })
+}
+
+/// The document [`ratio_json`] prints.
+#[derive(Serialize)]
+struct RatioJson<'a> {
+    count: &'a str,
+    from: BTreeMap<&'a str, f64>,
+    law: &'a str,
+    measured_seconds: f64,
+    multiplier: f64,
+    sample_count: f64,
+    seconds: f64,
+    target_count: f64,
+    to: BTreeMap<&'a str, f64>,
+    warnings: Vec<String>,
 }

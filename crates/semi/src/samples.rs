@@ -498,6 +498,57 @@ pub(crate) fn refuted(m: &crate::coeffs::Merge, segments: String) -> SamplesErro
 }
 
 impl SampleSet {
+    /// The paper's warning about samples whose sizes the processors do not divide (§4 step 4):
+    /// at each sample point, every whole-number parameter but the processor count `by` that
+    /// leaves a remainder over it (through [`crate::scaling::uneven_sample`]), once per value.
+    pub fn uneven_warnings(&self, by: &str) -> Vec<String> {
+        let Some(j) = self.names.iter().position(|n| n == by) else {
+            return Vec::new();
+        };
+        let mut points: Vec<&Vec<f64>> = self
+            .samples
+            .iter()
+            .map(|s| &s.params)
+            .chain(self.runs.iter().map(|r| &r.0))
+            .collect();
+        points.sort_by(|a, b| {
+            a.iter()
+                .zip(b.iter())
+                .map(|(x, y)| x.total_cmp(y))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        points.dedup();
+        let mut out = Vec::new();
+        for point in points {
+            let p = point[j];
+            if p < 1.0 || p.fract() != 0.0 {
+                continue;
+            }
+            for (k, &v) in point.iter().enumerate() {
+                if k == j || v < 1.0 || v.fract() != 0.0 || v > 1e15 {
+                    continue;
+                }
+                if let Ok(Some(crate::scaling::ScalingWarning::UnevenSample {
+                    remainder, ..
+                })) = crate::scaling::uneven_sample(v as u64, p as u64)
+                {
+                    let text = format!(
+                        "the sample at {name} = {v}, {by} = {p} does not divide evenly over the \
+                         {p} processors (remainder {remainder}): its load is unbalanced, unlike the \
+                         paper's samples (section 4, step 4); choose sample values of {name} that \
+                         {by} divides",
+                        name = self.names[k]
+                    );
+                    if !out.contains(&text) {
+                        out.push(text);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The sample runs' wall time, seconds (T_sample of R_conservative, eq. 4.8; 0 without
     /// `run` rows).
     pub fn run_seconds(&self) -> f64 {

@@ -280,3 +280,219 @@ fn check_finite(what: &'static str, value: f64) -> Result<(), ScalingError> {
         Err(ScalingError::NotFinite { what, value })
     }
 }
+
+/// One measured run scaled to another point by eq. 2.3 or 2.6: what a user with a single
+/// timing needs ([`scale_run`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatioRun {
+    /// 𝓕 as an expression of the point's parameters (`N^3/P`): the iteration count of
+    /// eq. 2.3, the data-parallel size of eq. 2.6.
+    pub count: String,
+    /// The scaling law.
+    pub law: Law,
+    /// The processor-count parameter: its values at `from` and `to` are N₀ and N.
+    pub by: String,
+    /// The measured point χ₀ (with N₀).
+    pub from: Vec<(String, f64)>,
+    /// The target χ (with N); a parameter it does not give keeps its value at `from`.
+    pub to: Vec<(String, f64)>,
+    /// The measured time tt(χ₀, N₀), seconds.
+    pub seconds: f64,
+}
+
+/// A scaled run: the time, the counts, the points, and what to know about them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatioScaled {
+    /// The scaled time, its multiplier and the processor-count warning.
+    pub scaled: Scaled,
+    /// 𝓕 at the measured point.
+    pub sample_count: f64,
+    /// 𝓕 at the target.
+    pub target_count: f64,
+    /// The measured point, every parameter.
+    pub from: Vec<(String, f64)>,
+    /// The target, every parameter.
+    pub to: Vec<(String, f64)>,
+}
+
+/// Why a run cannot be scaled.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RatioError {
+    /// The count is not an expression.
+    #[error("the count `{count}` is not an expression: {message} (at byte {at})")]
+    Count {
+        /// The text.
+        count: String,
+        /// What is wrong.
+        message: String,
+        /// Where.
+        at: usize,
+    },
+    /// The count uses a name the measured point does not give.
+    #[error("the count uses `{name}`, which the measured point does not give")]
+    Unbound {
+        /// The name.
+        name: String,
+    },
+    /// A point gives a parameter twice.
+    #[error("the {which} gives `{name}` twice")]
+    Twice {
+        /// The name.
+        name: String,
+        /// `measured point` or `target`.
+        which: &'static str,
+    },
+    /// The target names a parameter the measured point does not have.
+    #[error("the target gives `{name}`, which the measured point does not have")]
+    UnknownTarget {
+        /// The name.
+        name: String,
+    },
+    /// The count cannot be evaluated at a point.
+    #[error("the count at the {which}: {message}")]
+    Eval {
+        /// `measured point` or `target`.
+        which: &'static str,
+        /// Why.
+        message: String,
+    },
+    /// Eq. 2.6 needs the processor counts, and the points do not give them.
+    #[error("eq. 2.6 spreads the size over the processors, and the measured point does not give the processor count `{by}`")]
+    NoProcessors {
+        /// The processor-count parameter.
+        by: String,
+    },
+    /// A processor count is not a whole number of at least 1.
+    #[error(
+        "the processor count `{by}` = {value} at the {which} is not a whole number of at least 1"
+    )]
+    BadProcessors {
+        /// The processor-count parameter.
+        by: String,
+        /// Its value.
+        value: f64,
+        /// `measured point` or `target`.
+        which: &'static str,
+    },
+    /// The scaling itself fails (a count that is not positive, a negative time).
+    #[error(transparent)]
+    Scaling(#[from] ScalingError),
+}
+
+/// Scales one measured run to another point: 𝓕 evaluated at both points, then eq. 2.3
+/// (tt = 𝓕(χ, N)/𝓕(χ₀, N₀) · tt₀) or eq. 2.6 (the ceiling of the size spread over the
+/// processors, [`data_parallel_ratio`]), with the warnings for a sample from another
+/// processor count and, for eq. 2.6, a size the processors do not divide.
+///
+/// ```
+/// use semi::scaling::{scale_run, Law, RatioRun};
+///
+/// // Spec §6.1: tt(χ₀ = 200, N₀ = 2) = 1.2 s, 𝓕 = χ³/N: at χ = 800, 64 × 1.2 = 76.8 s.
+/// let run = RatioRun {
+///     count: "N^3 / P".into(),
+///     law: Law::SharedMemory,
+///     by: "P".into(),
+///     from: vec![("N".into(), 200.0), ("P".into(), 2.0)],
+///     to: vec![("N".into(), 800.0)],
+///     seconds: 1.2,
+/// };
+/// let s = scale_run(&run).unwrap();
+/// assert!((s.scaled.multiplier - 64.0).abs() < 1e-12);
+/// assert!((s.scaled.time - 76.8).abs() < 1e-9);
+/// ```
+///
+/// # Errors
+/// [`RatioError`]: the count does not parse or evaluate, a name is missing, eq. 2.6 without
+/// processor counts, or the scaling's own [`ScalingError`].
+pub fn scale_run(run: &RatioRun) -> Result<RatioScaled, RatioError> {
+    for (point, which) in [(&run.from, "measured point"), (&run.to, "target")] {
+        for (i, (k, _)) in point.iter().enumerate() {
+            if point[..i].iter().any(|(n, _)| n == k) {
+                return Err(RatioError::Twice {
+                    name: k.clone(),
+                    which,
+                });
+            }
+        }
+    }
+    let count = expr::parse(&run.count).map_err(|e| RatioError::Count {
+        count: run.count.clone(),
+        message: e.message.clone(),
+        at: e.start,
+    })?;
+    for name in count.free_vars() {
+        if !run.from.iter().any(|(k, _)| **k == *name) {
+            return Err(RatioError::Unbound {
+                name: name.to_string(),
+            });
+        }
+    }
+    let mut to = run.from.clone();
+    for (k, v) in &run.to {
+        match to.iter_mut().find(|(n, _)| n == k) {
+            Some(slot) => slot.1 = *v,
+            None => return Err(RatioError::UnknownTarget { name: k.clone() }),
+        }
+    }
+    let at = |point: &[(String, f64)], which: &'static str| -> Result<f64, RatioError> {
+        let env: Vec<(expr::Name, f64)> = point
+            .iter()
+            .map(|(k, v)| (expr::Name::from(k.as_str()), *v))
+            .collect();
+        expr::eval::eval_f64(&count, &env, &expr::eval::EvalLimits::default()).map_err(|e| {
+            RatioError::Eval {
+                which,
+                message: e.to_string(),
+            }
+        })
+    };
+    let (sample_count, target_count) = (at(&run.from, "measured point")?, at(&to, "target")?);
+    let procs = |point: &[(String, f64)], which: &'static str| -> Result<Option<u64>, RatioError> {
+        match point.iter().find(|(k, _)| *k == run.by) {
+            None => Ok(None),
+            Some(&(_, v)) if v >= 1.0 && v.fract() == 0.0 && v <= 1e15 => Ok(Some(v as u64)),
+            Some(&(_, value)) => Err(RatioError::BadProcessors {
+                by: run.by.clone(),
+                value,
+                which,
+            }),
+        }
+    };
+    let (n0, n) = (procs(&run.from, "measured point")?, procs(&to, "target")?);
+    let (n0, n) = match (n0, n, run.law) {
+        (Some(a), Some(b), _) => (a, b),
+        (None, _, Law::DataParallel(_)) => {
+            return Err(RatioError::NoProcessors { by: run.by.clone() })
+        }
+        // Eq. 2.3 does not need them: the count already holds N.
+        _ => (1, 1),
+    };
+    let sample = SampleRun {
+        extent: Extent {
+            count: sample_count,
+            processors: n0,
+        },
+        time: run.seconds,
+    };
+    let target = Extent {
+        count: target_count,
+        processors: n,
+    };
+    let mut scaled = scale(run.law, target, &sample)?;
+    if let Law::DataParallel(_) = run.law {
+        // A size below the processors leaves some idle, not unbalanced.
+        let whole = sample_count.fract() == 0.0 && sample_count <= 1e15;
+        if whole && sample_count >= n0 as f64 {
+            scaled
+                .warnings
+                .extend(uneven_sample(sample_count as u64, n0)?);
+        }
+    }
+    Ok(RatioScaled {
+        scaled,
+        sample_count,
+        target_count,
+        from: run.from.clone(),
+        to,
+    })
+}

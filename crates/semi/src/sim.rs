@@ -189,8 +189,14 @@ pub struct ThreadTimes {
     pub end: Option<f64>,
     /// In segments (wall time, so time-sharing's stretch is in it).
     pub compute: f64,
-    /// Waiting at barriers (load imbalance).
+    /// Waiting at barriers: the load imbalance ([`ThreadTimes::imbalance`]) and the waits
+    /// of a thread that did no work since its previous barrier (a main thread waiting for
+    /// its workers, workers waiting for the main thread's serial part).
     pub barrier_wait: f64,
+    /// The load imbalance, the part of `barrier_wait` the paper means (§5: work not
+    /// divided evenly among the threads that share it): at a barrier, a thread that
+    /// computed since its previous barrier waiting for the last such thread to arrive.
+    pub imbalance: f64,
     /// Waiting for locks (contention).
     pub lock_wait: f64,
     /// Waiting for joined threads.
@@ -249,14 +255,85 @@ pub enum SimError {
         holder: Option<String>,
     },
     /// Threads wait for something that never happens.
-    #[error("deadlock: {}", describe(.blocked))]
+    #[error("deadlock: {}", describe(.causes, .blocked))]
     Deadlock {
+        /// Why, where the traversal can tell: the first cause found of each kind.
+        causes: Vec<DeadlockCause>,
         /// Each blocked thread and what it waits for.
         blocked: Vec<(String, String)>,
     },
 }
 
-fn describe(blocked: &[(String, String)]) -> String {
+/// Why threads wait for ever: a mistake in the model that the deadlock comes from.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum DeadlockCause {
+    /// More or fewer threads arrive at a barrier than it waits for.
+    #[error("barrier `{barrier}` expects {expects} threads but {arrive} arrive")]
+    BarrierCount {
+        /// The barrier.
+        barrier: String,
+        /// Its participants.
+        expects: usize,
+        /// The threads that arrive at it somewhere in their program.
+        arrive: usize,
+    },
+    /// A thread takes a lock it already holds (locks are not re-entrant).
+    #[error("thread `{thread}` takes lock `{lock}` it already holds")]
+    Relock {
+        /// The thread.
+        thread: String,
+        /// The lock.
+        lock: String,
+    },
+    /// A thread ended holding a lock that others wait for.
+    #[error("thread `{thread}` ended holding lock `{lock}`")]
+    EndedHolding {
+        /// The thread.
+        thread: String,
+        /// The lock.
+        lock: String,
+    },
+}
+
+impl DeadlockCause {
+    /// How to fix the model.
+    pub fn fix(&self) -> String {
+        match self {
+            DeadlockCause::BarrierCount { barrier, .. } => format!(
+                "make the participants of `{barrier}` the number of threads that arrive at it"
+            ),
+            DeadlockCause::Relock { lock, .. } => {
+                format!("unlock `{lock}` before taking it again, or do not nest `critical {lock}`")
+            }
+            DeadlockCause::EndedHolding { lock, .. } => {
+                format!("unlock `{lock}` before the thread ends (or use `critical {lock} {{ … }}`)")
+            }
+        }
+    }
+}
+
+/// A deadlock's causes and what the blocked threads wait for, in one sentence (without the
+/// fixes).
+pub fn deadlock_text(causes: &[DeadlockCause], blocked: &[(String, String)]) -> String {
+    let said: Vec<String> = causes.iter().map(ToString::to_string).collect();
+    let waits = waits(blocked);
+    if said.is_empty() {
+        waits
+    } else {
+        format!("{} (so {waits})", said.join("; "))
+    }
+}
+
+fn describe(causes: &[DeadlockCause], blocked: &[(String, String)]) -> String {
+    let fixes: Vec<String> = causes.iter().map(DeadlockCause::fix).collect();
+    if fixes.is_empty() {
+        deadlock_text(causes, blocked)
+    } else {
+        format!("{}: {}", deadlock_text(causes, blocked), fixes.join("; "))
+    }
+}
+
+fn waits(blocked: &[(String, String)]) -> String {
     let mut parts: Vec<String> = blocked
         .iter()
         .take(5)
@@ -417,10 +494,15 @@ struct ThreadState {
     joining: usize,
     /// The latest end among a join's threads so far.
     joined_at: f64,
+    /// Whether it computed since its previous barrier (its waits there are load imbalance).
+    worked: bool,
 }
 
 struct BarrierState {
-    waiting: Vec<(ThreadId, f64)>,
+    /// The arrivals: thread, time, whether it computed since its previous barrier.
+    waiting: Vec<(ThreadId, f64, bool)>,
+    /// The arrivals counted ([`crate::graph::Thread::stands_for`] each).
+    arrived: usize,
     /// The latest arrival of the episode.
     latest: f64,
 }
@@ -509,9 +591,13 @@ struct Engine<'a, C: EventCosts> {
     /// The ready pool: [`entry`] keys (time, random tie, thread), least first.
     ready: BinaryHeap<Reverse<u128>>,
     /// The arrivals of a barrier being released (reused).
-    released: Vec<(ThreadId, f64)>,
+    released: Vec<(ThreadId, f64, bool)>,
     /// The first unlock by a thread that did not hold the lock: (thread, lock, holder).
     misuse: Option<(ThreadId, u32, Option<ThreadId>)>,
+    /// The first lock taken by the thread that holds it: (thread, lock).
+    relock: Option<(ThreadId, u32)>,
+    /// How many threads each stands for ([`crate::graph::Thread::stands_for`]).
+    weight: Vec<usize>,
     /// Threads released together at one time, waiting in the pool as one entry (a
     /// barrier's participants): taken in a random order when it comes up.
     batches: Vec<Vec<ThreadId>>,
@@ -596,8 +682,11 @@ impl<'a, C: EventCosts> Engine<'a, C> {
                 wait: Wait::None,
                 joining: 0,
                 joined_at: 0.0,
+                worked: false,
             })
             .collect();
+        let weight: Vec<usize> = graph.threads.iter().map(|t| t.stands_for.max(1)).collect();
+        let total: usize = weight.iter().fold(0, |a, w| a.saturating_add(*w));
         Engine {
             costs,
             code: code.instrs,
@@ -607,6 +696,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
             ready: BinaryHeap::new(),
             released: Vec::new(),
             misuse: None,
+            relock: None,
             batches: Vec::new(),
             free_batches: Vec::new(),
             rng: stats::rng::seeded(opts.seed),
@@ -615,6 +705,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
                 .iter()
                 .map(|_| BarrierState {
                     waiting: Vec::new(),
+                    arrived: 0,
                     latest: 0.0,
                 })
                 .collect(),
@@ -637,7 +728,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
                 .collect(),
             joiner: vec![None; n],
             // Threads can outnumber processors only when there are more threads.
-            sharing: (n > opts.processors).then(|| Sharing {
+            sharing: (total > opts.processors).then(|| Sharing {
                 processors: opts.processors as f64,
                 active: 0,
                 virtual_now: 0.0,
@@ -649,6 +740,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
             steps: 0,
             schedule: opts.schedule.then(Vec::new),
             now: 0.0,
+            weight,
         }
     }
 
@@ -706,7 +798,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
                 let Some(Reverse((_, _, thread))) = s.jobs.pop() else {
                     return;
                 };
-                s.active -= 1;
+                s.active -= self.weight[thread];
                 let start = s.starts[thread];
                 self.threads[thread].wait = Wait::None;
                 self.times[thread].compute += j - start;
@@ -753,9 +845,10 @@ impl<'a, C: EventCosts> Engine<'a, C> {
                     if d <= 0.0 {
                         continue;
                     }
+                    self.threads[thread].worked = true;
                     if let Some(s) = &mut self.sharing {
                         s.starts[thread] = t;
-                        s.active += 1;
+                        s.active += self.weight[thread];
                         let tie = self.rng.next_u64();
                         s.jobs.push(Reverse((key(s.virtual_now + d), tie, thread)));
                         self.threads[thread].wait = Wait::Compute;
@@ -814,20 +907,32 @@ impl<'a, C: EventCosts> Engine<'a, C> {
                 if bs.waiting.is_empty() || t > bs.latest {
                     bs.latest = t;
                 }
-                bs.waiting.push((thread, t));
-                if bs.waiting.len() < self.participants[b as usize] {
+                let worked = std::mem::take(&mut self.threads[thread].worked);
+                bs.waiting.push((thread, t, worked));
+                bs.arrived += self.weight[thread];
+                if bs.arrived < self.participants[b as usize] {
                     self.threads[thread].wait = Wait::Barrier(b);
                     return None;
                 }
                 // Arrivals may be processed out of time order: the barrier opens at the
                 // latest. Swapped with a kept buffer: no allocation per episode.
                 let last = bs.latest;
+                let count = std::mem::take(&mut bs.arrived);
                 std::mem::swap(&mut bs.waiting, &mut self.released);
-                let release = last + self.costs.barrier(self.released.len());
+                let release = last + self.costs.barrier(count);
                 let mut arrived = std::mem::take(&mut self.released);
                 let mut batch = self.free_batches.pop();
-                for &(w, since) in &arrived {
+                // The load imbalance: the threads that worked wait for the last of them.
+                let last_worker = arrived
+                    .iter()
+                    .filter(|a| a.2)
+                    .map(|a| a.1)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                for &(w, since, worked) in &arrived {
                     self.times[w].barrier_wait += last - since;
+                    if worked {
+                        self.times[w].imbalance += last_worker - since;
+                    }
                     self.times[w].events += release - last;
                     self.record(w, Activity::BarrierWait, since, last);
                     self.record(w, Activity::Event, last, release);
@@ -851,6 +956,9 @@ impl<'a, C: EventCosts> Engine<'a, C> {
             }
             Instr::Lock(l) => {
                 let ls = &mut self.locks[l as usize];
+                if ls.holder == Some(thread) {
+                    self.relock.get_or_insert((thread, l));
+                }
                 if ls.holder.is_some() {
                     ls.waiting.push_back((thread, t));
                     self.threads[thread].wait = Wait::Lock(l);
@@ -881,7 +989,7 @@ impl<'a, C: EventCosts> Engine<'a, C> {
                 Some(after)
             }
             Instr::Fork(from, to) => {
-                let k = (to - from) as usize;
+                let k = self.weigh(from, to);
                 let go = self.pay(thread, t, self.costs.fork(k));
                 for i in from..to {
                     let child = self.lists[i as usize];
@@ -949,6 +1057,14 @@ impl<'a, C: EventCosts> Engine<'a, C> {
         self.pay(thread, from, self.costs.recv(bytes))
     }
 
+    /// The threads `lists[from..to]` stand for.
+    fn weigh(&self, from: u32, to: u32) -> usize {
+        self.lists[from as usize..to as usize]
+            .iter()
+            .map(|&c| self.weight[c])
+            .sum()
+    }
+
     /// An event cost paid by `thread` from `t`: when it goes on.
     fn pay(&mut self, thread: ThreadId, t: f64, cost: f64) -> f64 {
         self.times[thread].events += cost;
@@ -977,10 +1093,48 @@ impl<'a, C: EventCosts> Engine<'a, C> {
         // The join's size: its instruction is the one before the program counter.
         let pc = self.threads[parent].pc as usize - 1;
         let k = match self.code[pc] {
-            Instr::Join(from, to) => (to - from) as usize,
+            Instr::Join(from, to) => self.weigh(from, to),
             _ => 0,
         };
         self.pay(parent, at, self.costs.join(k))
+    }
+
+    /// The causes of a deadlock the traversal can name: a barrier that a thread waits at
+    /// whose participants are not the threads that arrive at it, a lock taken twice by its
+    /// holder, a lock held by a thread that has ended.
+    fn causes(&self, graph: &Graph) -> Vec<DeadlockCause> {
+        let name = |t: ThreadId| graph.threads[t].name.clone();
+        let mut causes = Vec::new();
+        for (b, bs) in self.barriers.iter().enumerate() {
+            if bs.waiting.is_empty() {
+                continue;
+            }
+            let (expects, arrive) = (self.participants[b], graph.arriving_at(b));
+            if expects != arrive {
+                causes.push(DeadlockCause::BarrierCount {
+                    barrier: graph.barriers[b].name.clone(),
+                    expects,
+                    arrive,
+                });
+            }
+        }
+        if let Some((thread, l)) = self.relock {
+            causes.push(DeadlockCause::Relock {
+                thread: name(thread),
+                lock: graph.locks[l as usize].clone(),
+            });
+        }
+        for (l, ls) in self.locks.iter().enumerate() {
+            if let Some(h) = ls.holder {
+                if self.times[h].end.is_some() && !ls.waiting.is_empty() {
+                    causes.push(DeadlockCause::EndedHolding {
+                        thread: name(h),
+                        lock: graph.locks[l].clone(),
+                    });
+                }
+            }
+        }
+        causes
     }
 
     fn finish(self, graph: &Graph) -> Result<Outcome, SimError> {
@@ -1015,7 +1169,8 @@ impl<'a, C: EventCosts> Engine<'a, C> {
             })
             .collect();
         if !blocked.is_empty() {
-            return Err(SimError::Deadlock { blocked });
+            let causes = self.causes(graph);
+            return Err(SimError::Deadlock { causes, blocked });
         }
         let time = self.times.iter().filter_map(|t| t.end).fold(0.0, f64::max);
         Ok(Outcome {

@@ -2,6 +2,8 @@
 //! ([`sweep::run`]): the point function and the columns are the engine's, the grid, the
 //! chunked evaluation and the sinks (CSV, JSON, table, line plot) are the runner's.
 
+use std::sync::Mutex;
+
 use sweep::{LineSpec, LinesConfig};
 
 use crate::fitting::fit_for;
@@ -12,11 +14,13 @@ use crate::samples::{SampleSet, SamplesError};
 use crate::sim::{EventCosts, Options};
 
 /// The columns of a point: the predicted time, the threads' time summed by what it was
-/// spent on, and Θ.
-pub const COLUMNS: [&str; 8] = [
+/// spent on (`imbalance` is the part of `barrier_wait` that is load imbalance,
+/// [`crate::sim::ThreadTimes::imbalance`]), and Θ.
+pub const COLUMNS: [&str; 9] = [
     "time",
     "compute",
     "barrier_wait",
+    "imbalance",
     "lock_wait",
     "join_wait",
     "recv_wait",
@@ -82,6 +86,25 @@ pub struct Sweep<'a, C: EventCosts> {
     /// How many points run at once: each gets `opts.limits.max_ops` divided by it, so that
     /// the sweep as a whole stays within the limit a single prediction has.
     pub at_once: usize,
+    /// The samples the coefficients were fitted to, for the cache-level warning.
+    pub samples: Option<&'a SampleSet>,
+    /// The machine profile, for the cache-level warning.
+    pub profile: Option<&'a probe::Profile>,
+    /// What the points said: the events whose costs are extrapolated beyond the profile,
+    /// each once, and the cache-level mismatches by point ([`Sweep::warnings`]).
+    pub said: Mutex<Said>,
+}
+
+/// What a sweep's points said ([`Sweep::said`]).
+#[derive(Debug, Default)]
+pub struct Said {
+    /// The warnings about the samples (uneven sizes), then the prediction notes (events
+    /// beyond the profile), each once.
+    pub notes: Vec<String>,
+    /// The points whose working set lies in another memory level than their samples'.
+    pub mismatches: Vec<(String, crate::memory_level::Mismatch)>,
+    /// Whether a point's graph had branches (its time is one random draw).
+    pub branches: bool,
 }
 
 impl<C: EventCosts + Sync> Sweep<'_, C> {
@@ -133,12 +156,34 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
                     other => other.to_string(),
                 }
             })?;
+        let mismatch = match (self.samples, self.profile) {
+            (Some(set), Some(profile)) => {
+                let (used, _) = set.for_prediction(&self.by, at);
+                crate::memory_level::mismatch(self.model, profile, &used, &pred.params)
+                    .map_err(|e| e.to_string())?
+            }
+            _ => None,
+        };
+        if !pred.notes.is_empty() || mismatch.is_some() || pred.branches {
+            let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
+            said.branches |= pred.branches;
+            for n in &pred.notes {
+                if !said.notes.contains(n) {
+                    said.notes.push(n.clone());
+                }
+            }
+            if let Some(m) = mismatch {
+                said.mismatches
+                    .push((crate::point::point_text(&pred.params), m));
+            }
+        }
         let o = &pred.outcome;
         let sum = |f: fn(&crate::sim::ThreadTimes) -> f64| o.threads.iter().map(f).sum::<f64>();
         let values = [
             o.time,
             sum(|t| t.compute),
             sum(|t| t.barrier_wait),
+            sum(|t| t.imbalance),
             sum(|t| t.lock_wait),
             sum(|t| t.join_wait),
             sum(|t| t.recv_wait),
@@ -147,6 +192,26 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
         ];
         out.copy_from_slice(&values);
         Ok(())
+    }
+}
+
+impl<C: EventCosts> Sweep<'_, C> {
+    /// The warnings of the points predicted so far, as `predict` and `validate` give them:
+    /// the samples that do not divide over their processors, the events whose costs are
+    /// extrapolated beyond the machine profile, each once, then the cache-level
+    /// mismatches, one per cause ([`crate::memory_level::grouped`]).
+    pub fn warnings(&self) -> Vec<String> {
+        let said = self.said.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = said.notes.clone();
+        out.extend(crate::memory_level::grouped(&said.mismatches));
+        if said.branches {
+            out.push(format!(
+                "the model has branches: each point's time is one random draw of their arms \
+                 (seed {}), not their expectation",
+                self.opts.sim.seed
+            ));
+        }
+        out
     }
 }
 

@@ -42,12 +42,43 @@ pub fn read_measured(model: &Model, name: &str, text: &str) -> Result<Measured, 
     Ok(Measured { names, runs })
 }
 
+/// Where a validated point's processor count comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Processors {
+    /// This many at every point.
+    Fixed(usize),
+    /// The value of this given parameter at each point (rounded, at least 1).
+    Param(String),
+}
+
+impl Processors {
+    /// The default: the given parameter `P` when the model has one, else `by` (the method's
+    /// processor rule, [`crate::point::processors`]). Grouping by another parameter (`N`)
+    /// then does not make it the processor count.
+    pub fn default_for(model: &Model, by: &str) -> Processors {
+        let given = crate::lang::given_params(model);
+        Processors::Param(if given.iter().any(|g| g == "P") {
+            "P".to_string()
+        } else {
+            by.to_string()
+        })
+    }
+
+    /// The processors at the point `at`.
+    fn at(&self, at: &[(String, f64)]) -> usize {
+        match self {
+            Processors::Fixed(n) => (*n).max(1),
+            Processors::Param(p) => crate::point::processors(None, p, at),
+        }
+    }
+}
+
 /// One validated point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checked {
     /// The point (`N=800, P=8`).
     pub point: String,
-    /// The processor count it is grouped by.
+    /// The value of the parameter it is grouped by (`by`: the processor count by default).
     pub processors: u32,
     /// The median measured time.
     pub actual: f64,
@@ -61,18 +92,20 @@ pub struct Checked {
     pub estimate_seconds: f64,
 }
 
-/// Predicts every measured point (the median of its repetitions) and tabulates the errors per
-/// value of the parameter `by` (the processor count): Ē and, with the time the sample runs
-/// took (`sample_seconds`), the average and largest R_conservative.
+/// Predicts every measured point (the median of its repetitions) on the processors
+/// `processors` says and tabulates the errors per value of the parameter `by` (the
+/// processor count by default): Ē and, with the time the sample runs took
+/// (`sample_seconds`), the average and largest R_conservative.
 ///
 /// # Errors
-/// [`PredictError`]: `by` is not a parameter, a prediction fails, a metric is invalid.
+/// [`PredictError`]: `by` or the processors' parameter is not a parameter, a prediction
+/// fails, a metric is invalid.
 pub fn validate<C: EventCosts>(
     model: &Model,
     coeffs: &[(String, f64)],
     measured: &Measured,
     costs: &C,
-    by: &str,
+    (by, processors): (&str, &Processors),
     sample_seconds: f64,
     opts: &PredictOptions,
 ) -> Result<(Vec<Checked>, ValidationTable), PredictError> {
@@ -81,6 +114,11 @@ pub fn validate<C: EventCosts>(
             name: by.to_string(),
         });
     };
+    if let Processors::Param(p) = processors {
+        if !measured.names.contains(p) {
+            return Err(PredictError::NoProcessors { name: p.clone() });
+        }
+    }
     // Distinct points in file order, with their mean time.
     let mut points: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
     for (p, s) in &measured.runs {
@@ -96,9 +134,9 @@ pub fn validate<C: EventCosts>(
             params: params.clone(),
             coeffs: coeffs.to_vec(),
         };
-        let processors = p[g].max(0.0).round() as u32;
+        let group = p[g].max(0.0).round() as u32;
         let sim = Options {
-            processors: crate::point::processors(None, by, &params),
+            processors: processors.at(&params),
             ..opts.sim
         };
         let pred = predict(model, &b, costs, &PredictOptions { sim, ..*opts }).map_err(|e| {
@@ -120,12 +158,22 @@ pub fn validate<C: EventCosts>(
         let actual = stats::median(times).unwrap_or(f64::NAN);
         checked.push(Checked {
             point: point_text(&params),
-            processors,
+            processors: group,
             actual,
             predicted: pred.outcome.time,
             error: crate::metrics::error(actual, pred.outcome.time)?,
             estimate_seconds: pred.estimate_seconds,
-            notes: pred.notes,
+            notes: {
+                let mut notes = pred.notes;
+                if pred.branches {
+                    notes.push(format!(
+                        "the model has branches: each predicted time is one random draw of \
+                         their arms (seed {}), not their expectation",
+                        pred.seed
+                    ));
+                }
+                notes
+            },
         });
     }
     let mut rows: Vec<ValidationRow> = Vec::new();
@@ -147,7 +195,12 @@ pub fn validate<C: EventCosts>(
         }
     }
     rows.sort_by_key(|r| r.processors);
-    Ok((checked, ValidationTable::from_validation(&rows)?))
+    let mut table = ValidationTable::from_validation(&rows)?;
+    if *processors != Processors::Param(by.to_string()) {
+        // The rows are values of `by`, not processor counts.
+        table.heading = Some(by.to_string());
+    }
+    Ok((checked, table))
 }
 
 /// How [`validate_samples`] groups and rates.
@@ -161,6 +214,9 @@ pub struct Validation<'a> {
     pub sample_seconds: Option<f64>,
     /// The machine profile, for the cache-level warnings.
     pub profile: Option<&'a probe::Profile>,
+    /// Where each point's processor count comes from (`None`:
+    /// [`Processors::default_for`]).
+    pub processors: Option<&'a Processors>,
 }
 
 /// Validates every group of measured runs by their value of `v.by` (the processor count):
@@ -179,6 +235,11 @@ pub fn validate_samples<C: EventCosts>(
     opts: &PredictOptions,
 ) -> Result<(Vec<Checked>, ValidationTable, Vec<String>), PredictError> {
     let (by, profile) = (v.by, v.profile);
+    let processors = v
+        .processors
+        .cloned()
+        .unwrap_or_else(|| Processors::default_for(model, by));
+    let mut heading = None;
     let Some(j) = measured.names.iter().position(|n| n == by) else {
         return Err(PredictError::NoGroup {
             name: by.to_string(),
@@ -203,6 +264,11 @@ pub fn validate_samples<C: EventCosts>(
         };
         let (used, _) = samples.for_prediction(by, Some(value));
         let used = &used;
+        for w in used.uneven_warnings(by) {
+            if !notes.contains(&w) {
+                notes.push(w);
+            }
+        }
         if let Some(profile) = profile {
             for (p, _) in &mine.runs {
                 let target = named(&measured.names, p);
@@ -217,10 +283,11 @@ pub fn validate_samples<C: EventCosts>(
             &fitted.coefficients,
             &mine,
             costs,
-            by,
+            (by, &processors),
             sample_seconds,
             opts,
         )?;
+        heading = t.heading;
         for n in c.iter().flat_map(|c| &c.notes) {
             if !notes.contains(n) {
                 notes.push(n.clone());
@@ -230,5 +297,5 @@ pub fn validate_samples<C: EventCosts>(
         rows.extend(t.rows);
     }
     notes.extend(crate::memory_level::grouped(&mismatches));
-    Ok((checked, ValidationTable { rows }, notes))
+    Ok((checked, ValidationTable { rows, heading }, notes))
 }

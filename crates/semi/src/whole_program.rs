@@ -216,6 +216,7 @@ impl<C: EventCosts> Timer<'_, C> {
                 ..self.opts.sim
             },
             notes: false,
+            ..*self.opts
         };
         let b = Bindings {
             coeffs: self.coeffs.iter().cloned().zip(c.iter().copied()).collect(),

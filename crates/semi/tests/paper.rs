@@ -91,6 +91,7 @@ fn as_table(table: &str) -> ValidationTable {
                 max_ratio: p.ratios.map(|r| r.1),
             })
             .collect(),
+        heading: None,
     }
 }
 
@@ -449,6 +450,7 @@ proptest! {
                     max_ratio: None,
                 })
                 .collect(),
+            heading: None,
         };
         let mut first = 0;
         for (i, &e) in errors.iter().enumerate() {

@@ -118,6 +118,7 @@ fn the_real_runs_validate_as_pinned() {
                 by: "P",
                 sample_seconds: None,
                 profile: Some(&costs.profile),
+                processors: None,
             },
             &PredictOptions::default(),
         )

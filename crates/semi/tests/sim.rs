@@ -10,6 +10,7 @@ fn thread(name: &str, ops: Vec<Op>) -> Thread {
     Thread {
         name: name.to_string(),
         ops,
+        stands_for: 1,
     }
 }
 
@@ -271,7 +272,7 @@ fn a_barrier_that_never_fills_is_a_deadlock_naming_it() {
     g.barriers[0].participants = 4;
     let err = simulate(&g, &cluster_costs(), &Options::default()).unwrap_err();
     assert!(
-        matches!(&err, SimError::Deadlock { blocked } if blocked.len() == 3),
+        matches!(&err, SimError::Deadlock { blocked, .. } if blocked.len() == 3),
         "{err}"
     );
     assert!(

@@ -15,8 +15,8 @@ use semi::validate::read_measured;
 
 use super::errors::{flags, job_error, model_error, over_flags, predict_error, samples_error};
 use super::{
-    CheckArgs, CoeffArgs, FitArgs, LimitArgs, MachineArgs, PredictArgs, SweepArgs, ValidateArgs,
-    MAX_FILE, MAX_PROFILE, MAX_SWEEP_POINTS,
+    CheckArgs, CoeffArgs, FitArgs, LimitArgs, MachineArgs, PredictArgs, ScaleArgs, ScaleCeiling,
+    ScaleLaw, SweepArgs, ValidateArgs, MAX_FILE, MAX_PROFILE, MAX_SWEEP_POINTS,
 };
 use crate::error::{json_text, CliError, Result};
 use crate::input::{self, Define};
@@ -83,9 +83,10 @@ pub(super) fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
             over,
         } = j.check().map_err(|e| job_error(e, &j.by))?;
         text.push_str(&format!(
-            "at {}: Θ = {} event processings, {} steps, {} ops{}\n",
+            "at {}: Θ = {} event processings ({} with the loop entries and exits the paper counts), {} steps, {} ops{}\n",
             semi::point::point_text(&all),
             c.size.events,
+            c.paper_theta(),
             c.size.steps,
             c.ops,
             match over_flags(&over)[..] {
@@ -153,11 +154,24 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     let job = Job {
         params: params(&a.model.define)?,
         schedule: a.timeline.wanted(),
+        collapse: a.collapse,
+        draws: a
+            .draws
+            .map_or(0, |k| usize::try_from(k).unwrap_or(usize::MAX)),
         ..coeff_job(m, &a.model.limits, &a.coeffs, &a.machine)?
     };
     let done = job.predict().map_err(|e| job_error(e, &a.coeffs.by))?;
     for n in &done.notes {
         crate::error::note(&format!("note: {n}"));
+    }
+    for c in &done.prediction.collapsed {
+        crate::error::note(&format!("note: {c}"));
+    }
+    if done.prediction.branches && done.prediction.draws.is_none() {
+        crate::error::note(
+            "note: the model has branches: the time is one random draw of their arms; \
+             --draws K gives the mean over K draws",
+        );
     }
     for w in &done.warnings {
         crate::error::note(&format!("warning: {w}"));
@@ -189,6 +203,7 @@ pub(super) fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> 
         samples: Some(load_samples(&m, &a.samples)?),
         by: a.by.clone(),
         profile: profile(a.machine.as_deref())?,
+        processors_from: a.processors.clone(),
         seed: a.seed,
         ..job(m, &a.limits)
     };
@@ -241,6 +256,9 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     };
     let swept = termio::sweep_out::run(&space, &columns, wiring, |_, p, o| sw.point(p, o))?
         .finished(|_, e| CliError::msg(e))?;
+    for w in sw.warnings() {
+        crate::error::note(&format!("warning: {w}"));
+    }
     let x = space
         .axes()
         .first()
@@ -254,6 +272,38 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
             text + &crate::sample_note(&swept.table, space.len())
         }
         Format::Json => swept.json_array()?,
+    };
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}
+
+pub(super) fn scale_cmd(a: &ScaleArgs, out: &mut dyn Write) -> Result<()> {
+    use semi::scaling::{scale_run, Ceiling, Law, RatioRun};
+    let law =
+        match (a.law, a.ceiling) {
+            (ScaleLaw::Shared, None) => Law::SharedMemory,
+            (ScaleLaw::Shared, Some(_)) => return Err(CliError::usage(
+                "--ceiling: eq. 2.3 has no ceiling; it applies to --law data-parallel (eq. 2.6)",
+            )),
+            (ScaleLaw::DataParallel, c) => Law::DataParallel(match c {
+                None | Some(ScaleCeiling::Whole) => Ceiling::WholeRatio,
+                Some(ScaleCeiling::PerProcessor) => Ceiling::PerProcessor,
+            }),
+        };
+    let run = RatioRun {
+        count: a.count.clone(),
+        law,
+        by: a.by.clone(),
+        from: a.from.clone(),
+        to: a.to.clone(),
+        seconds: a.seconds,
+    };
+    let scaled = scale_run(&run).map_err(|e| super::errors::ratio_error(e, &a.by))?;
+    for w in &scaled.scaled.warnings {
+        crate::error::note(&format!("warning: {}", semi::report::scaling_warning(w)));
+    }
+    let text = match a.format {
+        Format::Text => semi::report::ratio_text(&run, &scaled),
+        Format::Json => json_text(&semi::report::ratio_json(&run, &scaled))?,
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }

@@ -68,6 +68,10 @@ pub(super) fn predict_error(e: PredictError) -> CliError {
         e @ PredictError::NoGroup { .. } => CliError::usage(format!(
             "--by: {e}; validate makes a table row per value of a parameter (the processor count, `P` by default)"
         )),
+        e @ PredictError::NoProcessors { .. } => CliError::usage(format!(
+            "--processors: {e}; give a number, or one of the model's parameters"
+        )),
+        e @ PredictError::TooManyDraws { .. } => CliError::usage(format!("--draws: {e}")),
         e @ PredictError::NotFinite { .. } => CliError::with_help(
             e.to_string(),
             "check the coefficients (-C, --samples) and the event costs of --machine",
@@ -127,5 +131,31 @@ pub(super) fn job_error(e: JobError, by: &str) -> CliError {
                 ),
             )
         }
+    }
+}
+
+pub(super) fn ratio_error(e: semi::scaling::RatioError, by: &str) -> CliError {
+    use semi::scaling::RatioError;
+    match e {
+        e @ RatioError::Count { .. } => CliError::usage(format!("--count: {e}")),
+        e @ RatioError::Unbound { .. } => {
+            CliError::usage(format!("--from: {e}; give it with --from NAME=VALUE"))
+        }
+        RatioError::Twice { name, which } => CliError::usage(format!(
+            "{}: `{name}` is given twice; give each parameter once",
+            if which == "target" { "--to" } else { "--from" }
+        )),
+        e @ RatioError::UnknownTarget { .. } => CliError::usage(format!(
+            "--to: {e}; every parameter is given with --from, and --to changes some of them"
+        )),
+        e @ RatioError::Eval { .. } => CliError::usage(format!("--count: {e}")),
+        e @ RatioError::NoProcessors { .. } => CliError::usage(format!(
+            "--from: {e}; give it with --from {by}=N₀ (and --to {by}=N), or name it with --by"
+        )),
+        e @ RatioError::BadProcessors { .. } => CliError::usage(format!("--from/--to: {e}")),
+        RatioError::Scaling(e) => CliError::with_help(
+            e.to_string(),
+            "check --count at the --from point (a count of iterations is positive) and --seconds",
+        ),
     }
 }

@@ -14,7 +14,7 @@ use crate::Format;
 
 mod commands;
 mod errors;
-use commands::{check, fit, predict_cmd, sweep_cmd, validate_cmd};
+use commands::{check, fit, predict_cmd, scale_cmd, sweep_cmd, validate_cmd};
 
 /// The largest model, samples or measurements file read.
 const MAX_FILE: usize = 1 << 26;
@@ -35,6 +35,59 @@ pub enum SemiCommand {
     Validate(ValidateArgs),
     /// Predict over a grid of parameter values (-D N=1000..4000:1000 -D P=1,2,4).
     Sweep(SweepArgs),
+    /// Scale one measured run to another size by the ratio of counts (eq. 2.3) or of sizes
+    /// spread over the processors (eq. 2.6).
+    Scale(ScaleArgs),
+}
+
+/// Options of `vates semi scale`.
+#[derive(clap::Args, Debug)]
+pub struct ScaleArgs {
+    /// 𝓕, the iteration count (eq. 2.3) or data-parallel size (eq. 2.6), as an expression
+    /// of the parameters: 'N^3/P'.
+    #[arg(long, value_name = "EXPR")]
+    count: String,
+    /// The measured run's time, seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = input::parse_scale)]
+    seconds: f64,
+    /// A parameter of the measured run: NAME=VALUE (repeat for each).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_coeff, required = true)]
+    from: Vec<(String, f64)>,
+    /// A parameter of the target that differs from the measured run: NAME=VALUE.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_coeff)]
+    to: Vec<(String, f64)>,
+    /// The scaling law: `shared` (eq. 2.3, the count holds the processors) or
+    /// `data-parallel` (eq. 2.6, the size spread over the --by processors).
+    #[arg(long, value_enum, default_value_t = ScaleLaw::Shared)]
+    law: ScaleLaw,
+    /// Where eq. 2.6 takes the ceiling: `whole` (the paper's, over the whole ratio) or
+    /// `per-processor` (of each point's iterations per processor).
+    #[arg(long, value_enum)]
+    ceiling: Option<ScaleCeiling>,
+    /// The processor-count parameter: its values in --from and --to are N₀ and N.
+    #[arg(long, value_name = "PARAM", default_value = "P")]
+    by: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// The scaling laws of `semi scale`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScaleLaw {
+    /// Eq. 2.3: the ratio of iteration counts.
+    Shared,
+    /// Eq. 2.6: sizes spread over the processors.
+    DataParallel,
+}
+
+/// Where eq. 2.6 takes the ceiling.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScaleCeiling {
+    /// The paper's: over the whole ratio.
+    Whole,
+    /// Over each point's iterations per processor.
+    PerProcessor,
 }
 
 /// The model and its parameter values.
@@ -142,6 +195,14 @@ pub struct PredictArgs {
     machine: MachineArgs,
     #[command(flatten)]
     timeline: TimelineArgs,
+    /// Collapse each cluster of identical threads (a class thread's instances) to one
+    /// representative before Algorithm G (the paper's eq. 2.5): fewer events to traverse.
+    #[arg(long)]
+    collapse: bool,
+    /// Traverse K times (seeds --seed, --seed + 1, …) and print the mean time too: with
+    /// branches, the expectation over their random draws.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(2..=semi::predict::MAX_DRAWS as u64))]
+    draws: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -181,9 +242,14 @@ pub struct ValidateArgs {
     /// Measured runs (CSV: a column per parameter, `seconds`).
     #[arg(long, value_name = "MEASURED.csv")]
     measured: PathBuf,
-    /// The processor-count parameter: rows of the table, and the samples fitted per value.
+    /// The parameter the table has a row per value of, and the samples are fitted per value
+    /// of (the processor count, as in the paper's tables).
     #[arg(long, value_name = "PARAM", default_value = "P")]
     by: String,
+    /// The processors of each measured point: a number, or the parameter that holds it
+    /// (default: `P` when the model has it, else the --by parameter).
+    #[arg(long, value_name = "N|PARAM", value_parser = parse_processors)]
+    processors: Option<semi::validate::Processors>,
     /// The machine profile (`vates probe -o machine.json`); without it events cost nothing.
     #[arg(long, value_name = "MACHINE.json")]
     machine: Option<PathBuf>,
@@ -199,6 +265,23 @@ pub struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+}
+
+fn parse_processors(s: &str) -> std::result::Result<semi::validate::Processors, String> {
+    use semi::validate::Processors;
+    let s = s.trim();
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        return match s.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Processors::Fixed(n)),
+            _ => Err(format!(
+                "`{s}` is neither a whole number of processors (1 or more) nor a parameter name"
+            )),
+        };
+    }
+    if s.is_empty() {
+        return Err("give a number of processors or the parameter that holds it".into());
+    }
+    Ok(Processors::Param(s.to_string()))
 }
 
 fn parse_coeff(s: &str) -> std::result::Result<(String, f64), String> {
@@ -223,5 +306,6 @@ pub fn run(cmd: SemiCommand, out: &mut dyn Write) -> Result<()> {
         SemiCommand::Predict(a) => predict_cmd(&a, out),
         SemiCommand::Validate(a) => validate_cmd(&a, out),
         SemiCommand::Sweep(a) => sweep_cmd(&a, out),
+        SemiCommand::Scale(a) => scale_cmd(&a, out),
     }
 }

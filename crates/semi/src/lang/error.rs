@@ -23,6 +23,9 @@ pub enum ErrorKind {
     Evaluation,
     /// A limit was reached (the model's size, Θ).
     Limit,
+    /// The traversal deadlocks: a barrier's participants are not the threads that arrive,
+    /// a lock is taken twice or never released.
+    Deadlock,
 }
 
 /// An error in a model or its instantiation, located in the model text when it can be.

@@ -33,7 +33,9 @@ pub(crate) fn parse(name: &str, text: &str) -> Result<Model> {
     let mut p = Parser {
         name,
         text,
-        pos: 0,
+        // A UTF-8 byte-order mark (editors on Windows write one) is not part of the model:
+        // skipped, the spans still count from the file's first byte.
+        pos: if text.starts_with('\u{feff}') { 3 } else { 0 },
         depth: 0,
     };
     let mut m = Model {

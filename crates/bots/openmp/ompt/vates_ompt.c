@@ -1,8 +1,8 @@
 /*
  * vates_ompt.c: an OMPT tool (OpenMP 5 tools interface) that records the task DAG of an
- * unmodified OpenMP program and writes it as a vates DAG file, version 1
- * (docs/dag-file.md), which `vates taskpar stats` and the other readers take like the
- * Rust recorder's (taskrec) files.
+ * unmodified OpenMP program and writes it as a vates DAG file (docs/dag-file.md): version 2
+ * when the run had `depend` clauses between tasks, else version 1. `vates taskpar stats` and
+ * the other readers take it like the Rust recorder's (taskrec) files.
  *
  *   clang -O2 -fPIC -shared -o libvates_ompt.so vates_ompt.c
  *   OMP_TOOL_LIBRARIES=$PWD/libvates_ompt.so VATES_TASKREC=run.dag OMP_NUM_THREADS=2 ./prog
@@ -57,12 +57,26 @@
  *   strand, which the reader joins with the tasks created in it; the next strand starts
  *   at the sync_region end.
  *
+ * - depend clauses (ompt_callback_dependences, on the creating thread right after
+ *   task_create): the new task's edges from the earlier siblings it must follow, found
+ *   from a table of its parent's (address → the last task with an out-type dependence
+ *   on it, and the `in` tasks since): an `in` follows the last out-type task; an
+ *   out-type one follows the `in` tasks since that one, or else that one. out, inout,
+ *   mutexinoutset and inoutset count as out-type (mutexinoutset tasks are ordered in
+ *   their creation order, whichever the runtime ran first: a DAG has no mutual
+ *   exclusion; inoutset tasks are serialised among themselves). A taskwait or taskgroup
+ *   clears the table (it joined every child so far, which implies any later edge from
+ *   one). The edges are the file's dependence list (task numbers in the file's order).
+ *   The tool finds them itself rather than take libomp's task_dependence pairs, which
+ *   omit a source that had already completed when the sink was created. Doacross
+ *   (source, sink) dependences and `taskwait depend` are not task edges and are ignored.
+ *
  * Per thread and without locks: every record is bump-allocated from the calling thread's
  * own arena, and a task's items are appended only by the thread running it (the runtime's
  * own synchronisation orders a task's creation before its execution). At finalize the
  * tree is walked from the root and written to the file VATES_TASKREC names.
  *
- * Not recorded: depend clauses (dependences between sibling tasks), nested parallel
+ * Not recorded: nested parallel
  * regions (their worker numbers would collide; a warning is printed), detached tasks,
  * target regions, and collapsing (the header says "collapse": false).
  */
@@ -120,7 +134,38 @@ typedef struct vtask {
     struct vtask *next_phase; /* an implicit task: its part after the next barrier */
     uint64_t released;        /* a phase: when the barrier before it ended on its thread */
     uint8_t after_generic;    /* a phase after a barrier the runtime did not say the kind of */
+    struct vtask *parent;     /* an explicit task: the task that created it */
+    struct deptable *deps;    /* its children's depend clauses since its last wait */
+    uint64_t number;          /* 1 + its number in the file (0: not written) */
 } vtask;
+
+/* ---- dependences ------------------------------------------------------------------
+ * A task's children's depend clauses since its last wait, by address: the last task with
+ * an out-type dependence on it and the tasks with `in` since then. The table belongs to
+ * the parent and only the thread running the parent touches it (the dependences callback
+ * comes on the creating thread, right after task_create). */
+
+typedef struct reader {
+    struct reader *next;
+    vtask *task;
+} reader;
+
+typedef struct dep_entry {
+    uintptr_t addr; /* 0: empty */
+    vtask *last_out;
+    reader *readers;
+} dep_entry;
+
+typedef struct deptable {
+    uint32_t cap, used;
+    dep_entry *e;
+} deptable;
+
+/* An edge of the file's dependence list: `to` starts after `from` ended. */
+typedef struct dep_edge {
+    struct dep_edge *next;
+    vtask *from, *to;
+} dep_edge;
 
 typedef struct region {
     uint64_t begin;
@@ -135,6 +180,7 @@ typedef struct tstate {
     size_t left;
     uint32_t worker;
     struct tstate *next_thread;
+    dep_edge *edges; /* the dependences found on this thread */
 } tstate;
 
 static _Thread_local tstate *tls;
@@ -226,6 +272,8 @@ static item *end_strand(vtask *t, uint8_t kind, uint64_t at) {
 
 /* The items since the last wait, ended by a wait strand, become a section. */
 static void close_section(vtask *t, uint64_t at) {
+    /* The wait joins every child so far: a later child's dependence on one is implied. */
+    t->deps = NULL;
     end_strand(t, END_WAIT, at);
     item *s = alloc(sizeof *s);
     s->tag = TAG_SECTION;
@@ -324,6 +372,7 @@ static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame,
     new_task_data->ptr = child;
     vtask *e = task_of(encountering);
     if (!e) return;
+    child->parent = e;
     item *it = end_strand(e, END_CREATE, at);
     it->tag = TAG_CREATE;
     it->u.child = child;
@@ -387,12 +436,91 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     }
 }
 
+static dep_entry *dep_find(deptable *d, uintptr_t addr, int insert) {
+    if (insert && 2 * (d->used + 1) > d->cap) {
+        deptable n = {d->cap ? 2 * d->cap : 16, 0, NULL};
+        n.e = alloc(n.cap * sizeof *n.e);
+        for (uint32_t i = 0; i < d->cap; i++) {
+            if (!d->e[i].addr) continue;
+            uint32_t j = (uint32_t)(d->e[i].addr >> 3) & (n.cap - 1);
+            while (n.e[j].addr) j = (j + 1) & (n.cap - 1);
+            n.e[j] = d->e[i];
+            n.used++;
+        }
+        *d = n; /* the old slots stay in the arena */
+    }
+    if (!d->cap) return NULL;
+    uint32_t j = (uint32_t)(addr >> 3) & (d->cap - 1);
+    while (d->e[j].addr) {
+        if (d->e[j].addr == addr) return &d->e[j];
+        j = (j + 1) & (d->cap - 1);
+    }
+    if (!insert) return NULL;
+    d->e[j].addr = addr;
+    d->used++;
+    return &d->e[j];
+}
+
+static void dep_edge_add(vtask *from, vtask *to, dep_edge *mark) {
+    if (!from || from == to) return;
+    tstate *s = me();
+    for (dep_edge *e = s->edges; e != mark; e = e->next)
+        if (e->from == from) return; /* already found for this task */
+    dep_edge *e = alloc(sizeof *e);
+    e->from = from;
+    e->to = to;
+    e->next = s->edges;
+    s->edges = e;
+}
+
+/* A new task's depend clauses: its edges from the siblings it must follow (an `in` after
+ * the last out-type task on the address; an out-type after the `in` tasks since then, or
+ * else after the last out-type task), then the table updated. out, inout, mutexinoutset
+ * and inoutset are all out-type here: mutexinoutset tasks are ordered in their creation
+ * order, whichever ran first (a DAG has no mutual exclusion), and inoutset tasks are
+ * serialised among themselves. Doacross dependences (source, sink) are not task edges. */
+static void on_dependences(ompt_data_t *task_data, const ompt_dependence_t *deps, int ndeps) {
+    vtask *t = task_of(task_data);
+    /* A task that already runs (libomp reports `taskwait depend` so) is not a new one. */
+    if (!t || !t->parent || t->running || t->done || ndeps <= 0) return;
+    vtask *p = t->parent;
+    if (!p->deps) p->deps = alloc(sizeof *p->deps);
+    dep_edge *mark = me()->edges;
+    for (int i = 0; i < ndeps; i++) {
+        ompt_dependence_type_t k = deps[i].dependence_type;
+        if (k == ompt_dependence_type_source || k == ompt_dependence_type_sink) continue;
+        dep_entry *e = dep_find(p->deps, (uintptr_t)deps[i].variable.ptr, 0);
+        if (!e) continue;
+        if (k == ompt_dependence_type_in || !e->readers) {
+            dep_edge_add(e->last_out, t, mark);
+        } else {
+            for (reader *r = e->readers; r; r = r->next) dep_edge_add(r->task, t, mark);
+        }
+    }
+    for (int i = 0; i < ndeps; i++) {
+        ompt_dependence_type_t k = deps[i].dependence_type;
+        if (k == ompt_dependence_type_source || k == ompt_dependence_type_sink) continue;
+        dep_entry *e = dep_find(p->deps, (uintptr_t)deps[i].variable.ptr, 1);
+        if (k == ompt_dependence_type_in) {
+            if (e->readers && e->readers->task == t) continue;
+            reader *r = alloc(sizeof *r);
+            r->task = t;
+            r->next = e->readers;
+            e->readers = r;
+        } else {
+            e->last_out = t;
+            e->readers = NULL;
+        }
+    }
+}
+
 /* ---- writing --------------------------------------------------------------------- */
 
 typedef struct buf {
     unsigned char *p;
     size_t len, cap;
     uint64_t nodes;
+    uint64_t tasks; /* TASK nodes written: the next task's number */
     uint32_t max_worker;
 } buf;
 
@@ -423,13 +551,13 @@ static void strand_fields(buf *b, uint32_t worker, uint64_t start, uint64_t end)
     u64_(b, end);
 }
 
-static void write_task(buf *b, const vtask *t);
+static void write_task(buf *b, vtask *t);
 static void write_region(buf *b, const item *it);
-static const vtask *live(const vtask *p);
+static vtask *live(vtask *p);
 static uint32_t count_items(const item *it, uint32_t count);
 
 static void write_create(buf *b, uint32_t worker, uint64_t start, uint64_t end,
-                         const vtask *child) {
+                         vtask *child) {
     b->nodes++;
     u8_(b, TAG_CREATE);
     strand_fields(b, worker, start, end);
@@ -469,14 +597,14 @@ static void write_items(buf *b, const item *it, uint32_t count) {
  * tells it apart. That last part is runtime (the release of the final barrier and the
  * implicit task's end, which libomp reports for worker threads only at the next fork or
  * at exit): the implicit task ends with the previous phase. */
-static const vtask *live(const vtask *p) {
+static vtask *live(vtask *p) {
     return p && p->after_generic && !p->next_phase ? NULL : p;
 }
 
 /* The sections a region is written as: one per phase (at least one). */
 static uint32_t region_phases(const region *r) {
     uint32_t n = 0;
-    const vtask **phase = alloc(r->slots * sizeof *phase);
+    vtask **phase = alloc(r->slots * sizeof *phase);
     for (uint32_t i = 0; i < r->slots; i++) phase[i] = live(r->tasks[i]);
     for (;;) {
         int any = 0;
@@ -505,7 +633,7 @@ static uint32_t count_items(const item *it, uint32_t count) {
  * before it on any thread). */
 static void write_region(buf *b, const item *it) {
     const region *r = it->u.region;
-    const vtask **phase = alloc(r->slots * sizeof *phase);
+    vtask **phase = alloc(r->slots * sizeof *phase);
     for (uint32_t i = 0; i < r->slots; i++) phase[i] = live(r->tasks[i]);
     uint64_t at = it->end;
     int first = 1;
@@ -547,9 +675,10 @@ static void write_region(buf *b, const item *it) {
 
 /* A task; one that never reported its end (still running at finalize) gets a
  * zero-length end strand after its last item, since the format's tasks end with one. */
-static void write_task(buf *b, const vtask *t) {
+static void write_task(buf *b, vtask *t) {
     const item *last = t->open.last ? t->open.last : t->done_items.last;
     int ended = last && last->tag == TAG_STRAND && last->kind == END_END;
+    t->number = ++b->tasks;
     b->nodes++;
     u8_(b, TAG_TASK);
     u32_(b, count_items(t->done_items.first, t->done_items.count) +
@@ -639,6 +768,18 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
     }
     buf b = {0};
     write_task(&b, root);
+    /* The dependence list (version 2), by task numbers; only between written tasks. */
+    buf deps = {0};
+    uint64_t ndeps = 0;
+    for (tstate *s = atomic_load(&threads); s; s = s->next_thread)
+        for (const dep_edge *e = s->edges; e; e = e->next) {
+            if (!e->from->number || !e->to->number || e->from->number >= e->to->number)
+                continue;
+            u64_(&deps, e->from->number - 1);
+            u64_(&deps, e->to->number - 1);
+            ndeps++;
+        }
+    uint32_t version = ndeps ? 2 : 1; /* version 1 when there is nothing to add */
     uint64_t lo = UINT64_MAX, hi = 0;
     first_last(root->done_items.first, root->done_items.count, &lo, &hi);
     first_last(root->open.first, root->open.count, &lo, &hi);
@@ -654,8 +795,8 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
     read_line("/proc/cpuinfo", "model name", cpu, sizeof cpu);
     read_line("/proc/cpuinfo", "cpu MHz", mhz, sizeof mhz);
     double cpu_mhz = mhz[0] ? strtod(mhz, NULL) : 0.0;
-    fputs("{\"format\":\"vates-taskdag\",\"version\":1,\"recorder\":\"vates-ompt\",\"program\":",
-          h);
+    fprintf(h, "{\"format\":\"vates-taskdag\",\"version\":%u,\"recorder\":\"vates-ompt\",\"program\":",
+            version);
     json_string(h, program);
     fprintf(h,
             ",\"parameters\":{},\"workers\":%u,\"clock\":{\"unit\":\"ns\",\"frequency_hz\":1e9},"
@@ -671,19 +812,25 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
         fprintf(stderr, "vates-ompt: cannot write %s\n", path);
         free(header);
         free(b.p);
+        free(deps.p);
         return;
     }
-    uint32_t version = 1, hl = (uint32_t)header_len;
+    uint32_t hl = (uint32_t)header_len;
     fwrite("VATESDAG", 1, 8, f);
     fwrite(&version, 4, 1, f);
     fwrite(&hl, 4, 1, f);
     fwrite(header, 1, header_len, f);
     fwrite(b.p, 1, b.len, f);
+    if (version >= 2) {
+        fwrite(&ndeps, 8, 1, f);
+        if (deps.len) fwrite(deps.p, 1, deps.len, f);
+    }
     fwrite("END.", 1, 4, f);
     fwrite(&b.nodes, 8, 1, f);
     if (fclose(f) != 0) fprintf(stderr, "vates-ompt: cannot write %s\n", path);
     free(header);
     free(b.p);
+    free(deps.p);
 }
 
 /* ---- start and finish ------------------------------------------------------------ */
@@ -714,6 +861,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
         {ompt_callback_task_create, (ompt_callback_t)on_task_create},
         {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule},
         {ompt_callback_sync_region, (ompt_callback_t)on_sync_region},
+        {ompt_callback_dependences, (ompt_callback_t)on_dependences},
     };
     for (size_t i = 0; i < sizeof cbs / sizeof cbs[0]; i++) {
         ompt_set_result_t r = set(cbs[i].which, cbs[i].fn);

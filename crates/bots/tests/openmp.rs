@@ -837,3 +837,86 @@ fn ompt_records_depend_clauses_as_edges() {
         }
     }
 }
+
+/// Nested parallel regions (`nested 2 2 3`: an outer team of 2, each thread running an
+/// inner team of 2 whose implicit tasks spin 3 ms and whose thread 0 creates two 3 ms
+/// tasks), with nesting off (`OMP_MAX_ACTIVE_LEVELS=1`: each inner team is its
+/// encountering thread) and on (`=2`: each inner team brings a thread of its own). The
+/// workers are the threads: as many as the program saw (2, then 4), and each runs one
+/// strand at a time (no two strands of positive length on one worker overlap, which team
+/// numbers would break: both inner teams have a thread 0 and a thread 1). The counts follow
+/// the tool's scheme, regions within regions: with inner teams of t threads (1 with nesting
+/// off, 2 with it on), k_o phases of the outer region and k_i of each inner one, creates =
+/// 4 tasks + 2·k_o + 2·t·k_i, waits = k_o + 2·k_i (no taskwait), ends = creates + 1; the
+/// work is at least the spins, (2·t + 4) × 3 ms.
+#[test]
+fn ompt_records_nested_parallel_regions_on_distinct_workers() {
+    let dir = TempDir::new("ompt-nested");
+    let Some(exe) = build_test_program("nested", &dir.0) else {
+        return;
+    };
+    let Some(tool) = ompt_tool(&dir.0) else {
+        return;
+    };
+    for (levels, threads, t) in [("1", 2u32, 1u64), ("2", 4, 2)] {
+        let what = format!("nested 2 2 3, OMP_MAX_ACTIVE_LEVELS={levels}");
+        let file = dir.0.join(format!("nested-{levels}.dag"));
+        let out = {
+            let _g = lock();
+            Command::new(&exe)
+                .args(["2", "2", "3"])
+                .env("OMP_MAX_ACTIVE_LEVELS", levels)
+                .env("OMP_TOOL_LIBRARIES", &tool)
+                .env("VATES_TASKREC", &file)
+                .output()
+                .expect("run nested")
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "{what}: {out:?}"
+        );
+        assert_eq!(
+            stdout.trim(),
+            format!("ok threads={threads} tasks=4"),
+            "{what}"
+        );
+        let rec = taskpar::dag::load(&file, &taskpar::dag::Limits::default())
+            .unwrap_or_else(|e| panic!("{what}: the file does not read: {e}"));
+        assert_eq!(rec.header.workers, threads, "{what}");
+        let g = rec.graph();
+        let mut by_worker: HashMap<u32, Vec<(u64, u64)>> = HashMap::new();
+        for n in g.nodes.iter().filter(|n| n.end > n.start) {
+            by_worker
+                .entry(n.worker)
+                .or_default()
+                .push((n.start, n.end));
+        }
+        assert_eq!(by_worker.len(), threads as usize, "{what}: {by_worker:?}");
+        for (w, spans) in &mut by_worker {
+            spans.sort_unstable();
+            for pair in spans.windows(2) {
+                assert!(
+                    pair[1].0 >= pair[0].1,
+                    "{what}: worker {w} runs {:?} and {:?} at once",
+                    pair[0],
+                    pair[1]
+                );
+            }
+        }
+        let c = g.counts();
+        let fits = (1..=2u64).any(|ko| {
+            (1..=2u64).any(|ki| c.creates == 4 + 2 * ko + 2 * t * ki && c.waits == ko + 2 * ki)
+        });
+        assert!(fits, "{what}: {c:?}");
+        assert_eq!(c.ends, c.creates + 1, "{what}: {c:?}");
+        let s = taskpar::stats::Stats::of(
+            &g,
+            rec.header.workers,
+            rec.nodes,
+            &taskpar::stats::StatsOptions::default(),
+        );
+        assert_eq!(s.identity_gap(), 0, "{what}");
+        assert!(s.work >= (2 * t + 4) * 3_000_000, "{what}: work {}", s.work);
+    }
+}

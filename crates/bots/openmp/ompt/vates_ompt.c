@@ -23,8 +23,13 @@
  * Without either variable ompt_start_tool returns NULL: the runtime then registers no
  * callback and the program runs as without the tool.
  *
- * What is recorded (times: CLOCK_MONOTONIC_RAW in ns since initialize; workers: the OpenMP
- * thread numbers of the outermost team, 0 for the initial thread):
+ * What is recorded (times: CLOCK_MONOTONIC_RAW in ns since initialize; workers: the threads
+ * that reported an event, numbered in the order they first did, the initial thread 0; the
+ * header's `workers` is their count. A thread keeps its number whatever team and level it
+ * runs in, so nested parallel regions (OMP_MAX_ACTIVE_LEVELS > 1), whose inner teams bring
+ * threads of their own, get distinct workers, and a worker runs one strand at a time.
+ * With one outermost team, worker numbers are the team's thread numbers up to a
+ * permutation of 1..P-1):
  *
  * - The initial task is the root TASK. Its strands run from the first parallel region's
  *   begin (a zero-length strand), between regions, and end at the last region's end
@@ -76,9 +81,13 @@
  * own synchronisation orders a task's creation before its execution). At finalize the
  * tree is walked from the root and written to the file VATES_TASKREC names.
  *
- * Not recorded: nested parallel
- * regions (their worker numbers would collide; a warning is printed), detached tasks,
- * target regions, and collapsing (the header says "collapse": false).
+ * A nested parallel region is recorded as the outermost ones are, inside the implicit task
+ * that encountered it: a section per phase of the inner team's implicit tasks, created by
+ * the encountering implicit task, whose strand ends at the inner parallel_begin and starts
+ * again at its parallel_end.
+ *
+ * Not recorded: detached tasks, target regions, and collapsing (the header says
+ * "collapse": false).
  */
 #define _GNU_SOURCE
 #include <omp-tools.h>
@@ -187,8 +196,8 @@ static _Thread_local tstate *tls;
 static _Atomic(tstate *) threads;
 static uint64_t t0;
 static vtask *root;
-static atomic_int levels; /* active parallel regions (nested ones are warned about) */
-static atomic_int warned_nested;
+static atomic_int levels; /* parallel regions begun and not ended, at every level */
+static atomic_uint next_worker; /* the next thread's worker number */
 /* The parallel part: the first outermost parallel_begin and the last parallel_end. */
 static int have_region;
 static uint64_t first_begin, last_end;
@@ -203,6 +212,9 @@ static tstate *me(void) {
     if (!tls) {
         tstate *s = calloc(1, sizeof *s);
         if (!s) abort();
+        /* Workers are the threads, numbered as they first report (the initial thread, which
+         * reports the initial task before any other thread exists, is 0). */
+        s->worker = atomic_fetch_add(&next_worker, 1);
         s->next_thread = atomic_load(&threads);
         while (!atomic_compare_exchange_weak(&threads, &s->next_thread, s)) {
         }
@@ -295,7 +307,6 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     if (flags & ompt_task_initial) {
         if (endpoint == ompt_scope_begin && !root) {
             root = new_task(0);
-            me()->worker = 0;
             task_data->ptr = root;
             begin_strand(root, now());
         }
@@ -305,7 +316,6 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         vtask *t = new_task(1);
         task_data->ptr = t;
         region *r = parallel_data ? (region *)parallel_data->ptr : NULL;
-        if (atomic_load(&levels) <= 1) me()->worker = index;
         if (r && index < r->slots) r->tasks[index] = t;
         begin_strand(t, now());
     } else {
@@ -322,11 +332,7 @@ static void on_parallel_begin(ompt_data_t *encountering, const ompt_frame_t *fra
                               const void *codeptr) {
     (void)frame, (void)flags, (void)codeptr;
     uint64_t at = now();
-    if (atomic_fetch_add(&levels, 1) >= 1) {
-        if (!atomic_exchange(&warned_nested, 1))
-            fputs("vates-ompt: nested parallel region: its worker numbers are team-local\n",
-                  stderr);
-    } else if (!have_region) {
+    if (atomic_fetch_add(&levels, 1) == 0 && !have_region) {
         have_region = 1;
         first_begin = at;
     }
@@ -880,7 +886,6 @@ static void finalize(ompt_data_t *tool_data) {
         return;
     }
     if (!root->done) {
-        me()->worker = 0;
         end_strand(root, END_END, at);
         root->done = 1;
     }

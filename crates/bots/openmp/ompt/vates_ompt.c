@@ -23,7 +23,9 @@
  * Without either variable ompt_start_tool returns NULL: the runtime then registers no
  * callback and the program runs as without the tool.
  *
- * What is recorded (times: CLOCK_MONOTONIC_RAW in ns since initialize; workers: the threads
+ * What is recorded (times: ns since initialize, read on the hot path from the time-stamp
+ * counter when it is invariant and converted when written, else CLOCK_MONOTONIC_RAW; see
+ * "the clock" below; workers: the threads
  * that reported an event, numbered in the order they first did, the initial thread 0; the
  * header's `workers` is their count. A thread keeps its number whatever team and level it
  * runs in, so nested parallel regions (OMP_MAX_ACTIVE_LEVELS > 1), whose inner teams bring
@@ -76,10 +78,17 @@
  *   omit a source that had already completed when the sink was created. Doacross
  *   (source, sink) dependences and `taskwait depend` are not task edges and are ignored.
  *
- * Per thread and without locks: every record is bump-allocated from the calling thread's
- * own arena, and a task's items are appended only by the thread running it (the runtime's
- * own synchronisation orders a task's creation before its execution). At finalize the
- * tree is walked from the root and written to the file VATES_TASKREC names.
+ * Per thread and without locks or atomics on the hot path: every record is bump-allocated
+ * from the calling thread's own arena (8 MB chunks advised as 2 MB huge pages: one page
+ * fault per 2 MB), and a task's items are appended only by the thread running it (the
+ * runtime's own synchronisation orders a task's creation before its execution); the
+ * thread's state is one initial-exec TLS load. Records are small (an item 40 bytes, an
+ * explicit task 80: fib records 280 bytes per task). At finalize the tree is walked from
+ * the root and written to the file VATES_TASKREC names.
+ *
+ * Cost (bench/RESULTS.md, "Recording cost per task, three recorders"): the clock was the
+ * largest part (about eight clock_gettime calls per task), then the page faults of the
+ * arena; libomp's own OMPT dispatch (the same callbacks, empty) is 10-20 ns per task.
  *
  * A nested parallel region is recorded as the outermost ones are, inside the implicit task
  * that encountered it: a section per phase of the inner team's implicit tasks, created by
@@ -92,11 +101,19 @@
 #define _GNU_SOURCE
 #include <omp-tools.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
 
 /* ---- the file's tags --------------------------------------------------------------- */
 
@@ -109,43 +126,46 @@ struct vtask;
 struct region;
 
 /* One item of a task: a strand, a create (a strand and the created task), a section (its
- * items) or a parallel region (expanded into a section when written). */
+ * items) or a parallel region (expanded into a section when written). 40 bytes. */
 typedef struct item {
     struct item *next;
-    uint8_t tag;
-    uint8_t kind;
-    uint32_t worker;
     uint64_t start, end;
     union {
-        struct vtask *child;
-        struct {
-            struct item *first;
-            uint32_t count;
-        } sec;
-        struct region *region;
+        struct vtask *child;   /* a create's task */
+        struct item *first;    /* a section's items */
+        struct region *region; /* a region */
     } u;
+    union {
+        uint32_t worker; /* a strand's or a create's */
+        uint32_t count;  /* a section's items */
+    };
+    uint8_t tag;
+    uint8_t kind;
 } item;
 
 typedef struct list {
     item *first, *last;
-    uint32_t count;
 } list;
 
+/* A task, or the part of an implicit task between two barriers (a phase). An explicit
+ * task takes the first 80 bytes (up to next_phase); an implicit one the whole. */
 typedef struct vtask {
     list done_items; /* items up to the last wait (sections and items outside them) */
     list open;       /* items since the last wait */
+    uint32_t done_count, open_count;
     uint64_t strand_start;
     uint32_t strand_worker;
     uint8_t running; /* a strand is open */
     uint8_t in_sync; /* inside a taskwait, taskgroup or barrier */
     uint8_t done;    /* its last strand ended */
     uint8_t implicit;
-    struct vtask *next_phase; /* an implicit task: its part after the next barrier */
-    uint64_t released;        /* a phase: when the barrier before it ended on its thread */
+    struct vtask *parent;  /* an explicit task: the task that created it */
+    struct deptable *deps; /* its children's depend clauses since its last wait */
+    uint64_t number;       /* 1 + its number in the file (0: not written) */
+    /* An implicit task's only: */
+    struct vtask *next_phase; /* its part after the next barrier */
+    uint64_t released;        /* when the barrier before this phase ended on its thread */
     uint8_t after_generic;    /* a phase after a barrier the runtime did not say the kind of */
-    struct vtask *parent;     /* an explicit task: the task that created it */
-    struct deptable *deps;    /* its children's depend clauses since its last wait */
-    uint64_t number;          /* 1 + its number in the file (0: not written) */
 } vtask;
 
 /* ---- dependences ------------------------------------------------------------------
@@ -192,9 +212,10 @@ typedef struct tstate {
     dep_edge *edges; /* the dependences found on this thread */
 } tstate;
 
-static _Thread_local tstate *tls;
+/* initial-exec: a load off the thread pointer, not a call to __tls_get_addr (the tool is
+ * dlopen'ed; one pointer fits the static TLS that glibc keeps for such libraries). */
+static _Thread_local tstate *tls __attribute__((tls_model("initial-exec")));
 static _Atomic(tstate *) threads;
-static uint64_t t0;
 static vtask *root;
 static atomic_int levels; /* parallel regions begun and not ended, at every level */
 static atomic_uint next_worker; /* the next thread's worker number */
@@ -202,10 +223,67 @@ static atomic_uint next_worker; /* the next thread's worker number */
 static int have_region;
 static uint64_t first_begin, last_end;
 
-static uint64_t now(void) {
+/* ---- the clock ---------------------------------------------------------------------
+ * The hot path reads the time-stamp counter when the CPU's is invariant (constant_tsc and
+ * nonstop_tsc in /proc/cpuinfo): one instruction, where clock_gettime costs a vDSO call
+ * several times as long, and half of each read's latency falls inside the strands around
+ * it (work). Ticks become ns since the start when written, at the rate measured between
+ * the start and the end of the run against CLOCK_MONOTONIC_RAW. Without an invariant
+ * counter the hot path reads CLOCK_MONOTONIC_RAW itself (ticks are then ns). */
+
+static int use_tsc;
+static uint64_t tick0, ns0;       /* the start, in ticks and in CLOCK_MONOTONIC_RAW ns */
+static double ns_per_tick = 1.0;  /* measured at the end (tsc) */
+
+static uint64_t mono_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec - t0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t now(void) {
+#if HAVE_TSC
+    if (__builtin_expect(use_tsc, 1)) return __rdtsc();
+#endif
+    return mono_ns();
+}
+
+/* Whether /proc/cpuinfo's flags include both `constant_tsc` and `nonstop_tsc`. */
+static int invariant_tsc(void) {
+#if HAVE_TSC
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return 0;
+    char line[4096];
+    int ok = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "flags", 5)) continue;
+        ok = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+        break;
+    }
+    fclose(f);
+    return ok;
+#else
+    return 0;
+#endif
+}
+
+static void clock_start(void) {
+    use_tsc = invariant_tsc();
+    ns0 = mono_ns();
+    tick0 = now();
+}
+
+/* At the end: the counter's rate over the run. */
+static void clock_end(void) {
+    if (!use_tsc) return;
+    uint64_t ns = mono_ns(), t = now();
+    if (t > tick0 && ns > ns0) ns_per_tick = (double)(ns - ns0) / (double)(t - tick0);
+}
+
+/* A time read by now() as ns since the start. */
+static uint64_t to_ns(uint64_t t) {
+    if (t <= tick0) return 0;
+    return use_tsc ? (uint64_t)((double)(t - tick0) * ns_per_tick + 0.5) : t - tick0;
 }
 
 static tstate *me(void) {
@@ -223,17 +301,27 @@ static tstate *me(void) {
     return tls;
 }
 
-/* Bump allocation from this thread's arena (zeroed; never freed: the process ends). */
+/* Bump allocation from this thread's arena (zeroed; never freed: the process ends). The
+ * arena's chunks are anonymous mappings of 8 MB aligned to 2 MB and advised as huge pages:
+ * the first touch of each 2 MB is one page fault, not 512. */
+#define CHUNK ((size_t)8 << 20)
+#define HUGE ((size_t)2 << 20)
 static void *alloc(size_t size) {
     tstate *s = me();
-    size = (size + 15) & ~(size_t)15;
-    if (s->left < size) {
-        size_t n = size > (1u << 20) ? size : (1u << 20);
-        s->chunk = calloc(1, n);
-        if (!s->chunk) {
+    size = (size + 7) & ~(size_t)7;
+    if (__builtin_expect(s->left < size, 0)) {
+        size_t n = size > CHUNK ? (size + HUGE - 1) & ~(HUGE - 1) : CHUNK;
+        char *m = mmap(NULL, n + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                       -1, 0);
+        if (m == MAP_FAILED) {
             fputs("vates-ompt: out of memory\n", stderr);
             abort();
         }
+        char *aligned = (char *)(((uintptr_t)m + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+#ifdef MADV_HUGEPAGE
+        madvise(aligned, n, MADV_HUGEPAGE);
+#endif
+        s->chunk = aligned;
         s->left = n;
     }
     void *p = s->chunk;
@@ -242,17 +330,17 @@ static void *alloc(size_t size) {
     return p;
 }
 
-static void push(list *l, item *it) {
+static inline void push(list *l, uint32_t *count, item *it) {
     if (l->last)
         l->last->next = it;
     else
         l->first = it;
     l->last = it;
-    l->count++;
+    ++*count;
 }
 
 static vtask *new_task(int implicit) {
-    vtask *t = alloc(sizeof *t);
+    vtask *t = alloc(implicit ? sizeof *t : offsetof(vtask, next_phase));
     t->implicit = (uint8_t)implicit;
     return t;
 }
@@ -278,7 +366,7 @@ static item *end_strand(vtask *t, uint8_t kind, uint64_t at) {
     }
     it->end = at;
     t->running = 0;
-    push(&t->open, it);
+    push(&t->open, &t->open_count, it);
     return it;
 }
 
@@ -289,10 +377,11 @@ static void close_section(vtask *t, uint64_t at) {
     end_strand(t, END_WAIT, at);
     item *s = alloc(sizeof *s);
     s->tag = TAG_SECTION;
-    s->u.sec.first = t->open.first;
-    s->u.sec.count = t->open.count;
+    s->u.first = t->open.first;
+    s->count = t->open_count;
     memset(&t->open, 0, sizeof t->open);
-    push(&t->done_items, s);
+    t->open_count = 0;
+    push(&t->done_items, &t->done_count, s);
 }
 
 static vtask *task_of(ompt_data_t *d) { return d ? (vtask *)d->ptr : NULL; }
@@ -550,11 +639,12 @@ static void u8_(buf *b, uint8_t v) { bytes(b, &v, 1); }
 static void u32_(buf *b, uint32_t v) { bytes(b, &v, 4); }
 static void u64_(buf *b, uint64_t v) { bytes(b, &v, 8); }
 
+/* A strand's worker and times (read by now(); written as ns since the start). */
 static void strand_fields(buf *b, uint32_t worker, uint64_t start, uint64_t end) {
     if (worker > b->max_worker) b->max_worker = worker;
     u32_(b, worker);
-    u64_(b, start);
-    u64_(b, end);
+    u64_(b, to_ns(start));
+    u64_(b, to_ns(end));
 }
 
 static void write_task(buf *b, vtask *t);
@@ -587,8 +677,8 @@ static void write_items(buf *b, const item *it, uint32_t count) {
             b->nodes++;
             u8_(b, TAG_SECTION);
             u64_(b, 0);
-            u32_(b, count_items(it->u.sec.first, it->u.sec.count));
-            write_items(b, it->u.sec.first, it->u.sec.count);
+            u32_(b, count_items(it->u.first, it->count));
+            write_items(b, it->u.first, it->count);
             break;
         case TAG_REGION:
             write_region(b, it);
@@ -687,10 +777,10 @@ static void write_task(buf *b, vtask *t) {
     t->number = ++b->tasks;
     b->nodes++;
     u8_(b, TAG_TASK);
-    u32_(b, count_items(t->done_items.first, t->done_items.count) +
-                count_items(t->open.first, t->open.count) + !ended);
-    write_items(b, t->done_items.first, t->done_items.count);
-    write_items(b, t->open.first, t->open.count);
+    u32_(b, count_items(t->done_items.first, t->done_count) +
+                count_items(t->open.first, t->open_count) + !ended);
+    write_items(b, t->done_items.first, t->done_count);
+    write_items(b, t->open.first, t->open_count);
     if (!ended) {
         uint64_t at = t->running ? t->strand_start : last ? last->end : 0;
         b->nodes++;
@@ -703,7 +793,7 @@ static void write_task(buf *b, vtask *t) {
 static void first_last(const item *it, uint32_t count, uint64_t *lo, uint64_t *hi) {
     for (uint32_t k = 0; k < count && it; k++, it = it->next) {
         if (it->tag == TAG_SECTION) {
-            first_last(it->u.sec.first, it->u.sec.count, lo, hi);
+            first_last(it->u.first, it->count, lo, hi);
             continue;
         }
         if (it->start < *lo) *lo = it->start;
@@ -717,7 +807,7 @@ static void first_last(const item *it, uint32_t count, uint64_t *lo, uint64_t *h
 static void clamp_items(item *it, uint32_t count, uint64_t lo, uint64_t hi) {
     for (uint32_t k = 0; k < count && it; k++, it = it->next) {
         if (it->tag == TAG_SECTION) {
-            clamp_items(it->u.sec.first, it->u.sec.count, lo, hi);
+            clamp_items(it->u.first, it->count, lo, hi);
             continue;
         }
         if (it->start < lo) it->start = lo;
@@ -769,8 +859,8 @@ static void read_line(const char *path, const char *prefix, char *out, size_t n)
 
 static void write_file(const char *path, const char *elapsed_path, uint64_t t_end) {
     if (have_region && last_end >= first_begin) {
-        clamp_items(root->done_items.first, root->done_items.count, first_begin, last_end);
-        clamp_items(root->open.first, root->open.count, first_begin, last_end);
+        clamp_items(root->done_items.first, root->done_count, first_begin, last_end);
+        clamp_items(root->open.first, root->open_count, first_begin, last_end);
     }
     buf b = {0};
     write_task(&b, root);
@@ -787,10 +877,11 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
         }
     uint32_t version = ndeps ? 2 : 1; /* version 1 when there is nothing to add */
     uint64_t lo = UINT64_MAX, hi = 0;
-    first_last(root->done_items.first, root->done_items.count, &lo, &hi);
-    first_last(root->open.first, root->open.count, &lo, &hi);
+    first_last(root->done_items.first, root->done_count, &lo, &hi);
+    first_last(root->open.first, root->open_count, &lo, &hi);
     if (lo > hi) lo = hi = t_end;
-    if (elapsed_path) write_elapsed(elapsed_path, (double)(hi - lo) / 1e9);
+    uint64_t elapsed = to_ns(hi) - to_ns(lo);
+    if (elapsed_path) write_elapsed(elapsed_path, (double)elapsed / 1e9);
 
     char *header = NULL;
     size_t header_len = 0;
@@ -807,7 +898,7 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
     fprintf(h,
             ",\"parameters\":{},\"workers\":%u,\"clock\":{\"unit\":\"ns\",\"frequency_hz\":1e9},"
             "\"elapsed\":%llu,\"collapse\":false,\"machine\":{\"cpu\":",
-            b.max_worker + 1, (unsigned long long)(hi - lo));
+            b.max_worker + 1, (unsigned long long)elapsed);
     json_string(h, cpu);
     if (cpu_mhz > 0.0) fprintf(h, ",\"cpu_mhz\":%.3f", cpu_mhz);
     fprintf(h, ",\"caches\":[]}}");
@@ -844,11 +935,9 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
 static const char *out_path;
 static const char *elapsed_path;
 
-/* Starts the clock (t0) and returns the runtime's ompt_set_callback, or NULL. */
+/* Starts the clock and returns the runtime's ompt_set_callback, or NULL. */
 static ompt_set_callback_t start(ompt_function_lookup_t lookup) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    clock_start();
     return (ompt_set_callback_t)lookup("ompt_set_callback");
 }
 
@@ -881,6 +970,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
 static void finalize(ompt_data_t *tool_data) {
     (void)tool_data;
     uint64_t at = now();
+    clock_end();
     if (!root) {
         fputs("vates-ompt: no initial task was reported; nothing written\n", stderr);
         return;
@@ -935,7 +1025,8 @@ static void finalize_light(ompt_data_t *tool_data) {
                 elapsed_path);
         return;
     }
-    write_elapsed(elapsed_path, (double)(last_end - first_begin) / 1e9);
+    clock_end();
+    write_elapsed(elapsed_path, (double)(to_ns(last_end) - to_ns(first_begin)) / 1e9);
 }
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version) {

@@ -842,7 +842,8 @@ fn ompt_records_depend_clauses_as_edges() {
 /// inner team of 2 whose implicit tasks spin 3 ms and whose thread 0 creates two 3 ms
 /// tasks), with nesting off (`OMP_MAX_ACTIVE_LEVELS=1`: each inner team is its
 /// encountering thread) and on (`=2`: each inner team brings a thread of its own). The
-/// workers are the threads: as many as the program saw (2, then 4), and each runs one
+/// workers are the threads: as many as the program saw (2, then 4, or 3 when an inner team
+/// reuses the other's thread), and each runs one
 /// strand at a time (no two strands of positive length on one worker overlap, which team
 /// numbers would break: both inner teams have a thread 0 and a thread 1). The counts follow
 /// the tool's scheme, regions within regions: with inner teams of t threads (1 with nesting
@@ -858,7 +859,7 @@ fn ompt_records_nested_parallel_regions_on_distinct_workers() {
     let Some(tool) = ompt_tool(&dir.0) else {
         return;
     };
-    for (levels, threads, t) in [("1", 2u32, 1u64), ("2", 4, 2)] {
+    for (levels, threads, t) in [("1", 2..=2u32, 1u64), ("2", 3..=4, 2)] {
         let what = format!("nested 2 2 3, OMP_MAX_ACTIVE_LEVELS={levels}");
         let file = dir.0.join(format!("nested-{levels}.dag"));
         let out = {
@@ -876,14 +877,19 @@ fn ompt_records_nested_parallel_regions_on_distinct_workers() {
             out.status.success() && out.stderr.is_empty(),
             "{what}: {out:?}"
         );
-        assert_eq!(
-            stdout.trim(),
-            format!("ok threads={threads} tasks=4"),
-            "{what}"
-        );
+        // The threads the program saw: the inner teams' threads return to libomp's pool at
+        // the end of their region, so when the two inner regions do not overlap (a loaded
+        // machine) the second may reuse the first's thread: 3 threads, not 4.
+        let seen: u32 = stdout
+            .trim()
+            .strip_prefix("ok threads=")
+            .and_then(|r| r.strip_suffix(" tasks=4"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{what}: {stdout:?}"));
+        assert!(threads.contains(&seen), "{what}: {seen} threads");
         let rec = taskpar::dag::load(&file, &taskpar::dag::Limits::default())
             .unwrap_or_else(|e| panic!("{what}: the file does not read: {e}"));
-        assert_eq!(rec.header.workers, threads, "{what}");
+        assert_eq!(rec.header.workers, seen, "{what}");
         let g = rec.graph();
         let mut by_worker: HashMap<u32, Vec<(u64, u64)>> = HashMap::new();
         for n in g.nodes.iter().filter(|n| n.end > n.start) {
@@ -892,7 +898,7 @@ fn ompt_records_nested_parallel_regions_on_distinct_workers() {
                 .or_default()
                 .push((n.start, n.end));
         }
-        assert_eq!(by_worker.len(), threads as usize, "{what}: {by_worker:?}");
+        assert_eq!(by_worker.len(), seen as usize, "{what}: {by_worker:?}");
         for (w, spans) in &mut by_worker {
             spans.sort_unstable();
             for pair in spans.windows(2) {

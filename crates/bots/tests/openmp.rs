@@ -531,6 +531,21 @@ fn ompt_check(kernel: &'static str, args: &[&str]) {
         assert_eq!(c.creates, tasks + p * phases, "{what}: creates, {c:?}");
         assert_eq!(c.ends, tasks + p * phases + 1, "{what}: ends, {c:?}");
         assert_eq!(c.waits, taskwaits + phases, "{what}: waits, {c:?}");
+        if threads == 1 {
+            // One thread: libomp runs each task at once, inside the call that created it,
+            // so the creator's strand between the create and the task's start is runtime:
+            // every such "other" strand (one per task) has zero length, its time delay.
+            let others: Vec<_> = g
+                .nodes
+                .iter()
+                .filter(|n| n.kind == taskpar::dag::NodeKind::Strand(taskrec::tree::EndKind::Other))
+                .collect();
+            assert_eq!(others.len() as u64, tasks, "{what}: other strands");
+            assert!(
+                others.iter().all(|n| n.work == 0),
+                "{what}: an other strand of positive length"
+            );
+        }
         let s = taskpar::stats::Stats::of(
             &g,
             h.workers,

@@ -58,7 +58,20 @@
  * - task_schedule: the prior task's open strand ends, with kind 2 if the task completed
  *   (its TASK is then done), else kind 3; the next task's strand starts, unless the next
  *   task is inside a taskwait, taskgroup or barrier (its strand starts at that region's
- *   end).
+ *   end). When the next task is the one this thread created last and the prior task's
+ *   strand began at the end of that create callback (no event between), the runtime is
+ *   running the new task inside the creating call (undeferred and included tasks, and
+ *   every task of a one-thread team): that strand is runtime, so it is recorded with zero
+ *   length at the schedule and its time is delay. (A program that enters the runtime
+ *   without an OMPT event in between, such as `taskyield` right after a `task`, would
+ *   have its code there booked as delay too.)
+ *
+ * Work and delay. Each callback reads the clock on entry (the end of the strand it ends)
+ * and again on exit (the start of the strand it starts), so the tool's own time is delay,
+ * as DAG Recorder books the runtime and itself. OMPT has no event for the return from a
+ * task creation or a task's completion, so the runtime's code between a callback's exit
+ * and the program (allocating and queueing a task before its create callback, freeing it
+ * after its completion, returning from the runtime) stays in the strands: work.
  * - taskwait and taskgroup (sync_region begin): the strand ends with kind 1 and the items
  *   since the task's previous wait (or its start) become a SECTION ending with that
  *   strand, which the reader joins with the tasks created in it; the next strand starts
@@ -210,6 +223,8 @@ typedef struct tstate {
     uint32_t worker;
     struct tstate *next_thread;
     dep_edge *edges; /* the dependences found on this thread */
+    vtask *created;  /* the task this thread created last, */
+    uint64_t after_create; /* and when its creator's next strand began */
 } tstate;
 
 /* initial-exec: a load off the thread pointer, not a call to __tls_get_addr (the tool is
@@ -471,21 +486,31 @@ static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame,
     item *it = end_strand(e, END_CREATE, at);
     it->tag = TAG_CREATE;
     it->u.child = child;
-    begin_strand(e, now());
+    uint64_t after = now();
+    begin_strand(e, after);
+    tstate *s = me();
+    s->created = child;
+    s->after_create = after;
 }
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
     uint64_t at = now();
     vtask *p = task_of(prior);
+    vtask *n = task_of(next);
     if (p && !p->done) {
         if (status == ompt_task_complete || status == ompt_task_late_fulfill) {
             end_strand(p, END_END, at);
             p->done = 1;
         } else if (p->running) {
+            /* The runtime runs the task this thread just created, inside the creating call
+             * (an undeferred or included task; a serialised team's, as on one thread): the
+             * creator's strand since the create callback is runtime, not program, and is
+             * recorded with zero length here (its time is delay). */
+            tstate *s = me();
+            if (n && n == s->created && p->strand_start == s->after_create) p->strand_start = at;
             end_strand(p, END_OTHER, at);
         }
     }
-    vtask *n = task_of(next);
     if (n && !n->in_sync) begin_strand(n, now());
 }
 

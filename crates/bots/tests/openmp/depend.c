@@ -5,6 +5,9 @@
  *   depend diamond A B C D
  *                       A out(a); B in(a) out(b); C in(a) out(c); D in(b, c):
  *                       the edges A→B, A→C, B→D, C→D
+ *   depend readers W R S V
+ *                       W out(x); R in(x); S in(x); V inout(x): the edges W→R, W→S
+ *                       (readers after the writer), R→V, S→V (a writer after readers)
  *
  * The tasks are created by one thread (`single`) with no taskwait between them; the
  * single's implicit barrier joins them. Prints `ok` and the order the tasks ran in. */
@@ -86,8 +89,42 @@ int main(int argc, char **argv) {
             }
         }
         if (d != 5) return 1;
+    } else if (argc >= 6 && !strcmp(argv[1], "readers")) {
+        double ms[4];
+        for (int i = 0; i < 4; i++) ms[i] = atof(argv[2 + i]);
+        int x = 0, r = 0, s = 0;
+#pragma omp parallel
+#pragma omp single
+        {
+#pragma omp task depend(out : x)
+            {
+                spin(ms[0]);
+                x = 1;
+                ran(0);
+            }
+#pragma omp task depend(in : x) shared(r)
+            {
+                spin(ms[1]);
+                r = x;
+                ran(1);
+            }
+#pragma omp task depend(in : x) shared(s)
+            {
+                spin(ms[2]);
+                s = x;
+                ran(2);
+            }
+#pragma omp task depend(inout : x)
+            {
+                spin(ms[3]);
+                x = 5;
+                ran(3);
+            }
+        }
+        if (x != 5 || r != 1 || s != 1) return 1;
     } else {
-        fputs("usage: depend chain K MS | depend diamond A B C D (milliseconds)\n", stderr);
+        fputs("usage: depend chain K MS | depend diamond|readers A B C D (milliseconds)\n",
+              stderr);
         return 2;
     }
     printf("ok");

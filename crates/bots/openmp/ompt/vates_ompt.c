@@ -550,9 +550,11 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         }
         t->in_sync = 1;
     } else if (endpoint == ompt_scope_end) {
+        /* Only a strand begins here: the entry's reading serves (what follows it is a few
+         * stores), one clock read per region end instead of two. */
         if (t->implicit && t->in_sync && !wait) t->released = at;
         t->in_sync = 0;
-        begin_strand(t, now());
+        begin_strand(t, at);
     }
 }
 

@@ -240,7 +240,8 @@ static uint64_t first_begin, last_end;
 
 /* ---- the clock ---------------------------------------------------------------------
  * The hot path reads the time-stamp counter when the CPU's is invariant (constant_tsc and
- * nonstop_tsc in /proc/cpuinfo): one instruction, where clock_gettime costs a vDSO call
+ * nonstop_tsc in /proc/cpuinfo) and the kernel's clocksource is `tsc` (it is only when
+ * the cores' counters agree): one instruction, where clock_gettime costs a vDSO call
  * several times as long, and half of each read's latency falls inside the strands around
  * it (work). Ticks become ns since the start when written, at the rate measured between
  * the start and the end of the run against CLOCK_MONOTONIC_RAW. Without an invariant
@@ -263,9 +264,16 @@ static inline uint64_t now(void) {
     return mono_ns();
 }
 
-/* Whether /proc/cpuinfo's flags include both `constant_tsc` and `nonstop_tsc`. */
+/* Whether /proc/cpuinfo's flags include both `constant_tsc` and `nonstop_tsc`, and the
+ * kernel keeps time with the counter (it does only when the cores' counters agree). */
 static int invariant_tsc(void) {
 #if HAVE_TSC
+    char source[64] = "";
+    FILE *cs = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (!cs) return 0;
+    if (!fgets(source, sizeof source, cs)) source[0] = '\0';
+    fclose(cs);
+    if (strncmp(source, "tsc\n", 4)) return 0;
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f) return 0;
     char line[4096];

@@ -1,4 +1,5 @@
-//! Reading a DAG file (the layout of `taskrec::file`): the header, then the tree, checked
+//! Reading a DAG file (the layout of `taskrec::file`, and version 2's dependence list after
+//! the tree, `docs/dag-file.md`): the header, then the tree, checked
 //! byte by byte. A wrong magic, another version, a truncated or corrupt body, a tree nested
 //! deeper or larger than the limits: each is a [`DagError`] that says where and why.
 

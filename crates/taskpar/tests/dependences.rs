@@ -180,3 +180,28 @@ fn impossible_dependences_are_refused() {
     let e = dag::read(&mismatch, &Limits::default()).unwrap_err();
     assert!(matches!(e, DagError::Header { .. }), "{e}");
 }
+
+/// Every byte of a version 2 file changed in turn, and every truncation: an error or
+/// another valid file, never a panic (the dependence list's numbers included).
+#[test]
+fn a_damaged_version_2_file_is_an_error_never_a_panic() {
+    let body = fan(&[(40, 140), (140, 340), (140, 190), (340, 370)], 370);
+    let bytes = file(2, &body, &[(1, 2), (1, 3), (2, 4), (3, 4)]);
+    for at in 8..bytes.len() {
+        for delta in [1u8, 0x80, 0xff] {
+            let mut b = bytes.clone();
+            b[at] = b[at].wrapping_add(delta);
+            if let Ok(rec) = dag::read(&b, &Limits::default()) {
+                // What reads must also make a graph and statistics.
+                let g = rec.graph();
+                let _ = Stats::of(&g, rec.header.workers, rec.nodes, &StatsOptions::default());
+            }
+        }
+    }
+    for len in 0..bytes.len() {
+        assert!(
+            dag::read(&bytes[..len], &Limits::default()).is_err(),
+            "{len}"
+        );
+    }
+}

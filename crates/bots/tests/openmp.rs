@@ -771,13 +771,16 @@ fn explicit_tasks(rec: &taskpar::dag::Recording) -> Vec<Explicit> {
 ///   (the tasks in creation order), so the span is at least the four tasks' work, where
 ///   without the list it would be under it (they could all run at once); the run honours
 ///   the order (each task starts after its source ended).
-/// - `diamond 2 6 3 2`: A (2 ms) out(a); B (6 ms) in(a) out(b); C (3 ms) in(a) out(c);
+/// - `diamond 2 9 3 2`: A (2 ms) out(a); B (9 ms) in(a) out(b); C (3 ms) in(a) out(c);
 ///   D (2 ms) in(b, c): the edges A→B, A→C, B→D, C→D; the span is at least A + B + D and,
 ///   as no path holds both B and C, under A + B + C + D; without the list it is under
 ///   A + B + D.
-/// - `readers 2 3 6 2`: W (2 ms) out(x); R (3 ms) and S (6 ms) in(x); V (2 ms) inout(x):
+/// - `readers 2 3 9 2`: W (2 ms) out(x); R (3 ms) and S (9 ms) in(x); V (2 ms) inout(x):
 ///   readers after a writer and a writer after readers, the edges W→R, W→S, R→V, S→V;
 ///   the span is at least W + S + V and under the four tasks' work.
+///
+/// In each, the critical path crosses a dependence edge between each two tasks on the
+/// longest side (the chain's three; A→B→D, W→S→V: two).
 #[test]
 fn ompt_records_depend_clauses_as_edges() {
     let dir = TempDir::new("ompt-depend");
@@ -795,12 +798,12 @@ fn ompt_records_depend_clauses_as_edges() {
                 &[0usize, 1, 2, 3][..],
             ),
             (
-                &["diamond", "2", "6", "3", "2"][..],
+                &["diamond", "2", "9", "3", "2"][..],
                 &[(0, 1), (0, 2), (1, 3), (2, 3)][..],
                 &[0, 1, 3][..],
             ),
             (
-                &["readers", "2", "3", "6", "2"][..],
+                &["readers", "2", "3", "9", "2"][..],
                 &[(0, 1), (0, 2), (1, 3), (2, 3)][..],
                 &[0, 2, 3][..],
             ),
@@ -841,6 +844,18 @@ fn ompt_records_depend_clauses_as_edges() {
             if args[0] != "chain" {
                 assert!(s.span < all, "{what}: span {} ≥ all tasks {all}", s.span);
             }
+            // The critical path follows the dependences through the expected tasks: one
+            // dependence edge between each two of them (the chain's three, the longer
+            // side's two).
+            let critical = &taskpar::stats::critical_paths(&g, 1)[0];
+            let crossed = critical
+                .windows(2)
+                .filter(|w| {
+                    g.preds(w[1] as usize)
+                        .contains(&(w[0], taskpar::dag::EdgeKind::Depend))
+                })
+                .count();
+            assert_eq!(crossed, path.len() - 1, "{what}: {critical:?}");
             // The tree alone (the edges dropped) lets the tasks run side by side.
             let bare = taskpar::dag::Graph::from_root(match &rec.body {
                 taskpar::dag::Body::Tree(root) => root,

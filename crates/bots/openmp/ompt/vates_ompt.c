@@ -65,18 +65,10 @@
  *   length at the schedule and its time is delay. (A program that enters the runtime
  *   without an OMPT event in between, such as `taskyield` right after a `task`, would
  *   have its code there booked as delay too.)
- *
- * Work and delay. Each callback reads the clock on entry (the end of the strand it ends)
- * and again on exit (the start of the strand it starts), so the tool's own time is delay,
- * as DAG Recorder books the runtime and itself. OMPT has no event for the return from a
- * task creation or a task's completion, so the runtime's code between a callback's exit
- * and the program (allocating and queueing a task before its create callback, freeing it
- * after its completion, returning from the runtime) stays in the strands: work.
  * - taskwait and taskgroup (sync_region begin): the strand ends with kind 1 and the items
  *   since the task's previous wait (or its start) become a SECTION ending with that
  *   strand, which the reader joins with the tasks created in it; the next strand starts
  *   at the sync_region end.
- *
  * - depend clauses (ompt_callback_dependences, on the creating thread right after
  *   task_create): the new task's edges from the earlier siblings it must follow, found
  *   from a table of its parent's (address → the last task with an out-type dependence
@@ -91,6 +83,14 @@
  *   omit a source that had already completed when the sink was created. Doacross
  *   (source, sink) dependences and `taskwait depend` are not task edges and are ignored.
  *
+ * Work and delay. A callback that ends a strand reads the clock on entry, and one that
+ * also starts a strand reads it again on exit (a sync region's end, which only starts
+ * one, reads once), so the tool's own time is delay, as DAG Recorder books the runtime
+ * and itself. OMPT has no event for the return from a task creation or a task's
+ * completion, so the runtime's code between a callback's exit and the program
+ * (allocating a task before its create callback, queueing it after, freeing it after its
+ * completion, returning from the runtime) stays in the strands: work.
+ *
  * Per thread and without locks or atomics on the hot path: every record is bump-allocated
  * from the calling thread's own arena (8 MB chunks advised as 2 MB huge pages: one page
  * fault per 2 MB), and a task's items are appended only by the thread running it (the
@@ -99,9 +99,11 @@
  * explicit task 80: fib records 280 bytes per task). At finalize the tree is walked from
  * the root and written to the file VATES_TASKREC names.
  *
- * Cost (bench/RESULTS.md, "Recording cost per task, three recorders"): the clock was the
- * largest part (about eight clock_gettime calls per task), then the page faults of the
- * arena; libomp's own OMPT dispatch (the same callbacks, empty) is 10-20 ns per task.
+ * Cost (bench/RESULTS.md, "Recording cost per task, three recorders"): about 120 ns per
+ * task on fib and 95 on nqueens at one thread, of which libomp's own OMPT dispatch (the
+ * same callbacks, empty) is 11-23 ns. Before the counter and the huge-page arena, about
+ * eight clock_gettime calls per task and the page faults of calloc'd chunks made it 4x
+ * that.
  *
  * A nested parallel region is recorded as the outermost ones are, inside the implicit task
  * that encountered it: a section per phase of the inner team's implicit tasks, created by

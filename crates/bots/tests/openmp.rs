@@ -531,6 +531,21 @@ fn ompt_check(kernel: &'static str, args: &[&str]) {
         assert_eq!(c.creates, tasks + p * phases, "{what}: creates, {c:?}");
         assert_eq!(c.ends, tasks + p * phases + 1, "{what}: ends, {c:?}");
         assert_eq!(c.waits, taskwaits + phases, "{what}: waits, {c:?}");
+        if threads == 1 {
+            // One thread: libomp runs each task at once, inside the call that created it,
+            // so the creator's strand between the create and the task's start is runtime:
+            // every such "other" strand (one per task) has zero length, its time delay.
+            let others: Vec<_> = g
+                .nodes
+                .iter()
+                .filter(|n| n.kind == taskpar::dag::NodeKind::Strand(taskrec::tree::EndKind::Other))
+                .collect();
+            assert_eq!(others.len() as u64, tasks, "{what}: other strands");
+            assert!(
+                others.iter().all(|n| n.work == 0),
+                "{what}: an other strand of positive length"
+            );
+        }
         let s = taskpar::stats::Stats::of(
             &g,
             h.workers,
@@ -638,4 +653,314 @@ fn ompt_records_fib() {
 #[test]
 fn ompt_records_nqueens() {
     ompt_check("nqueens", &["6", "x=7"]);
+}
+
+/// A test program of `tests/openmp/` (not a kernel: its own output), compiled into `dir`.
+fn build_test_program(name: &str, dir: &Path) -> Option<PathBuf> {
+    let cc = match toolchain() {
+        Ok(cc) => cc,
+        Err(why) => {
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!("{SKIP} ({why})");
+            }
+            println!("{SKIP} ({why})");
+            return None;
+        }
+    };
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/openmp/{name}.c"));
+    let exe = dir.join(name);
+    cc.compile(&src, &exe).unwrap_or_else(|e| panic!("{e}"));
+    Some(exe)
+}
+
+/// Runs `exe args` through the OMPT tool on `threads` threads and reads the file back;
+/// the program's output (`ok` and the order its tasks ran in) and the recording.
+fn record_test_program(
+    exe: &Path,
+    tool: &Path,
+    threads: u32,
+    args: &[&str],
+    file: &Path,
+) -> (String, taskpar::dag::Recording) {
+    let _g = lock();
+    let out = Command::new(exe)
+        .args(args)
+        .env("OMP_NUM_THREADS", threads.to_string())
+        .env("OMP_TOOL_LIBRARIES", tool)
+        .env("VATES_TASKREC", file)
+        .output()
+        .expect("run the test program");
+    let what = format!("{} {args:?} on {threads} threads", exe.display());
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{what}: {out:?}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(stdout.starts_with("ok"), "{what}: {stdout}");
+    let rec = taskpar::dag::load(file, &taskpar::dag::Limits::default())
+        .unwrap_or_else(|e| panic!("{what}: the file does not read: {e}"));
+    (stdout, rec)
+}
+
+/// An explicit task of a recording: its number in the file, its work (its strands'
+/// durations), its first start and its last end.
+#[derive(Debug, Clone, Copy)]
+struct Explicit {
+    number: u64,
+    work: u64,
+    start: u64,
+    end: u64,
+}
+
+/// The explicit tasks (those created by an implicit task: the root creates the implicit
+/// ones), in the file's order, numbered as the file numbers tasks (the root 0).
+fn explicit_tasks(rec: &taskpar::dag::Recording) -> Vec<Explicit> {
+    use taskrec::tree::{Child, Item};
+    fn walk(c: &Child, depth: usize, next: &mut u64, out: &mut Vec<Explicit>) {
+        let number = *next;
+        *next += 1;
+        let Child::Task(t) = c else { return };
+        if depth == 2 {
+            let mut e = Explicit {
+                number,
+                work: 0,
+                start: u64::MAX,
+                end: 0,
+            };
+            leaves(&t.items, &mut e);
+            out.push(e);
+        }
+        items(&t.items, depth, next, out);
+    }
+    fn items(list: &[Item], depth: usize, next: &mut u64, out: &mut Vec<Explicit>) {
+        for it in list {
+            match it {
+                Item::Create { child, .. } => walk(child, depth + 1, next, out),
+                Item::Section(s) => items(&s.items, depth, next, out),
+                _ => {}
+            }
+        }
+    }
+    fn leaves(list: &[Item], e: &mut Explicit) {
+        for it in list {
+            let s = match it {
+                Item::Strand(s) | Item::Create { strand: s, .. } => s,
+                Item::Section(sec) => {
+                    leaves(&sec.items, e);
+                    continue;
+                }
+                Item::Collapsed(_) => panic!("the OMPT tool does not collapse"),
+            };
+            e.work += s.duration();
+            e.start = e.start.min(s.start);
+            e.end = e.end.max(s.end);
+        }
+    }
+    let taskpar::dag::Body::Tree(root) = &rec.body else {
+        panic!("the OMPT tool writes a vates DAG file")
+    };
+    let mut out = Vec::new();
+    walk(root, 0, &mut 0, &mut out);
+    out
+}
+
+/// `depend` clauses become the file's dependence list (version 2), and the span honours
+/// them. Hand-computed cases, on one and two threads:
+///
+/// - `chain 4 3`: four tasks of 3 ms, each `depend(inout: x)`: the edges 1→2, 2→3, 3→4
+///   (the tasks in creation order), so the span is at least the four tasks' work, where
+///   without the list it would be under it (they could all run at once); the run honours
+///   the order (each task starts after its source ended).
+/// - `diamond 2 9 3 2`: A (2 ms) out(a); B (9 ms) in(a) out(b); C (3 ms) in(a) out(c);
+///   D (2 ms) in(b, c): the edges A→B, A→C, B→D, C→D; the span is at least A + B + D and,
+///   as no path holds both B and C, under A + B + C + D; without the list it is under
+///   A + B + D.
+/// - `readers 2 3 9 2`: W (2 ms) out(x); R (3 ms) and S (9 ms) in(x); V (2 ms) inout(x):
+///   readers after a writer and a writer after readers, the edges W→R, W→S, R→V, S→V;
+///   the span is at least W + S + V and under the four tasks' work.
+///
+/// In each, the critical path crosses a dependence edge between each two tasks on the
+/// longest side (the chain's three; A→B→D, W→S→V: two).
+#[test]
+fn ompt_records_depend_clauses_as_edges() {
+    let dir = TempDir::new("ompt-depend");
+    let Some(exe) = build_test_program("depend", &dir.0) else {
+        return;
+    };
+    let Some(tool) = ompt_tool(&dir.0) else {
+        return;
+    };
+    for threads in [1u32, 2] {
+        for (args, edges, path) in [
+            (
+                &["chain", "4", "3"][..],
+                &[(0usize, 1usize), (1, 2), (2, 3)][..],
+                &[0usize, 1, 2, 3][..],
+            ),
+            (
+                &["diamond", "2", "9", "3", "2"][..],
+                &[(0, 1), (0, 2), (1, 3), (2, 3)][..],
+                &[0, 1, 3][..],
+            ),
+            (
+                &["readers", "2", "3", "9", "2"][..],
+                &[(0, 1), (0, 2), (1, 3), (2, 3)][..],
+                &[0, 2, 3][..],
+            ),
+        ] {
+            let what = format!("depend {args:?} on {threads} threads");
+            let file = dir.0.join(format!("{}-{threads}.dag", args[0]));
+            let (_, rec) = record_test_program(&exe, &tool, threads, args, &file);
+            assert_eq!(rec.header.version, 2, "{what}");
+            let tasks = explicit_tasks(&rec);
+            assert_eq!(tasks.len(), 4, "{what}");
+            let mut expected: Vec<(u64, u64)> = edges
+                .iter()
+                .map(|&(a, b)| (tasks[a].number, tasks[b].number))
+                .collect();
+            expected.sort_unstable();
+            let mut got = rec.dependences.clone();
+            got.sort_unstable();
+            assert_eq!(got, expected, "{what}: {tasks:?}");
+            // The runtime honoured them: each sink started after its source ended.
+            for &(a, b) in edges {
+                assert!(
+                    tasks[b].start >= tasks[a].end,
+                    "{what}: {a} → {b}: {tasks:?}"
+                );
+            }
+            let g = rec.graph();
+            let s = taskpar::stats::Stats::of(
+                &g,
+                rec.header.workers,
+                rec.nodes,
+                &taskpar::stats::StatsOptions::default(),
+            );
+            assert_eq!(s.identity_gap(), 0, "{what}");
+            assert_eq!(s.dependences, edges.len() as u64, "{what}");
+            let on_path: u64 = path.iter().map(|&k| tasks[k].work).sum();
+            let all: u64 = tasks.iter().map(|t| t.work).sum();
+            assert!(s.span >= on_path, "{what}: span {} < {on_path}", s.span);
+            if args[0] != "chain" {
+                assert!(s.span < all, "{what}: span {} ≥ all tasks {all}", s.span);
+            }
+            // The critical path follows the dependences through the expected tasks: one
+            // dependence edge between each two of them (the chain's three, the longer
+            // side's two).
+            let critical = &taskpar::stats::critical_paths(&g, 1)[0];
+            let crossed = critical
+                .windows(2)
+                .filter(|w| {
+                    g.preds(w[1] as usize)
+                        .contains(&(w[0], taskpar::dag::EdgeKind::Depend))
+                })
+                .count();
+            assert_eq!(crossed, path.len() - 1, "{what}: {critical:?}");
+            // The tree alone (the edges dropped) lets the tasks run side by side.
+            let bare = taskpar::dag::Graph::from_root(match &rec.body {
+                taskpar::dag::Body::Tree(root) => root,
+                taskpar::dag::Body::Graph(_) => unreachable!(),
+            });
+            let sb = taskpar::stats::Stats::of(
+                &bare,
+                rec.header.workers,
+                rec.nodes,
+                &taskpar::stats::StatsOptions::default(),
+            );
+            assert!(
+                sb.span < on_path,
+                "{what}: without the edges the span {} is not under {on_path}",
+                sb.span
+            );
+        }
+    }
+}
+
+/// Nested parallel regions (`nested 2 2 3`: an outer team of 2, each thread running an
+/// inner team of 2 whose implicit tasks spin 3 ms and whose thread 0 creates two 3 ms
+/// tasks), with nesting off (`OMP_MAX_ACTIVE_LEVELS=1`: each inner team is its
+/// encountering thread) and on (`=2`: each inner team brings a thread of its own). The
+/// workers are the threads: as many as the program saw (2, then 4, or 3 when an inner team
+/// reuses the other's thread), and each runs one
+/// strand at a time (no two strands of positive length on one worker overlap, which team
+/// numbers would break: both inner teams have a thread 0 and a thread 1). The counts follow
+/// the tool's scheme, regions within regions: with inner teams of t threads (1 with nesting
+/// off, 2 with it on), k_o phases of the outer region and k_i of each inner one, creates =
+/// 4 tasks + 2·k_o + 2·t·k_i, waits = k_o + 2·k_i (no taskwait), ends = creates + 1; the
+/// work is at least the spins, (2·t + 4) × 3 ms.
+#[test]
+fn ompt_records_nested_parallel_regions_on_distinct_workers() {
+    let dir = TempDir::new("ompt-nested");
+    let Some(exe) = build_test_program("nested", &dir.0) else {
+        return;
+    };
+    let Some(tool) = ompt_tool(&dir.0) else {
+        return;
+    };
+    for (levels, threads, t) in [("1", 2..=2u32, 1u64), ("2", 3..=4, 2)] {
+        let what = format!("nested 2 2 3, OMP_MAX_ACTIVE_LEVELS={levels}");
+        let file = dir.0.join(format!("nested-{levels}.dag"));
+        let out = {
+            let _g = lock();
+            Command::new(&exe)
+                .args(["2", "2", "3"])
+                .env("OMP_MAX_ACTIVE_LEVELS", levels)
+                .env("OMP_TOOL_LIBRARIES", &tool)
+                .env("VATES_TASKREC", &file)
+                .output()
+                .expect("run nested")
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "{what}: {out:?}"
+        );
+        // The threads the program saw: the inner teams' threads return to libomp's pool at
+        // the end of their region, so when the two inner regions do not overlap (a loaded
+        // machine) the second may reuse the first's thread: 3 threads, not 4.
+        let seen: u32 = stdout
+            .trim()
+            .strip_prefix("ok threads=")
+            .and_then(|r| r.strip_suffix(" tasks=4"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{what}: {stdout:?}"));
+        assert!(threads.contains(&seen), "{what}: {seen} threads");
+        let rec = taskpar::dag::load(&file, &taskpar::dag::Limits::default())
+            .unwrap_or_else(|e| panic!("{what}: the file does not read: {e}"));
+        assert_eq!(rec.header.workers, seen, "{what}");
+        let g = rec.graph();
+        let mut by_worker: HashMap<u32, Vec<(u64, u64)>> = HashMap::new();
+        for n in g.nodes.iter().filter(|n| n.end > n.start) {
+            by_worker
+                .entry(n.worker)
+                .or_default()
+                .push((n.start, n.end));
+        }
+        assert_eq!(by_worker.len(), seen as usize, "{what}: {by_worker:?}");
+        for (w, spans) in &mut by_worker {
+            spans.sort_unstable();
+            for pair in spans.windows(2) {
+                assert!(
+                    pair[1].0 >= pair[0].1,
+                    "{what}: worker {w} runs {:?} and {:?} at once",
+                    pair[0],
+                    pair[1]
+                );
+            }
+        }
+        let c = g.counts();
+        let fits = (1..=2u64).any(|ko| {
+            (1..=2u64).any(|ki| c.creates == 4 + 2 * ko + 2 * t * ki && c.waits == ko + 2 * ki)
+        });
+        assert!(fits, "{what}: {c:?}");
+        assert_eq!(c.ends, c.creates + 1, "{what}: {c:?}");
+        let s = taskpar::stats::Stats::of(
+            &g,
+            rec.header.workers,
+            rec.nodes,
+            &taskpar::stats::StatsOptions::default(),
+        );
+        assert_eq!(s.identity_gap(), 0, "{what}");
+        assert!(s.work >= (2 * t + 4) * 3_000_000, "{what}: work {}", s.work);
+    }
 }

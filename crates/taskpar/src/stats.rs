@@ -81,6 +81,9 @@ pub struct Stats {
     /// Edge counts per kind ([`EdgeKind::ALL`] order), worker × worker (the last row and
     /// column: nodes on more than one worker or outside the pool).
     pub edges: Vec<Vec<Vec<u64>>>,
+    /// Dependence edges ([`EdgeKind::Depend`]: OpenMP's `depend` clauses), which DAG
+    /// Recorder's edge matrices have no place for.
+    pub dependences: u64,
     /// The parallelism profile (when asked for).
     pub profile: Vec<ProfilePoint>,
 }
@@ -117,6 +120,14 @@ impl Stats {
             cum_running,
             materialized,
             edges: edge_counts(g, p),
+            dependences: (0..g.nodes.len())
+                .map(|v| {
+                    g.preds(v)
+                        .iter()
+                        .filter(|&&(_, k)| k == EdgeKind::Depend)
+                        .count() as u64
+                })
+                .sum(),
             profile: sweep.profile,
         }
     }
@@ -230,6 +241,10 @@ impl Stats {
         let _ = writeln!(w, "dag nodes             = {}", self.dag_nodes());
         let _ = writeln!(w, "materialized nodes    = {}", self.materialized);
         let _ = writeln!(w, "compression ratio     = {:.6}", self.compression_ratio());
+        if self.dependences > 0 {
+            // Not a DAG Recorder field: only files with dependences print it.
+            let _ = writeln!(w, "dependence edges      = {}", self.dependences);
+        }
         let names = [
             "end-parent edges:",
             "create-child edges:",
@@ -429,10 +444,13 @@ fn edge_counts(g: &Graph, p: u32) -> Vec<Vec<Vec<u64>>> {
     let k = p as usize + 1;
     let idx = |w: u32| (w as usize).min(k - 1);
     let mut m = vec![vec![vec![0u64; k]; k]; EdgeKind::ALL.len()];
-    let slot = |e: EdgeKind| EdgeKind::ALL.iter().position(|&x| x == e).unwrap_or(0);
+    let slot = |e: EdgeKind| EdgeKind::ALL.iter().position(|&x| x == e);
     for (v, n) in g.nodes.iter().enumerate() {
         for &(u, kind) in g.preds(v) {
-            m[slot(kind)][idx(g.nodes[u as usize].worker)][idx(n.worker)] += 1;
+            // A dependence has no matrix (Stats::dependences counts them).
+            if let Some(s) = slot(kind) {
+                m[s][idx(g.nodes[u as usize].worker)][idx(n.worker)] += 1;
+            }
         }
         // The logical edges inside a collapsed node, on its worker's diagonal.
         let w = idx(n.worker);

@@ -1,8 +1,8 @@
 /*
  * vates_ompt.c: an OMPT tool (OpenMP 5 tools interface) that records the task DAG of an
- * unmodified OpenMP program and writes it as a vates DAG file, version 1
- * (docs/dag-file.md), which `vates taskpar stats` and the other readers take like the
- * Rust recorder's (taskrec) files.
+ * unmodified OpenMP program and writes it as a vates DAG file (docs/dag-file.md): version 2
+ * when the run had `depend` clauses between tasks, else version 1. `vates taskpar stats` and
+ * the other readers take it like the Rust recorder's (taskrec) files.
  *
  *   clang -O2 -fPIC -shared -o libvates_ompt.so vates_ompt.c
  *   OMP_TOOL_LIBRARIES=$PWD/libvates_ompt.so VATES_TASKREC=run.dag OMP_NUM_THREADS=2 ./prog
@@ -23,8 +23,15 @@
  * Without either variable ompt_start_tool returns NULL: the runtime then registers no
  * callback and the program runs as without the tool.
  *
- * What is recorded (times: CLOCK_MONOTONIC_RAW in ns since initialize; workers: the OpenMP
- * thread numbers of the outermost team, 0 for the initial thread):
+ * What is recorded (times: ns since initialize, read on the hot path from the time-stamp
+ * counter when it is invariant and converted when written, else CLOCK_MONOTONIC_RAW; see
+ * "the clock" below; workers: the threads
+ * that reported an event, numbered in the order they first did, the initial thread 0; the
+ * header's `workers` is their count. A thread keeps its number whatever team and level it
+ * runs in, so nested parallel regions (OMP_MAX_ACTIVE_LEVELS > 1), whose inner teams bring
+ * threads of their own, get distinct workers, and a worker runs one strand at a time.
+ * With one outermost team, worker numbers are the team's thread numbers up to a
+ * permutation of 1..P-1):
  *
  * - The initial task is the root TASK. Its strands run from the first parallel region's
  *   begin (a zero-length strand), between regions, and end at the last region's end
@@ -51,29 +58,77 @@
  * - task_schedule: the prior task's open strand ends, with kind 2 if the task completed
  *   (its TASK is then done), else kind 3; the next task's strand starts, unless the next
  *   task is inside a taskwait, taskgroup or barrier (its strand starts at that region's
- *   end).
+ *   end). When the next task is the one this thread created last and the prior task's
+ *   strand began at the end of that create callback (no event between), the runtime is
+ *   running the new task inside the creating call (undeferred and included tasks, and
+ *   every task of a one-thread team): that strand is runtime, so it is recorded with zero
+ *   length at the schedule and its time is delay. (A program that enters the runtime
+ *   without an OMPT event in between, such as `taskyield` right after a `task`, would
+ *   have its code there booked as delay too.)
  * - taskwait and taskgroup (sync_region begin): the strand ends with kind 1 and the items
  *   since the task's previous wait (or its start) become a SECTION ending with that
  *   strand, which the reader joins with the tasks created in it; the next strand starts
  *   at the sync_region end.
+ * - depend clauses (ompt_callback_dependences, on the creating thread right after
+ *   task_create): the new task's edges from the earlier siblings it must follow, found
+ *   from a table of its parent's (address → the last task with an out-type dependence
+ *   on it, and the `in` tasks since): an `in` follows the last out-type task; an
+ *   out-type one follows the `in` tasks since that one, or else that one. out, inout,
+ *   mutexinoutset and inoutset count as out-type (mutexinoutset tasks are ordered in
+ *   their creation order, whichever the runtime ran first: a DAG has no mutual
+ *   exclusion; inoutset tasks are serialised among themselves). A taskwait or taskgroup
+ *   clears the table (it joined every child so far, which implies any later edge from
+ *   one). The edges are the file's dependence list (task numbers in the file's order).
+ *   The tool finds them itself rather than take libomp's task_dependence pairs, which
+ *   omit a source that had already completed when the sink was created. Doacross
+ *   (source, sink) dependences and `taskwait depend` are not task edges and are ignored.
  *
- * Per thread and without locks: every record is bump-allocated from the calling thread's
- * own arena, and a task's items are appended only by the thread running it (the runtime's
- * own synchronisation orders a task's creation before its execution). At finalize the
- * tree is walked from the root and written to the file VATES_TASKREC names.
+ * Work and delay. A callback that ends a strand reads the clock on entry, and one that
+ * also starts a strand reads it again on exit (a sync region's end, which only starts
+ * one, reads once), so the tool's own time is delay, as DAG Recorder books the runtime
+ * and itself. OMPT has no event for the return from a task creation or a task's
+ * completion, so the runtime's code between a callback's exit and the program
+ * (allocating a task before its create callback, queueing it after, freeing it after its
+ * completion, returning from the runtime) stays in the strands: work.
  *
- * Not recorded: depend clauses (dependences between sibling tasks), nested parallel
- * regions (their worker numbers would collide; a warning is printed), detached tasks,
- * target regions, and collapsing (the header says "collapse": false).
+ * Per thread and without locks or atomics on the hot path: every record is bump-allocated
+ * from the calling thread's own arena (8 MB chunks advised as 2 MB huge pages: one page
+ * fault per 2 MB), and a task's items are appended only by the thread running it (the
+ * runtime's own synchronisation orders a task's creation before its execution); the
+ * thread's state is one initial-exec TLS load. Records are small (an item 40 bytes, an
+ * explicit task 80: fib records 280 bytes per task). At finalize the tree is walked from
+ * the root and written to the file VATES_TASKREC names.
+ *
+ * Cost (bench/RESULTS.md, "Recording cost per task, three recorders"): about 120 ns per
+ * task on fib and 95 on nqueens at one thread, of which libomp's own OMPT dispatch (the
+ * same callbacks, empty) is 11-23 ns. Before the counter and the huge-page arena, about
+ * eight clock_gettime calls per task and the page faults of calloc'd chunks made it 4x
+ * that.
+ *
+ * A nested parallel region is recorded as the outermost ones are, inside the implicit task
+ * that encountered it: a section per phase of the inner team's implicit tasks, created by
+ * the encountering implicit task, whose strand ends at the inner parallel_begin and starts
+ * again at its parallel_end.
+ *
+ * Not recorded: detached tasks, target regions, and collapsing (the header says
+ * "collapse": false).
  */
 #define _GNU_SOURCE
 #include <omp-tools.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
 
 /* ---- the file's tags --------------------------------------------------------------- */
 
@@ -86,41 +141,75 @@ struct vtask;
 struct region;
 
 /* One item of a task: a strand, a create (a strand and the created task), a section (its
- * items) or a parallel region (expanded into a section when written). */
+ * items) or a parallel region (expanded into a section when written). 40 bytes. */
 typedef struct item {
     struct item *next;
-    uint8_t tag;
-    uint8_t kind;
-    uint32_t worker;
     uint64_t start, end;
     union {
-        struct vtask *child;
-        struct {
-            struct item *first;
-            uint32_t count;
-        } sec;
-        struct region *region;
+        struct vtask *child;   /* a create's task */
+        struct item *first;    /* a section's items */
+        struct region *region; /* a region */
     } u;
+    union {
+        uint32_t worker; /* a strand's or a create's */
+        uint32_t count;  /* a section's items */
+    };
+    uint8_t tag;
+    uint8_t kind;
 } item;
 
 typedef struct list {
     item *first, *last;
-    uint32_t count;
 } list;
 
+/* A task, or the part of an implicit task between two barriers (a phase). An explicit
+ * task takes the first 80 bytes (up to next_phase); an implicit one the whole. */
 typedef struct vtask {
     list done_items; /* items up to the last wait (sections and items outside them) */
     list open;       /* items since the last wait */
+    uint32_t done_count, open_count;
     uint64_t strand_start;
     uint32_t strand_worker;
     uint8_t running; /* a strand is open */
     uint8_t in_sync; /* inside a taskwait, taskgroup or barrier */
     uint8_t done;    /* its last strand ended */
     uint8_t implicit;
-    struct vtask *next_phase; /* an implicit task: its part after the next barrier */
-    uint64_t released;        /* a phase: when the barrier before it ended on its thread */
+    struct vtask *parent;  /* an explicit task: the task that created it */
+    struct deptable *deps; /* its children's depend clauses since its last wait */
+    uint64_t number;       /* 1 + its number in the file (0: not written) */
+    /* An implicit task's only: */
+    struct vtask *next_phase; /* its part after the next barrier */
+    uint64_t released;        /* when the barrier before this phase ended on its thread */
     uint8_t after_generic;    /* a phase after a barrier the runtime did not say the kind of */
 } vtask;
+
+/* ---- dependences ------------------------------------------------------------------
+ * A task's children's depend clauses since its last wait, by address: the last task with
+ * an out-type dependence on it and the tasks with `in` since then. The table belongs to
+ * the parent and only the thread running the parent touches it (the dependences callback
+ * comes on the creating thread, right after task_create). */
+
+typedef struct reader {
+    struct reader *next;
+    vtask *task;
+} reader;
+
+typedef struct dep_entry {
+    uintptr_t addr; /* 0: empty */
+    vtask *last_out;
+    reader *readers;
+} dep_entry;
+
+typedef struct deptable {
+    uint32_t cap, used;
+    dep_entry *e;
+} deptable;
+
+/* An edge of the file's dependence list: `to` starts after `from` ended. */
+typedef struct dep_edge {
+    struct dep_edge *next;
+    vtask *from, *to;
+} dep_edge;
 
 typedef struct region {
     uint64_t begin;
@@ -135,28 +224,100 @@ typedef struct tstate {
     size_t left;
     uint32_t worker;
     struct tstate *next_thread;
+    dep_edge *edges; /* the dependences found on this thread */
+    vtask *created;  /* the task this thread created last, */
+    uint64_t after_create; /* and when its creator's next strand began */
 } tstate;
 
-static _Thread_local tstate *tls;
+/* initial-exec: a load off the thread pointer, not a call to __tls_get_addr (the tool is
+ * dlopen'ed; one pointer fits the static TLS that glibc keeps for such libraries). */
+static _Thread_local tstate *tls __attribute__((tls_model("initial-exec")));
 static _Atomic(tstate *) threads;
-static uint64_t t0;
 static vtask *root;
-static atomic_int levels; /* active parallel regions (nested ones are warned about) */
-static atomic_int warned_nested;
+static atomic_int levels; /* parallel regions begun and not ended, at every level */
+static atomic_uint next_worker; /* the next thread's worker number */
 /* The parallel part: the first outermost parallel_begin and the last parallel_end. */
 static int have_region;
 static uint64_t first_begin, last_end;
 
-static uint64_t now(void) {
+/* ---- the clock ---------------------------------------------------------------------
+ * The hot path reads the time-stamp counter when the CPU's is invariant (constant_tsc and
+ * nonstop_tsc in /proc/cpuinfo) and the kernel's clocksource is `tsc` (it is only when
+ * the cores' counters agree): one instruction, where clock_gettime costs a vDSO call
+ * several times as long, and half of each read's latency falls inside the strands around
+ * it (work). Ticks become ns since the start when written, at the rate measured between
+ * the start and the end of the run against CLOCK_MONOTONIC_RAW. Without an invariant
+ * counter the hot path reads CLOCK_MONOTONIC_RAW itself (ticks are then ns). */
+
+static int use_tsc;
+static uint64_t tick0, ns0;       /* the start, in ticks and in CLOCK_MONOTONIC_RAW ns */
+static double ns_per_tick = 1.0;  /* measured at the end (tsc) */
+
+static uint64_t mono_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec - t0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t now(void) {
+#if HAVE_TSC
+    if (__builtin_expect(use_tsc, 1)) return __rdtsc();
+#endif
+    return mono_ns();
+}
+
+/* Whether /proc/cpuinfo's flags include both `constant_tsc` and `nonstop_tsc`, and the
+ * kernel keeps time with the counter (it does only when the cores' counters agree). */
+static int invariant_tsc(void) {
+#if HAVE_TSC
+    char source[64] = "";
+    FILE *cs = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (!cs) return 0;
+    if (!fgets(source, sizeof source, cs)) source[0] = '\0';
+    fclose(cs);
+    if (strncmp(source, "tsc\n", 4)) return 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return 0;
+    char line[4096];
+    int ok = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "flags", 5)) continue;
+        ok = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+        break;
+    }
+    fclose(f);
+    return ok;
+#else
+    return 0;
+#endif
+}
+
+static void clock_start(void) {
+    use_tsc = invariant_tsc();
+    ns0 = mono_ns();
+    tick0 = now();
+}
+
+/* At the end: the counter's rate over the run. */
+static void clock_end(void) {
+    if (!use_tsc) return;
+    uint64_t ns = mono_ns(), t = now();
+    if (t > tick0 && ns > ns0) ns_per_tick = (double)(ns - ns0) / (double)(t - tick0);
+}
+
+/* A time read by now() as ns since the start. */
+static uint64_t to_ns(uint64_t t) {
+    if (t <= tick0) return 0;
+    return use_tsc ? (uint64_t)((double)(t - tick0) * ns_per_tick + 0.5) : t - tick0;
 }
 
 static tstate *me(void) {
     if (!tls) {
         tstate *s = calloc(1, sizeof *s);
         if (!s) abort();
+        /* Workers are the threads, numbered as they first report (the initial thread, which
+         * reports the initial task before any other thread exists, is 0). */
+        s->worker = atomic_fetch_add(&next_worker, 1);
         s->next_thread = atomic_load(&threads);
         while (!atomic_compare_exchange_weak(&threads, &s->next_thread, s)) {
         }
@@ -165,17 +326,27 @@ static tstate *me(void) {
     return tls;
 }
 
-/* Bump allocation from this thread's arena (zeroed; never freed: the process ends). */
+/* Bump allocation from this thread's arena (zeroed; never freed: the process ends). The
+ * arena's chunks are anonymous mappings of 8 MB aligned to 2 MB and advised as huge pages:
+ * the first touch of each 2 MB is one page fault, not 512. */
+#define CHUNK ((size_t)8 << 20)
+#define HUGE ((size_t)2 << 20)
 static void *alloc(size_t size) {
     tstate *s = me();
-    size = (size + 15) & ~(size_t)15;
-    if (s->left < size) {
-        size_t n = size > (1u << 20) ? size : (1u << 20);
-        s->chunk = calloc(1, n);
-        if (!s->chunk) {
+    size = (size + 7) & ~(size_t)7;
+    if (__builtin_expect(s->left < size, 0)) {
+        size_t n = size > CHUNK ? (size + HUGE - 1) & ~(HUGE - 1) : CHUNK;
+        char *m = mmap(NULL, n + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                       -1, 0);
+        if (m == MAP_FAILED) {
             fputs("vates-ompt: out of memory\n", stderr);
             abort();
         }
+        char *aligned = (char *)(((uintptr_t)m + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+#ifdef MADV_HUGEPAGE
+        madvise(aligned, n, MADV_HUGEPAGE);
+#endif
+        s->chunk = aligned;
         s->left = n;
     }
     void *p = s->chunk;
@@ -184,17 +355,17 @@ static void *alloc(size_t size) {
     return p;
 }
 
-static void push(list *l, item *it) {
+static inline void push(list *l, uint32_t *count, item *it) {
     if (l->last)
         l->last->next = it;
     else
         l->first = it;
     l->last = it;
-    l->count++;
+    ++*count;
 }
 
 static vtask *new_task(int implicit) {
-    vtask *t = alloc(sizeof *t);
+    vtask *t = alloc(implicit ? sizeof *t : offsetof(vtask, next_phase));
     t->implicit = (uint8_t)implicit;
     return t;
 }
@@ -220,19 +391,22 @@ static item *end_strand(vtask *t, uint8_t kind, uint64_t at) {
     }
     it->end = at;
     t->running = 0;
-    push(&t->open, it);
+    push(&t->open, &t->open_count, it);
     return it;
 }
 
 /* The items since the last wait, ended by a wait strand, become a section. */
 static void close_section(vtask *t, uint64_t at) {
+    /* The wait joins every child so far: a later child's dependence on one is implied. */
+    t->deps = NULL;
     end_strand(t, END_WAIT, at);
     item *s = alloc(sizeof *s);
     s->tag = TAG_SECTION;
-    s->u.sec.first = t->open.first;
-    s->u.sec.count = t->open.count;
+    s->u.first = t->open.first;
+    s->count = t->open_count;
     memset(&t->open, 0, sizeof t->open);
-    push(&t->done_items, s);
+    t->open_count = 0;
+    push(&t->done_items, &t->done_count, s);
 }
 
 static vtask *task_of(ompt_data_t *d) { return d ? (vtask *)d->ptr : NULL; }
@@ -247,7 +421,6 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     if (flags & ompt_task_initial) {
         if (endpoint == ompt_scope_begin && !root) {
             root = new_task(0);
-            me()->worker = 0;
             task_data->ptr = root;
             begin_strand(root, now());
         }
@@ -257,7 +430,6 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         vtask *t = new_task(1);
         task_data->ptr = t;
         region *r = parallel_data ? (region *)parallel_data->ptr : NULL;
-        if (atomic_load(&levels) <= 1) me()->worker = index;
         if (r && index < r->slots) r->tasks[index] = t;
         begin_strand(t, now());
     } else {
@@ -274,11 +446,7 @@ static void on_parallel_begin(ompt_data_t *encountering, const ompt_frame_t *fra
                               const void *codeptr) {
     (void)frame, (void)flags, (void)codeptr;
     uint64_t at = now();
-    if (atomic_fetch_add(&levels, 1) >= 1) {
-        if (!atomic_exchange(&warned_nested, 1))
-            fputs("vates-ompt: nested parallel region: its worker numbers are team-local\n",
-                  stderr);
-    } else if (!have_region) {
+    if (atomic_fetch_add(&levels, 1) == 0 && !have_region) {
         have_region = 1;
         first_begin = at;
     }
@@ -324,24 +492,35 @@ static void on_task_create(ompt_data_t *encountering, const ompt_frame_t *frame,
     new_task_data->ptr = child;
     vtask *e = task_of(encountering);
     if (!e) return;
+    child->parent = e;
     item *it = end_strand(e, END_CREATE, at);
     it->tag = TAG_CREATE;
     it->u.child = child;
-    begin_strand(e, now());
+    uint64_t after = now();
+    begin_strand(e, after);
+    tstate *s = me();
+    s->created = child;
+    s->after_create = after;
 }
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
     uint64_t at = now();
     vtask *p = task_of(prior);
+    vtask *n = task_of(next);
     if (p && !p->done) {
         if (status == ompt_task_complete || status == ompt_task_late_fulfill) {
             end_strand(p, END_END, at);
             p->done = 1;
         } else if (p->running) {
+            /* The runtime runs the task this thread just created, inside the creating call
+             * (an undeferred or included task; a serialised team's, as on one thread): the
+             * creator's strand since the create callback is runtime, not program, and is
+             * recorded with zero length here (its time is delay). */
+            tstate *s = me();
+            if (n && n == s->created && p->strand_start == s->after_create) p->strand_start = at;
             end_strand(p, END_OTHER, at);
         }
     }
-    vtask *n = task_of(next);
     if (n && !n->in_sync) begin_strand(n, now());
 }
 
@@ -381,9 +560,89 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         }
         t->in_sync = 1;
     } else if (endpoint == ompt_scope_end) {
+        /* Only a strand begins here: the entry's reading serves (what follows it is a few
+         * stores), one clock read per region end instead of two. */
         if (t->implicit && t->in_sync && !wait) t->released = at;
         t->in_sync = 0;
-        begin_strand(t, now());
+        begin_strand(t, at);
+    }
+}
+
+static dep_entry *dep_find(deptable *d, uintptr_t addr, int insert) {
+    if (insert && 2 * (d->used + 1) > d->cap) {
+        deptable n = {d->cap ? 2 * d->cap : 16, 0, NULL};
+        n.e = alloc(n.cap * sizeof *n.e);
+        for (uint32_t i = 0; i < d->cap; i++) {
+            if (!d->e[i].addr) continue;
+            uint32_t j = (uint32_t)(d->e[i].addr >> 3) & (n.cap - 1);
+            while (n.e[j].addr) j = (j + 1) & (n.cap - 1);
+            n.e[j] = d->e[i];
+            n.used++;
+        }
+        *d = n; /* the old slots stay in the arena */
+    }
+    if (!d->cap) return NULL;
+    uint32_t j = (uint32_t)(addr >> 3) & (d->cap - 1);
+    while (d->e[j].addr) {
+        if (d->e[j].addr == addr) return &d->e[j];
+        j = (j + 1) & (d->cap - 1);
+    }
+    if (!insert) return NULL;
+    d->e[j].addr = addr;
+    d->used++;
+    return &d->e[j];
+}
+
+static void dep_edge_add(vtask *from, vtask *to, dep_edge *mark) {
+    if (!from || from == to) return;
+    tstate *s = me();
+    for (dep_edge *e = s->edges; e != mark; e = e->next)
+        if (e->from == from) return; /* already found for this task */
+    dep_edge *e = alloc(sizeof *e);
+    e->from = from;
+    e->to = to;
+    e->next = s->edges;
+    s->edges = e;
+}
+
+/* A new task's depend clauses: its edges from the siblings it must follow (an `in` after
+ * the last out-type task on the address; an out-type after the `in` tasks since then, or
+ * else after the last out-type task), then the table updated. out, inout, mutexinoutset
+ * and inoutset are all out-type here: mutexinoutset tasks are ordered in their creation
+ * order, whichever ran first (a DAG has no mutual exclusion), and inoutset tasks are
+ * serialised among themselves. Doacross dependences (source, sink) are not task edges. */
+static void on_dependences(ompt_data_t *task_data, const ompt_dependence_t *deps, int ndeps) {
+    vtask *t = task_of(task_data);
+    /* A task that already runs (libomp reports `taskwait depend` so) is not a new one. */
+    if (!t || !t->parent || t->running || t->done || ndeps <= 0) return;
+    vtask *p = t->parent;
+    if (!p->deps) p->deps = alloc(sizeof *p->deps);
+    dep_edge *mark = me()->edges;
+    for (int i = 0; i < ndeps; i++) {
+        ompt_dependence_type_t k = deps[i].dependence_type;
+        if (k == ompt_dependence_type_source || k == ompt_dependence_type_sink) continue;
+        dep_entry *e = dep_find(p->deps, (uintptr_t)deps[i].variable.ptr, 0);
+        if (!e) continue;
+        if (k == ompt_dependence_type_in || !e->readers) {
+            dep_edge_add(e->last_out, t, mark);
+        } else {
+            for (reader *r = e->readers; r; r = r->next) dep_edge_add(r->task, t, mark);
+        }
+    }
+    for (int i = 0; i < ndeps; i++) {
+        ompt_dependence_type_t k = deps[i].dependence_type;
+        if (k == ompt_dependence_type_source || k == ompt_dependence_type_sink) continue;
+        dep_entry *e = dep_find(p->deps, (uintptr_t)deps[i].variable.ptr, 1);
+        if (k == ompt_dependence_type_in) {
+            if (e->readers && e->readers->task == t) continue;
+            reader *r = alloc(sizeof *r);
+            r->task = t;
+            r->next = e->readers;
+            e->readers = r;
+        } else {
+            e->last_out = t;
+            e->readers = NULL;
+        }
     }
 }
 
@@ -393,6 +652,7 @@ typedef struct buf {
     unsigned char *p;
     size_t len, cap;
     uint64_t nodes;
+    uint64_t tasks; /* TASK nodes written: the next task's number */
     uint32_t max_worker;
 } buf;
 
@@ -416,20 +676,21 @@ static void u8_(buf *b, uint8_t v) { bytes(b, &v, 1); }
 static void u32_(buf *b, uint32_t v) { bytes(b, &v, 4); }
 static void u64_(buf *b, uint64_t v) { bytes(b, &v, 8); }
 
+/* A strand's worker and times (read by now(); written as ns since the start). */
 static void strand_fields(buf *b, uint32_t worker, uint64_t start, uint64_t end) {
     if (worker > b->max_worker) b->max_worker = worker;
     u32_(b, worker);
-    u64_(b, start);
-    u64_(b, end);
+    u64_(b, to_ns(start));
+    u64_(b, to_ns(end));
 }
 
-static void write_task(buf *b, const vtask *t);
+static void write_task(buf *b, vtask *t);
 static void write_region(buf *b, const item *it);
-static const vtask *live(const vtask *p);
+static vtask *live(vtask *p);
 static uint32_t count_items(const item *it, uint32_t count);
 
 static void write_create(buf *b, uint32_t worker, uint64_t start, uint64_t end,
-                         const vtask *child) {
+                         vtask *child) {
     b->nodes++;
     u8_(b, TAG_CREATE);
     strand_fields(b, worker, start, end);
@@ -453,8 +714,8 @@ static void write_items(buf *b, const item *it, uint32_t count) {
             b->nodes++;
             u8_(b, TAG_SECTION);
             u64_(b, 0);
-            u32_(b, count_items(it->u.sec.first, it->u.sec.count));
-            write_items(b, it->u.sec.first, it->u.sec.count);
+            u32_(b, count_items(it->u.first, it->count));
+            write_items(b, it->u.first, it->count);
             break;
         case TAG_REGION:
             write_region(b, it);
@@ -469,14 +730,14 @@ static void write_items(buf *b, const item *it, uint32_t count) {
  * tells it apart. That last part is runtime (the release of the final barrier and the
  * implicit task's end, which libomp reports for worker threads only at the next fork or
  * at exit): the implicit task ends with the previous phase. */
-static const vtask *live(const vtask *p) {
+static vtask *live(vtask *p) {
     return p && p->after_generic && !p->next_phase ? NULL : p;
 }
 
 /* The sections a region is written as: one per phase (at least one). */
 static uint32_t region_phases(const region *r) {
     uint32_t n = 0;
-    const vtask **phase = alloc(r->slots * sizeof *phase);
+    vtask **phase = alloc(r->slots * sizeof *phase);
     for (uint32_t i = 0; i < r->slots; i++) phase[i] = live(r->tasks[i]);
     for (;;) {
         int any = 0;
@@ -505,7 +766,7 @@ static uint32_t count_items(const item *it, uint32_t count) {
  * before it on any thread). */
 static void write_region(buf *b, const item *it) {
     const region *r = it->u.region;
-    const vtask **phase = alloc(r->slots * sizeof *phase);
+    vtask **phase = alloc(r->slots * sizeof *phase);
     for (uint32_t i = 0; i < r->slots; i++) phase[i] = live(r->tasks[i]);
     uint64_t at = it->end;
     int first = 1;
@@ -547,15 +808,16 @@ static void write_region(buf *b, const item *it) {
 
 /* A task; one that never reported its end (still running at finalize) gets a
  * zero-length end strand after its last item, since the format's tasks end with one. */
-static void write_task(buf *b, const vtask *t) {
+static void write_task(buf *b, vtask *t) {
     const item *last = t->open.last ? t->open.last : t->done_items.last;
     int ended = last && last->tag == TAG_STRAND && last->kind == END_END;
+    t->number = ++b->tasks;
     b->nodes++;
     u8_(b, TAG_TASK);
-    u32_(b, count_items(t->done_items.first, t->done_items.count) +
-                count_items(t->open.first, t->open.count) + !ended);
-    write_items(b, t->done_items.first, t->done_items.count);
-    write_items(b, t->open.first, t->open.count);
+    u32_(b, count_items(t->done_items.first, t->done_count) +
+                count_items(t->open.first, t->open_count) + !ended);
+    write_items(b, t->done_items.first, t->done_count);
+    write_items(b, t->open.first, t->open_count);
     if (!ended) {
         uint64_t at = t->running ? t->strand_start : last ? last->end : 0;
         b->nodes++;
@@ -568,7 +830,7 @@ static void write_task(buf *b, const vtask *t) {
 static void first_last(const item *it, uint32_t count, uint64_t *lo, uint64_t *hi) {
     for (uint32_t k = 0; k < count && it; k++, it = it->next) {
         if (it->tag == TAG_SECTION) {
-            first_last(it->u.sec.first, it->u.sec.count, lo, hi);
+            first_last(it->u.first, it->count, lo, hi);
             continue;
         }
         if (it->start < *lo) *lo = it->start;
@@ -582,7 +844,7 @@ static void first_last(const item *it, uint32_t count, uint64_t *lo, uint64_t *h
 static void clamp_items(item *it, uint32_t count, uint64_t lo, uint64_t hi) {
     for (uint32_t k = 0; k < count && it; k++, it = it->next) {
         if (it->tag == TAG_SECTION) {
-            clamp_items(it->u.sec.first, it->u.sec.count, lo, hi);
+            clamp_items(it->u.first, it->count, lo, hi);
             continue;
         }
         if (it->start < lo) it->start = lo;
@@ -634,16 +896,29 @@ static void read_line(const char *path, const char *prefix, char *out, size_t n)
 
 static void write_file(const char *path, const char *elapsed_path, uint64_t t_end) {
     if (have_region && last_end >= first_begin) {
-        clamp_items(root->done_items.first, root->done_items.count, first_begin, last_end);
-        clamp_items(root->open.first, root->open.count, first_begin, last_end);
+        clamp_items(root->done_items.first, root->done_count, first_begin, last_end);
+        clamp_items(root->open.first, root->open_count, first_begin, last_end);
     }
     buf b = {0};
     write_task(&b, root);
+    /* The dependence list (version 2), by task numbers; only between written tasks. */
+    buf deps = {0};
+    uint64_t ndeps = 0;
+    for (tstate *s = atomic_load(&threads); s; s = s->next_thread)
+        for (const dep_edge *e = s->edges; e; e = e->next) {
+            if (!e->from->number || !e->to->number || e->from->number >= e->to->number)
+                continue;
+            u64_(&deps, e->from->number - 1);
+            u64_(&deps, e->to->number - 1);
+            ndeps++;
+        }
+    uint32_t version = ndeps ? 2 : 1; /* version 1 when there is nothing to add */
     uint64_t lo = UINT64_MAX, hi = 0;
-    first_last(root->done_items.first, root->done_items.count, &lo, &hi);
-    first_last(root->open.first, root->open.count, &lo, &hi);
+    first_last(root->done_items.first, root->done_count, &lo, &hi);
+    first_last(root->open.first, root->open_count, &lo, &hi);
     if (lo > hi) lo = hi = t_end;
-    if (elapsed_path) write_elapsed(elapsed_path, (double)(hi - lo) / 1e9);
+    uint64_t elapsed = to_ns(hi) - to_ns(lo);
+    if (elapsed_path) write_elapsed(elapsed_path, (double)elapsed / 1e9);
 
     char *header = NULL;
     size_t header_len = 0;
@@ -654,13 +929,13 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
     read_line("/proc/cpuinfo", "model name", cpu, sizeof cpu);
     read_line("/proc/cpuinfo", "cpu MHz", mhz, sizeof mhz);
     double cpu_mhz = mhz[0] ? strtod(mhz, NULL) : 0.0;
-    fputs("{\"format\":\"vates-taskdag\",\"version\":1,\"recorder\":\"vates-ompt\",\"program\":",
-          h);
+    fprintf(h, "{\"format\":\"vates-taskdag\",\"version\":%u,\"recorder\":\"vates-ompt\",\"program\":",
+            version);
     json_string(h, program);
     fprintf(h,
             ",\"parameters\":{},\"workers\":%u,\"clock\":{\"unit\":\"ns\",\"frequency_hz\":1e9},"
             "\"elapsed\":%llu,\"collapse\":false,\"machine\":{\"cpu\":",
-            b.max_worker + 1, (unsigned long long)(hi - lo));
+            b.max_worker + 1, (unsigned long long)elapsed);
     json_string(h, cpu);
     if (cpu_mhz > 0.0) fprintf(h, ",\"cpu_mhz\":%.3f", cpu_mhz);
     fprintf(h, ",\"caches\":[]}}");
@@ -671,19 +946,25 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
         fprintf(stderr, "vates-ompt: cannot write %s\n", path);
         free(header);
         free(b.p);
+        free(deps.p);
         return;
     }
-    uint32_t version = 1, hl = (uint32_t)header_len;
+    uint32_t hl = (uint32_t)header_len;
     fwrite("VATESDAG", 1, 8, f);
     fwrite(&version, 4, 1, f);
     fwrite(&hl, 4, 1, f);
     fwrite(header, 1, header_len, f);
     fwrite(b.p, 1, b.len, f);
+    if (version >= 2) {
+        fwrite(&ndeps, 8, 1, f);
+        if (deps.len) fwrite(deps.p, 1, deps.len, f);
+    }
     fwrite("END.", 1, 4, f);
     fwrite(&b.nodes, 8, 1, f);
     if (fclose(f) != 0) fprintf(stderr, "vates-ompt: cannot write %s\n", path);
     free(header);
     free(b.p);
+    free(deps.p);
 }
 
 /* ---- start and finish ------------------------------------------------------------ */
@@ -691,11 +972,9 @@ static void write_file(const char *path, const char *elapsed_path, uint64_t t_en
 static const char *out_path;
 static const char *elapsed_path;
 
-/* Starts the clock (t0) and returns the runtime's ompt_set_callback, or NULL. */
+/* Starts the clock and returns the runtime's ompt_set_callback, or NULL. */
 static ompt_set_callback_t start(ompt_function_lookup_t lookup) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    t0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    clock_start();
     return (ompt_set_callback_t)lookup("ompt_set_callback");
 }
 
@@ -714,6 +993,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
         {ompt_callback_task_create, (ompt_callback_t)on_task_create},
         {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule},
         {ompt_callback_sync_region, (ompt_callback_t)on_sync_region},
+        {ompt_callback_dependences, (ompt_callback_t)on_dependences},
     };
     for (size_t i = 0; i < sizeof cbs / sizeof cbs[0]; i++) {
         ompt_set_result_t r = set(cbs[i].which, cbs[i].fn);
@@ -727,12 +1007,12 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
 static void finalize(ompt_data_t *tool_data) {
     (void)tool_data;
     uint64_t at = now();
+    clock_end();
     if (!root) {
         fputs("vates-ompt: no initial task was reported; nothing written\n", stderr);
         return;
     }
     if (!root->done) {
-        me()->worker = 0;
         end_strand(root, END_END, at);
         root->done = 1;
     }
@@ -782,7 +1062,8 @@ static void finalize_light(ompt_data_t *tool_data) {
                 elapsed_path);
         return;
     }
-    write_elapsed(elapsed_path, (double)(last_end - first_begin) / 1e9);
+    clock_end();
+    write_elapsed(elapsed_path, (double)(to_ns(last_end) - to_ns(first_begin)) / 1e9);
 }
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version) {

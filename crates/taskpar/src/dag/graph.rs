@@ -74,6 +74,10 @@ pub enum EdgeKind {
     WaitCont,
     /// Any other node to the next node of its task.
     OtherCont,
+    /// A task's end to the first node of a sibling task that depended on it (OpenMP's
+    /// `depend` clauses; a vates file's dependence list). DAG Recorder has no such kind:
+    /// it is not in [`EdgeKind::ALL`], and the statistics count it apart.
+    Depend,
 }
 
 impl EdgeKind {
@@ -86,9 +90,13 @@ impl EdgeKind {
         EdgeKind::OtherCont,
     ];
 
-    /// True for the edges Cilkview burdens (a stolen continuation, a return).
+    /// True for the edges Cilkview burdens (a stolen continuation, a return; and a
+    /// dependence, which like a return makes a task wait for another's end).
     pub fn burdened(self) -> bool {
-        matches!(self, EdgeKind::CreateCont | EdgeKind::End)
+        matches!(
+            self,
+            EdgeKind::CreateCont | EdgeKind::End | EdgeKind::Depend
+        )
     }
 }
 
@@ -109,19 +117,50 @@ struct Open {
     ends: Vec<(u32, EdgeKind)>,
 }
 
+/// The dependences while the graph is built: tasks are numbered as they are entered (the
+/// file's order), each sink's sources are looked up when it is entered, and a source's
+/// last node is kept when it is left.
+#[derive(Default)]
+struct Deps {
+    /// `(to, from)`, sorted.
+    by_sink: Vec<(u64, u64)>,
+    /// The last node of each source task left so far.
+    last: std::collections::HashMap<u64, u32>,
+    /// The tasks that are sources.
+    sources: std::collections::HashSet<u64>,
+    /// The next task's number.
+    next: u64,
+}
+
 impl Graph {
     /// The graph of a recorded root task.
     pub fn from_root(root: &Child) -> Graph {
-        sweep::deep_stack::run(|| Graph::build(root))
+        Graph::from_root_with(root, &[])
     }
 
-    fn build(root: &Child) -> Graph {
+    /// The graph of a recorded root task with `dependences` (`(from, to)`: an edge of
+    /// kind [`EdgeKind::Depend`] from task `from`'s last node to task `to`'s first, tasks
+    /// numbered in the file's order, the root 0). A dependence whose source is not left
+    /// before its sink is entered (as the reader checks) is ignored.
+    pub fn from_root_with(root: &Child, dependences: &[(u64, u64)]) -> Graph {
+        sweep::deep_stack::run(|| Graph::build(root, dependences))
+    }
+
+    fn build(root: &Child, dependences: &[(u64, u64)]) -> Graph {
         let mut g = Graph {
             pred_off: vec![0],
             ..Graph::default()
         };
+        let mut by_sink: Vec<(u64, u64)> = dependences.iter().map(|&(f, t)| (t, f)).collect();
+        by_sink.sort_unstable();
+        by_sink.dedup();
+        let mut deps = Deps {
+            sources: dependences.iter().map(|&(f, _)| f).collect(),
+            by_sink,
+            ..Deps::default()
+        };
         let mut open = Vec::new();
-        g.task(root, None, &mut open);
+        g.task(root, None, &mut open, &mut deps);
         g
     }
 
@@ -230,14 +269,35 @@ impl Graph {
     }
 
     /// Adds a task created by `creator`; its last node.
-    fn task(&mut self, c: &Child, creator: Option<u32>, open: &mut Vec<Open>) -> Option<u32> {
-        let first: Vec<(u32, EdgeKind)> =
+    fn task(
+        &mut self,
+        c: &Child,
+        creator: Option<u32>,
+        open: &mut Vec<Open>,
+        deps: &mut Deps,
+    ) -> Option<u32> {
+        let number = deps.next;
+        deps.next += 1;
+        let mut first: Vec<(u32, EdgeKind)> =
             creator.map(|c| (c, EdgeKind::Create)).into_iter().collect();
-        match c {
-            Child::Collapsed(a) => Some(self.collapsed(a, &first)),
-            Child::Task(t) => self.chain(&t.items, first, open).0,
-            Child::Pending(_) => None,
+        let lo = deps.by_sink.partition_point(|&(to, _)| to < number);
+        for &(to, from) in &deps.by_sink[lo..] {
+            if to != number {
+                break;
+            }
+            if let Some(&u) = deps.last.get(&from) {
+                first.push((u, EdgeKind::Depend));
+            }
         }
+        let last = match c {
+            Child::Collapsed(a) => Some(self.collapsed(a, &first)),
+            Child::Task(t) => self.chain(&t.items, first, open, deps).0,
+            Child::Pending(_) => None,
+        };
+        if let Some(v) = last.filter(|_| deps.sources.contains(&number)) {
+            deps.last.insert(number, v);
+        }
+        last
     }
 
     /// Adds a chain whose first node follows `incoming`; its last node and the edges into
@@ -247,6 +307,7 @@ impl Graph {
         items: &[Item],
         mut incoming: Vec<(u32, EdgeKind)>,
         open: &mut Vec<Open>,
+        deps: &mut Deps,
     ) -> (Option<u32>, Vec<(u32, EdgeKind)>) {
         let mut last = None;
         for item in items {
@@ -273,7 +334,7 @@ impl Graph {
                 } => {
                     let v = self.strand(strand, &incoming);
                     incoming = vec![(v, EdgeKind::CreateCont)];
-                    if let Some(end) = self.task(child, Some(v), open) {
+                    if let Some(end) = self.task(child, Some(v), open, deps) {
                         // The wait of the scope it joins: the innermost one for a join (0),
                         // else the open section of that scope.
                         let slot = open
@@ -292,7 +353,7 @@ impl Graph {
                         scope: s.scope,
                         ends: Vec::new(),
                     });
-                    let (l, mut out) = self.chain(&s.items, incoming, open);
+                    let (l, mut out) = self.chain(&s.items, incoming, open, deps);
                     if let Some(o) = open.pop() {
                         out.extend(o.ends);
                     }

@@ -8,7 +8,7 @@ mod read;
 
 pub use graph::{Counts, EdgeKind, Graph, Node, NodeKind};
 pub use load::{is_recording, load, load_with, sniff, sniff_with, LoadError};
-pub use read::{is_dag_file, read, OUTSIDE_POOL};
+pub use read::{is_dag_file, read, DEPENDENCES_SINCE, OUTSIDE_POOL, VERSION};
 pub use taskrec::tree;
 
 use serde::Deserialize;
@@ -108,6 +108,11 @@ pub struct Recording {
     pub body: Body,
     /// Nodes in the file (materialised nodes).
     pub nodes: u64,
+    /// A vates file's dependences (version 2 on): `(from, to)`, task `to` starts only
+    /// after task `from` ended; tasks numbered in file order (the root 0, then each
+    /// create's task as the file holds it). Empty for DAG Recorder files, whose graph holds
+    /// every edge.
+    pub dependences: Vec<(u64, u64)>,
 }
 
 /// The DAG of a recording, as its file holds it.
@@ -124,7 +129,9 @@ impl Recording {
     /// file's tree, or a DAG Recorder file's graph as read (not copied).
     pub fn graph(&self) -> std::borrow::Cow<'_, Graph> {
         match &self.body {
-            Body::Tree(root) => std::borrow::Cow::Owned(Graph::from_root(root)),
+            Body::Tree(root) => {
+                std::borrow::Cow::Owned(Graph::from_root_with(root, &self.dependences))
+            }
             Body::Graph(g) => std::borrow::Cow::Borrowed(g),
         }
     }
@@ -136,6 +143,7 @@ impl From<dr::DrFile> for Recording {
             header: f.header,
             body: Body::Graph(f.graph),
             nodes: f.nodes,
+            dependences: Vec::new(),
         }
     }
 }
@@ -183,7 +191,7 @@ pub enum DagError {
     ))]
     NotDag,
     /// Another version of the layout.
-    #[error("DAG file version {found}; this vates reads version {supported}")]
+    #[error("DAG file version {found}; this vates reads versions 1 to {supported}")]
     #[diagnostic(help(
         "record the run again with this version's taskrec, or read it with the vates \
          that wrote it"
@@ -191,7 +199,7 @@ pub enum DagError {
     Version {
         /// The file's version.
         found: u32,
-        /// The version this build reads.
+        /// The newest version this build reads (it reads 1 to this).
         supported: u32,
     },
     /// The header is not the JSON it should be.

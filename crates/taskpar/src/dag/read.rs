@@ -1,12 +1,17 @@
-//! Reading a DAG file (the layout of `taskrec::file`): the header, then the tree, checked
+//! Reading a DAG file (the layout of `taskrec::file`, and version 2's dependence list after
+//! the tree, `docs/dag-file.md`): the header, then the tree, checked
 //! byte by byte. A wrong magic, another version, a truncated or corrupt body, a tree nested
 //! deeper or larger than the limits: each is a [`DagError`] that says where and why.
 
 use super::{DagError, Header, Limits, Recording};
 use taskrec::tree::{Agg, Child, EndKind, Item, Section, Strand, Task};
-use taskrec::{
-    FORMAT_VERSION, MAGIC, TAG_COLLAPSED, TAG_CREATE, TAG_SECTION, TAG_STRAND, TAG_TASK, TRAILER,
-};
+use taskrec::{MAGIC, TAG_COLLAPSED, TAG_CREATE, TAG_SECTION, TAG_STRAND, TAG_TASK, TRAILER};
+
+/// The newest layout version this build reads (it reads every version from 1 on).
+pub const VERSION: u32 = 2;
+
+/// The first layout version with a dependence list after the root node.
+pub const DEPENDENCES_SINCE: u32 = 2;
 
 /// The worker of a node that ran outside the pool (on a thread rayon does not own).
 pub const OUTSIDE_POOL: u32 = u32::MAX;
@@ -35,12 +40,13 @@ fn read_here(bytes: &[u8], limits: &Limits) -> Result<Recording, DagError> {
         nodes: 0,
         limits: *limits,
         workers: 0,
+        subtree_ends: None,
     };
     let version = c.u32("the format version")?;
-    if version != FORMAT_VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(DagError::Version {
             found: version,
-            supported: FORMAT_VERSION,
+            supported: VERSION,
         });
     }
     let len = c.u32("the header length")? as usize;
@@ -72,8 +78,25 @@ fn read_here(bytes: &[u8], limits: &Limits) -> Result<Recording, DagError> {
             ),
         });
     }
+    if header.version != version {
+        return Err(DagError::Header {
+            offset: header_at,
+            message: format!(
+                "`version` is {}, but the layout version before the header is {version}",
+                header.version
+            ),
+        });
+    }
     c.workers = header.workers;
+    if version >= DEPENDENCES_SINCE {
+        c.subtree_ends = Some(Vec::new());
+    }
     let root = c.child_at(0)?;
+    let dependences = if version >= DEPENDENCES_SINCE {
+        c.dependences()?
+    } else {
+        Vec::new()
+    };
     let trailer_at = c.at;
     let trailer = c.take(TRAILER.len(), "the end marker")?;
     if trailer != TRAILER {
@@ -102,6 +125,7 @@ fn read_here(bytes: &[u8], limits: &Limits) -> Result<Recording, DagError> {
         header,
         body: super::Body::Tree(root),
         nodes: c.nodes,
+        dependences,
     })
 }
 
@@ -112,6 +136,9 @@ struct Cursor<'a> {
     limits: Limits,
     /// The header's worker count: a node's worker is below it or [`OUTSIDE_POOL`].
     workers: u32,
+    /// Version 2 on: per task read (in file order, the root 0), the number of tasks read
+    /// when its node ended, so that task `k`'s descendants are `k + 1 .. subtree_ends[k]`.
+    subtree_ends: Option<Vec<u64>>,
 }
 
 impl<'a> Cursor<'a> {
@@ -288,6 +315,62 @@ impl<'a> Cursor<'a> {
 
     /// A task node (the root, or the task a create made).
     fn child_at(&mut self, depth: usize) -> Result<Child, DagError> {
+        let number = self.subtree_ends.as_mut().map(|ends| {
+            ends.push(0);
+            ends.len() - 1
+        });
+        let child = self.child_body(depth)?;
+        if let (Some(k), Some(ends)) = (number, self.subtree_ends.as_mut()) {
+            ends[k] = ends.len() as u64;
+        }
+        Ok(child)
+    }
+
+    /// Version 2 on, after the root node: the count (u64), then per dependence the task it
+    /// leaves and the task it enters (u64 each, tasks numbered in file order). The first
+    /// must come before the second and the second must not lie inside the first (a task
+    /// cannot wait for its own ancestor's end).
+    fn dependences(&mut self) -> Result<Vec<(u64, u64)>, DagError> {
+        let at = self.at;
+        let n = self.u64("the dependence count")?;
+        let left = (self.bytes.len() - self.at) as u64;
+        if n > left / 16 {
+            return Err(DagError::Truncated {
+                offset: at,
+                what: format!("a list of {n} dependences (16 bytes each; {left} bytes left)"),
+            });
+        }
+        let ends = self.subtree_ends.take().unwrap_or_default();
+        let tasks = ends.len() as u64;
+        let mut out = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let at = self.at;
+            let from = self.u64("a dependence's source task")?;
+            let to = self.u64("a dependence's sink task")?;
+            let why = if from >= tasks || to >= tasks {
+                Some(format!(
+                    "the file holds tasks 0 to {}",
+                    tasks.saturating_sub(1)
+                ))
+            } else if from >= to {
+                Some("its source must come before its sink in the file".to_string())
+            } else if to < ends[from as usize] {
+                Some("its sink is inside its source (a descendant)".to_string())
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(DagError::Corrupt {
+                    offset: at,
+                    what: format!("a dependence from task {from} to task {to}: {why}"),
+                });
+            }
+            out.push((from, to));
+        }
+        Ok(out)
+    }
+
+    fn child_body(&mut self, depth: usize) -> Result<Child, DagError> {
         let at = self.at;
         let tag = self.u8("a task node")?;
         self.node(depth)?;

@@ -6,7 +6,8 @@
 //! coordinates outside `1e-100..=1e100` (in particular those `<= 0`). Empty plots, single points and all-equal values render without error: an
 //! empty plot shows "no data", and a degenerate range is widened around its value. Each
 //! series gets its own colour (10 distinct colours, then repeating) and a legend entry if
-//! its name is not empty.
+//! its name is not empty. A line plot may shade a region from an x to its right edge
+//! (`shade_from`: the sizes beyond the measured ones).
 //!
 //! ```
 //! use trace::plot::{LinePlot, Series};
@@ -18,9 +19,10 @@
 //!     series: vec![Series::new("model", vec![(1.0, 1.0), (2.0, 1.9), (4.0, 3.5)])],
 //!     log_x: true,
 //!     log_y: false,
+//!     shade_from: Some((2.0, "extrapolated".into())),
 //! };
 //! let svg = plot.render_svg(640, 480).unwrap();
-//! assert!(svg.starts_with("<svg") && svg.contains("speed-up"));
+//! assert!(svg.starts_with("<svg") && svg.contains("speed-up") && svg.contains("extrapolated"));
 //! ```
 
 use plotters::coord::combinators::{BindKeyPoints, WithKeyPoints};

@@ -332,14 +332,14 @@ fn accounted(cfg: &SlurmConfig, job: &str, index: usize) -> Option<String> {
     })
 }
 
-/// The last [`LOG_TAIL`] bytes of `path`.
-fn tail(path: &Path) -> String {
-    let text = std::fs::read(path).unwrap_or_default();
-    let mut from = text.len().saturating_sub(LOG_TAIL);
-    while from < text.len() && (text[from] & 0xC0) == 0x80 {
-        from += 1;
+/// Cancels the jobs `ids` (what `scancel` says is not waited on: a job may have ended).
+fn cancel_jobs(cfg: &SlurmConfig, ids: &[String]) {
+    if !ids.is_empty() {
+        let _ = call(
+            &cfg.commands.scancel,
+            &ids.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
     }
-    String::from_utf8_lossy(&text[from..]).into_owned()
 }
 
 /// The jobs a study submitted before (`job index,index,…` a line).
@@ -376,12 +376,7 @@ pub fn run(
             .into_iter()
             .map(|(j, _)| j)
             .collect();
-        if !ids.is_empty() {
-            let _ = call(
-                &cfg.commands.scancel,
-                &ids.iter().map(String::as_str).collect::<Vec<_>>(),
-            );
-        }
+        cancel_jobs(cfg, &ids);
         return Err(SlurmError::Cancelled { jobs: ids });
     }
     result
@@ -458,10 +453,7 @@ fn follow(
     let mut last = Instant::now() - cfg.poll;
     while !open.is_empty() {
         if cancel.load(Ordering::Relaxed) {
-            let _ = call(
-                &cfg.commands.scancel,
-                &ids.iter().map(String::as_str).collect::<Vec<_>>(),
-            );
+            cancel_jobs(cfg, &ids);
             study.combine(c)?;
             return Err(SlurmError::Cancelled { jobs: ids });
         }
@@ -493,7 +485,7 @@ fn follow(
                     index,
                     cell: cell.id(),
                     state: accounted(cfg, &job, index),
-                    log_tail: tail(&log),
+                    log_tail: taskpar::campaign::file_tail(&log, LOG_TAIL),
                     log,
                 });
             }

@@ -98,9 +98,21 @@ impl Backend for LocalBackend {
 
 /// The last [`STDERR_TAIL`] bytes of the file `path`, as text.
 fn tail(path: &Path) -> String {
-    let text = std::fs::read(path).unwrap_or_default();
-    let mut from = text.len().saturating_sub(STDERR_TAIL);
-    // Not inside a UTF-8 sequence.
+    file_tail(path, STDERR_TAIL)
+}
+
+/// The last `max` bytes of the file `path` (however large it is), as text, not beginning
+/// inside a UTF-8 sequence; empty when it cannot be read.
+pub fn file_tail(path: &Path, max: usize) -> String {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return String::new();
+    };
+    let len = f.metadata().map_or(0, |m| m.len());
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(max as u64)));
+    let mut text = Vec::with_capacity(max.min(1 << 16));
+    let _ = f.take(max as u64).read_to_end(&mut text);
+    let mut from = 0;
     while from < text.len() && (text[from] & 0xC0) == 0x80 {
         from += 1;
     }

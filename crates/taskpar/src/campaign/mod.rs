@@ -12,7 +12,7 @@ mod local;
 pub mod ompt;
 
 pub use backend::{Backend, Invocation, Outcome, StartError, Status, STDERR_TAIL};
-pub use local::{LocalBackend, GRACE};
+pub use local::{file_tail, LocalBackend, GRACE};
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -181,7 +181,7 @@ fn the_campaign_file_s_mistakes_and_hostile_input_are_named() {
     let file = plain_campaign(&d, "/bin/true");
     let study = d.join("s");
     stdout(&["campaign", "run", &file, "-o", study.to_str().unwrap()]);
-    let e = fails(&["campaign", "cell", study.to_str().unwrap(), "7"], 2);
+    let e = fails(&["campaign", "cell", study.to_str().unwrap(), "8"], 2);
     assert!(e.contains("the campaign has 7 cells (0 to 6)"), "{e}");
     let e = fails(&["campaign", "cell", d.to_str().unwrap(), "0"], 1);
     assert!(e.contains("holds no study"), "{e}");
@@ -324,6 +324,16 @@ fn slurm_and_local_campaigns_give_the_same_rows() {
     let local = d.join("local");
     let slurm = d.join("slurm");
     stdout(&["campaign", "run", &file, "-o", local.to_str().unwrap()]);
+    // On Slurm, the machine's profile too: measured by a task of its own on the node.
+    let with_profile = d.join("c-profile.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("profile = \"none\""));
+    std::fs::write(
+        &with_profile,
+        text.replace("profile = \"none\"", "profile = \"quick\""),
+    )
+    .unwrap();
+    let file = with_profile.to_str().unwrap().to_string();
     let start = Instant::now();
     let out = stdout(&[
         "campaign",
@@ -347,9 +357,21 @@ fn slurm_and_local_campaigns_give_the_same_rows() {
     for f in ["train-times.csv", "test-times.csv"] {
         assert_eq!(points(&local.join(f)), points(&slurm.join(f)), "{f}");
     }
-    // One job array per worker count, each cell's log kept.
+    // One job array per worker count and one for the probe, each task's log kept.
     let jobs = std::fs::read_to_string(slurm.join("cells/slurm-jobs.txt")).unwrap();
-    assert_eq!(jobs.lines().count(), 2, "{jobs}");
+    assert_eq!(jobs.lines().count(), 3, "{jobs}");
+    let profile: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(slurm.join("machine.json")).unwrap())
+            .unwrap();
+    assert!(
+        profile["barrier"].is_object() || profile["barrier"].is_array(),
+        "{profile}"
+    );
+    let probe = std::fs::read_to_string(slurm.join("cells/slurm-profile.sh")).unwrap();
+    assert!(
+        probe.contains("#SBATCH --cpus-per-task=2") && probe.contains("#SBATCH --array=7"),
+        "{probe}"
+    );
     let script = std::fs::read_to_string(slurm.join("cells/slurm-p2.sh")).unwrap();
     assert!(script.contains("#SBATCH --cpus-per-task=2"), "{script}");
     assert!(script.contains("#SBATCH --array=1,3,5-6"), "{script}");

@@ -152,6 +152,8 @@ pub struct Script {
     pub workers: u32,
     /// The cells' indices.
     pub indices: Vec<usize>,
+    /// Its file's name in the study's `cells/` (`slurm-p2.sh`, `slurm-profile.sh`).
+    pub file: String,
     /// The batch script.
     pub text: String,
 }
@@ -200,23 +202,66 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// The batch scripts of `todo` (cells of `c` in `study`): one job array per worker count.
-pub fn scripts(c: &Campaign, study: &Study, todo: &[&Cell], cfg: &SlurmConfig) -> Vec<Script> {
+/// Minutes the machine's probe is given on a node.
+pub const PROBE_MINUTES: u64 = 15;
+
+/// The index `vates campaign cell` takes for the machine's probe: the number of cells.
+pub fn probe_index(c: &Campaign) -> usize {
+    cells(c).len()
+}
+
+/// The batch scripts of `todo` (cells of `c` in `study`): one job array per worker count,
+/// and with `probe` one more of the probe's index ([`probe_index`]) on at least two CPUs
+/// (as many as the largest worker count).
+pub fn scripts(
+    c: &Campaign,
+    study: &Study,
+    todo: &[&Cell],
+    probe: bool,
+    cfg: &SlurmConfig,
+) -> Vec<Script> {
     let mut by_p: BTreeMap<u32, Vec<&Cell>> = BTreeMap::new();
     for x in todo {
         by_p.entry(x.p).or_default().push(x);
     }
-    let logs = study.dir.join("cells");
-    by_p.into_iter()
+    let mut groups: Vec<(u32, Vec<usize>, u64, String)> = by_p
+        .into_iter()
         .map(|(p, group)| {
-            let indices: Vec<usize> = group.iter().map(|x| x.index).collect();
             let minutes = group.iter().map(|x| cell_minutes(c, x)).max().unwrap_or(1);
+            (
+                p,
+                group.iter().map(|x| x.index).collect(),
+                minutes,
+                format!("p{p}"),
+            )
+        })
+        .collect();
+    if probe {
+        let widest = c
+            .train
+            .workers
+            .iter()
+            .chain(c.test.iter().flat_map(|t| t.workers.iter()))
+            .copied()
+            .max()
+            .unwrap_or(1);
+        groups.push((
+            widest.max(2),
+            vec![probe_index(c)],
+            PROBE_MINUTES,
+            "profile".into(),
+        ));
+    }
+    let logs = study.dir.join("cells");
+    groups
+        .into_iter()
+        .map(|(cpus, indices, minutes, tag)| {
             let o = &cfg.options;
             let mut lines = vec![
                 "#!/bin/sh".to_string(),
-                format!("#SBATCH --job-name=vates-{}-p{p}", c.name),
+                format!("#SBATCH --job-name=vates-{}-{tag}", c.name),
                 format!("#SBATCH --array={}", array_spec(&indices)),
-                format!("#SBATCH --cpus-per-task={p}"),
+                format!("#SBATCH --cpus-per-task={cpus}"),
                 "#SBATCH --ntasks=1".to_string(),
                 format!("#SBATCH --time={minutes}"),
                 format!(
@@ -246,8 +291,9 @@ pub fn scripts(c: &Campaign, study: &Study, todo: &[&Cell], cfg: &SlurmConfig) -
             cmd.extend(cfg.cell_args.iter().map(|a| shell_quote(a)));
             lines.push(format!("exec {}", cmd.join(" ")));
             Script {
-                workers: p,
+                workers: cpus,
                 indices,
+                file: format!("slurm-{tag}.sh"),
                 text: lines.join("\n") + "\n",
             }
         })
@@ -411,6 +457,11 @@ fn follow(
         .filter(|(_, idx)| !idx.is_empty())
         .collect();
     let followed: Vec<usize> = jobs.iter().flat_map(|(_, i)| i.iter().copied()).collect();
+    let probe_at = probe_index(c);
+    let machine = study.dir.join(crate::folder::MACHINE);
+    let probe = c.keep.profile != crate::file::ProfileKind::None
+        && !machine.exists()
+        && !followed.contains(&probe_at);
     let todo: Vec<&Cell> = all
         .iter()
         .filter(|x| !study.done(x) && !followed.contains(&x.index))
@@ -421,8 +472,8 @@ fn follow(
         runs: pending.iter().map(|x| x.runs()).sum(),
         done: all.len() - pending.len(),
     });
-    for s in scripts(c, study, &todo, cfg) {
-        let path = cells_dir.join(format!("slurm-p{}.sh", s.workers));
+    for s in scripts(c, study, &todo, probe, cfg) {
+        let path = cells_dir.join(&s.file);
         write_atomically(&path, &s.text)?;
         let out = call(
             &cfg.commands.sbatch,
@@ -466,7 +517,25 @@ fn follow(
         let mut still_open = Vec::new();
         let mut finished_any = false;
         for (job, index) in open {
-            let cell = &all[index];
+            // The probe's task: done when the profile is there.
+            let Some(cell) = all.get(index) else {
+                if machine.exists() {
+                    continue;
+                }
+                if !q.iter().any(|(j, i)| *j == job && *i == index) {
+                    let log = cells_dir.join(format!("slurm-{job}_{index}.log"));
+                    failed.push(FailedCell {
+                        index,
+                        cell: "the machine's profile".into(),
+                        state: accounted(cfg, &job, index),
+                        log_tail: taskpar::campaign::file_tail(&log, LOG_TAIL),
+                        log,
+                    });
+                } else {
+                    still_open.push((job, index));
+                }
+                continue;
+            };
             if study.done(cell) {
                 on(Event::Cell(cell));
                 finished_any = true;

@@ -92,7 +92,8 @@ pub struct CellArgs {
     /// The study folder (made by `vates campaign run`).
     #[arg(value_name = "STUDY")]
     study: PathBuf,
-    /// The cell's index (`vates campaign plan` lists them).
+    /// The cell's index (`vates campaign plan` lists them); the number of cells measures
+    /// the machine's profile into the study.
     #[arg(value_name = "INDEX")]
     index: usize,
     #[command(flatten)]
@@ -188,12 +189,27 @@ fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
 fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
     let (c, study) = Study::load(&a.study).map_err(|e| study_error(&a.study, None, e))?;
     let cells = study::plan::cells(&c);
+    // The index after the last cell measures the machine (the Slurm backend's probe task).
+    if a.index == cells.len() && c.keep.profile != ProfileKind::None {
+        profile(&c, &study)?;
+        return writeln!(
+            out,
+            "the machine's profile is in {}",
+            study.dir.join(study::folder::MACHINE).display()
+        )
+        .map_err(CliError::Stdout);
+    }
     let cell = cells.get(a.index).ok_or_else(|| {
         CliError::usage(format!(
-            "INDEX {}: the campaign has {} cells (0 to {})",
+            "INDEX {}: the campaign has {} cells (0 to {}{})",
             a.index,
             cells.len(),
-            cells.len().saturating_sub(1)
+            cells.len().saturating_sub(1),
+            if c.keep.profile == ProfileKind::None {
+                String::new()
+            } else {
+                format!("; {} measures the machine", cells.len())
+            }
         ))
     })?;
     let backend = LocalBackend::default();

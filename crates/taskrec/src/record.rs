@@ -1,13 +1,19 @@
-//! Recording while the program runs: each thread keeps its own stack of open tasks and the
-//! items of their chains (no shared writes on `join`'s path); a finished task or section is
-//! handed back by value and collapsed at once when it ran on one worker.
+//! Recording while the program runs. A thread's open tasks are the [`task_on`] calls on its
+//! stack: each keeps its caller's state in its own stack frame, and the thread-local state
+//! is the innermost task's worker and the start of its running strand (two `Cell`s, no
+//! borrow flag, no destructor). The items of the open tasks' chains go on one per-thread
+//! stack; a `join` keeps its create and wait strands on its own stack frame and pushes one
+//! item when it returns (its section, collapsed at once when it ran on one worker, as a
+//! finished task is).
 //!
 //! Work is booked as DAG Recorder books it: the clock is read when the program calls into
 //! the runtime (the strand ends) and again when the runtime returns to the program (the
 //! next strand starts), so the runtime's and the recorder's own time between the two is not
 //! work; the statistics count it as delay (or, inside a collapsed node, as its inner delay).
 
-use crate::tree::{collapse_section, collapse_task, Child, EndKind, Item, Section, Strand, Task};
+use crate::tree::{
+    collapse_section, Agg, Child, EndKind, Item, Section, SectionAcc, Strand, Task, TaskAcc,
+};
 use std::cell::{Cell, RefCell, UnsafeCell};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,26 +38,13 @@ fn worker() -> u32 {
     rayon::current_thread_index().map_or(u32::MAX, |w| w as u32)
 }
 
-struct Frame {
-    /// Where this task's items begin in the thread's item stack.
-    base: usize,
-    /// When the strand now running began.
-    strand_start: u64,
-    worker: u32,
-}
-
-struct Local {
-    items: Vec<Item>,
-    frames: Vec<Frame>,
-}
-
 thread_local! {
-    static LOCAL: RefCell<Local> = const {
-        RefCell::new(Local {
-            items: Vec::new(),
-            frames: Vec::new(),
-        })
-    };
+    /// The worker of the task open on this thread (the innermost), `None` when none is.
+    static TASK: Cell<Option<u32>> = const { Cell::new(None) };
+    /// When that task's running strand began.
+    static START: Cell<u64> = const { Cell::new(0) };
+    /// The items of the open tasks' chains, the innermost's last.
+    static ITEMS: RefCell<Vec<Item>> = const { RefCell::new(Vec::new()) };
     /// Empty slots for this thread's next spawns: a slot goes back to the list of the
     /// thread that closes its scope, which is mostly the one that spawned into it.
     // Boxed: a slot's address is handed to its task and must not move.
@@ -61,9 +54,14 @@ thread_local! {
     static SCOPE_NUMBERS: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
 }
 
+/// The number of items on this thread's stack.
+fn items_len() -> usize {
+    ITEMS.with(|i| i.borrow().len())
+}
+
 /// Whether this thread is running a recorded task.
 pub(crate) fn in_task() -> bool {
-    LOCAL.with(|l| !l.borrow().frames.is_empty())
+    TASK.get().is_some()
 }
 
 /// Runs `f` as a task on this thread: its strands, sections and end are recorded, and the
@@ -72,135 +70,139 @@ pub(crate) fn task<R>(f: impl FnOnce() -> R) -> (R, Child) {
     task_on(worker(), f)
 }
 
-/// [`task`] on worker `w` (this thread's). Its first strand starts once its frame is open,
-/// its last ends before the recorder closes it.
+/// The task that was open on this thread before a nested one: put back when the nested
+/// task ends (or unwinds).
+struct Outer {
+    task: Option<u32>,
+    start: u64,
+}
+
+impl Drop for Outer {
+    fn drop(&mut self) {
+        TASK.set(self.task);
+        START.set(self.start);
+    }
+}
+
+/// [`task`] on worker `w` (this thread's). Its first strand starts once the recorder's
+/// bookkeeping is done, its last ends before the recorder closes it.
 fn task_on<R>(w: u32, f: impl FnOnce() -> R) -> (R, Child) {
-    LOCAL.with(|l| {
-        let mut l = l.borrow_mut();
-        let base = l.items.len();
-        l.frames.push(Frame {
-            base,
-            strand_start: 0,
-            worker: w,
-        });
-        if let Some(fr) = l.frames.last_mut() {
-            fr.strand_start = now();
-        }
-    });
+    let outer = Outer {
+        task: TASK.replace(Some(w)),
+        start: START.get(),
+    };
+    let base = items_len();
+    START.set(now());
     let r = f();
     let end = now();
-    let child = LOCAL.with(|l| {
-        let mut l = l.borrow_mut();
-        let Some(fr) = l.frames.pop() else {
-            return Child::Task(Box::default());
-        };
-        let last = Item::Strand(Strand {
-            start: fr.strand_start,
-            end,
-            worker: fr.worker,
-            kind: EndKind::End,
-        });
-        let collapse = COLLAPSE.load(Ordering::Relaxed);
-        if collapse && l.items.len() == fr.base {
+    let last = Strand {
+        start: START.get(),
+        end,
+        worker: w,
+        kind: EndKind::End,
+    };
+    drop(outer);
+    (r, close_task(base, last))
+}
+
+/// The record of the task whose items begin at `base` on this thread's stack and whose
+/// last strand is `last`: collapsed when everything in it ran on `last`'s worker.
+fn close_task(base: usize, last: Strand) -> Child {
+    let collapse = COLLAPSE.load(Ordering::Relaxed);
+    ITEMS.with(|i| {
+        let mut items = i.borrow_mut();
+        let base = base.min(items.len());
+        if collapse && items.len() == base {
             // A task of one strand (most leaves): collapsed without a trip through the stack.
-            if let Some(a) = collapse_task(std::slice::from_ref(&last), fr.worker) {
-                return Child::Collapsed(a);
+            return Child::Collapsed(Agg::leaf(&last));
+        }
+        if collapse {
+            let mut acc = TaskAcc::new(last.worker);
+            if items[base..].iter().all(|i| acc.item(i)) && acc.strand(&last) {
+                if let Some(a) = acc.finish() {
+                    items.truncate(base);
+                    return Child::Collapsed(a);
+                }
             }
         }
-        l.items.push(last);
-        let collapsed = if collapse {
-            collapse_task(&l.items[fr.base..], fr.worker)
-        } else {
-            None
-        };
-        match collapsed {
-            Some(a) => {
-                l.items.truncate(fr.base);
-                Child::Collapsed(a)
-            }
-            None => Child::Task(Box::new(Task {
-                items: l.items.drain(fr.base..).collect(),
-            })),
-        }
-    });
-    (r, child)
+        let mut chain = Vec::with_capacity(items.len() - base + 1);
+        chain.extend(items.drain(base..));
+        chain.push(Item::Strand(last));
+        Child::Task(Box::new(Task { items: chain }))
+    })
 }
 
 /// Ends the running strand of this thread's open task with `kind` at `t` (the clock when
-/// the program called into the runtime; a create also records what it creates); returns the
-/// item's index, or `None` when no task is open here. The next strand starts when the
-/// runtime returns to the program: [`resume`] after a create, the section's close after a
-/// wait.
-fn end_strand(t: u64, kind: EndKind, create: Option<(u64, Child)>) -> Option<usize> {
-    LOCAL.with(|l| {
-        let mut l = l.borrow_mut();
-        let l = &mut *l;
-        let fr = l.frames.last_mut()?;
-        let strand = Strand {
-            start: fr.strand_start,
-            end: t,
-            worker: fr.worker,
-            kind,
-        };
-        let at = l.items.len();
-        l.items.push(match create {
-            Some((target, child)) => Item::Create {
-                strand,
-                target,
-                child,
-            },
-            None => Item::Strand(strand),
-        });
-        Some(at)
-    })
+/// the program called into the runtime; a create also records what it creates); `None`
+/// when no task is open here. The next strand starts when the runtime returns to the
+/// program: [`resume`] after a create, the section's close after a wait.
+fn end_strand(t: u64, kind: EndKind, create: Option<(u64, Child)>) -> Option<()> {
+    let worker = TASK.get()?;
+    let strand = Strand {
+        start: START.get(),
+        end: t,
+        worker,
+        kind,
+    };
+    let item = match create {
+        Some((target, child)) => Item::Create {
+            strand,
+            target,
+            child,
+        },
+        None => Item::Strand(strand),
+    };
+    ITEMS.with(|i| i.borrow_mut().push(item));
+    Some(())
 }
 
 /// Starts this thread's next strand now: the runtime has returned to the program after a
 /// create.
 pub(crate) fn resume() {
-    LOCAL.with(|l| {
-        // The frame first, the clock last: the bookkeeping stays out of the strand.
-        if let Some(fr) = l.borrow_mut().frames.last_mut() {
-            fr.strand_start = now();
-        }
-    });
+    if TASK.get().is_some() {
+        START.set(now());
+    }
 }
 
 /// Closes the section that began at item `at`: `put` puts in its finished tasks; the
 /// section is collapsed when it ran on this worker alone, and the strand after it starts
 /// when that is done.
 fn end_section(at: usize, scope: u64, put: impl FnOnce(&mut [Item])) {
-    LOCAL.with(|l| {
-        let mut l = l.borrow_mut();
-        let l = &mut *l;
-        let Some(fr) = l.frames.last_mut() else {
-            return;
-        };
-        if at > l.items.len() {
-            return;
+    let Some(w) = TASK.get() else {
+        return;
+    };
+    let done = ITEMS.with(|i| {
+        let mut items = i.borrow_mut();
+        if at > items.len() {
+            return false;
         }
-        put(&mut l.items[at..]);
+        put(&mut items[at..]);
         let collapsed = if COLLAPSE.load(Ordering::Relaxed) {
-            collapse_section(&l.items[at..], fr.worker)
+            collapse_section(&items[at..], w)
         } else {
             None
         };
         let item = match collapsed {
             Some(a) => {
-                l.items.truncate(at);
+                items.truncate(at);
                 Item::Collapsed(a)
             }
             None => Item::Section(Box::new(Section {
                 scope,
-                items: l.items.drain(at..).collect(),
+                items: items.drain(at..).collect(),
             })),
         };
-        l.items.push(item);
-        fr.strand_start = now();
+        items.push(item);
+        true
     });
+    if done {
+        START.set(now());
+    }
 }
 
-/// `join` while recording.
+/// `join` while recording. The create strand (ended when the program calls `join`) and the
+/// wait strand (ended when `a` returns) stay on this stack frame; the section they bound is
+/// pushed, collapsed or in full, when the runtime has run both closures.
 pub(crate) fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
@@ -209,24 +211,78 @@ where
     RB: Send,
 {
     let t = now();
-    let Some(at) = end_strand(t, EndKind::Create, Some((0, Child::Pending(0)))) else {
+    let Some(w) = TASK.get() else {
         return rayon::join(a, b);
     };
-    let (ra, (rb, child)) = rayon::join(
+    let create = Strand {
+        start: START.get(),
+        end: t,
+        worker: w,
+        kind: EndKind::Create,
+    };
+    let at = items_len();
+    let ((ra, wait), (rb, mut child)) = rayon::join(
         || {
-            resume();
+            // `a` runs on this thread, in this task.
+            START.set(now());
             let r = a();
-            end_strand(now(), EndKind::Wait, None);
-            r
+            let end = now();
+            let wait = Strand {
+                start: START.get(),
+                end,
+                worker: w,
+                kind: EndKind::Wait,
+            };
+            (r, wait)
         },
         || task_on(worker(), b),
     );
-    end_section(at, 0, |items| {
-        if let Some(Item::Create { child: c, .. }) = items.first_mut() {
-            *c = child;
-        }
-    });
+    close_join(at, &create, &mut child, &wait);
+    START.set(now());
     (ra, rb)
+}
+
+/// Pushes the section of a `join` whose create strand is `create` (it created `child`),
+/// whose first closure's items begin at `at` and whose wait is `wait`: collapsed when
+/// everything in it ran on the create's worker.
+fn close_join(at: usize, create: &Strand, child: &mut Child, wait: &Strand) {
+    let collapse = COLLAPSE.load(Ordering::Relaxed);
+    ITEMS.with(|i| {
+        let mut items = i.borrow_mut();
+        let at = at.min(items.len());
+        if collapse {
+            if let Child::Collapsed(c) = child {
+                let mut acc = SectionAcc::new(create.worker);
+                if acc.create(create, c)
+                    && items[at..].iter().all(|i| acc.item(i))
+                    && acc.strand(wait)
+                {
+                    if let Some(a) = acc.finish() {
+                        // The section replaces its first closure's items (in fib, one).
+                        if items.len() == at + 1 {
+                            items[at] = Item::Collapsed(a);
+                        } else {
+                            items.truncate(at);
+                            items.push(Item::Collapsed(a));
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+        let mut chain = Vec::with_capacity(items.len() - at + 2);
+        chain.push(Item::Create {
+            strand: *create,
+            target: 0,
+            child: std::mem::replace(child, Child::Pending(0)),
+        });
+        chain.extend(items.drain(at..));
+        chain.push(Item::Strand(*wait));
+        items.push(Item::Section(Box::new(Section {
+            scope: 0,
+            items: chain,
+        })));
+    });
 }
 
 /// Where a spawned task leaves its finished record for its scope: allocated by the spawn,
@@ -329,10 +385,8 @@ pub(crate) struct OpenScope {
 
 /// Opens a recorded scope on this thread's task, or `None` when no task is open here.
 pub(crate) fn open_scope() -> Option<OpenScope> {
-    let at = LOCAL.with(|l| {
-        let l = l.borrow();
-        l.frames.last().map(|_| l.items.len())
-    })?;
+    TASK.get()?;
+    let at = items_len();
     Some(OpenScope {
         at,
         id: next_scope(),

@@ -86,20 +86,37 @@ impl Agg {
         }
     }
 
+    /// A task of one strand, collapsed (what [`collapse_task`] gives for it).
+    pub(crate) fn leaf(s: &Strand) -> Agg {
+        let d = s.duration();
+        Agg {
+            start: s.start,
+            end: s.end,
+            last_start: s.start,
+            worker: s.worker,
+            work: d,
+            span: d,
+            span_burdens: 0,
+            creates: u64::from(s.kind == EndKind::Create),
+            waits: u64::from(s.kind == EndKind::Wait),
+            ends: u64::from(s.kind == EndKind::End),
+            strands: 1,
+        }
+    }
+
+    #[inline(always)]
     fn add_strand(&mut self, s: &Strand) {
         self.start = self.start.min(s.start);
         self.end = self.end.max(s.end);
         self.last_start = self.last_start.max(s.start);
         self.work += s.duration();
         self.strands += 1;
-        match s.kind {
-            EndKind::Create => self.creates += 1,
-            EndKind::Wait => self.waits += 1,
-            EndKind::End => self.ends += 1,
-            EndKind::Other => {}
-        }
+        self.creates += u64::from(s.kind == EndKind::Create);
+        self.waits += u64::from(s.kind == EndKind::Wait);
+        self.ends += u64::from(s.kind == EndKind::End);
     }
 
+    #[inline(always)]
     fn add(&mut self, a: &Agg) {
         self.start = self.start.min(a.start);
         self.end = self.end.max(a.end);
@@ -163,68 +180,154 @@ pub enum Item {
 /// The totals of a task's chain if everything in it ran on `worker` and nothing in it
 /// escapes (creates a task another section waits for); `None` otherwise.
 pub fn collapse_task(items: &[Item], worker: u32) -> Option<Agg> {
-    let mut acc = Agg::empty(worker);
-    for item in items {
+    let mut acc = TaskAcc::new(worker);
+    if items.iter().all(|i| acc.item(i)) {
+        acc.finish()
+    } else {
+        None
+    }
+}
+
+/// [`collapse_task`] one item at a time (the recorder feeds it a task's items and its last
+/// strand without putting them into one slice).
+pub(crate) struct TaskAcc(Agg);
+
+impl TaskAcc {
+    #[inline(always)]
+    pub(crate) fn new(worker: u32) -> TaskAcc {
+        TaskAcc(Agg::empty(worker))
+    }
+
+    /// Adds a strand; `false` when it ran on another worker.
+    #[inline(always)]
+    pub(crate) fn strand(&mut self, s: &Strand) -> bool {
+        if s.worker != self.0.worker {
+            return false;
+        }
+        self.0.add_strand(s);
+        self.0.span += s.duration();
+        true
+    }
+
+    /// Adds an item; `false` when the chain cannot be collapsed.
+    #[inline(always)]
+    pub(crate) fn item(&mut self, item: &Item) -> bool {
         match item {
-            Item::Strand(s) if s.worker == worker => {
-                acc.add_strand(s);
-                acc.span += s.duration();
+            Item::Strand(s) => self.strand(s),
+            Item::Collapsed(a) if a.worker == self.0.worker => {
+                self.0.add(a);
+                self.0.span += a.span;
+                self.0.span_burdens += a.span_burdens;
+                true
             }
-            Item::Collapsed(a) if a.worker == worker => {
-                acc.add(a);
-                acc.span += a.span;
-                acc.span_burdens += a.span_burdens;
-            }
-            _ => return None,
+            _ => false,
         }
     }
-    (acc.strands > 0).then_some(acc)
+
+    #[inline(always)]
+    pub(crate) fn finish(self) -> Option<Agg> {
+        (self.0.strands > 0).then_some(self.0)
+    }
 }
 
 /// The totals of a section's chain if everything in it, created tasks included, ran on
 /// `worker`; `None` otherwise. The section's span is the longer of its own chain (through
 /// the wait) and each created task's path (the chain up to the create, then the task).
 pub fn collapse_section(items: &[Item], worker: u32) -> Option<Agg> {
-    let mut acc = Agg::empty(worker);
-    let (mut chain, mut chain_b) = (0u64, 0u64);
-    let (mut best, mut best_b) = (0u64, 0u64);
-    for item in items {
+    let mut acc = SectionAcc::new(worker);
+    if items.iter().all(|i| acc.item(i)) {
+        acc.finish()
+    } else {
+        None
+    }
+}
+
+/// [`collapse_section`] one item at a time (the recorder feeds it a join's create, the
+/// items of its first closure and its wait without putting them into one slice).
+pub(crate) struct SectionAcc {
+    acc: Agg,
+    /// The chain's length so far and its burdens.
+    chain: u64,
+    chain_b: u64,
+    /// The longest path through a created task so far and its burdens.
+    best: u64,
+    best_b: u64,
+}
+
+impl SectionAcc {
+    #[inline(always)]
+    pub(crate) fn new(worker: u32) -> SectionAcc {
+        SectionAcc {
+            acc: Agg::empty(worker),
+            chain: 0,
+            chain_b: 0,
+            best: 0,
+            best_b: 0,
+        }
+    }
+
+    /// Adds a strand that created no task; `false` when it ran on another worker.
+    #[inline(always)]
+    pub(crate) fn strand(&mut self, s: &Strand) -> bool {
+        if s.worker != self.acc.worker {
+            return false;
+        }
+        self.acc.add_strand(s);
+        self.chain += s.duration();
+        true
+    }
+
+    /// Adds a strand that created the collapsed task `c`; `false` when either ran on
+    /// another worker.
+    #[inline(always)]
+    pub(crate) fn create(&mut self, strand: &Strand, c: &Agg) -> bool {
+        let w = self.acc.worker;
+        if strand.worker != w || c.worker != w {
+            return false;
+        }
+        self.acc.add_strand(strand);
+        self.acc.add(c);
+        self.chain += strand.duration();
+        // The child's path crosses its return edge; the chain its continuation.
+        if self.chain + c.span > self.best {
+            self.best = self.chain + c.span;
+            self.best_b = self.chain_b + c.span_burdens + 1;
+        }
+        self.chain_b += 1;
+        true
+    }
+
+    /// Adds an item; `false` when the chain cannot be collapsed.
+    #[inline(always)]
+    pub(crate) fn item(&mut self, item: &Item) -> bool {
         match item {
-            Item::Strand(s) if s.worker == worker => {
-                acc.add_strand(s);
-                chain += s.duration();
-            }
-            Item::Collapsed(a) if a.worker == worker => {
-                acc.add(a);
-                chain += a.span;
-                chain_b += a.span_burdens;
+            Item::Strand(s) => self.strand(s),
+            Item::Collapsed(a) if a.worker == self.acc.worker => {
+                self.acc.add(a);
+                self.chain += a.span;
+                self.chain_b += a.span_burdens;
+                true
             }
             Item::Create {
                 strand,
                 child: Child::Collapsed(c),
                 ..
-            } if strand.worker == worker && c.worker == worker => {
-                acc.add_strand(strand);
-                acc.add(c);
-                chain += strand.duration();
-                // The child's path crosses its return edge; the chain its continuation.
-                if chain + c.span > best {
-                    best = chain + c.span;
-                    best_b = chain_b + c.span_burdens + 1;
-                }
-                chain_b += 1;
-            }
-            _ => return None,
+            } => self.create(strand, c),
+            _ => false,
         }
     }
-    if best > chain {
-        acc.span = best;
-        acc.span_burdens = best_b;
-    } else {
-        acc.span = chain;
-        acc.span_burdens = chain_b;
+
+    #[inline(always)]
+    pub(crate) fn finish(mut self) -> Option<Agg> {
+        if self.best > self.chain {
+            self.acc.span = self.best;
+            self.acc.span_burdens = self.best_b;
+        } else {
+            self.acc.span = self.chain;
+            self.acc.span_burdens = self.chain_b;
+        }
+        (self.acc.strands > 0).then_some(self.acc)
     }
-    (acc.strands > 0).then_some(acc)
 }
 
 #[cfg(test)]
@@ -262,6 +365,16 @@ mod tests {
         assert_eq!(a.span_burdens, 1);
         assert_eq!((a.creates, a.waits, a.ends, a.strands), (1, 1, 1, 4));
         assert_eq!((a.start, a.end, a.last_start), (0, 15, 14));
+    }
+
+    #[test]
+    fn a_leaf_is_what_collapse_task_gives() {
+        for kind in [EndKind::Create, EndKind::Wait, EndKind::End, EndKind::Other] {
+            for (start, end) in [(3, 10), (10, 3), (0, 0)] {
+                let s = strand(start, end, kind);
+                assert_eq!(Some(Agg::leaf(&s)), collapse_task(&[Item::Strand(s)], 0));
+            }
+        }
     }
 
     #[test]

@@ -45,11 +45,6 @@ fn traced(n: u64, d: u32, cutoff: u32) -> u64 {
     a + b
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(27);
@@ -91,12 +86,12 @@ fn main() {
             }
         }
     });
-    let r = median(r);
+    let r = stats::median(&r).unwrap_or(f64::NAN);
     if only_record {
         println!("fib {n}: {joins} joins, recorded {:.2} ms", r * 1e3);
         return;
     }
-    let p = median(p);
+    let p = stats::median(&p).unwrap_or(f64::NAN);
     println!(
         "fib {n}: {joins} joins, plain {:.2} ms, recorded {:.2} ms, ratio {:.2}, {:.1} ns per join",
         p * 1e3,

@@ -283,6 +283,14 @@ fn the_calibrated_intervals_hold_on_every_committed_set() {
             permille.map_or("∞".into(), |w| format!("±{:.1}%", w as f64 / 10.0)),
             c.wide
         );
+        for (v, i, m) in items {
+            if let Some(i) = i.as_ref().filter(|i| !i.contains(*m)) {
+                println!(
+                    "  outside: {name}: predicted {v:.4}, measured {m:.4}, interval [{:.4}, {:.4}]",
+                    i.lower, i.upper
+                );
+            }
+        }
         if c.points == 0 || c.share() < 0.8 {
             wrong.push(format!(
                 "{name}: coverage {}/{} under 80%",

@@ -116,8 +116,8 @@ impl Interval {
         self.lower <= measured && measured <= self.upper
     }
 
-    /// One line for people: `90% interval [lo, hi] (±w%; held-out error e% over m by how,
-    /// repetitions' spread s%)`.
+    /// One line for people: `90% interval [lo, hi] (±w%; HOW error e%, the 90% quantile of
+    /// m; repetitions' spread s%)`, `wide` past ±50%.
     pub fn text(&self, value: f64, unit: &dyn Fn(f64) -> String) -> String {
         let pct = |x: f64| {
             if x.is_finite() {
@@ -126,9 +126,19 @@ impl Interval {
                 "∞".to_string()
             }
         };
-        let w = self.relative_width(value);
+        let which = if self.held_out == 0 {
+            "nothing held out".to_string()
+        } else if self.short {
+            format!("the largest of {}: too few for the level", self.held_out)
+        } else {
+            format!(
+                "the {}% quantile of {}",
+                trace::text::num(self.level * 100.0),
+                self.held_out
+            )
+        };
         format!(
-            "{}% interval [{}, {}] (±{}{}; {} error {} over {} point{}{}, repetitions' spread {})",
+            "{}% interval [{}, {}] (±{}{}; {} error {} ({which}); repetitions' spread {})",
             trace::text::num(self.level * 100.0),
             unit(self.lower),
             if self.upper.is_finite() {
@@ -136,17 +146,10 @@ impl Interval {
             } else {
                 "∞".to_string()
             },
-            pct(w),
+            pct(self.relative_width(value)),
             if self.wide(value) { ", wide" } else { "" },
             self.how,
             pct(self.held_out_error),
-            self.held_out,
-            if self.held_out == 1 { "" } else { "s" },
-            if self.short {
-                ": too few for the level, the largest taken"
-            } else {
-                ""
-            },
             pct(self.spread),
         )
     }

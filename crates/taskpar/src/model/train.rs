@@ -169,10 +169,14 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
 /// How many of the largest sizes the calibration predicts, each from the sizes below it.
 const CALIBRATION_FOLDS: usize = 3;
 
+/// The fewest sizes a calibration fold trains on, when the runs have more.
+const FOLD_SIZES: usize = 4;
+
 /// The calibration of the intervals ([`fit::interval`]): each of the
 /// [`CALIBRATION_FOLDS`] largest training sizes predicted (at every worker count, against
 /// the median of its runs' elapsed times) by the whole procedure trained on the sizes below
-/// it (at least 3, without a bootstrap), with its distance beyond them in the model's input;
+/// it (at least [`FOLD_SIZES`] when there are more, without a bootstrap), with its
+/// distance beyond them in the model's input;
 /// and the spread of the elapsed times of each (n, p)'s repetitions.
 fn forward_calibration(set: &TrainingSet, opts: &TrainOptions) -> fit::interval::Calibration {
     let runs = &set.runs;
@@ -183,7 +187,11 @@ fn forward_calibration(set: &TrainingSet, opts: &TrainOptions) -> fit::interval:
         ..opts.clone()
     };
     let mut held = Vec::new();
-    for k in ns.len().saturating_sub(CALIBRATION_FOLDS).max(3)..ns.len() {
+    // A fold trained on fewer sizes than the procedure needs to choose its forms by
+    // forward validation (4: three below the size it predicts) trains another procedure
+    // than the model's; such folds count only when the model itself had no more sizes.
+    let fewest = FOLD_SIZES.min(ns.len().saturating_sub(1)).max(3);
+    for k in ns.len().saturating_sub(CALIBRATION_FOLDS).max(fewest)..ns.len() {
         let below = TrainingSet::new(runs.iter().filter(|r| r.n < ns[k]).cloned().collect());
         let Ok(m) = train_chain(&below, &quick) else {
             continue;

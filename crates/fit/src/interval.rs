@@ -4,9 +4,9 @@
 //!
 //! A bootstrap of the chosen model measures how much the fitted mean moves when the
 //! repetitions are resampled; it says nothing about how wrong the model's *form* is, nor
-//! about how far a single run strays from the mean. On the committed measurements the
-//! bootstrap intervals alone contain a minority of the measured test points. The calibrated
-//! interval adds both, measured rather than assumed:
+//! about how far a single run strays from the mean, and far beyond the data it can be
+//! narrow around a wrong prediction. The calibrated interval adds both, measured rather
+//! than assumed:
 //!
 //! * the **held-out errors** of the fit, `e_i = |ln(ŷ_{-i} / y_i)|`, i = 1..m: each measured
 //!   point `y_i` (a mean of repetitions) against the prediction `ŷ_{-i}` of the same
@@ -48,6 +48,14 @@
 //! a fit whose held-out predictions miss by a factor of 2 gives an interval of at least
 //! ×/÷ 2. Its relative width is `(upper − lower) / (2·ŷ)`, reported as ±; an interval wider
 //! than ±50% is flagged ([`Interval::wide`]). It exists only for a positive, finite `ŷ`.
+//!
+//! Who measures what: `fit::run` leaves each point out of the chosen terms' refit and, for
+//! one parameter, predicts each of the three largest values by the whole search on those
+//! below; `taskpar::model::train` predicts each of the three largest training sizes by the
+//! whole training on the sizes below (at least 4 of them when there are more), against the
+//! median elapsed time at each worker count; `semi` takes its coefficient fit's
+//! leave-one-out errors E (eq. 4.9, unsigned: each stands for the larger of its two log
+//! errors, `−ln(1 − E)`), with the spread of the sample runs' wall times.
 //!
 //! [`LEVEL`] (90%) is the level every command states and the coverage figures of
 //! `bench/RESULTS.md` measure: the share of measured test points inside their intervals.

@@ -19,6 +19,8 @@
 //! * [`basis`]: a plain regression on basis functions a user writes as expressions.
 //! * [`read`]: Extra-P's text format, Extra-P's JSON Lines and CSV, with located errors;
 //!   [`run`]: every series of an experiment modelled, with bootstrap intervals and warnings;
+//!   [`interval`]: the calibrated 90% intervals of every predicting command (the bootstrap
+//!   widened by the held-out errors and the repetitions' spread), and their coverage;
 //!   [`report`]: text, JSON, LaTeX, rankings and plots of the models.
 //! * [`cv`]: K-fold (contiguous, as scikit-learn's `KFold`, optionally shuffled) and
 //!   leave-one-out splits; [`stats`]: the F distribution (the seeded generator is the workspace's, [`stats::rng`]).
@@ -33,6 +35,7 @@
 pub mod basis;
 pub mod cv;
 mod error;
+pub mod interval;
 pub mod job;
 mod lars;
 mod matrix;

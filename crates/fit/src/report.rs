@@ -129,6 +129,7 @@ fn fitted_json<'a>(f: &'a Fitted, names: &'a [String]) -> FittedJson<'a> {
 fn prediction_json<'a>(p: &'a Prediction, names: &'a [String]) -> PredictionJson<'a> {
     PredictionJson {
         interval: p.interval.map(|(lo, hi)| [finite(lo), finite(hi)]),
+        calibrated: p.calibrated.as_ref(),
         point: names
             .iter()
             .zip(&p.point)
@@ -265,11 +266,15 @@ struct FactorJson<'a> {
     poly: String,
 }
 
-/// A prediction: the point, the value, the interval (`null` without a bootstrap), the
+/// A prediction: the point, the value, the bootstrap's interval (`null` without a
+/// bootstrap), the calibrated interval (`null` for a value that is not positive), the
 /// warnings.
 #[derive(Serialize)]
 struct PredictionJson<'a> {
+    /// The bootstrap's 95% interval.
     interval: Option<[Option<f64>; 2]>,
+    /// The calibrated 90% interval ([`crate::interval`]).
+    calibrated: Option<&'a crate::interval::Interval>,
     point: BTreeMap<&'a str, Option<f64>>,
     value: Option<f64>,
     warnings: &'a [String],
@@ -382,6 +387,9 @@ pub fn text(modeler: &str, names: &[String], entries: &[Entry<'_>]) -> String {
                 at.join(", "),
                 num(p.value)
             ));
+            if let Some(c) = &p.calibrated {
+                s.push_str(&format!("  interval  {}\n", c.text(p.value, &|v| num(v))));
+            }
             for w in &p.warnings {
                 s.push_str(&format!("  warning   {w}\n"));
             }

@@ -2,6 +2,7 @@
 //! models' domains, bootstrap intervals for predictions, and the warnings a user needs
 //! (too few points, noise as large as the trend, predictions beyond the measured range).
 
+use crate::interval::Calibration;
 use crate::model::{Fitted, Measurement, Model};
 use crate::pmnf::{extrap, ExtrapOptions};
 use crate::read::{Experiment, Series};
@@ -97,6 +98,9 @@ pub struct SeriesModel {
     pub warnings: Vec<String>,
     /// Bootstrap refits of the chosen hypothesis (none without repetitions to resample).
     boot: Option<Boot>,
+    /// The chosen hypothesis' leave-one-out errors and the repetitions' spread, behind the
+    /// calibrated intervals.
+    pub calibration: crate::interval::Calibration,
     /// Whether every measured value was positive.
     positive: bool,
 }
@@ -110,6 +114,9 @@ pub struct Prediction {
     pub value: f64,
     /// The bootstrap's central interval ([`INTERVAL_LEVEL`]), if there was a bootstrap.
     pub interval: Option<(f64, f64)>,
+    /// The calibrated interval ([`crate::interval`], 90%): the bootstrap's widened by the
+    /// chosen hypothesis' leave-one-out errors and the repetitions' spread.
+    pub calibrated: Option<crate::interval::Interval>,
     /// Warnings (beyond the measured domain).
     pub warnings: Vec<String>,
 }
@@ -127,18 +134,33 @@ impl SeriesModel {
         // The bootstrap's spread of the refit about the refit of the data itself, placed
         // around the chosen model's value (the chosen model may come from a fit the
         // bootstrap does not repeat, e.g. Extra-P's reuse of one-parameter coefficients).
-        let interval = self.boot.as_ref().and_then(|b| {
-            let base = b.base.eval(point) / s;
-            let mut v: Vec<f64> = b.models.iter().map(|m| m.eval(point) / s - base).collect();
-            v.retain(|d| d.is_finite());
-            if v.is_empty() || !value.is_finite() {
-                return None;
-            }
-            v.sort_by(f64::total_cmp);
-            let at = |q: f64| stats::quantile_sorted(&v, q);
-            let (lo, hi) = interval_quantiles(INTERVAL_LEVEL);
-            Some((value + at(lo)?, value + at(hi)?))
-        });
+        let boot = |level: f64| {
+            self.boot.as_ref().and_then(|b| {
+                let base = b.base.eval(point) / s;
+                let mut v: Vec<f64> = b.models.iter().map(|m| m.eval(point) / s - base).collect();
+                v.retain(|d| d.is_finite());
+                if v.is_empty() || !value.is_finite() {
+                    return None;
+                }
+                v.sort_by(f64::total_cmp);
+                let at = |q: f64| stats::quantile_sorted(&v, q);
+                let (lo, hi) = interval_quantiles(level);
+                Some((value + at(lo)?, value + at(hi)?))
+            })
+        };
+        let interval = boot(INTERVAL_LEVEL);
+        // The distance beyond the measured domain: the largest over the parameters.
+        let distance = point
+            .iter()
+            .zip(&self.domain)
+            .map(|(&x, &(lo, hi))| crate::interval::distance(x, lo, hi))
+            .fold(0.0, f64::max);
+        let calibrated = self.calibration.interval(
+            value,
+            boot(crate::interval::LEVEL),
+            crate::interval::LEVEL,
+            distance,
+        );
         let mut warnings = Vec::new();
         if value.is_infinite() && self.best.model.eval(point).is_infinite() {
             warnings.push(format!(
@@ -179,6 +201,7 @@ impl SeriesModel {
             point: point.to_vec(),
             value,
             interval,
+            calibrated,
             warnings,
         }
     }
@@ -272,6 +295,85 @@ fn bootstrap(ms: &[Measurement], model: &Model, opts: &RunOptions, relative: boo
         }
     }
     Some(Boot { base, models: out })
+}
+
+/// The chosen hypothesis refitted without each point in turn and its prediction there
+/// against the point's mean (the terms kept, the coefficients refitted with the same
+/// weighting), with the repetitions' spread: the calibration of [`crate::interval`].
+fn leave_one_out(ms: &[Measurement], model: &Model, relative: bool) -> Calibration {
+    let bases: Vec<_> = model.terms.iter().map(|t| t.basis.clone()).collect();
+    let held: Vec<(f64, f64, f64)> = (0..ms.len())
+        .filter_map(|i| {
+            let rest: Vec<Measurement> = ms
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, m)| m.clone())
+                .collect();
+            if rest.len() <= bases.len() {
+                return None;
+            }
+            let cols: Vec<Vec<f64>> = bases
+                .iter()
+                .map(|b| rest.iter().map(|m| b.eval(&m.point)).collect())
+                .collect();
+            let refs: Vec<&[f64]> = cols.iter().map(Vec::as_slice).collect();
+            let (y, reps, _) = moments(&rest);
+            let c = refit(&refs, &y, &reps, relative)?;
+            let held = Model::from_coefficients(&bases, &c);
+            // How far the left-out point lies beyond the others (largest over parameters).
+            let distance = (0..ms[i].point.len())
+                .map(|p| {
+                    let (lo, hi) = domain_of(&rest.iter().map(|m| m.point[p]).collect::<Vec<_>>());
+                    crate::interval::distance(ms[i].point[p], lo, hi)
+                })
+                .fold(0.0, f64::max);
+            Some((held.eval(&ms[i].point), ms[i].mean(), distance))
+        })
+        .collect();
+    Calibration::new(
+        "leave-one-out",
+        held,
+        ms.iter().map(|m| m.values.as_slice()),
+    )
+}
+
+/// How many of the largest values of a one-parameter series forward validation predicts,
+/// each by the whole search on the values below it.
+const FORWARD_FOLDS: usize = 3;
+
+/// The points of `ms` by increasing parameter (one parameter).
+fn by_size(ms: &[Measurement]) -> Vec<&Measurement> {
+    let mut sorted: Vec<&Measurement> = ms.iter().collect();
+    sorted.sort_by(|a, b| a.point[0].total_cmp(&b.point[0]));
+    sorted
+}
+
+/// The forward folds: each of the [`FORWARD_FOLDS`] largest points with at least 3 below.
+fn forward_folds(n: usize) -> std::ops::Range<usize> {
+    n.saturating_sub(FORWARD_FOLDS).max(3)..n
+}
+
+/// Forward validation with the search redone: each of the largest points predicted by the
+/// model the modeler chooses on the points below it (the choice of terms is part of the
+/// error, as it is not in [`leave_one_out`]): `|ln(ŷ/y)|` and the point's distance beyond
+/// those below (a fold whose search fails is left out).
+fn forward(ms: &[Measurement], opts: &RunOptions) -> Vec<(f64, f64)> {
+    let sorted = by_size(ms);
+    forward_folds(sorted.len())
+        .filter_map(|k| {
+            let below: Vec<Measurement> = sorted[..k].iter().map(|m| (*m).clone()).collect();
+            let chosen = match opts.modeler {
+                Modeler::Vates => search(&below, 1, &opts.vates).ok()?.best.model,
+                Modeler::Extrap => extrap(&below, 1, &opts.extrap).ok()?.model,
+            };
+            let at = sorted[k];
+            Some((
+                crate::interval::log_error(chosen.eval(&at.point), at.mean()),
+                crate::interval::distance(at.point[0], sorted[0].point[0], sorted[k - 1].point[0]),
+            ))
+        })
+        .collect()
 }
 
 /// Above this many repetitions a point's resampled mean is drawn from its normal limit
@@ -433,6 +535,19 @@ pub fn model_series(
         .map(|f| f.scaled(scale))
         .collect();
     let positive = ms.iter().all(|m| m.values.iter().all(|&v| v > 0.0));
+    // Ratios are unchanged by the scaling and by the factor of `times_param` (the held-out
+    // prediction and the measured mean at a point carry the same factor).
+    let mut calibration = leave_one_out(&ms, &best.model, relative);
+    if dims == 1 {
+        let folds = forward(&ms, opts);
+        if !folds.is_empty() {
+            calibration.how = "leave-one-out and forward validation".into();
+        }
+        for (e, d) in folds {
+            calibration.held_out.push(e);
+            calibration.distances.push(d);
+        }
+    }
     let warnings = {
         let mut w = data_warnings(&ms, names);
         if dims == 1 {
@@ -490,6 +605,7 @@ pub fn model_series(
         times_param: opts.times_param,
         warnings,
         boot,
+        calibration,
         positive,
     })
 }

@@ -159,6 +159,10 @@ pub struct Predicted {
     /// Warnings: the memory-level mismatch between samples and target, events beyond the
     /// profile (`warning:`).
     pub warnings: Vec<String>,
+    /// The calibrated 90% interval of the time ([`fit::interval`]): the samples' fit's
+    /// leave-one-out errors, scaled to the point's distance beyond the samples, and the
+    /// repetitions' spread (`None` without samples, or given coefficients over them).
+    pub interval: Option<fit::interval::Interval>,
 }
 
 impl Job {
@@ -295,7 +299,8 @@ impl Job {
                         .map_err(JobError::Model)?;
                 said.warnings.extend(found.as_ref().map(Mismatch::text));
             }
-            coeffs = fitted.coefficients;
+            coeffs = fitted.coefficients.clone();
+            said.fitted = Some(Box::new(fitted));
         }
         set_coefficients(&self.model, &self.given, &mut coeffs).map_err(JobError::Given)?;
         Ok((coeffs, said))
@@ -490,10 +495,17 @@ impl Job {
         })?;
         let mut warnings = said.warnings;
         warnings.extend(prediction.notes.iter().cloned());
+        // Given coefficients replace fitted ones: the fit's errors no longer describe them.
+        let interval = said
+            .fitted
+            .as_ref()
+            .filter(|_| self.given.is_empty())
+            .and_then(|f| f.interval(&b.params, prediction.outcome.time));
         Ok(Predicted {
             prediction,
             notes: said.notes,
             warnings,
+            interval,
         })
     }
 }
@@ -552,4 +564,6 @@ pub struct Remarks {
     pub notes: Vec<String>,
     /// Warnings (the memory-level mismatch).
     pub warnings: Vec<String>,
+    /// The samples' fit the coefficients came from (`None` without samples).
+    pub fitted: Option<Box<crate::samples::Fitted>>,
 }

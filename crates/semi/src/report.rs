@@ -491,8 +491,46 @@ pub fn validation_text(
             seconds(c.predicted),
             fixed(100.0 * c.error, 2)
         );
+        if let Some(i) = &c.interval {
+            let _ = writeln!(
+                s,
+                "    {}: measured {}",
+                i.text(c.predicted, &seconds),
+                if i.contains(c.actual) {
+                    "inside"
+                } else {
+                    "outside"
+                }
+            );
+        }
+    }
+    let cov = coverage(checked);
+    if cov.points > 0 {
+        let _ = writeln!(
+            s,
+            "  {} of {} measured points inside their {}% intervals; median width ±{}%{}",
+            cov.inside,
+            cov.points,
+            num(fit::interval::LEVEL * 100.0),
+            cov.median_width.map_or("-".into(), |w| fixed(100.0 * w, 1)),
+            if cov.wide > 0 {
+                format!(" ({} wider than ±50%)", cov.wide)
+            } else {
+                String::new()
+            }
+        );
     }
     format!("{s}\n{table}")
+}
+
+/// The coverage of the validated points by their calibrated intervals.
+pub fn coverage(checked: &[crate::validate::Checked]) -> fit::interval::Coverage {
+    fit::interval::Coverage::of(
+        &checked
+            .iter()
+            .map(|c| (c.predicted, c.interval.clone(), c.actual))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// A validation as JSON: `points` (point, processors, actual, predicted, error,
@@ -502,12 +540,15 @@ pub fn validation_json(
     table: &crate::metrics::ValidationTable,
 ) -> Value {
     to_value(ValidationJson {
+        coverage: coverage(checked),
         points: checked
             .iter()
             .map(|c| CheckedJson {
                 actual: c.actual,
                 error: c.error,
                 estimate_seconds: c.estimate_seconds,
+                inside: c.interval.as_ref().map(|i| i.contains(c.actual)),
+                interval: c.interval.as_ref(),
                 point: &c.point,
                 predicted: c.predicted,
                 processors: c.processors,
@@ -529,6 +570,7 @@ pub fn validation_json(
 /// The document [`validation_json`] prints.
 #[derive(Serialize)]
 struct ValidationJson<'a> {
+    coverage: fit::interval::Coverage,
     points: Vec<CheckedJson<'a>>,
     table: Vec<TableRowJson<'a>>,
 }
@@ -539,6 +581,10 @@ struct CheckedJson<'a> {
     actual: f64,
     error: f64,
     estimate_seconds: f64,
+    /// Whether the measured time is inside the calibrated interval.
+    inside: Option<bool>,
+    /// The calibrated 90% interval.
+    interval: Option<&'a fit::interval::Interval>,
     point: &'a str,
     predicted: f64,
     processors: u32,

@@ -235,9 +235,33 @@ pub struct Fitted {
     pub points: usize,
     /// Coefficients the unconstrained fit made negative, held at 0 (with the value it gave).
     pub clamped: Vec<(String, f64)>,
+    /// The fit's leave-one-out errors (each with its distance beyond the samples it was
+    /// predicted from) and the repetitions' spread, behind the calibrated interval.
+    pub calibration: fit::interval::Calibration,
+    /// Per given parameter (the samples' columns), its name and the smallest and largest
+    /// sampled value.
+    pub domain: Vec<(String, f64, f64)>,
 }
 
 impl Fitted {
+    /// The calibrated interval ([`fit::interval`], 90%) of the time `value` predicted at
+    /// `at` (the parameters by name): the leave-one-out errors scaled to the point's distance
+    /// beyond the sampled values, and the repetitions' spread; `None` for a time that is
+    /// not positive or a fit without either.
+    pub fn interval(&self, at: &[(String, f64)], value: f64) -> Option<fit::interval::Interval> {
+        let distance = self
+            .domain
+            .iter()
+            .filter_map(|(name, lo, hi)| {
+                at.iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, x)| fit::interval::distance(*x, *lo, *hi))
+            })
+            .fold(0.0, f64::max);
+        self.calibration
+            .interval(value, None, fit::interval::LEVEL, distance)
+    }
+
     /// The coefficients as bindings.
     pub fn bindings(&self, params: Vec<(String, f64)>) -> Bindings {
         Bindings {
@@ -352,13 +376,103 @@ pub fn fit_samples(
         .iter()
         .map(|c| (c.clone(), fit.coefficient(c).unwrap_or(0.0)))
         .collect();
+    let calibration = calibrate(&fit, &order, &points, &groups, set);
     Ok(Fitted {
         whole_program: None,
         coefficients,
         fit,
         points: points.len(),
         clamped,
+        calibration,
+        domain: domain(set, &points),
     })
+}
+
+/// Per given parameter, its name and the smallest and largest value over `points`.
+pub(crate) fn domain(set: &SampleSet, points: &[Vec<f64>]) -> Vec<(String, f64, f64)> {
+    set.names
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let (lo, hi) = points
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                    (a.min(p[k]), b.max(p[k]))
+                });
+            (name.clone(), lo, hi)
+        })
+        .collect()
+}
+
+/// A leave-one-out relative error E (eq. 4.9, without its sign) as a held-out
+/// `(predicted, measured)` pair of measured 1: the prediction `1 − E`, the larger of the two
+/// log errors E can stand for (`1 + E` when E ≥ 1).
+pub(crate) fn unsigned(e: f64) -> (f64, f64) {
+    if e < 1.0 {
+        (1.0 - e, 1.0)
+    } else {
+        (1.0 + e, 1.0)
+    }
+}
+
+/// The calibration of a segment-time fit: each row's leave-one-out error with its
+/// distance beyond the points where the same segment was sampled otherwise (the others
+/// determine its coefficients), and the spread of the sample runs' wall times (of the
+/// segments' repetitions when there are no `run` rows).
+fn calibrate(
+    fit: &SegmentFit,
+    order: &[(usize, String)],
+    points: &[Vec<f64>],
+    groups: &HashMap<(usize, String), Vec<f64>>,
+    set: &SampleSet,
+) -> fit::interval::Calibration {
+    let held: Vec<(f64, f64, f64)> = fit
+        .leave_one_out
+        .iter()
+        .flat_map(|l| l.relative_errors.iter().enumerate())
+        .filter_map(|(i, e)| {
+            let e = (*e)?;
+            let (p, seg) = order.get(i)?;
+            let others: Vec<&Vec<f64>> = order
+                .iter()
+                .filter(|(q, s)| s == seg && q != p)
+                .map(|(q, _)| &points[*q])
+                .collect();
+            let distance = (0..points[*p].len())
+                .map(|k| {
+                    let (lo, hi) = others
+                        .iter()
+                        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), o| {
+                            (a.min(o[k]), b.max(o[k]))
+                        });
+                    if others.is_empty() {
+                        0.0
+                    } else {
+                        fit::interval::distance(points[*p][k], lo, hi)
+                    }
+                })
+                .fold(0.0, f64::max);
+            let (predicted, measured) = unsigned(e);
+            Some((predicted, measured, distance))
+        })
+        .collect();
+    let mut runs: Vec<(&Vec<f64>, Vec<f64>)> = Vec::new();
+    for (p, t) in &set.runs {
+        match runs.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, g)) => g.push(*t),
+            None => runs.push((p, vec![*t])),
+        }
+    }
+    let spread_of_runs = fit::interval::log_spread(runs.iter().map(|(_, g)| g.as_slice()));
+    let mut c = fit::interval::Calibration::new(
+        "leave-one-out",
+        held,
+        order.iter().map(|k| groups[k].as_slice()),
+    );
+    if spread_of_runs.is_some() {
+        c.spread = spread_of_runs;
+    }
+    c
 }
 
 /// Solves `rows` for the coefficients `coeffs` by least squares with merges. A time is a

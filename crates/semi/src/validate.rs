@@ -90,6 +90,9 @@ pub struct Checked {
     pub notes: Vec<String>,
     /// The time spent predicting.
     pub estimate_seconds: f64,
+    /// The calibrated 90% interval of the prediction ([`fit::interval`]), when the
+    /// coefficients were fitted to samples.
+    pub interval: Option<fit::interval::Interval>,
 }
 
 /// Predicts every measured point (the median of its repetitions) on the processors
@@ -163,6 +166,7 @@ pub fn validate<C: EventCosts>(
             predicted: pred.outcome.time,
             error: crate::metrics::error(actual, pred.outcome.time)?,
             estimate_seconds: pred.estimate_seconds,
+            interval: None,
             notes: {
                 let mut notes = pred.notes;
                 if pred.branches {
@@ -288,6 +292,17 @@ pub fn validate_samples<C: EventCosts>(
             opts,
         )?;
         heading = t.heading;
+        // `validate` checks the distinct points of `mine` in file order.
+        let mut distinct: Vec<&Vec<f64>> = Vec::new();
+        for (p, _) in &mine.runs {
+            if !distinct.contains(&p) {
+                distinct.push(p);
+            }
+        }
+        let mut c = c;
+        for (one, p) in c.iter_mut().zip(distinct) {
+            one.interval = fitted.interval(&named(&measured.names, p), one.predicted);
+        }
         for n in c.iter().flat_map(|c| &c.notes) {
             if !notes.contains(n) {
                 notes.push(n.clone());

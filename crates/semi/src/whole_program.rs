@@ -144,12 +144,38 @@ pub fn fit_runs<C: EventCosts>(
                     });
                 }
                 time.check_merges(&fit, &c, &points)?;
+                let held: Vec<(f64, f64, f64)> = fit
+                    .leave_one_out
+                    .iter()
+                    .flat_map(|l| l.relative_errors.iter().flatten())
+                    .map(|&e| {
+                        let (p, m) = crate::samples::unsigned(e);
+                        (p, m, 0.0)
+                    })
+                    .collect();
+                let mut reps: Vec<(&Vec<f64>, Vec<f64>)> = Vec::new();
+                for (p, t) in &set.runs {
+                    match reps.iter_mut().find(|(q, _)| *q == p) {
+                        Some((_, g)) => g.push(*t),
+                        None => reps.push((p, vec![*t])),
+                    }
+                }
+                let calibration = fit::interval::Calibration::new(
+                    "leave-one-out",
+                    held,
+                    reps.iter().map(|(_, g)| g.as_slice()),
+                );
                 return Ok(Fitted {
                     whole_program: Some(iteration - 1),
                     coefficients: coeffs.iter().cloned().zip(c).collect(),
                     fit,
                     points: points.len(),
                     clamped,
+                    calibration,
+                    domain: crate::samples::domain(
+                        set,
+                        &points.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(),
+                    ),
                 });
             }
         }

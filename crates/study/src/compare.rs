@@ -309,7 +309,7 @@ fn fit_model(
     Ok(entry
         .predictions
         .iter()
-        .map(|p| (p.value, p.interval.map(|(a, b)| [a, b])))
+        .map(|p| (p.value, p.calibrated.as_ref().map(|i| [i.lower, i.upper])))
         .collect())
 }
 
@@ -350,7 +350,7 @@ fn two_step(t: &Training<'_>, points: &[Point], direct: bool) -> Predict {
             Ok(if direct {
                 (pr.direct, None)
             } else {
-                (pr.time, pr.interval.map(|(a, b)| [a, b]))
+                (pr.time, pr.calibrated.as_ref().map(|i| [i.lower, i.upper]))
             })
         })
         .collect()
@@ -418,7 +418,10 @@ fn semi_predict(t: &Training<'_>, points: &[Point]) -> Predict {
                 ..semi::job::Job::new(s.model.clone())
             };
             let done = job.predict().map_err(|e| e.to_string())?;
-            Ok((done.prediction.outcome.time, None))
+            Ok((
+                done.prediction.outcome.time,
+                done.interval.as_ref().map(|i| [i.lower, i.upper]),
+            ))
         })
         .collect()
 }

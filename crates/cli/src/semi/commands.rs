@@ -176,6 +176,7 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     for w in &done.warnings {
         crate::error::note(&format!("warning: {w}"));
     }
+    let interval = done.interval;
     let p = done.prediction;
     if a.timeline.wanted() {
         let title = a.model.model.display().to_string();
@@ -188,8 +189,28 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
         files.write(&tr, &chart(&title, "seconds"))?;
     }
     let text = match a.format {
-        Format::Text => prediction_text(&a.model.model.display().to_string(), &p),
-        Format::Json => json_text(&prediction_json(&p))?,
+        Format::Text => {
+            let text = prediction_text(&a.model.model.display().to_string(), &p);
+            match &interval {
+                // The interval under the first line, the time's.
+                Some(i) => {
+                    let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+                    let line = i.text(p.outcome.time, &trace::text::seconds);
+                    format!("{first}\n  {line}\n{rest}")
+                }
+                None => text,
+            }
+        }
+        Format::Json => {
+            let mut v = prediction_json(&p);
+            if let Some(o) = v.as_object_mut() {
+                o.insert(
+                    "interval".into(),
+                    serde_json::to_value(&interval).map_err(|e| CliError::msg(e.to_string()))?,
+                );
+            }
+            json_text(&v)?
+        }
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }

@@ -273,6 +273,10 @@ pub struct Model {
     pub interval: IntervalMethod,
     /// The bootstrap replicates (empty: no intervals).
     pub bootstrap: Vec<Replicate>,
+    /// The forward-validation errors and the repetitions' spread behind the calibrated
+    /// intervals ([`fit::interval`]); empty in a model file written before them.
+    #[serde(default)]
+    pub calibration: fit::interval::Calibration,
 }
 
 impl Model {

@@ -277,6 +277,7 @@ pub fn report_apps(
         report: Report {
             rows: Vec::new(),
             medians: Vec::new(),
+            coverage: fit::interval::Coverage::of(&[]),
         },
         untested: Vec::new(),
         untrained: test_set
@@ -307,5 +308,6 @@ pub fn report_apps(
     if out.report.rows.is_empty() {
         return Err(FrontError::NothingInCommon);
     }
+    out.report.coverage = super::report::coverage(&out.report.rows);
     Ok(out)
 }

@@ -49,6 +49,10 @@ pub struct Prediction {
     pub interval: Option<(f64, f64)>,
     /// The interval's coverage (0.95: the central 95% of the replicates).
     pub level: f64,
+    /// The calibrated 90% interval ([`fit::interval`]): the bootstrap's at 90% widened by
+    /// the forward-validation errors (scaled to this point's distance beyond the training
+    /// sizes) and the repetitions' spread.
+    pub calibrated: Option<fit::interval::Interval>,
     /// The work and span laws.
     pub bounds: Bounds,
     /// Extrapolation, negative or non-finite components, a time below a bound.
@@ -316,7 +320,7 @@ pub fn predict(model: &Model, n: f64, p: f64) -> Result<Prediction, PredictError
         }
     }
     let interval = if model.bootstrap.is_empty() {
-        None
+        (None, None)
     } else {
         let mut times: Vec<f64> = model
             .bootstrap
@@ -326,8 +330,23 @@ pub fn predict(model: &Model, n: f64, p: f64) -> Result<Prediction, PredictError
             .collect();
         times.sort_by(f64::total_cmp);
         let (lo, hi) = fit::run::interval_quantiles(model.interval.level);
-        stats::quantile_sorted(&times, lo).zip(stats::quantile_sorted(&times, hi))
+        let (clo, chi) = fit::run::interval_quantiles(fit::interval::LEVEL);
+        (
+            stats::quantile_sorted(&times, lo).zip(stats::quantile_sorted(&times, hi)),
+            stats::quantile_sorted(&times, clo).zip(stats::quantile_sorted(&times, chi)),
+        )
     };
+    let (interval, boot90) = interval;
+    let calibrated = model.calibration.interval(
+        c.time,
+        boot90,
+        fit::interval::LEVEL,
+        fit::interval::distance(
+            x,
+            model.transform.apply(model.domain.n_min),
+            model.transform.apply(model.domain.n_max),
+        ),
+    );
     let bounds = Bounds {
         work_over_p: c.work / p,
         span: c.span,
@@ -356,6 +375,7 @@ pub fn predict(model: &Model, n: f64, p: f64) -> Result<Prediction, PredictError
         direct,
         interval,
         level: model.interval.level,
+        calibrated,
         bounds,
         warnings,
     })

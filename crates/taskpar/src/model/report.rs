@@ -71,6 +71,10 @@ pub struct RowReport {
     pub predicted: f64,
     /// The direct regression's time.
     pub direct: f64,
+    /// The calibrated 90% interval of the two-step model's time ([`fit::interval`]).
+    pub interval: Option<fit::interval::Interval>,
+    /// Whether the measured elapsed time lies inside it.
+    pub inside: Option<bool>,
     /// The relative errors.
     pub errors: Errors,
 }
@@ -82,6 +86,8 @@ pub struct AppMedians {
     pub app: String,
     /// Its runs.
     pub rows: usize,
+    /// Its runs' coverage by their calibrated intervals.
+    pub coverage: fit::interval::Coverage,
     /// The median of each quantity's errors (over the runs where it is defined).
     pub median: Errors,
 }
@@ -93,6 +99,18 @@ pub struct Report {
     pub rows: Vec<RowReport>,
     /// Medians per application, in order of first appearance.
     pub medians: Vec<AppMedians>,
+    /// The share of runs inside their calibrated intervals and the intervals' median width.
+    pub coverage: fit::interval::Coverage,
+}
+
+/// The coverage of the calibrated intervals of `rows`.
+pub(crate) fn coverage(rows: &[RowReport]) -> fit::interval::Coverage {
+    fit::interval::Coverage::of(
+        &rows
+            .iter()
+            .map(|r| (r.predicted, r.interval.clone(), r.actual))
+            .collect::<Vec<_>>(),
+    )
 }
 
 fn relative(actual: f64, predicted: f64) -> Option<f64> {
@@ -110,7 +128,10 @@ pub fn report(model: &Model, runs: &[Run]) -> Result<Report, PredictError> {
         let x = input(model, r.n, r.p)?;
         let c = chain(model, None, x, r.p);
         let d = direct(model, x, r.p);
+        let interval = super::predict::predict(model, r.n, r.p)?.calibrated;
         rows.push(RowReport {
+            inside: interval.as_ref().map(|i| i.contains(r.elapsed)),
+            interval,
             app: r.app.clone(),
             n: r.n,
             p: r.p,
@@ -150,6 +171,12 @@ pub fn report(model: &Model, runs: &[Run]) -> Result<Report, PredictError> {
                 stats::median(&v)
             };
             AppMedians {
+                coverage: fit::interval::Coverage::of(
+                    &mine
+                        .iter()
+                        .map(|r| (r.predicted, r.interval.clone(), r.actual))
+                        .collect::<Vec<_>>(),
+                ),
                 rows: mine.len(),
                 median: Errors {
                     work_serial: med(&|e| e.work_serial),
@@ -168,5 +195,10 @@ pub fn report(model: &Model, runs: &[Run]) -> Result<Report, PredictError> {
             }
         })
         .collect();
-    Ok(Report { rows, medians })
+    let coverage = coverage(&rows);
+    Ok(Report {
+        rows,
+        medians,
+        coverage,
+    })
 }

@@ -180,6 +180,9 @@ pub fn prediction_text(app: &str, p: &Prediction) -> String {
         num(p.p),
         seconds(p.time)
     );
+    if let Some(c) = &p.calibrated {
+        let _ = writeln!(o, "  {}", c.text(p.time, &seconds));
+    }
     let _ = writeln!(
         o,
         "  = (work {} + delay {} + no_work {}) / {}",
@@ -248,10 +251,28 @@ pub fn report_text(r: &Report) -> String {
         );
         t.push(row);
     }
+    let c = &r.coverage;
+    let coverage = if c.points == 0 {
+        String::new()
+    } else {
+        format!(
+            "\n{} of {} runs ({}%) inside their calibrated {}% intervals; median width ±{}%{}\n",
+            c.inside,
+            c.points,
+            fixed(100.0 * c.share(), 1),
+            trace::text::num(fit::interval::LEVEL * 100.0),
+            c.median_width.map_or("-".into(), |w| fixed(100.0 * w, 1)),
+            if c.wide > 0 {
+                format!(" ({} wider than ±50%)", c.wide)
+            } else {
+                String::new()
+            }
+        )
+    };
     format!(
         "median relative error |actual − predicted| / actual on the test runs (time and \
          direct: against the traced run's elapsed time; time* and direct*: against the \
-         untraced run's):\n{}",
+         untraced run's):\n{}{coverage}",
         t.render("  ")
     )
 }

@@ -161,6 +161,71 @@ struct Data<'a> {
 /// [`TrainError`]: no runs, runs of several applications, fewer than 3 sizes or 2 worker
 /// counts, a value out of range, a feature overflowing, a regression failing.
 pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError> {
+    let mut model = train_chain(set, opts)?;
+    model.calibration = forward_calibration(set, opts);
+    Ok(model)
+}
+
+/// How many of the largest sizes the calibration predicts, each from the sizes below it.
+const CALIBRATION_FOLDS: usize = 3;
+
+/// The fewest sizes a calibration fold trains on, when the runs have more.
+const FOLD_SIZES: usize = 4;
+
+/// The calibration of the intervals ([`fit::interval`]): each of the
+/// [`CALIBRATION_FOLDS`] largest training sizes predicted (at every worker count, against
+/// the median of its runs' elapsed times) by the whole procedure trained on the sizes below
+/// it (at least [`FOLD_SIZES`] when there are more, without a bootstrap), with its
+/// distance beyond them in the model's input;
+/// and the spread of the elapsed times of each (n, p)'s repetitions.
+fn forward_calibration(set: &TrainingSet, opts: &TrainOptions) -> fit::interval::Calibration {
+    let runs = &set.runs;
+    let ns = distinct(runs.iter().map(|r| r.n));
+    let t = opts.transform;
+    let quick = TrainOptions {
+        bootstrap: 0,
+        ..opts.clone()
+    };
+    let mut held = Vec::new();
+    // A fold trained on fewer sizes than the procedure needs to choose its forms by
+    // forward validation (4: three below the size it predicts) trains another procedure
+    // than the model's; such folds count only when the model itself had no more sizes.
+    let fewest = FOLD_SIZES.min(ns.len().saturating_sub(1)).max(3);
+    for k in ns.len().saturating_sub(CALIBRATION_FOLDS).max(fewest)..ns.len() {
+        let below = TrainingSet::new(runs.iter().filter(|r| r.n < ns[k]).cloned().collect());
+        let Ok(m) = train_chain(&below, &quick) else {
+            continue;
+        };
+        let x = t.apply(ns[k]);
+        let (lo, edge) = (t.apply(ns[0]), t.apply(ns[k - 1]));
+        for p in distinct(runs.iter().filter(|r| r.n == ns[k]).map(|r| r.p)) {
+            let times: Vec<f64> = runs
+                .iter()
+                .filter(|r| r.n == ns[k] && r.p == p)
+                .map(|r| r.elapsed)
+                .collect();
+            let (Some(measured), true) = (stats::median(&times), p >= 1.0) else {
+                continue;
+            };
+            let predicted = super::predict::chain(&m, None, x, p).time;
+            held.push((predicted, measured, fit::interval::distance(x, lo, edge)));
+        }
+    }
+    let mut groups: Vec<((f64, f64), Vec<f64>)> = Vec::new();
+    for r in runs {
+        match groups.iter_mut().find(|(k, _)| *k == (r.n, r.p)) {
+            Some((_, g)) => g.push(r.elapsed),
+            None => groups.push(((r.n, r.p), vec![r.elapsed])),
+        }
+    }
+    fit::interval::Calibration::new(
+        "forward validation",
+        held,
+        groups.iter().map(|(_, g)| g.as_slice()),
+    )
+}
+
+fn train_chain(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError> {
     let runs = &set.runs;
     if runs.is_empty() {
         return Err(TrainError::Empty);
@@ -541,6 +606,7 @@ pub fn train(set: &TrainingSet, opts: &TrainOptions) -> Result<Model, TrainError
             level: fit::run::INTERVAL_LEVEL,
         },
         bootstrap: Vec::new(),
+        calibration: fit::interval::Calibration::default(),
     };
     let fits = Fits {
         serial: data.serial.data(),

@@ -299,6 +299,27 @@ fn review_defects_of_campaigns_and_studies_are_answered() {
     std::os::unix::fs::symlink("/dev/zero", study.join("test-times.csv")).unwrap();
     let e = fails(&["compare", study.to_str().unwrap()], 1);
     assert!(e.contains("not a regular file"), "{e}");
+    // A 100 kB line is quoted by its start; a time of 1e308 s is refused by its line.
+    let big = d.join("big-line");
+    std::fs::create_dir_all(&big).unwrap();
+    std::fs::copy(
+        common::example_in("studies", "sort/campaign.toml"),
+        big.join("campaign.toml"),
+    )
+    .unwrap();
+    std::fs::write(
+        big.join("test-times.csv"),
+        format!("n,p,seconds\n1,1,{}\n", "9".repeat(100_000)),
+    )
+    .unwrap();
+    let e = fails(&["compare", big.to_str().unwrap()], 1);
+    assert!(
+        e.contains("line 2: `1,1,999") && e.contains("…` is not") && e.len() < 2000,
+        "{e}"
+    );
+    std::fs::write(big.join("test-times.csv"), "n,p,seconds\n1,1,1e308\n").unwrap();
+    let e = fails(&["compare", big.to_str().unwrap()], 1);
+    assert!(e.contains("line 2: 1e+308 seconds"), "{e}");
     // Too few bootstrap replicates for an interval.
     let e = fails(
         &[

@@ -754,6 +754,10 @@ pub enum InputError {
     },
 }
 
+/// The longest time a run may have taken, seconds (about 32 years): beyond it a value is a
+/// unit mistake, not a measurement.
+pub const MAX_SECONDS: f64 = 1e9;
+
 /// The most bytes of a study file read.
 pub const MAX_STUDY_FILE: u64 = 256 << 20;
 
@@ -837,17 +841,28 @@ fn read_times(
                 .filter(|v| v.is_finite())
         };
         let (Some(n), Some(p), Some(s)) = (num(cn), num(cp), num(cs)) else {
+            let shown: String = line.chars().take(80).collect();
+            let cut = if shown.len() < line.len() { "…" } else { "" };
             return Err(bad(format!(
-                "line {}: `{line}` is not {},{},seconds numbers",
+                "line {}: `{shown}{cut}` is not {},{},seconds numbers",
                 i + 2,
                 names.0,
                 names.1
             )));
         };
-        if !(p >= 1.0 && p.fract() == 0.0 && p <= f64::from(u32::MAX)) || s <= 0.0 {
+        if !(p >= 1.0 && p.fract() == 0.0 && p <= f64::from(u32::MAX)) {
             return Err(bad(format!(
-                "line {}: a worker count must be a whole number from 1 and a time above 0",
-                i + 2
+                "line {}: {} = {}: a worker count is a whole number from 1",
+                i + 2,
+                names.1,
+                trace::text::num(p)
+            )));
+        }
+        if !(s > 0.0 && s <= MAX_SECONDS) {
+            return Err(bad(format!(
+                "line {}: {} seconds: a run's time is above 0 and at most {MAX_SECONDS:e} s",
+                i + 2,
+                trace::text::num(s)
             )));
         }
         out.push((Point { n, p: p as u32 }, s));

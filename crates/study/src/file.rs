@@ -45,6 +45,8 @@ use toml::Spanned;
 pub const MAX_FILE_BYTES: usize = 1 << 20;
 /// The most runs one campaign makes (training and test together).
 pub const MAX_RUNS: u64 = taskpar::campaign::MAX_RUNS as u64;
+/// The largest size: 2^53, the largest whole number a size keeps every digit of.
+pub const MAX_SIZE: f64 = 9_007_199_254_740_992.0;
 /// The most repetitions of one point.
 pub const MAX_REPETITIONS: u32 = 1000;
 /// The largest worker count.
@@ -602,10 +604,15 @@ fn set(src: (&str, &str), raw: &Spanned<RawSet>, what: &str) -> Result<Set, File
     let bad =
         |range: Range<usize>, msg: String| FileError::at(FileErrorKind::Value, src, range, msg);
     let mut sizes = values(src, &r.sizes, &format!("[{what}] sizes"))?;
-    if let Some(v) = sizes.iter().find(|v| !(v.is_finite() && **v >= 0.0)) {
+    if let Some(v) = sizes
+        .iter()
+        .find(|v| !(v.is_finite() && (0.0..=MAX_SIZE).contains(*v)))
+    {
         return Err(bad(
             r.sizes.span(),
-            format!("a size of {v}: sizes are numbers of 0 or more"),
+            format!(
+                "a size of {v}: sizes are numbers from 0 to 2^53 (every digit reaches the program)"
+            ),
         ));
     }
     let mut seen = Vec::new();

@@ -80,6 +80,13 @@ fn the_file_s_mistakes_are_located_and_say_the_fix() {
             .message
             .contains("one sbatch option")
     );
+    // A size beyond 2^53 would not reach the program (nor name its cell) digit for digit.
+    let e = err(&base.replace("sizes = [1]", "sizes = [1e308]"));
+    assert!(
+        e.message.contains("c.toml:5:9") && e.message.contains("2^53"),
+        "{}",
+        e.message
+    );
     // Not TOML at all.
     assert_eq!(err("name = \n").kind, FileErrorKind::Syntax);
 }

@@ -341,25 +341,9 @@ pub(crate) fn read(path: &Path) -> Result<String, CellError> {
     read_limited(path, MAX_CELL_FILE)
 }
 
-/// The text of the regular file `path`, refused beyond `limit` bytes (a device that never
-/// ends included).
+/// The text of the regular file `path`, refused beyond `limit` bytes ([`crate::text_file`]).
 pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<String, CellError> {
-    let bad = |why: &str| CellError::Io {
-        action: "read",
-        path: path.to_path_buf(),
-        error: std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_string()),
-    };
-    if path.exists() && !path.is_file() {
-        return Err(bad("not a regular file"));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
-        .map_err(io("read", path))?;
-    if bytes.len() as u64 > limit {
-        return Err(bad(&format!("larger than {limit} bytes")));
-    }
-    String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text"))
+    crate::text_file::read(path, limit).map_err(io("read", path))
 }
 
 /// The text of `path`, at most [`MAX_STDOUT_BYTES`].

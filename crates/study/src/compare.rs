@@ -765,39 +765,21 @@ pub const MAX_STUDY_FILE: u64 = 256 << 20;
 /// [`MAX_STUDY_FILE`] bytes whatever the file is (a device never ends), refused when it
 /// holds a NUL byte (not text) or is not UTF-8.
 fn read_file(path: &Path) -> Result<Option<String>, InputError> {
-    use std::io::Read;
     if !path.exists() {
         return Ok(None);
     }
-    let bad = |message: String| InputError::Bad {
-        path: path.to_path_buf(),
-        message,
-    };
-    let io = |error| InputError::Io {
-        path: path.to_path_buf(),
-        error,
-    };
-    if !path.is_file() {
-        return Err(bad("not a regular file".into()));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_STUDY_FILE + 1).read_to_end(&mut bytes))
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_STUDY_FILE {
-        return Err(bad(format!(
-            "larger than {MAX_STUDY_FILE} bytes, the limit for a study file"
-        )));
-    }
-    if let Some(at) = bytes.iter().position(|&b| b == 0) {
-        return Err(bad(format!("not a text file (a NUL byte at byte {at})")));
-    }
-    String::from_utf8(bytes).map(Some).map_err(|e| {
-        bad(format!(
-            "not UTF-8 text (an invalid byte at byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    crate::text_file::read(path, MAX_STUDY_FILE)
+        .map(Some)
+        .map_err(|error| match error.kind() {
+            std::io::ErrorKind::InvalidData => InputError::Bad {
+                path: path.to_path_buf(),
+                message: error.to_string(),
+            },
+            _ => InputError::Io {
+                path: path.to_path_buf(),
+                error,
+            },
+        })
 }
 
 /// The runs of a times file (`n,p,seconds` in the study's names).

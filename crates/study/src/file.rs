@@ -166,6 +166,25 @@ pub struct SlurmOptions {
     pub options: Vec<String>,
 }
 
+/// Whether `word` is one sbatch option as the job scripts take it: a `-` word without
+/// white space (`--qos=short`).
+pub fn is_sbatch_option(word: &str) -> bool {
+    word.starts_with('-') && !word.chars().any(char::is_whitespace)
+}
+
+impl SlurmOptions {
+    /// These options with `over`'s given ones over them: its partition and account where
+    /// it has them, exclusive if either is, its further options after these.
+    pub fn overridden_by(&self, over: &SlurmOptions) -> SlurmOptions {
+        SlurmOptions {
+            partition: over.partition.clone().or_else(|| self.partition.clone()),
+            account: over.account.clone().or_else(|| self.account.clone()),
+            exclusive: self.exclusive || over.exclusive,
+            options: self.options.iter().chain(&over.options).cloned().collect(),
+        }
+    }
+}
+
 /// A checked campaign.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Campaign {
@@ -514,7 +533,7 @@ pub fn parse(name: &str, text: &str) -> Result<Campaign, FileError> {
             let mut options = Vec::new();
             for o in s.options.iter().flatten() {
                 let word = o.get_ref();
-                if !word.starts_with('-') || word.chars().any(char::is_whitespace) {
+                if !is_sbatch_option(word) {
                     return Err(bad(
                         o.span(),
                         format!("`{word}` is not one sbatch option: give each as one word, e.g. \"--qos=short\""),

@@ -111,6 +111,12 @@ pub struct Manifest {
     pub machine_profile: bool,
 }
 
+/// The study folder of a campaign when none is named: `NAME-study` in the current
+/// directory.
+pub fn default_dir(c: &Campaign) -> PathBuf {
+    PathBuf::from(format!("{}-study", c.name))
+}
+
 impl Study {
     /// Opens the study `dir` for the campaign `c` read from `text`: creates it and keeps the
     /// campaign file on the first run; refuses a study of another campaign.

@@ -38,3 +38,4 @@ pub mod local;
 pub mod plan;
 pub mod report;
 pub mod slurm;
+pub mod text_file;

@@ -148,7 +148,7 @@ fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     let dir = a
         .output
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}-study", c.name)));
+        .unwrap_or_else(|| study::folder::default_dir(&c));
     let study = Study::open(&dir, &c, &text).map_err(|e| study_error(&dir, None, e))?;
     let recorder = recorder(&c, &a.recorder)?;
     profile(&c, &study)?;
@@ -178,9 +178,19 @@ fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
         b.finish();
     }
     let manifest = result.map_err(|e| study_error(&dir, runner.recorder.as_ref(), e))?;
-    let text = match a.format {
-        Format::Json => crate::error::json_text(&manifest)?,
-        Format::Text => study::report::manifest_text(&manifest, &dir),
+    write_manifest(&manifest, &dir, a.format, out)
+}
+
+/// Prints what a campaign left in the study `dir`.
+pub(super) fn write_manifest(
+    m: &study::folder::Manifest,
+    dir: &Path,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let text = match format {
+        Format::Json => crate::error::json_text(m)?,
+        Format::Text => study::report::manifest_text(m, dir),
     };
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)
 }

@@ -2,16 +2,15 @@
 //! ([`study::slurm`]).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use study::file::Campaign;
 use study::folder::Study;
 use study::local::Event;
 use termio::progress::Progress;
 
-use super::{read_campaign, study_error, RunArgs};
+use super::{read_campaign, study_error, write_manifest, RunArgs};
 use crate::error::{CliError, Result};
-use crate::Format;
 
 /// Seconds between two looks at the queue by default.
 const DEFAULT_POLL: f64 = 5.0;
@@ -59,19 +58,19 @@ impl SlurmArgs {
         if let Some(bad) = self
             .sbatch_options
             .iter()
-            .find(|o| !o.starts_with('-') || o.chars().any(char::is_whitespace))
+            .find(|o| !study::file::is_sbatch_option(o))
         {
             return Err(CliError::usage(format!(
                 "--sbatch-option `{bad}` is not one sbatch option: give each as one word, \
                  e.g. --sbatch-option=--qos=short"
             )));
         }
-        let mut o = c.slurm.clone();
-        o.partition = self.partition.clone().or(o.partition);
-        o.account = self.account.clone().or(o.account);
-        o.exclusive |= self.exclusive;
-        o.options.extend(self.sbatch_options.iter().cloned());
-        Ok(o)
+        Ok(c.slurm.overridden_by(&study::file::SlurmOptions {
+            partition: self.partition.clone(),
+            account: self.account.clone(),
+            exclusive: self.exclusive,
+            options: self.sbatch_options.clone(),
+        }))
     }
 }
 
@@ -88,7 +87,7 @@ pub(super) fn run(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     let dir = a
         .output
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}-study", c.name)));
+        .unwrap_or_else(|| study::folder::default_dir(&c));
     // The tasks run on other nodes: the study is named by its absolute path.
     std::fs::create_dir_all(&dir).map_err(|e| CliError::write(&dir, &e))?;
     let dir = std::fs::canonicalize(&dir).map_err(|e| CliError::read(&dir, &e))?;
@@ -135,11 +134,7 @@ pub(super) fn run(a: RunArgs, out: &mut dyn Write) -> Result<()> {
         b.finish();
     }
     let manifest = result.map_err(|e| slurm_error(&dir, e))?;
-    let text = match a.format {
-        Format::Json => crate::error::json_text(&manifest)?,
-        Format::Text => study::report::manifest_text(&manifest, &dir),
-    };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    write_manifest(&manifest, &dir, a.format, out)
 }
 
 /// A Slurm campaign that stopped, as a message with its fix.

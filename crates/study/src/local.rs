@@ -1,5 +1,7 @@
 //! Running a campaign's cells here, one after the other, putting the study's files
-//! together after each.
+//! together as they finish.
+
+use std::time::{Duration, Instant};
 
 use crate::cell::Runner;
 use crate::file::Campaign;
@@ -32,7 +34,7 @@ pub enum Event<'a> {
 }
 
 /// Runs every unfinished cell of `c` in `study` with `runner`, putting the study's files
-/// together after each; returns the manifest.
+/// together every [`COMBINE_EVERY`] and at the end; returns the manifest.
 ///
 /// # Errors
 /// [`StudyError`]: the first cell that stops (the cells finished before it are put
@@ -50,6 +52,10 @@ pub fn run(
         runs: todo.iter().map(|x| x.runs()).sum(),
         done: all.len() - todo.len(),
     });
+    // Putting the study together reads every finished cell: at most every
+    // COMBINE_EVERY while cells finish (a campaign of many short cells would otherwise
+    // read its cells a quadratic number of times), and always at the end.
+    let mut combined = Instant::now();
     for cell in todo {
         let result = runner.run(cell, &study.cell_dir(cell), &mut || on(Event::Run));
         if let Err(e) = result {
@@ -57,7 +63,13 @@ pub fn run(
             return Err(e.into());
         }
         on(Event::Cell(cell));
-        study.combine(c)?;
+        if combined.elapsed() >= COMBINE_EVERY {
+            study.combine(c)?;
+            combined = Instant::now();
+        }
     }
     study.combine(c)
 }
+
+/// How often a running campaign puts its study together.
+pub const COMBINE_EVERY: Duration = Duration::from_secs(2);

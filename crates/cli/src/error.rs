@@ -115,3 +115,33 @@ impl From<Box<ModelError>> for CliError {
         CliError::Model(e)
     }
 }
+
+/// How the command line spells an input key of a library's advice ([`diag::Advice`]):
+/// `{procs}` is `--procs`, but for the flags named otherwise.
+pub fn flag_of(key: &str) -> Option<String> {
+    Some(match key {
+        "define" => "-D".to_string(),
+        "coeff" => "-C".to_string(),
+        "command" => "the program after `--`".to_string(),
+        _ => format!("--{key}"),
+    })
+}
+
+impl CliError {
+    /// `e` with the library's advice, its input keys spelt as flags: a usage error (exit 2)
+    /// when the advice says the error is in what was asked for; `None` when the error has
+    /// no advice.
+    pub fn advised(e: &dyn diag::Advise) -> Option<Self> {
+        let a = e.advice()?;
+        let fix = a.spelt(&flag_of);
+        Some(match a.usage {
+            true => CliError::usage(format!("{e}; {fix}")),
+            false => CliError::with_help(e.to_string(), fix),
+        })
+    }
+}
+
+/// Writes `text` to standard output.
+pub fn print(out: &mut dyn std::io::Write, text: &str) -> Result<()> {
+    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+}

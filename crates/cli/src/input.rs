@@ -134,3 +134,15 @@ pub fn parse_scale(s: &str) -> std::result::Result<f64, String> {
         Err(format!("`{s}` is not a positive number"))
     }
 }
+
+/// The value parser of a flag that takes one of an engine's named values ([`diag::Choice`]):
+/// the names and their descriptions are the flag's possible values.
+pub fn choice<T: diag::Choice>() -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        T::ALL
+            .iter()
+            .map(|v| PossibleValue::new(v.name()).help(v.about())),
+    )
+    .map(|name| T::named(&name).expect("clap checked the name"))
+}

@@ -36,6 +36,16 @@ pub enum Fitting {
     Absolute,
 }
 
+diag::choices!(Criterion {
+    CrossValidated = "cv": "Leave-one-out cross-validation.",
+    Fitted = "fitted": "The fitted cells (the thesis' rule).",
+});
+
+diag::choices!(Fitting {
+    Relative = "relative": "Relative residuals.",
+    Absolute = "absolute": "Absolute residuals (the thesis).",
+});
+
 /// What a fit of a table needs besides the table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {

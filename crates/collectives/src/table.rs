@@ -72,6 +72,12 @@ pub enum Statistic {
     Min,
 }
 
+diag::choices!(Statistic {
+    Median = "median": "The median of the repetitions.",
+    Mean = "mean": "Their mean (the thesis' \"average time\").",
+    Min = "min": "Their minimum (the least disturbed run).",
+});
+
 impl Statistic {
     /// The statistic by name: `median`, `mean` or `min`.
     pub fn parse(s: &str) -> Option<Statistic> {

@@ -12,11 +12,15 @@
 #![doc = include_str!("../tests/example.rs")]
 //! ```
 
+mod advice;
+mod choice;
 mod located;
 mod location;
 mod snippet;
 mod suggest;
 
+pub use advice::{spell_keys, Advice, Advise};
+pub use choice::Choice;
 pub use located::{ErrorKind, Located};
 pub use location::{floor_char_boundary, line_col, offset_of};
 pub use snippet::{Location, Snippet};

@@ -59,14 +59,14 @@ pub struct FitArgs {
     forms: Vec<String>,
     /// How the form is chosen: by the average prediction difference on cells left out one
     /// at a time (cv), or on the fitted cells (fitted, the thesis' rule).
-    #[arg(long, value_enum, default_value_t = CriterionArg::Cv)]
-    criterion: CriterionArg,
+    #[arg(long, value_parser = crate::input::choice::<Criterion>(), default_value = "cv")]
+    criterion: Criterion,
     /// What the least squares minimise: relative residuals, or absolute ones (the thesis).
-    #[arg(long, value_enum, default_value_t = FittingArg::Relative)]
-    fitting: FittingArg,
+    #[arg(long, value_parser = crate::input::choice::<Fitting>(), default_value = "relative")]
+    fitting: Fitting,
     /// The value of each point's repetitions that is fitted.
-    #[arg(long, value_enum, default_value_t = StatisticArg::Median)]
-    statistic: StatisticArg,
+    #[arg(long, value_parser = crate::input::choice::<Statistic>(), default_value = "median")]
+    statistic: Statistic,
     /// The most message-size regimes a model may have (an MPI library switches protocols
     /// at sizes); each regime is fitted apart and the split is chosen like a form. 1: one
     /// formula for every size, as the thesis.
@@ -87,35 +87,6 @@ pub struct FitArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     format: ReportFormat,
-}
-
-/// `--criterion`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CriterionArg {
-    /// Leave-one-out cross-validation.
-    Cv,
-    /// The fitted cells (the thesis' rule).
-    Fitted,
-}
-
-/// `--fitting`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FittingArg {
-    /// Relative residuals.
-    Relative,
-    /// Absolute residuals (the thesis).
-    Absolute,
-}
-
-/// `--statistic`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum StatisticArg {
-    /// The median of the repetitions.
-    Median,
-    /// Their mean (the thesis' "average time").
-    Mean,
-    /// Their minimum (the least disturbed run).
-    Min,
 }
 
 /// `--format`.
@@ -196,21 +167,6 @@ fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     write_report(&table, &opts, &points, a.format, a.plot.as_deref(), out)
 }
 
-fn statistic(s: StatisticArg) -> Statistic {
-    match s {
-        StatisticArg::Median => Statistic::Median,
-        StatisticArg::Mean => Statistic::Mean,
-        StatisticArg::Min => Statistic::Min,
-    }
-}
-
-fn fitting(f: FittingArg) -> Fitting {
-    match f {
-        FittingArg::Relative => Fitting::Relative,
-        FittingArg::Absolute => Fitting::Absolute,
-    }
-}
-
 /// The fitting options the flags ask for.
 fn options(a: &FitArgs) -> Result<Options> {
     let forms = a
@@ -228,12 +184,9 @@ fn options(a: &FitArgs) -> Result<Options> {
         .collect::<Result<Vec<Form>>>()?;
     Ok(Options {
         forms,
-        statistic: statistic(a.statistic),
-        criterion: match a.criterion {
-            CriterionArg::Cv => Criterion::CrossValidated,
-            CriterionArg::Fitted => Criterion::Fitted,
-        },
-        fitting: fitting(a.fitting),
+        statistic: a.statistic,
+        criterion: a.criterion,
+        fitting: a.fitting,
         max_regimes: usize::from(a.regimes),
     })
 }
@@ -290,7 +243,7 @@ pub fn write_report(
         ))?,
         ReportFormat::Latex => report::latex(&models, &table.time_unit),
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    crate::error::print(out, &text)
 }
 
 /// Creates the plot directory `dir` (if missing); an error names it when it is a file or

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use collectives::model::Options;
 
 use super::points::skeleton_grid;
-use super::{fitting, read_tables, statistic, FittingArg, StatisticArg};
+use super::read_tables;
 use crate::error::{CliError, Result};
+use collectives::{model::Fitting, Statistic};
 
 /// Options of `vates collectives skeleton`.
 #[derive(clap::Args, Debug)]
@@ -27,11 +28,11 @@ pub struct SkeletonArgs {
     #[arg(short = 'D', value_name = "NAME=VALUES", value_parser = crate::input::parse_define, required = true)]
     define: Vec<crate::input::Define>,
     /// What the models' least squares minimise.
-    #[arg(long, value_enum, default_value_t = FittingArg::Relative)]
-    fitting: FittingArg,
+    #[arg(long, value_parser = crate::input::choice::<Fitting>(), default_value = "relative")]
+    fitting: Fitting,
     /// The value of each measured point's repetitions that is interpolated and fitted.
-    #[arg(long, value_enum, default_value_t = StatisticArg::Median)]
-    statistic: StatisticArg,
+    #[arg(long, value_parser = crate::input::choice::<Statistic>(), default_value = "median")]
+    statistic: Statistic,
     /// Also lower the skeleton to an Eager Timed CCS model at each point and analyse it on
     /// a bus (one transfer at a time), a perfect network (no contention), or both: the
     /// contention the collective models leave out (thesis chapter 4's two extremes).
@@ -87,8 +88,8 @@ pub fn run(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
     let params: Vec<&str> = skel.params.iter().map(|(n, _)| &**n).collect();
     let points = skeleton_grid(&a.define, &params)?;
     let opts = Options {
-        statistic: statistic(a.statistic),
-        fitting: fitting(a.fitting),
+        statistic: a.statistic,
+        fitting: a.fitting,
         ..Options::default()
     };
     let mut predicted =

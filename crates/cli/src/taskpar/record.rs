@@ -252,16 +252,7 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
 
 /// A job that cannot run, as a usage error naming the flag.
 fn plan_error(e: PlanError) -> CliError {
-    let fix = match &e {
-        PlanError::NoSerialRuns => "--procs: add 1 (e.g. --procs 1,2)",
-        PlanError::NoReps => "--reps: give at least 1",
-        PlanError::TooManyRuns { .. } => "give fewer --sizes, --procs or --reps",
-        PlanError::TooManyWorkers { .. } => "--procs: give smaller worker counts",
-        PlanError::App { .. } => "--app: give a plain name such as `fib` or `sort-4k`",
-        PlanError::NoCommand => "give the program after `--`",
-        PlanError::NoUntraced { .. } => "give --no-untraced",
-    };
-    CliError::usage(format!("{e}; {fix}"))
+    CliError::advised(&e).expect("every plan error has advice")
 }
 
 /// A campaign that stopped, as a message with its fix: the library's advice, or what the

@@ -207,6 +207,20 @@ pub enum PlanError {
     },
 }
 
+impl diag::Advise for PlanError {
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::usage(match self {
+            PlanError::NoSerialRuns => "{procs}: add 1 (e.g. {procs} 1,2)",
+            PlanError::NoReps => "{reps}: give at least 1",
+            PlanError::TooManyRuns { .. } => "give fewer {sizes}, {procs} or {reps}",
+            PlanError::TooManyWorkers { .. } => "{procs}: give smaller worker counts",
+            PlanError::App { .. } => "{app}: give a plain name such as `fib` or `sort-4k`",
+            PlanError::NoCommand => "give {command}",
+            PlanError::NoUntraced { .. } => "give {no-untraced}",
+        }))
+    }
+}
+
 /// Why a campaign stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum CampaignError {

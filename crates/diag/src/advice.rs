@@ -1,0 +1,90 @@
+//! Advice on an error that names the inputs to change by neutral keys (`{procs}`,
+//! `{max-steps}`), so that one engine's advice serves every front end: the command line
+//! spells a key as its flag (`--procs`), a campaign file as its key (`procs`).
+
+/// What to do about an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Advice {
+    /// The error is in what the user asked for (an option's value, a name the input does
+    /// not have), not in the data or the run: a usage error.
+    pub usage: bool,
+    /// The fix, with `{key}` for each input it names.
+    pub fix: String,
+}
+
+impl Advice {
+    /// Advice on a usage error.
+    pub fn usage(fix: impl Into<String>) -> Self {
+        Advice {
+            usage: true,
+            fix: fix.into(),
+        }
+    }
+
+    /// Advice on an error in the data or the run.
+    pub fn fix(fix: impl Into<String>) -> Self {
+        Advice {
+            usage: false,
+            fix: fix.into(),
+        }
+    }
+
+    /// The fix with every `{key}` spelt by `spell` (a key it does not know stays `key`, its
+    /// braces dropped).
+    ///
+    /// ```
+    /// let a = diag::Advice::usage("add 1 to {procs}, or raise {max-steps}");
+    /// let flags = |k: &str| Some(format!("--{k}"));
+    /// assert_eq!(a.spelt(&flags), "add 1 to --procs, or raise --max-steps");
+    /// ```
+    pub fn spelt(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        spell_keys(&self.fix, spell)
+    }
+}
+
+/// An error that can say what to do about it.
+pub trait Advise: std::error::Error {
+    /// The advice, if the error has any.
+    fn advice(&self) -> Option<Advice>;
+}
+
+/// `text` with every `{key}` (letters, digits, `-`, `_`) replaced by `spell(key)`, or by the
+/// bare key when `spell` does not know it; other braces are kept.
+pub fn spell_keys(text: &str, spell: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let key_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .unwrap_or(after.len());
+        if key_len > 0 && after[key_len..].starts_with('}') {
+            let key = &after[..key_len];
+            out.push_str(&spell(key).unwrap_or_else(|| key.to_string()));
+            rest = &after[key_len + 1..];
+        } else {
+            out.push('{');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_spelt_and_other_braces_kept() {
+        let spell = |k: &str| (k == "n").then(|| "-n".to_string());
+        assert_eq!(spell_keys("{n} and {m}", &spell), "-n and m");
+        assert_eq!(
+            spell_keys("a {n} in {braces here} {", &spell),
+            "a -n in {braces here} {"
+        );
+        assert_eq!(spell_keys("{}", &spell), "{}");
+        assert_eq!(spell_keys("é{n}é", &spell), "é-né");
+    }
+}

@@ -20,18 +20,9 @@ pub fn run(out_dir: Option<&Path>, out: &mut dyn Write) -> Result<()> {
         for (name, contents) in &tour.pictures {
             write_file(&dir.join(name), contents.as_bytes())?;
         }
-        let _ = writeln!(s, "\nWrote {} to {}", and_list(&names), dir.display());
+        let _ = writeln!(s, "\nWrote {} to {}", diag::and_list(&names), dir.display());
     }
-    out.write_all(s.as_bytes()).map_err(CliError::Stdout)
-}
-
-/// `a, b and c`.
-fn and_list(names: &[&str]) -> String {
-    match names.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-    }
+    crate::error::print(out, &s)
 }
 
 /// The commands to try next, on the repository's examples.

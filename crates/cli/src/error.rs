@@ -130,13 +130,15 @@ pub fn flag_of(key: &str) -> Option<String> {
 impl CliError {
     /// `e` with the library's advice, its input keys spelt as flags: a usage error (exit 2)
     /// when the advice says the error is in what was asked for; `None` when the error has
-    /// no advice.
+    /// no advice. An empty fix adds no hint.
     pub fn advised(e: &dyn diag::Advise) -> Option<Self> {
         let a = e.advice()?;
         let fix = a.spelt(&flag_of);
-        Some(match a.usage {
-            true => CliError::usage(format!("{e}; {fix}")),
-            false => CliError::with_help(e.to_string(), fix),
+        Some(match (a.usage, fix.is_empty()) {
+            (true, true) => CliError::usage(e.to_string()),
+            (true, false) => CliError::usage(format!("{e}; {fix}")),
+            (false, true) => CliError::msg(e.to_string()),
+            (false, false) => CliError::with_help(e.to_string(), fix),
         })
     }
 }

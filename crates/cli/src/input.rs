@@ -1,7 +1,5 @@
 //! Reading models and `-D` parameter bindings.
 
-use std::path::Path;
-
 use expr::grid::{parse_binding, Values};
 use expr::{Name, Rational};
 
@@ -11,49 +9,6 @@ pub use termio::files::{read_text, read_text_unless, utf8};
 /// The advice for a model file over the size limit (`read_text`'s `too_large`).
 pub const MODEL_TOO_LARGE: &str =
     "; a model this large is better written with repetition (ranges, loops) than unrolled";
-
-/// Reads the model in `path` (within PAMELA's size limit) and loads it with
-/// [`pamela::load`], picking `root` (default `main`).
-///
-/// Read errors name the path; parse and check errors point into the text.
-pub fn load(path: &Path, root: Option<&str>) -> Result<pamela::Loaded> {
-    let text = read_text(
-        path,
-        pamela::syntax::MAX_INPUT_BYTES,
-        "a model file (`.pam`)",
-        MODEL_TOO_LARGE,
-    )?;
-    let name = path.display().to_string();
-    pamela::load(&name, &text, root).map_err(|e| match (root, e.kind) {
-        // A `--root` the model does not define is a usage error, as every name given by a
-        // flag that the input does not have.
-        (Some(r), pamela::ErrorKind::UnknownRoot) => CliError::usage(format!(
-            "--root {r}: {}{}",
-            e.message,
-            e.help
-                .as_deref()
-                .map(|h| format!("; {h}"))
-                .unwrap_or_default()
-        )),
-        _ => CliError::from(e),
-    })
-}
-
-/// Checks that every `-D` names a parameter the PAMELA model declares
-/// ([`pamela::bind::check_name`]): another name is a usage error (exit status 2).
-pub fn check_pamela_names(model: &pamela::Model, defines: &[Define]) -> Result<()> {
-    for d in defines {
-        pamela::bind::check_name(model, &d.name).map_err(|e| {
-            CliError::usage(format!(
-                "-D {}: {}; {}",
-                d.text,
-                e.message,
-                e.help.as_deref().unwrap_or_default()
-            ))
-        })?;
-    }
-    Ok(())
-}
 
 /// One `-D NAME=VALUE` (or range, or list) as given on the command line.
 #[derive(Clone, Debug)]

@@ -20,7 +20,7 @@ mod semi;
 mod taskpar;
 mod timeline;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -182,19 +182,7 @@ fn negative_tip(e: &clap::Error) -> Option<String> {
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    // Reports are wrapped for a reader at a terminal only: piped into a log or a
-    // `grep`, each message stays on one line whatever the length of the file path.
-    let wrap = std::io::stderr().is_terminal();
-    miette::set_hook(Box::new(move |_| {
-        Box::new(
-            miette::MietteHandlerOpts::new()
-                .terminal_links(false)
-                .width(100)
-                .wrap_lines(wrap)
-                .build(),
-        )
-    }))
-    .ok();
+    termio::error::install_report_style();
     let matches = match negative_values(Cli::command()).try_get_matches() {
         Ok(m) => m,
         Err(e) => {

@@ -86,3 +86,21 @@ macro_rules! located_diagnostic {
         }
     };
 }
+
+/// `A`, `A and B`, `A, B and C`: names as a sentence lists them.
+///
+/// ```
+/// assert_eq!(diag::and_list(&["a", "b", "c"]), "a, b and c");
+/// assert_eq!(diag::and_list(&["a"]), "a");
+/// assert_eq!(diag::and_list::<&str>(&[]), "");
+/// ```
+pub fn and_list<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.as_ref().to_string(),
+        [rest @ .., last] => {
+            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+            format!("{} and {}", rest.join(", "), last.as_ref())
+        }
+    }
+}

@@ -74,7 +74,7 @@ fn bind_impl(model: &Model, given: &[(Name, Rational)], complete: bool) -> Resul
             let instead = if inputs.is_empty() {
                 "it is a constant".to_string()
             } else {
-                format!("bind {} instead", and_list(&inputs))
+                format!("bind {} instead", ::diag::and_list(&inputs))
             };
             return Err(Box::new(err(
                 model,
@@ -316,15 +316,6 @@ fn leaves(model: &Model, p: &Param) -> Vec<String> {
     let pos = |n: &Name| model.params.iter().position(|q| q.name == *n);
     out.sort_by_key(pos);
     out.iter().map(|n| n.to_string()).collect()
-}
-
-/// `A`, `A and B`, `A, B and C`.
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [a] => a.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 /// ` (N = 5, P = 2)`: the values of the variables of `def`.

@@ -44,6 +44,7 @@ pub mod load;
 pub mod model;
 pub mod report;
 pub mod sim;
+pub mod sweep_plan;
 pub mod syntax;
 
 pub use diag::{ErrorKind, ModelError};

@@ -64,6 +64,26 @@ impl Limit {
             Limit::InputBytes => "input bytes",
         }
     }
+
+    /// What sets the limit, for advice ([`diag::Advice`]'s keys): the input key that raises
+    /// it (`{max-events}`), or, for a limit no input sets (the engine's default holds), whose
+    /// limit it is.
+    pub fn setter(self) -> &'static str {
+        match self {
+            Limit::States => "{max-states}",
+            Limit::Events | Limit::Steps => "{max-events}",
+            Limit::TimelineIntervals => "{max-timeline}",
+            Limit::Points => "{define} (fewer values)",
+            Limit::GraphOps => "{max-ops}",
+            Limit::TraversalSteps => "{max-steps}",
+            // The sizes a reader accepts: task graphs, DAG files, model texts.
+            Limit::Tasks | Limit::Edges | Limit::Nodes | Limit::Workers | Limit::InputBytes => {
+                "the reader's limit"
+            }
+            // Nesting, processes of an analysis, the walk of a thread graph's count.
+            Limit::Depth | Limit::Processes | Limit::CountIterations => "the engine's limit",
+        }
+    }
 }
 
 /// A stop reason: the run reached `limit`, set to `value`.
@@ -79,6 +99,17 @@ impl Reached {
     /// `limit` reached at `value`.
     pub fn new(limit: Limit, value: u64) -> Self {
         Reached { limit, value }
+    }
+
+    /// The advice to raise the limit, its input as a key: `raise {max-events} (now 1000)`.
+    ///
+    /// ```
+    /// use sweep::{Limit, Reached};
+    /// assert_eq!(Reached::new(Limit::Events, 1000).raise(), "raise {max-events} (now 1000)");
+    /// assert_eq!(Reached::new(Limit::Tasks, 5).raise(), "raise the reader's limit (now 5)");
+    /// ```
+    pub fn raise(&self) -> String {
+        format!("raise {} (now {})", self.limit.setter(), self.value)
     }
 }
 

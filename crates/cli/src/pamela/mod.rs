@@ -1,7 +1,6 @@
 //! `vates pamela bound|sim|sweep`: the flags of the PAMELA commands and their glue; the
 //! manual is in `docs/cli.md`.
 
-mod bound;
 mod sim;
 mod sweep;
 
@@ -9,8 +8,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Subcommand, ValueEnum};
+use pamela::report::{analyse_bound, bound_json, bound_latex, bound_text};
+use pamela::sim::Arbitration;
+use pamela::sweep_plan::Engine;
+use pamela::Loaded;
 
-use crate::error::Result;
+use crate::error::{json_text, print, CliError, Result};
 use crate::input::{self, Define};
 use crate::Format;
 
@@ -60,24 +63,6 @@ pub enum BoundFormat {
     Latex,
 }
 
-/// Queue discipline of the simulator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ArbitrationArg {
-    /// First come, first served.
-    Fcfs,
-    /// A uniformly random waiter (seeded).
-    Random,
-}
-
-impl From<ArbitrationArg> for pamela::sim::Arbitration {
-    fn from(a: ArbitrationArg) -> Self {
-        match a {
-            ArbitrationArg::Fcfs => pamela::sim::Arbitration::Fcfs,
-            ArbitrationArg::Random => pamela::sim::Arbitration::Random,
-        }
-    }
-}
-
 /// Simulator options shared by `sim` and `sweep`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SimFlags {
@@ -85,8 +70,8 @@ pub struct SimFlags {
     #[arg(long, default_value_t = 0, value_name = "S")]
     seed: u64,
     /// How a released server picks the next waiting request.
-    #[arg(long, value_enum, default_value_t = ArbitrationArg::Fcfs)]
-    arbitration: ArbitrationArg,
+    #[arg(long, value_parser = input::choice::<Arbitration>(), default_value = "fcfs")]
+    arbitration: Arbitration,
     /// Stop with an error after this many use/delay events (per simulation; `1e9` notation
     /// allowed).
     #[arg(long, default_value = "1e9", value_parser = crate::input::parse_count, value_name = "N")]
@@ -101,7 +86,7 @@ impl SimFlags {
     /// The simulator options these flags select.
     pub fn options(&self, record_trace: bool) -> pamela::sim::SimOptions {
         pamela::sim::SimOptions {
-            arbitration: self.arbitration.into(),
+            arbitration: self.arbitration,
             seed: self.seed,
             max_events: self.max_events,
             record_trace,
@@ -125,22 +110,13 @@ pub struct SimArgs {
     format: Format,
 }
 
-/// A sweep engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Engine {
-    /// The symbolic bound T^l (with φ and ω), compiled and evaluated per point.
-    Bound,
-    /// The discrete-event simulator, one run per point.
-    Sim,
-}
-
 /// Options of `vates pamela sweep`.
 #[derive(clap::Args, Debug)]
 pub struct SweepArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Engines to run, comma-separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Engine::Bound, Engine::Sim])]
+    #[arg(long, value_parser = input::choice::<Engine>(), value_delimiter = ',', default_value = "bound,sim")]
     engine: Vec<Engine>,
     #[command(flatten)]
     output: crate::SweepOutput,
@@ -148,34 +124,57 @@ pub struct SweepArgs {
     sim: SimFlags,
 }
 
+impl ModelArgs {
+    /// The model of the file, its root chosen and the names of `-D` checked.
+    fn load(&self) -> Result<Loaded> {
+        let text = input::read_text(
+            &self.model,
+            pamela::syntax::MAX_INPUT_BYTES,
+            "a model file (`.pam`)",
+            input::MODEL_TOO_LARGE,
+        )?;
+        let root = self.root.as_deref();
+        let loaded = pamela::load(&self.model.display().to_string(), &text, root).map_err(|e| {
+            match (root, e.kind) {
+                // A `--root` the model does not define is a usage error, as every name given
+                // by a flag that the input does not have.
+                (Some(r), pamela::ErrorKind::UnknownRoot) => {
+                    let help = e.help.as_deref().map(|h| format!("; {h}"));
+                    CliError::usage(format!(
+                        "--root {r}: {}{}",
+                        e.message,
+                        help.unwrap_or_default()
+                    ))
+                }
+                _ => CliError::from(e),
+            }
+        })?;
+        for d in &self.define {
+            pamela::bind::check_name(&loaded.model, &d.name).map_err(|e| {
+                let help = e.help.as_deref().unwrap_or_default();
+                CliError::usage(format!("-D {}: {}; {help}", d.text, e.message))
+            })?;
+        }
+        Ok(loaded)
+    }
+}
+
 /// Runs a `pamela` command.
 pub fn run(command: PamelaCommand, out: &mut dyn Write) -> Result<()> {
     match command {
         PamelaCommand::Bound(a) => {
-            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
-            input::check_pamela_names(&loaded.model, &a.model.define)?;
-            bound::run(&loaded, &a.model.define, a.format, out)
-        }
-        PamelaCommand::Sim(a) => {
-            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
-            input::check_pamela_names(&loaded.model, &a.model.define)?;
-            sim::run(&loaded, &a.model.define, &a.sim, &a.timeline, a.format, out)
-        }
-        PamelaCommand::Sweep(a) => {
-            let loaded = input::load(&a.model.model, a.model.root.as_deref())?;
-            input::check_pamela_names(&loaded.model, &a.model.define)?;
-            let mut engines: Vec<Engine> = Vec::new();
-            for e in a.engine {
-                if !engines.contains(&e) {
-                    engines.push(e);
-                }
-            }
-            let opts = sweep::Options {
-                engines,
-                output: a.output,
-                sim: a.sim,
+            let loaded = a.model.load()?;
+            let given =
+                input::single_values(&a.model.define, "pamela bound", Some("pamela sweep"))?;
+            let b = analyse_bound(&loaded.model, loaded.root, given)?;
+            let text = match a.format {
+                BoundFormat::Text => bound_text(&loaded.model, loaded.root, &b),
+                BoundFormat::Json => json_text(&bound_json(&b))?,
+                BoundFormat::Latex => bound_latex(&b),
             };
-            sweep::run(&loaded, &a.model.define, &opts, out)
+            print(out, &text)
         }
+        PamelaCommand::Sim(a) => sim::run(&a.model.load()?, &a, out),
+        PamelaCommand::Sweep(a) => sweep::run(&a.model.load()?, &a, out),
     }
 }

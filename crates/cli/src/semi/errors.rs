@@ -9,7 +9,7 @@ use semi::sim::SimError;
 use crate::error::CliError;
 
 /// Limits as their flags: `--max-steps 500 and --max-ops 10`.
-pub(super) fn flags(over: &[(&str, u64)]) -> String {
+pub(super) fn flags(over: &[(String, u64)]) -> String {
     let f: Vec<String> = over.iter().map(|(f, v)| format!("{f} {v}")).collect();
     f.join(" and ")
 }
@@ -95,7 +95,7 @@ pub(super) fn sim_error(e: SimError) -> CliError {
 }
 
 /// The limits a job's point is over, as the flags that raise them (`--max-steps 500`).
-pub(super) fn over_flags(over: &[Over]) -> Vec<(&'static str, u64)> {
+pub(super) fn over_flags(over: &[Over]) -> Vec<(String, u64)> {
     over.iter()
         .map(|o| (crate::limits::flag(o.limit), o.value))
         .collect()
@@ -119,7 +119,7 @@ pub(super) fn job_error(e: JobError, by: &str) -> CliError {
             over,
         } => {
             let over = over_flags(&over);
-            let raise: Vec<&str> = over.iter().map(|o| o.0).collect();
+            let raise: Vec<&str> = over.iter().map(|o| o.0.as_str()).collect();
             CliError::with_help(
                 format!(
                     "at {point}: Θ = {events} event processings, {steps} steps, {ops} ops, over {}",

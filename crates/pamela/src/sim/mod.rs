@@ -114,6 +114,11 @@ pub enum Arbitration {
     Random,
 }
 
+::diag::choices!(Arbitration {
+    Fcfs = "fcfs": "First come, first served.",
+    Random = "random": "A uniformly random waiter (seeded).",
+});
+
 /// Options of [`simulate`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimOptions {

@@ -111,6 +111,24 @@ pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
     Ok(s)
 }
 
+/// Renders every error report of the process in one style: 100 columns, no terminal links,
+/// and wrapped for a reader at a terminal only (piped into a log or a `grep`, each message
+/// stays on one line whatever the length of the file path).
+pub fn install_report_style() {
+    use std::io::IsTerminal;
+    let wrap = std::io::stderr().is_terminal();
+    miette::set_hook(Box::new(move |_| {
+        Box::new(
+            miette::MietteHandlerOpts::new()
+                .terminal_links(false)
+                .width(100)
+                .wrap_lines(wrap)
+                .build(),
+        )
+    }))
+    .ok();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,22 +147,4 @@ mod tests {
         let t = json_text(&v).unwrap();
         assert_eq!(t, "{\n  \"a\": [\n    1,\n    2\n  ]\n}\n");
     }
-}
-
-/// Renders every error report of the process in one style: 100 columns, no terminal links,
-/// and wrapped for a reader at a terminal only (piped into a log or a `grep`, each message
-/// stays on one line whatever the length of the file path).
-pub fn install_report_style() {
-    use std::io::IsTerminal;
-    let wrap = std::io::stderr().is_terminal();
-    miette::set_hook(Box::new(move |_| {
-        Box::new(
-            miette::MietteHandlerOpts::new()
-                .terminal_links(false)
-                .width(100)
-                .wrap_lines(wrap)
-                .build(),
-        )
-    }))
-    .ok();
 }

@@ -352,7 +352,7 @@ fn outside_owner(owner: &str, needles: &[&str]) -> Vec<String> {
 /// to use instead.
 #[test]
 fn each_mechanism_has_one_owner() {
-    let owners: [(&str, &[&str], &str); 5] = [
+    let owners: [(&str, &[&str], &str); 6] = [
         (
             "stats",
             &["fn median(", "fn median_sorted(", "fn lower_median(", "fn quantile(", "fn percentile("],
@@ -375,6 +375,11 @@ fn each_mechanism_has_one_owner() {
             "expr",
             &["fn parse_binding", "split_once(\"..\")", "fn escape_latex", "fn escape_tex", "\\textbackslash"],
             "the `-D` grammar is `expr::grid::parse_binding`; LaTeX escaping is `expr::print::escape_latex`",
+        ),
+        (
+            "diag",
+            &["fn and_list(", "trait Choice", "macro_rules! choices", "struct Advice", "fn spell_keys("],
+            "named choices, advice by key and `A, B and C` lists are `diag`'s",
         ),
         (
             "sweep",

@@ -65,7 +65,7 @@ impl Limit {
         }
     }
 
-    /// What sets the limit, for advice ([`diag::Advice`]'s keys): the input key that raises
+    /// What sets the limit, for advice (`diag::Advice`'s keys): the input key that raises
     /// it (`{max-events}`), or, for a limit no input sets (the engine's default holds), whose
     /// limit it is.
     pub fn setter(self) -> &'static str {

@@ -534,6 +534,69 @@ fn an_interrupted_slurm_campaign_cancels_its_jobs_and_resumes() {
     assert_eq!(points(&study.join("train-times.csv")).len(), 1 + 12);
 }
 
+/// A cell over its Slurm time limit (Slurm's limits are whole minutes: this test takes one
+/// to two) is named with its state, and the resumed campaign runs it alone.
+#[test]
+fn a_slurm_cell_over_its_time_limit_is_named_and_resumed() {
+    if !slurm_here() {
+        return;
+    }
+    let _node = node();
+    let d = tempdir("campaign-slurm-timeout");
+    let slow = d.join("slow");
+    std::fs::write(&slow, "").unwrap();
+    // Size 2 sleeps past the array's one minute while the marker exists; the campaign's own
+    // timeout (10 minutes) is not what stops it.
+    let prog = script(
+        &d,
+        "prog.sh",
+        &format!(
+            "if [ \"$1\" = 2 ] && [ -e {} ]; then sleep 600; fi; sleep 0.05",
+            slow.display()
+        ),
+    );
+    let file = d.join("c.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"limit\"\ncommand = [\"{prog}\", \"{{n}}\"]\nruntime = \"plain\"\n\
+             timeout = 600\n[train]\nsizes = [1, 2, 3]\nworkers = [1]\nrepetitions = 2\n\
+             [keep]\nprofile = \"none\"\n[slurm]\noptions = [\"--time=1\"]\n"
+        ),
+    )
+    .unwrap();
+    let study = d.join("s");
+    let args = [
+        "campaign",
+        "run",
+        file.to_str().unwrap(),
+        "-o",
+        study.to_str().unwrap(),
+        "--backend",
+        "slurm",
+        "--poll",
+        "0.5",
+    ];
+    let started = Instant::now();
+    let e = fails(&args, 1);
+    assert!(e.contains("train-n2-p1") && e.contains("TIMEOUT"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(240), "{e}");
+    let script = std::fs::read_to_string(study.join("cells/slurm-p1.sh")).unwrap();
+    assert!(script.trim_end().contains("#SBATCH --time=1\n"), "{script}");
+    // The two other cells' rows are in; the cell that ran out of time left none.
+    assert_eq!(points(&study.join("train-times.csv")).len(), 1 + 4);
+    std::fs::remove_file(&slow).unwrap();
+    let out = stdout(&args);
+    assert!(out.contains("3 of 3 cells finished"), "{out}");
+    let rows = points(&study.join("train-times.csv"));
+    assert_eq!(rows.len(), 1 + 6, "each run once: {rows:?}");
+    assert_eq!(
+        rows.iter().filter(|r| r.starts_with("2,")).count(),
+        2,
+        "{rows:?}"
+    );
+}
+
 #[test]
 fn a_campaign_that_names_no_slurm_is_told_what_to_install() {
     // With no sbatch on the PATH, the backend names the program and the package.

@@ -96,22 +96,10 @@ impl From<taskgraph::GraphError> for CliError {
 }
 
 impl From<Box<ModelError>> for CliError {
-    /// A limit the run reached gets the flag that raises it in its hint.
+    /// A limit the run reached gets the flag that raises it in its hint, a missing
+    /// parameter the `-D` that binds it.
     fn from(mut e: Box<ModelError>) -> Self {
-        let mut hints = Vec::new();
-        if let Some(r) = &e.reached {
-            hints.push(crate::limits::raise(r));
-        }
-        if !e.missing.is_empty() {
-            let binds: Vec<String> = e.missing.iter().map(|m| format!("-D {m}=…")).collect();
-            hints.push(format!("bind with {}", binds.join(" ")));
-        }
-        if !hints.is_empty() {
-            if let Some(h) = e.help.take() {
-                hints.push(h);
-            }
-            e.help = Some(hints.join("; "));
-        }
+        e.help = diag::Advise::advice(&*e).map(|a| a.spelt(&flag_of));
         CliError::Model(e)
     }
 }

@@ -61,6 +61,24 @@ pub struct ModelError {
 
 diag::located_diagnostic!(ModelError);
 
+impl diag::Advise for ModelError {
+    /// The limit to raise, the parameters to bind (inputs by key: `raise {max-events} (now
+    /// 1000); bind with {define} N=…`), then the error's own help.
+    fn advice(&self) -> Option<diag::Advice> {
+        let mut fix: Vec<String> = self.reached.iter().map(sweep::Reached::raise).collect();
+        if !self.missing.is_empty() {
+            let binds: Vec<String> = self
+                .missing
+                .iter()
+                .map(|m| format!("{{define}} {m}=…"))
+                .collect();
+            fix.push(format!("bind with {}", binds.join(" ")));
+        }
+        fix.extend(self.help.clone());
+        (!fix.is_empty()).then(|| diag::Advice::fix(fix.join("; ")))
+    }
+}
+
 impl ModelError {
     /// An error with no location.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {

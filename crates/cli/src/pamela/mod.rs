@@ -7,7 +7,7 @@ mod sweep;
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 use pamela::report::{analyse_bound, bound_json, bound_latex, bound_text};
 use pamela::sim::Arbitration;
 use pamela::sweep_plan::Engine;
@@ -15,7 +15,7 @@ use pamela::Loaded;
 
 use crate::error::{json_text, print, CliError, Result};
 use crate::input::{self, Define};
-use crate::Format;
+use crate::{Format, TexFormat};
 
 /// The `vates pamela` commands.
 #[derive(Subcommand, Debug)]
@@ -48,19 +48,8 @@ pub struct BoundArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = BoundFormat::Text)]
-    format: BoundFormat,
-}
-
-/// Output formats of `bound`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BoundFormat {
-    /// Aligned text for people.
-    Text,
-    /// One JSON object (documented schema).
-    Json,
-    /// LaTeX equations.
-    Latex,
+    #[arg(long, value_enum, default_value_t = TexFormat::Text)]
+    format: TexFormat,
 }
 
 /// Simulator options shared by `sim` and `sweep`.
@@ -168,9 +157,9 @@ pub fn run(command: PamelaCommand, out: &mut dyn Write) -> Result<()> {
                 input::single_values(&a.model.define, "pamela bound", Some("pamela sweep"))?;
             let b = analyse_bound(&loaded.model, loaded.root, given)?;
             let text = match a.format {
-                BoundFormat::Text => bound_text(&loaded.model, loaded.root, &b),
-                BoundFormat::Json => json_text(&bound_json(&b))?,
-                BoundFormat::Latex => bound_latex(&b),
+                TexFormat::Text => bound_text(&loaded.model, loaded.root, &b),
+                TexFormat::Json => json_text(&bound_json(&b))?,
+                TexFormat::Latex => bound_latex(&b),
             };
             print(out, &text)
         }

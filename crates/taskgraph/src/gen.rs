@@ -49,8 +49,7 @@ impl Default for TimeDist {
 }
 
 fn bad(msg: impl Into<String>) -> GraphError {
-    GraphError::new(ErrorKind::BadOption, msg)
-        .with_help("time distributions: const:C, uniform:LO,HI, exp:MEAN (finite, >= 0)")
+    GraphError::new(ErrorKind::BadOption, msg).with_help("const:C, uniform:LO,HI, exp:MEAN")
 }
 
 impl FromStr for TimeDist {

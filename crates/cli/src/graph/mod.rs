@@ -1,25 +1,22 @@
-//! `vates graph analyze|convert|gen`: deterministic task graph analysis (Adve & Vernon);
-//! the manual is in `docs/cli.md`.
+//! `vates graph analyze|sweep|convert|gen`: deterministic task graph analysis (Adve &
+//! Vernon); the manual is in `docs/cli.md`.
 
-mod files;
 mod sweep;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use taskgraph::analysis::explain::{Explained, Labels};
-use taskgraph::analysis::policy::PolicyKind;
-use taskgraph::analysis::system::SystemSpec;
-use taskgraph::analysis::{report, AnalysisError};
-use taskgraph::gen::{GenKind, TimeDist};
-use taskgraph::{Format as GraphFormat, Limits, TaskGraph};
+use taskgraph::analysis::policy::PolicyName;
+use taskgraph::analysis::scaling::{parse_procs, Procs};
+use taskgraph::analysis::setup::Setup;
+use taskgraph::gen::{GenKind, GenOptions, TimeDist};
+use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
 
-use self::sweep::{parse_one_proc, parse_procs};
-use crate::error::{write_file, CliError, Result};
+use crate::error::{flag_of, print, write_file, CliError, Result};
 use crate::timeline::TimelineArgs;
 use crate::Format;
-use trace::text::num;
+use termio::files::write_or_stdout;
 
 /// The `vates graph` subcommands.
 #[derive(Subcommand, Debug)]
@@ -42,11 +39,11 @@ pub struct GraphInput {
     #[arg(value_name = "GRAPH")]
     pub graph: PathBuf,
     /// Input format (default: from the extension and content).
-    #[arg(long, value_name = "FMT", value_parser = parse_format)]
+    #[arg(long, value_name = "FMT", value_parser = parsed::<GraphFormat>)]
     pub from: Option<GraphFormat>,
     /// Scheduling policy.
-    #[arg(long, default_value = "fifo", value_parser = clap::builder::PossibleValuesParser::new(PolicyKind::NAMES))]
-    pub policy: String,
+    #[arg(long, default_value = "fifo", value_parser = crate::input::choice::<PolicyName>())]
+    pub policy: PolicyName,
     /// With `--policy queues`: an idle process takes tasks from other queues.
     #[arg(long)]
     pub steal: bool,
@@ -86,8 +83,8 @@ pub struct GraphSweepArgs {
     input: GraphInput,
     /// Process counts: a range `1..64`, `1..64:4`, a list `1,2,4,8`, or one value (also as
     /// `-D P=1..64`, like every method's parameters).
-    #[arg(long, short = 'p', short_alias = 'D', value_name = "RANGE", value_parser = parse_procs)]
-    procs: sweep::ProcList,
+    #[arg(long, short = 'p', short_alias = 'D', value_name = "RANGE", value_parser = procs)]
+    procs: Procs,
     #[command(flatten)]
     output: crate::SweepOutput,
 }
@@ -102,10 +99,10 @@ pub struct ConvertArgs {
     #[arg(value_name = "OUT")]
     output: PathBuf,
     /// Input format (default: from the extension and content).
-    #[arg(long, value_name = "FMT", value_parser = parse_format)]
+    #[arg(long, value_name = "FMT", value_parser = parsed::<GraphFormat>)]
     from: Option<GraphFormat>,
     /// Output format, json or dot (default: from the extension; json for `-`).
-    #[arg(long, value_name = "FMT", value_parser = parse_format)]
+    #[arg(long, value_name = "FMT", value_parser = parsed::<GraphFormat>)]
     to: Option<GraphFormat>,
 }
 
@@ -113,7 +110,7 @@ pub struct ConvertArgs {
 #[derive(clap::Args, Debug)]
 pub struct GenArgs {
     /// Kind of graph: layered, forkjoin, wavefront, sp.
-    #[arg(value_name = "KIND", value_parser = parse_kind)]
+    #[arg(value_name = "KIND", value_parser = parsed::<GenKind>)]
     kind: GenKind,
     /// Number of tasks.
     #[arg(long, value_name = "N")]
@@ -125,7 +122,7 @@ pub struct GenArgs {
     #[arg(long, default_value_t = 2.0, value_name = "D")]
     degree: f64,
     /// Task time distribution: const:C, uniform:LO,HI, exp:MEAN.
-    #[arg(long, default_value = "const:1", value_name = "DIST", value_parser = parse_dist)]
+    #[arg(long, default_value = "const:1", value_name = "DIST", value_parser = parsed::<TimeDist>)]
     time: TimeDist,
     /// Random seed.
     #[arg(long, default_value_t = 0, value_name = "S")]
@@ -135,77 +132,99 @@ pub struct GenArgs {
     output: Option<PathBuf>,
 }
 
-fn parse_format(s: &str) -> std::result::Result<GraphFormat, String> {
-    s.parse::<GraphFormat>()
-        .map_err(|e| format!("{e} (formats: json, dot, wfcommons, stg)"))
+/// clap value parser of a task-graph option value: the library's message and its hint.
+fn parsed<T: std::str::FromStr<Err = GraphError>>(s: &str) -> std::result::Result<T, String> {
+    s.parse::<T>()
+        .map_err(|e| format!("{e} ({})", e.help.as_deref().unwrap_or_default()))
 }
 
-fn parse_kind(s: &str) -> std::result::Result<GenKind, String> {
-    s.parse::<GenKind>()
-        .map_err(|e| format!("{e} (kinds: layered, forkjoin, wavefront, sp)"))
+/// clap value parser of `--procs` ([`parse_procs`]).
+fn procs(s: &str) -> std::result::Result<Procs, String> {
+    parse_procs(s).map_err(|e| diag::spell_keys(&e, &flag_of))
 }
 
-fn parse_dist(s: &str) -> std::result::Result<TimeDist, String> {
-    s.parse::<TimeDist>()
-        .map_err(|e| format!("{e} (const:C, uniform:LO,HI, exp:MEAN)"))
+/// clap value parser for `graph analyze --procs`: one process count (a range or list is a
+/// usage error that points to `graph sweep`).
+fn parse_one_proc(s: &str) -> std::result::Result<usize, String> {
+    match procs(s)?.counts.as_slice() {
+        [p] => Ok(*p),
+        _ => Err(format!(
+            "`{s}` gives several process counts, but `graph analyze` takes one; sweep them \
+             with `vates graph sweep GRAPH --procs {s}`"
+        )),
+    }
+}
+
+/// `e` as the command's error, its `{key}`s spelt as flags in its message and its advice
+/// (a usage error when the advice says so).
+pub fn keyed(e: &dyn diag::Advise) -> CliError {
+    let spell = |t: &str| diag::spell_keys(t, &flag_of);
+    match e.advice() {
+        Some(a) if a.usage && a.fix.is_empty() => CliError::usage(spell(&e.to_string())),
+        Some(a) if a.usage => {
+            CliError::usage(format!("{}; {}", spell(&e.to_string()), spell(&a.fix)))
+        }
+        Some(a) => CliError::with_help(spell(&e.to_string()), spell(&a.fix)),
+        None => CliError::msg(e.to_string()),
+    }
+}
+
+/// An error with advice and no input keys in its message ([`CliError::advised`]).
+pub fn advised(e: &dyn diag::Advise) -> CliError {
+    CliError::advised(e).unwrap_or_else(|| CliError::msg(e.to_string()))
 }
 
 /// Runs a `graph` subcommand.
 pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         GraphCommand::Analyze(a) => analyze(a, out),
-        GraphCommand::Sweep(a) => {
-            let g = load_graph(&a.input.graph, a.input.from, a.input.clock_hz)?;
-            let setup = Setup::new(&a.input)?;
-            let opts = sweep::Options {
-                procs: a.procs,
-                output: a.output,
-            };
-            sweep::run(&g, &a.input.graph, &setup, &opts, out)
+        GraphCommand::Sweep(a) => sweep::run(a, out),
+        GraphCommand::Convert(a) => {
+            let path = Some(a.output.as_path()).filter(|p| p.as_os_str() != "-");
+            let to = GraphFormat::of_output(path, a.to).map_err(|e| keyed(&e))?;
+            let text = taskgraph::format::write(&load_graph(&a.input, a.from, None)?, to)?;
+            Ok(write_or_stdout(Some(&a.output), text.as_bytes(), out)?)
         }
-        GraphCommand::Convert(a) => files::convert(a, out),
-        GraphCommand::Gen(a) => files::gen(a, out),
+        GraphCommand::Gen(a) => {
+            let to = GraphFormat::of_output(a.output.as_deref(), None).map_err(|e| keyed(&e))?;
+            let opts = GenOptions {
+                tasks: a.tasks,
+                width: a.width,
+                degree: a.degree,
+                time: a.time,
+                seed: a.seed,
+                limits: Limits::default(),
+            };
+            // A generator option that makes no sense is a usage error, like a malformed one.
+            let g = taskgraph::gen::generate(a.kind, &opts).map_err(|e| match e.kind {
+                taskgraph::ErrorKind::BadOption => CliError::usage(e.message),
+                _ => e.into(),
+            })?;
+            let text = taskgraph::format::write(&g, to)?;
+            Ok(write_or_stdout(a.output.as_deref(), text.as_bytes(), out)?)
+        }
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// loading
-
-/// Reads and validates a task graph; the format is `from`, else detected.
+/// Reads and validates a task graph, or a recorded run's DAG file as one; the format is
+/// `from`, else detected.
 pub fn load_graph(
     path: &Path,
     from: Option<GraphFormat>,
     clock_hz: Option<f64>,
 ) -> Result<TaskGraph> {
-    let limits = Limits::default();
-    // Text formats, or a recorded run's DAG file (binary, recognised by its first bytes).
-    let bytes = crate::input::read_text_unless(
-        path,
-        limits.max_bytes,
-        "a task graph file",
-        &taskpar::dag::is_recording,
-    )?;
+    let (limits, what) = (Limits::default(), "a task graph file");
+    let recording = &taskpar::dag::is_recording;
+    let bytes = crate::input::read_text_unless(path, limits.max_bytes, what, recording)?;
     let clock = crate::taskpar::dag_clock(clock_hz);
-    if let Some(rec) = taskpar::dag::sniff_with(&bytes, &taskpar::dag::Limits::default(), clock) {
-        // A recorded run: its DAG with strand times in seconds.
+    if let Some(rec) = taskpar::dag::sniff_with(&bytes, &Default::default(), clock) {
         let rec = rec.map_err(|e| crate::taskpar::dag_error(path, e))?;
         crate::taskpar::note_dag_clock(&rec, clock_hz);
         let secs = 1.0 / rec.header.clock.frequency_hz;
         return Ok(taskpar::replay::task_graph(&rec.graph(), secs)?);
     }
-    let text = crate::input::utf8(path, bytes, "a task graph file")?;
-    let format = match from.or_else(|| GraphFormat::detect(path, &text)) {
-        Some(f) => f,
-        None => {
-            return Err(CliError::with_help(
-                format!(
-                    "cannot tell the format of `{}` from its extension",
-                    path.display()
-                ),
-                "name the format with --from json|dot|wfcommons|stg",
-            ))
-        }
-    };
+    let text = crate::input::utf8(path, bytes, what)?;
+    let format = GraphFormat::of_input(from, path, &text).map_err(|e| advised(&e))?;
     Ok(taskgraph::format::read(
         &text,
         &path.display().to_string(),
@@ -214,128 +233,44 @@ pub fn load_graph(
     )?)
 }
 
-/// The policy and system model of a run, with the names the user gave them.
-pub struct Setup {
-    /// The configured analysis.
-    pub run: taskgraph::analysis::setup::Setup,
-    /// The policy's name as given.
-    pub policy_name: String,
-    /// Whether `--steal` was given.
-    pub steal: bool,
-    /// The system model's file, if any.
-    pub system_file: Option<PathBuf>,
-}
-
-impl Setup {
-    /// The names of the inputs for a report on the graph `path`.
-    pub fn labels(&self, path: &Path) -> Labels {
-        Labels {
-            graph: path.display().to_string(),
-            policy: self.policy_name.clone(),
-            steal: self.steal,
-            system: self.system_file.as_ref().map(|p| p.display().to_string()),
-        }
-    }
-
-    /// Parses the policy and reads the system model.
-    pub fn new(input: &GraphInput) -> Result<Setup> {
-        let policy = PolicyKind::parse(&input.policy, input.steal).ok_or_else(|| {
-            CliError::usage(format!(
-                "unknown policy `{}`; policies: {}",
-                input.policy,
-                PolicyKind::NAMES.join(", ")
-            ))
-        })?;
-        if input.steal && !matches!(policy, PolicyKind::Queues { .. }) {
-            return Err(CliError::usage(format!(
-                "--steal applies only to --policy queues, not `{}`",
-                input.policy
-            )));
-        }
-        let system = match &input.system {
-            None => None,
-            Some(path) => {
-                let text =
-                    crate::input::read_text(path, 1 << 20, "a system model file (TOML)", "")?;
-                let spec = SystemSpec::parse(&text).map_err(|e| {
-                    CliError::with_help(
-                        format!("`{}`: {e}", path.display()),
-                        "a system model has `[[center]]` tables with name, kind = \"queueing\" \
-                         or \"delay\", service and visits; optional top-level rate and \
-                         exact_limit, and an optional [lock] with hold",
-                    )
-                })?;
-                Some(spec)
-            }
-        };
-        Ok(Setup {
-            run: taskgraph::analysis::setup::Setup { policy, system },
-            policy_name: input.policy.clone(),
-            steal: input.steal,
-            system_file: input.system.clone(),
-        })
-    }
-}
-
-/// An analysis error as a CLI error with a hint.
-pub fn analysis_error(e: AnalysisError) -> CliError {
-    let help = match &e {
-        AnalysisError::Procs { .. } | AnalysisError::TooManyProcs { .. } => {
-            "give --procs a number of processes within the limit"
-        }
-        AnalysisError::Attribute { .. } => {
-            "policies `assigned` need attrs.proc, `queues` attrs.queue, `priority` \
-             attrs.priority on every task; or choose another --policy"
-        }
-        AnalysisError::Cycle { .. } => "remove the cycle: a task graph must be acyclic",
-        AnalysisError::Overflow { .. } => {
-            "keep times, rates and service demands in a unit where their sums and products \
-             stay finite numbers"
-        }
-        AnalysisError::Deadlock { .. } => {
-            "with --policy queues and fewer processes than queues, add --steal; with \
-             static policies check the assignment attributes"
-        }
+/// The graph and the setup of `input`: its policy and system model.
+fn load(input: &GraphInput) -> Result<(TaskGraph, Setup)> {
+    let g = load_graph(&input.graph, input.from, input.clock_hz)?;
+    let text = match &input.system {
+        Some(path) => Some(crate::input::read_text(
+            path,
+            1 << 20,
+            "a system model file (TOML)",
+            "",
+        )?),
+        None => None,
     };
-    CliError::with_help(e.to_string(), help)
+    let file = input.system.as_ref().map(|p| p.display().to_string());
+    let system = file.as_deref().zip(text.as_deref());
+    Ok((
+        g,
+        Setup::new(input.policy, input.steal, system).map_err(|e| keyed(&e))?,
+    ))
 }
 
-// ---------------------------------------------------------------------------------------
-// analyze
+/// The names of `input`'s files in a report.
+fn labels(setup: &Setup, input: &GraphInput) -> taskgraph::analysis::explain::Labels {
+    let system = input.system.as_ref().map(|p| p.display().to_string());
+    setup.labels(input.graph.display().to_string(), system)
+}
 
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
-    let g = load_graph(&a.input.graph, a.input.from, a.input.clock_hz)?;
-    let setup = Setup::new(&a.input)?;
+    let (g, setup) = load(&a.input)?;
     let units = termio::progress::Units {
         running: "scheduling",
         analysing: "reporting",
         noun: "tasks",
     };
-    // The run at P and the P = 1 baseline (for the speedup) are independent: one per core.
-    let baseline = || {
-        (a.procs != 1).then(|| {
-            let base = setup.run.baseline(&g);
-            base.map(|b| b.makespan)
-                .map_err(|e| format!("the P = 1 baseline run failed: {e}"))
-        })
-    };
-    let (run, p1) = rayon::join(
-        || {
-            termio::progress::with_meter(units, "", |meter| {
-                setup.run.analyze(&g, a.procs, Some(meter))
-            })
-        },
-        baseline,
-    );
-    let labels = setup.labels(&a.input.graph);
-    let an = Explained::new(
-        &g,
-        labels,
-        &setup.run,
-        a.procs,
-        run.map_err(analysis_error)?,
-        p1,
-    );
+    let labels = labels(&setup, &a.input);
+    let an = termio::progress::with_meter(units, "", |meter| {
+        setup.explain(&g, a.procs, labels, Some(meter))
+    })
+    .map_err(|e| advised(&e))?;
     if let Some(path) = &a.profile {
         write_file(path, an.profile_csv(&g).as_bytes())?;
     }
@@ -344,15 +279,12 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
             || an.labels.graph.clone(),
             |f| f.to_string_lossy().into_owned(),
         );
-        let name = format!("{file}: policy {}, P = {}", setup.policy_name, an.procs);
-        let tr = report::to_trace(&g, &an.schedule, &name);
-        let title = format!("{name}: makespan {}", num(an.schedule.makespan));
+        let (tr, title) = an.timeline(&g, &file);
         a.timeline
             .write(&tr, &crate::timeline::chart(&title, "time"))?;
     }
-    let text = match a.format {
-        Format::Text => an.text(),
-        Format::Json => crate::error::json_text(&an.json())?,
-    };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    let text = an
+        .render(a.format == Format::Json)
+        .map_err(|e| CliError::msg(e.to_string()))?;
+    print(out, &text)
 }

@@ -143,6 +143,25 @@ impl Explained {
     pub fn json(&self) -> serde_json::Value {
         to_json(self)
     }
+
+    /// The report as text, or as pretty JSON with a final newline.
+    ///
+    /// # Errors
+    /// None in practice: the report's JSON has string keys only.
+    pub fn render(&self, json: bool) -> Result<String, serde_json::Error> {
+        match json {
+            false => Ok(self.text()),
+            true => Ok(serde_json::to_string_pretty(&self.json())? + "\n"),
+        }
+    }
+
+    /// The schedule as a timeline of the graph `g` (whose file is named `file`) and the
+    /// title of its Gantt chart.
+    pub fn timeline(&self, g: &TaskGraph, file: &str) -> (trace::Trace, String) {
+        let name = format!("{file}: policy {}, P = {}", self.labels.policy, self.procs);
+        let title = format!("{name}: makespan {}", num(self.schedule.makespan));
+        (report::to_trace(g, &self.schedule, &name), title)
+    }
 }
 
 /// Sets per-process overheads that are floating-point residue of the engine's

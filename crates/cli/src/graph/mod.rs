@@ -1,14 +1,14 @@
 //! `vates graph analyze|sweep|convert|gen`: deterministic task graph analysis (Adve &
 //! Vernon); the manual is in `docs/cli.md`.
 
-mod sweep;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use sweep::Sample;
+use taskgraph::analysis::explain::{sweep_lines, Labels};
 use taskgraph::analysis::policy::PolicyName;
-use taskgraph::analysis::scaling::{parse_procs, Procs};
+use taskgraph::analysis::scaling::{parse_procs, Procs, Sweep};
 use taskgraph::analysis::setup::Setup;
 use taskgraph::gen::{GenKind, GenOptions, TimeDist};
 use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
@@ -17,6 +17,7 @@ use crate::error::{flag_of, print, write_file, CliError, Result};
 use crate::timeline::TimelineArgs;
 use crate::Format;
 use termio::files::write_or_stdout;
+use termio::sweep_out::{self, Wiring};
 
 /// The `vates graph` subcommands.
 #[derive(Subcommand, Debug)]
@@ -155,38 +156,43 @@ fn parse_one_proc(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
-/// `e` as the command's error, its `{key}`s spelt as flags in its message and its advice
-/// (a usage error when the advice says so).
-pub fn keyed(e: &dyn diag::Advise) -> CliError {
-    let spell = |t: &str| diag::spell_keys(t, &flag_of);
-    match e.advice() {
-        Some(a) if a.usage && a.fix.is_empty() => CliError::usage(spell(&e.to_string())),
-        Some(a) if a.usage => {
-            CliError::usage(format!("{}; {}", spell(&e.to_string()), spell(&a.fix)))
-        }
-        Some(a) => CliError::with_help(spell(&e.to_string()), spell(&a.fix)),
-        None => CliError::msg(e.to_string()),
-    }
-}
+/// The input keys of the libraries' messages ([`diag::Advise`]) that are flags here.
+const FLAG_KEYS: &str = "procs define policy steal from to const symbolic agent max-states \
+                         map map-range plot explain trace gantt format";
 
-/// An error with advice and no input keys in its message ([`CliError::advised`]).
-pub fn advised(e: &dyn diag::Advise) -> CliError {
-    CliError::advised(e).unwrap_or_else(|| CliError::msg(e.to_string()))
+/// `e` as the command's error, its input keys spelt as flags in its message and its advice
+/// (a usage error when the advice says so), `{model}` as `model`; other braces are kept.
+pub fn keyed(e: &dyn diag::Advise, model: &str) -> CliError {
+    let spell = |t: &str| {
+        diag::spell_keys(t, &|k| match k {
+            "model" => Some(model.to_string()),
+            k if FLAG_KEYS.split_whitespace().any(|f| f == k) => flag_of(k),
+            k => Some(format!("{{{k}}}")),
+        })
+    };
+    let (message, a) = (spell(&e.to_string()), e.advice());
+    match a.map(|a| (a.usage, spell(&a.fix))) {
+        Some((true, fix)) if fix.is_empty() => CliError::usage(message),
+        Some((true, fix)) => CliError::usage(format!("{message}; {fix}")),
+        Some((false, fix)) if !fix.is_empty() => CliError::with_help(message, fix),
+        _ => CliError::msg(message),
+    }
 }
 
 /// Runs a `graph` subcommand.
 pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         GraphCommand::Analyze(a) => analyze(a, out),
-        GraphCommand::Sweep(a) => sweep::run(a, out),
+        GraphCommand::Sweep(a) => sweep(a, out),
         GraphCommand::Convert(a) => {
             let path = Some(a.output.as_path()).filter(|p| p.as_os_str() != "-");
-            let to = GraphFormat::of_output(path, a.to).map_err(|e| keyed(&e))?;
+            let to = GraphFormat::of_output(path, a.to).map_err(|e| keyed(&e, ""))?;
             let text = taskgraph::format::write(&load_graph(&a.input, a.from, None)?, to)?;
             Ok(write_or_stdout(Some(&a.output), text.as_bytes(), out)?)
         }
         GraphCommand::Gen(a) => {
-            let to = GraphFormat::of_output(a.output.as_deref(), None).map_err(|e| keyed(&e))?;
+            let to =
+                GraphFormat::of_output(a.output.as_deref(), None).map_err(|e| keyed(&e, ""))?;
             let opts = GenOptions {
                 tasks: a.tasks,
                 width: a.width,
@@ -224,7 +230,7 @@ pub fn load_graph(
         return Ok(taskpar::replay::task_graph(&rec.graph(), secs)?);
     }
     let text = crate::input::utf8(path, bytes, what)?;
-    let format = GraphFormat::of_input(from, path, &text).map_err(|e| advised(&e))?;
+    let format = GraphFormat::of_input(from, path, &text).map_err(|e| keyed(&e, ""))?;
     Ok(taskgraph::format::read(
         &text,
         &path.display().to_string(),
@@ -233,58 +239,63 @@ pub fn load_graph(
     )?)
 }
 
-/// The graph and the setup of `input`: its policy and system model.
-fn load(input: &GraphInput) -> Result<(TaskGraph, Setup)> {
+/// The graph, the setup (policy and system model) and the names in reports of `input`.
+fn load(input: &GraphInput) -> Result<(TaskGraph, Setup, Labels)> {
     let g = load_graph(&input.graph, input.from, input.clock_hz)?;
-    let text = match &input.system {
-        Some(path) => Some(crate::input::read_text(
-            path,
-            1 << 20,
-            "a system model file (TOML)",
-            "",
-        )?),
-        None => None,
-    };
-    let file = input.system.as_ref().map(|p| p.display().to_string());
-    let system = file.as_deref().zip(text.as_deref());
-    Ok((
-        g,
-        Setup::new(input.policy, input.steal, system).map_err(|e| keyed(&e))?,
-    ))
-}
-
-/// The names of `input`'s files in a report.
-fn labels(setup: &Setup, input: &GraphInput) -> taskgraph::analysis::explain::Labels {
-    let system = input.system.as_ref().map(|p| p.display().to_string());
-    setup.labels(input.graph.display().to_string(), system)
+    let (read, what) = (crate::input::read_text, "a system model file (TOML)");
+    let text = input.system.as_deref().map(|p| read(p, 1 << 20, what, ""));
+    let (text, file) = (
+        text.transpose()?,
+        input.system.as_ref().map(|p| p.display().to_string()),
+    );
+    let setup = Setup::new(
+        input.policy,
+        input.steal,
+        file.as_deref().zip(text.as_deref()),
+    );
+    let setup = setup.map_err(|e| keyed(&e, ""))?;
+    let labels = setup.labels(input.graph.display().to_string(), file);
+    Ok((g, setup, labels))
 }
 
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
-    let (g, setup) = load(&a.input)?;
+    let (g, setup, labels) = load(&a.input)?;
     let units = termio::progress::Units {
         running: "scheduling",
         analysing: "reporting",
         noun: "tasks",
     };
-    let labels = labels(&setup, &a.input);
     let an = termio::progress::with_meter(units, "", |meter| {
         setup.explain(&g, a.procs, labels, Some(meter))
-    })
-    .map_err(|e| advised(&e))?;
+    });
+    let an = an.map_err(|e| keyed(&e, ""))?;
     if let Some(path) = &a.profile {
         write_file(path, an.profile_csv(&g).as_bytes())?;
     }
     if a.timeline.wanted() {
-        let file = a.input.graph.file_name().map_or_else(
-            || an.labels.graph.clone(),
-            |f| f.to_string_lossy().into_owned(),
-        );
-        let (tr, title) = an.timeline(&g, &file);
+        let (tr, title) = an.timeline(&g, &a.input.graph);
         a.timeline
             .write(&tr, &crate::timeline::chart(&title, "time"))?;
     }
-    let text = an
-        .render(a.format == Format::Json)
-        .map_err(|e| CliError::msg(e.to_string()))?;
-    print(out, &text)
+    let text = an.render(a.format == Format::Json);
+    print(out, &text.map_err(|e| CliError::msg(e.to_string()))?)
+}
+
+/// `vates graph sweep`: the analysis over process counts ([`Sweep`]) on the shared sweep
+/// runner.
+fn sweep(a: GraphSweepArgs, out: &mut dyn Write) -> Result<()> {
+    let (g, setup, labels) = load(&a.input)?;
+    let sweep = Sweep::new(&setup, &g, &a.procs).map_err(|e| keyed(&e, ""))?;
+    let base = sweep.baseline().map_err(|e| keyed(&e, ""))?;
+    let outputs = a.output.outputs();
+    let table = Sample::all(sweep.space.len());
+    let wiring = Wiring::new(&outputs, table, sweep_lines(), "analysing");
+    let point = |_: u64, p: &[f64], out: &mut [f64]| sweep.point(&base, p, out);
+    let swept = sweep_out::run(&sweep.space, &sweep.columns(), wiring, point)?
+        .finished(|_, e| keyed(&e, ""))?;
+    let title = format!("{}: speedup vs P, policy {}", labels.graph, labels.policy);
+    swept.write_plot(&title, "P (processes)", "speedup")?;
+    let json = a.output.format == Format::Json;
+    let text = sweep.report(&labels, &base, &swept.table, json);
+    print(out, &text.map_err(|e| CliError::msg(e.to_string()))?)
 }

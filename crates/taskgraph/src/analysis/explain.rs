@@ -155,9 +155,13 @@ impl Explained {
         }
     }
 
-    /// The schedule as a timeline of the graph `g` (whose file is named `file`) and the
-    /// title of its Gantt chart.
-    pub fn timeline(&self, g: &TaskGraph, file: &str) -> (trace::Trace, String) {
+    /// The schedule as a timeline of the graph `g` (read from `path`) and the title of its
+    /// Gantt chart.
+    pub fn timeline(&self, g: &TaskGraph, path: &std::path::Path) -> (trace::Trace, String) {
+        let file = path.file_name().map_or_else(
+            || self.labels.graph.clone(),
+            |f| f.to_string_lossy().into_owned(),
+        );
         let name = format!("{file}: policy {}, P = {}", self.labels.policy, self.procs);
         let title = format!("{name}: makespan {}", num(self.schedule.makespan));
         (report::to_trace(g, &self.schedule, &name), title)

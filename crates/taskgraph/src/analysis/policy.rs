@@ -70,15 +70,15 @@ pub enum PolicyName {
 }
 
 diag::choices!(PolicyName {
-    Fifo = "fifo": "One central queue, first ready first served.",
-    Lifo = "lifo": "One central stack, last ready first served.",
-    Priority = "priority": "Highest `attrs.priority` first (ties: first ready).",
-    Lpt = "lpt": "Longest task time first.",
-    Cp = "cp": "Largest bottom level (longest path to a sink) first.",
-    Block = "block": "Static: task k of N goes to process k*P/N.",
-    Cyclic = "cyclic": "Static: task k goes to process k mod P.",
-    Assigned = "assigned": "Static: by `attrs.proc` (modulo P).",
-    Queues = "queues": "Per-queue lists by `attrs.queue`; process p serves queue p mod Q.",
+    Fifo = "fifo": "One central queue, first ready first served",
+    Lifo = "lifo": "One central stack, last ready first served",
+    Priority = "priority": "Highest `attrs.priority` first (ties: first ready)",
+    Lpt = "lpt": "Longest task time first",
+    Cp = "cp": "Largest bottom level (longest path to a sink) first",
+    Block = "block": "Static: task k of N goes to process k*P/N",
+    Cyclic = "cyclic": "Static: task k goes to process k mod P",
+    Assigned = "assigned": "Static: by `attrs.proc` (modulo P)",
+    Queues = "queues": "Per-queue lists by `attrs.queue`; process p serves queue p mod Q",
 });
 
 impl PolicyKind {

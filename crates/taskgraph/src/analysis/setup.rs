@@ -245,7 +245,7 @@ mod tests {
         let an = s.explain(&g, 2, s.labels("g".into(), None), None).unwrap();
         // Work 11 on one process; 8 on two (the critical path A, C, D).
         assert_eq!((an.makespan_p1, an.schedule.makespan), (Some(11.0), 8.0));
-        let (tr, title) = an.timeline(&g, "g.json");
+        let (tr, title) = an.timeline(&g, std::path::Path::new("dir/g.json"));
         assert_eq!(title, "g.json: policy fifo, P = 2: makespan 8");
         assert_eq!(tr.intervals.len(), 4);
         let e = s

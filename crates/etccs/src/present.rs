@@ -3,7 +3,7 @@
 //! as a message and advice ([`Keyed`]) that name the job's inputs by neutral keys, as
 //! [`diag::Advice`] does: `{define}` and `{const}` (values of constants), `{symbolic}`,
 //! `{agent}`, `{max-states}`, `{map}`, `{map-range}`, `{plot}`, `{explain}`, `{trace}`,
-//! `{gantt}`, and `{model}` for the model's name.
+//! `{gantt}`, `{format}`.
 //!
 //! ```
 //! use etccs::job::Job;
@@ -178,9 +178,10 @@ impl Error {
 }
 
 impl JobError {
-    /// The error as a front end shows it; `agents` are the agents the job named. `None` for
-    /// an error in the model (shown with its source; in a sweep, say at which values).
-    pub fn keyed(&self, agents: &[String]) -> Option<Keyed> {
+    /// The error as a front end shows it; `model` is the model's name, `agents` the agents
+    /// the job named. `None` for an error in the model (shown with its source; in a sweep,
+    /// say at which values).
+    pub fn keyed(&self, model: &str, agents: &[String]) -> Option<Keyed> {
         Some(match self {
             JobError::Model {
                 error: Error::Syntax(s),
@@ -190,11 +191,11 @@ impl JobError {
                     SyntaxKind::UnknownOverride => "{define}/{const}",
                     _ => "{symbolic}",
                 };
-                Keyed::usage(format!("{key}: {{model}}: {}", s.message))
+                Keyed::usage(format!("{key}: {model}: {}", s.message))
             }
             JobError::Analysis(Error::UnknownAgent(agent)) if agents.contains(agent) => {
                 Keyed::usage(format!(
-                    "{{agent}} {agent}: `{{model}}` defines no agent `{agent}`"
+                    "{{agent}} {agent}: `{model}` defines no agent `{agent}`"
                 ))
             }
             JobError::BoundAndSymbolic(n) => Keyed::usage(format!(
@@ -219,7 +220,7 @@ impl JobError {
             ),
             JobError::Plot(e) => e.keyed(),
             JobError::NoAnalyse { agents } => Keyed::fix(
-                "`{model}` has no `analyse` line",
+                format!("`{model}` has no `analyse` line"),
                 format!(
                     "add `analyse NAME` to the file or pass {{agent}} NAME; agents: {}",
                     agents.join(", ")
@@ -245,6 +246,32 @@ pub struct Outputs {
     pub plot: Option<String>,
     /// The results as CSV.
     pub csv: bool,
+}
+
+impl Outputs {
+    /// Checks that the outputs go together: the explained runs add to the readable report.
+    ///
+    /// # Errors
+    /// A usage error naming the inputs.
+    pub fn check(&self) -> Result<(), Keyed> {
+        match self.explain && self.format == Format::Thesis {
+            true => Err(Keyed::usage(
+                "{explain} adds to the readable report, not to the thesis tool's output: use \
+                 {format} text (the default), or {format} json, which always lists each step's \
+                 parties",
+            )),
+            false => Ok(()),
+        }
+    }
+
+    /// What the job must be ready to draw for these outputs.
+    pub fn want(&self) -> crate::job::Want {
+        crate::job::Want {
+            map: self.map.is_some(),
+            witnesses: self.explain || self.timeline,
+            plot: self.plot.is_some(),
+        }
+    }
 }
 
 /// The results as shown: the report and what else was asked for.
@@ -366,11 +393,11 @@ mod tests {
             ..Job::new("m.etccs", text)
         };
         let e = job.run().unwrap_err();
-        let k = e.keyed(&job.agents).unwrap();
-        assert_eq!(k.message, "{agent} B: `{model}` defines no agent `B`");
+        let k = e.keyed("m.etccs", &job.agents).unwrap();
+        assert_eq!(k.message, "{agent} B: `m.etccs` defines no agent `B`");
         assert!(k.advice.usage);
         let bad = Job::new("m.etccs", "agent A = ;").run().unwrap_err();
-        assert_eq!(bad.keyed(&[]), None);
+        assert_eq!(bad.keyed("m.etccs", &[]), None);
     }
 
     #[test]

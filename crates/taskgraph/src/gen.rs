@@ -142,6 +142,21 @@ impl Default for GenOptions {
     }
 }
 
+impl GenOptions {
+    /// `tasks` tasks of width `width`, `degree` predecessors per task (layered), times drawn
+    /// from `time` with the seed `seed`, under the default limits.
+    pub fn new(tasks: usize, width: usize, degree: f64, time: TimeDist, seed: u64) -> Self {
+        GenOptions {
+            tasks,
+            width,
+            degree,
+            time,
+            seed,
+            limits: Limits::default(),
+        }
+    }
+}
+
 /// The generator kinds, for command lines (`layered`, `forkjoin`, `wavefront`, `sp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GenKind {

@@ -7,9 +7,8 @@ use std::path::PathBuf;
 use clap::Subcommand;
 
 use crate::error::{check_output, flag_of, print, write_file, CliError, Result};
-use crate::graph::keyed;
 use crate::timeline::TimelineArgs;
-use etccs::job::{Job, JobError, Want};
+use etccs::job::{Job, JobError};
 use etccs::present::{parse_range, Format, Outputs};
 use termio::progress::{with_spinner, Ticker, Units};
 
@@ -94,31 +93,29 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let too_large = crate::input::MODEL_TOO_LARGE;
     let text = crate::input::read_text(&a.model, etccs::parse::MAX_INPUT_BYTES, what, too_large)?;
     let name = a.model.display().to_string();
-    let bindings = a.consts.iter().map(|c| {
+    let binding = |c: &String| {
         expr::grid::parse_binding(c).map_err(|e| CliError::usage(format!("--const {c}: {e}")))
-    });
-    let ranges = a
-        .map_range
-        .iter()
-        .map(|r| parse_range(r).map_err(|e| CliError::usage(format!("--map-range {e}"))));
-    let ranges = ranges.collect::<Result<Vec<_>>>()?;
-    if a.explain && a.format == Format::Thesis {
-        return Err(CliError::usage(
-            "--explain adds to the readable report, not to the thesis tool's output: use \
-             --format text (the default), or --format json, which always lists each step's parties",
-        ));
-    }
+    };
+    let bindings = a.consts.iter().map(binding).collect::<Result<Vec<_>>>()?;
+    let range =
+        |r: &String| parse_range(r).map_err(|e| CliError::usage(format!("--map-range {e}")));
+    let ranges = a.map_range.iter().map(range).collect::<Result<Vec<_>>>()?;
+    let outputs = Outputs {
+        format: a.format,
+        explain: a.explain,
+        map: a.map.as_ref().map(|_| ranges),
+        timeline: a.timeline.wanted(),
+        plot: a.plot.as_ref().map(|_| name.clone()),
+        csv: a.csv.is_some(),
+    };
+    outputs.check()?;
     let job = Job {
         agents: a.agent.clone(),
-        bindings: bindings.collect::<Result<Vec<_>>>()?,
+        bindings,
         symbolic: a.symbolic.iter().map(|n| n.trim().to_string()).collect(),
         max_states: a.max_states,
         merge: !a.no_merge,
-        want: Want {
-            map: a.map.is_some(),
-            witnesses: a.explain || a.timeline.wanted(),
-            plot: a.plot.is_some(),
-        },
+        want: outputs.want(),
         ..Job::new(&name, &text)
     };
     // Output paths are checked before the analyses: a typo must not cost a long run.
@@ -132,24 +129,13 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let ticker = Ticker::new(plan.analyses(), ETCCS_UNITS);
     let watch = (|l, m| ticker.begin(l, m), |slot| ticker.end(slot));
     let results = with_spinner(&ticker, || plan.run(&watch)).map_err(error)?;
-    let outputs = Outputs {
-        format: a.format,
-        explain: a.explain,
-        map: a.map.as_ref().map(|_| ranges),
-        timeline: a.timeline.wanted(),
-        plot: a.plot.as_ref().map(|_| name.clone()),
-        csv: a.csv.is_some(),
-    };
-    let shown = results
-        .show(&outputs, &flag_of)
-        .map_err(|e| keyed(&e, &name))?;
+    let shown = results.show(&outputs, &flag_of)?;
     // The report first (after the map and timeline of one analysis): a plot that cannot be
     // drawn or written does not cost the results.
     if let (Some(path), Some(svg)) = (&a.map, &shown.map) {
         write_file(path, svg.as_bytes())?;
     }
-    if let Some(tr) = shown.timeline {
-        let tr = tr.map_err(|e| keyed(&e, &name))?;
+    if let Some(tr) = shown.timeline.transpose()? {
         a.timeline
             .write(&tr, &crate::timeline::chart(&tr.name, "time"))?;
     }
@@ -157,18 +143,18 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     if let (Some(path), Some(csv)) = (&a.csv, &shown.csv) {
         write_file(path, csv.as_bytes())?;
     }
-    if let (Some(path), Some(svg)) = (&a.plot, shown.plot) {
-        write_file(path, svg.map_err(|e| keyed(&e, &name))?.as_bytes())?;
+    if let (Some(path), Some(svg)) = (&a.plot, shown.plot.transpose()?) {
+        write_file(path, svg.as_bytes())?;
     }
-    shown.failure.map_or(Ok(()), |f| Err(keyed(&f, &name)))
+    shown.failure.map_or(Ok(()), |f| Err(f.into()))
 }
 
 /// A job's error as the command reports it: the library's keyed message with the flags
 /// (`agents` are the names given with `--agent`), or the model's own diagnostic, in a sweep
 /// with the values it failed at.
 fn job_error(e: JobError, name: &str, agents: &[String]) -> CliError {
-    match (e.keyed(agents), e) {
-        (Some(k), _) => keyed(&k, name),
+    match (e.keyed(name, agents), e) {
+        (Some(k), _) => k.into(),
         (None, JobError::Model { at, error }) if !at.is_empty() => {
             CliError::Report(miette::Report::new(error).wrap_err(format!("`{name}` with {at}")))
         }

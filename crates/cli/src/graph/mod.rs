@@ -5,11 +5,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use etccs::present::Keyed;
 use sweep::Sample;
 use taskgraph::analysis::explain::{sweep_lines, Labels};
 use taskgraph::analysis::policy::PolicyName;
-use taskgraph::analysis::scaling::{parse_procs, Procs, Sweep};
-use taskgraph::analysis::setup::Setup;
+use taskgraph::analysis::scaling::{parse_procs, BaselineError, Procs, ScalingError, Sweep};
+use taskgraph::analysis::setup::{Setup, SetupError};
+use taskgraph::analysis::AnalysisError;
+use taskgraph::format::FormatError;
 use taskgraph::gen::{GenKind, GenOptions, TimeDist};
 use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
 
@@ -161,11 +164,10 @@ const FLAG_KEYS: &str = "procs define policy steal from to const symbolic agent 
                          map map-range plot explain trace gantt format";
 
 /// `e` as the command's error, its input keys spelt as flags in its message and its advice
-/// (a usage error when the advice says so), `{model}` as `model`; other braces are kept.
-pub fn keyed(e: &dyn diag::Advise, model: &str) -> CliError {
+/// (a usage error when the advice says so); other braces are kept.
+pub fn keyed(e: &dyn diag::Advise) -> CliError {
     let spell = |t: &str| {
         diag::spell_keys(t, &|k| match k {
-            "model" => Some(model.to_string()),
             k if FLAG_KEYS.split_whitespace().any(|f| f == k) => flag_of(k),
             k => Some(format!("{{{k}}}")),
         })
@@ -179,6 +181,12 @@ pub fn keyed(e: &dyn diag::Advise, model: &str) -> CliError {
     }
 }
 
+// The task-graph and ETCCS libraries' errors name inputs by keys: the command's errors by [`keyed`].
+macro_rules! keyed_from {
+    ($($t:ty),+) => {$(impl From<$t> for CliError { fn from(e: $t) -> Self { keyed(&e) } })+};
+}
+keyed_from! { SetupError, ScalingError, BaselineError, AnalysisError, FormatError, Keyed }
+
 /// Runs a `graph` subcommand.
 pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
@@ -186,21 +194,13 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
         GraphCommand::Sweep(a) => sweep(a, out),
         GraphCommand::Convert(a) => {
             let path = Some(a.output.as_path()).filter(|p| p.as_os_str() != "-");
-            let to = GraphFormat::of_output(path, a.to).map_err(|e| keyed(&e, ""))?;
+            let to = GraphFormat::of_output(path, a.to)?;
             let text = taskgraph::format::write(&load_graph(&a.input, a.from, None)?, to)?;
             Ok(write_or_stdout(Some(&a.output), text.as_bytes(), out)?)
         }
         GraphCommand::Gen(a) => {
-            let to =
-                GraphFormat::of_output(a.output.as_deref(), None).map_err(|e| keyed(&e, ""))?;
-            let opts = GenOptions {
-                tasks: a.tasks,
-                width: a.width,
-                degree: a.degree,
-                time: a.time,
-                seed: a.seed,
-                limits: Limits::default(),
-            };
+            let to = GraphFormat::of_output(a.output.as_deref(), None)?;
+            let opts = GenOptions::new(a.tasks, a.width, a.degree, a.time, a.seed);
             // A generator option that makes no sense is a usage error, like a malformed one.
             let g = taskgraph::gen::generate(a.kind, &opts).map_err(|e| match e.kind {
                 taskgraph::ErrorKind::BadOption => CliError::usage(e.message),
@@ -214,46 +214,31 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
 
 /// Reads and validates a task graph, or a recorded run's DAG file as one; the format is
 /// `from`, else detected.
-pub fn load_graph(
-    path: &Path,
-    from: Option<GraphFormat>,
-    clock_hz: Option<f64>,
-) -> Result<TaskGraph> {
+fn load_graph(path: &Path, from: Option<GraphFormat>, hz: Option<f64>) -> Result<TaskGraph> {
     let (limits, what) = (Limits::default(), "a task graph file");
     let recording = &taskpar::dag::is_recording;
     let bytes = crate::input::read_text_unless(path, limits.max_bytes, what, recording)?;
-    let clock = crate::taskpar::dag_clock(clock_hz);
+    let clock = crate::taskpar::dag_clock(hz);
     if let Some(rec) = taskpar::dag::sniff_with(&bytes, &Default::default(), clock) {
         let rec = rec.map_err(|e| crate::taskpar::dag_error(path, e))?;
-        crate::taskpar::note_dag_clock(&rec, clock_hz);
+        crate::taskpar::note_dag_clock(&rec, hz);
         let secs = 1.0 / rec.header.clock.frequency_hz;
         return Ok(taskpar::replay::task_graph(&rec.graph(), secs)?);
     }
     let text = crate::input::utf8(path, bytes, what)?;
-    let format = GraphFormat::of_input(from, path, &text).map_err(|e| keyed(&e, ""))?;
-    Ok(taskgraph::format::read(
-        &text,
-        &path.display().to_string(),
-        format,
-        &limits,
-    )?)
+    let format = GraphFormat::of_input(from, path, &text)?;
+    let name = path.display().to_string();
+    Ok(taskgraph::format::read(&text, &name, format, &limits)?)
 }
 
 /// The graph, the setup (policy and system model) and the names in reports of `input`.
 fn load(input: &GraphInput) -> Result<(TaskGraph, Setup, Labels)> {
     let g = load_graph(&input.graph, input.from, input.clock_hz)?;
-    let (read, what) = (crate::input::read_text, "a system model file (TOML)");
-    let text = input.system.as_deref().map(|p| read(p, 1 << 20, what, ""));
-    let (text, file) = (
-        text.transpose()?,
-        input.system.as_ref().map(|p| p.display().to_string()),
-    );
-    let setup = Setup::new(
-        input.policy,
-        input.steal,
-        file.as_deref().zip(text.as_deref()),
-    );
-    let setup = setup.map_err(|e| keyed(&e, ""))?;
+    let file = input.system.as_ref().map(|p| p.display().to_string());
+    let read = |p: &Path| crate::input::read_text(p, 1 << 20, "a system model file (TOML)", "");
+    let text = input.system.as_deref().map(read).transpose()?;
+    let system = file.as_deref().zip(text.as_deref());
+    let setup = Setup::new(input.policy, input.steal, system)?;
     let labels = setup.labels(input.graph.display().to_string(), file);
     Ok((g, setup, labels))
 }
@@ -267,8 +252,7 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     };
     let an = termio::progress::with_meter(units, "", |meter| {
         setup.explain(&g, a.procs, labels, Some(meter))
-    });
-    let an = an.map_err(|e| keyed(&e, ""))?;
+    })?;
     if let Some(path) = &a.profile {
         write_file(path, an.profile_csv(&g).as_bytes())?;
     }
@@ -277,25 +261,23 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
         a.timeline
             .write(&tr, &crate::timeline::chart(&title, "time"))?;
     }
-    let text = an.render(a.format == Format::Json);
-    print(out, &text.map_err(|e| CliError::msg(e.to_string()))?)
+    print(out, &an.render(a.format == Format::Json))
 }
 
 /// `vates graph sweep`: the analysis over process counts ([`Sweep`]) on the shared sweep
 /// runner.
 fn sweep(a: GraphSweepArgs, out: &mut dyn Write) -> Result<()> {
     let (g, setup, labels) = load(&a.input)?;
-    let sweep = Sweep::new(&setup, &g, &a.procs).map_err(|e| keyed(&e, ""))?;
-    let base = sweep.baseline().map_err(|e| keyed(&e, ""))?;
+    let sweep = Sweep::new(&setup, &g, &a.procs)?;
+    let base = sweep.baseline()?;
     let outputs = a.output.outputs();
     let table = Sample::all(sweep.space.len());
     let wiring = Wiring::new(&outputs, table, sweep_lines(), "analysing");
     let point = |_: u64, p: &[f64], out: &mut [f64]| sweep.point(&base, p, out);
     let swept = sweep_out::run(&sweep.space, &sweep.columns(), wiring, point)?
-        .finished(|_, e| keyed(&e, ""))?;
+        .finished(|_, e| CliError::from(e))?;
     let title = format!("{}: speedup vs P, policy {}", labels.graph, labels.policy);
     swept.write_plot(&title, "P (processes)", "speedup")?;
     let json = a.output.format == Format::Json;
-    let text = sweep.report(&labels, &base, &swept.table, json);
-    print(out, &text.map_err(|e| CliError::msg(e.to_string()))?)
+    print(out, &sweep.report(&labels, &base, &swept.table, json))
 }

@@ -145,13 +145,10 @@ impl Explained {
     }
 
     /// The report as text, or as pretty JSON with a final newline.
-    ///
-    /// # Errors
-    /// None in practice: the report's JSON has string keys only.
-    pub fn render(&self, json: bool) -> Result<String, serde_json::Error> {
+    pub fn render(&self, json: bool) -> String {
         match json {
-            false => Ok(self.text()),
-            true => Ok(serde_json::to_string_pretty(&self.json())? + "\n"),
+            false => self.text(),
+            true => pretty(&self.json()),
         }
     }
 
@@ -444,6 +441,12 @@ fn to_json(an: &Explained) -> serde_json::Value {
         tasks: an.tasks,
         work: sm.work,
     })
+}
+
+/// `doc` as pretty JSON with a final newline (a value with string keys only: this cannot
+/// fail).
+pub(crate) fn pretty(doc: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(doc).expect("a JSON value serialises") + "\n"
 }
 
 /// `doc` as a JSON value (the report structs have string keys only, so this cannot fail).

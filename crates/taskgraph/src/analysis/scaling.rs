@@ -194,12 +194,11 @@ impl<'a> Sweep<'a> {
         base: &Baseline,
         table: &sweep::Sample,
         json: bool,
-    ) -> Result<String, serde_json::Error> {
-        if !json {
-            return Ok(sweep_text(self.g, labels, base, table));
+    ) -> String {
+        match json {
+            false => sweep_text(self.g, labels, base, table),
+            true => super::explain::pretty(&sweep_json(self.g, labels, base, table.rows())),
         }
-        let doc = sweep_json(self.g, labels, base, table.rows());
-        Ok(serde_json::to_string_pretty(&doc)? + "\n")
     }
 }
 

@@ -17,7 +17,7 @@ use taskgraph::gen::{GenKind, GenOptions, TimeDist};
 use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
 
 use crate::error::{flag_of, print, write_file, CliError, Result};
-use crate::timeline::TimelineArgs;
+use crate::timeline::{chart, TimelineArgs};
 use crate::Format;
 use termio::files::write_or_stdout;
 use termio::sweep_out::{self, Wiring};
@@ -144,7 +144,7 @@ fn parsed<T: std::str::FromStr<Err = GraphError>>(s: &str) -> std::result::Resul
 
 /// clap value parser of `--procs` ([`parse_procs`]).
 fn procs(s: &str) -> std::result::Result<Procs, String> {
-    parse_procs(s).map_err(|e| diag::spell_keys(&e, &flag_of))
+    parse_procs(s).map_err(|e| spell(&e))
 }
 
 /// clap value parser for `graph analyze --procs`: one process count (a range or list is a
@@ -163,15 +163,17 @@ fn parse_one_proc(s: &str) -> std::result::Result<usize, String> {
 const FLAG_KEYS: &str = "procs define policy steal from to const symbolic agent max-states \
                          map map-range plot explain trace gantt format";
 
+/// `text` with the libraries' input keys ([`FLAG_KEYS`]) spelt as flags; other braces kept.
+fn spell(text: &str) -> String {
+    let known = |k: &str| FLAG_KEYS.split_whitespace().any(|f| f == k);
+    diag::spell_keys(text, &|k| {
+        flag_of(k).filter(|_| known(k)).or(Some(format!("{{{k}}}")))
+    })
+}
+
 /// `e` as the command's error, its input keys spelt as flags in its message and its advice
-/// (a usage error when the advice says so); other braces are kept.
+/// (a usage error when the advice says so).
 pub fn keyed(e: &dyn diag::Advise) -> CliError {
-    let spell = |t: &str| {
-        diag::spell_keys(t, &|k| match k {
-            k if FLAG_KEYS.split_whitespace().any(|f| f == k) => flag_of(k),
-            k => Some(format!("{{{k}}}")),
-        })
-    };
     let (message, a) = (spell(&e.to_string()), e.advice());
     match a.map(|a| (a.usage, spell(&a.fix))) {
         Some((true, fix)) if fix.is_empty() => CliError::usage(message),
@@ -181,7 +183,7 @@ pub fn keyed(e: &dyn diag::Advise) -> CliError {
     }
 }
 
-// The task-graph and ETCCS libraries' errors name inputs by keys: the command's errors by [`keyed`].
+// Library errors that name inputs by keys become the command's errors by [`keyed`].
 macro_rules! keyed_from {
     ($($t:ty),+) => {$(impl From<$t> for CliError { fn from(e: $t) -> Self { keyed(&e) } })+};
 }
@@ -258,8 +260,7 @@ fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     }
     if a.timeline.wanted() {
         let (tr, title) = an.timeline(&g, &a.input.graph);
-        a.timeline
-            .write(&tr, &crate::timeline::chart(&title, "time"))?;
+        a.timeline.write(&tr, &chart(&title, "time"))?;
     }
     print(out, &an.render(a.format == Format::Json))
 }

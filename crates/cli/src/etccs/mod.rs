@@ -89,8 +89,7 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     if a.max_states == 0 {
         return Err(CliError::usage("--max-states must be at least 1"));
     }
-    let what = "an ETCCS model (`.etccs`)";
-    let too_large = crate::input::MODEL_TOO_LARGE;
+    let (what, too_large) = ("an ETCCS model (`.etccs`)", crate::input::MODEL_TOO_LARGE);
     let text = crate::input::read_text(&a.model, etccs::parse::MAX_INPUT_BYTES, what, too_large)?;
     let name = a.model.display().to_string();
     let binding = |c: &String| {

@@ -8,7 +8,7 @@ use clap::Subcommand;
 use etccs::present::Keyed;
 use sweep::Sample;
 use taskgraph::analysis::explain::{sweep_lines, Labels};
-use taskgraph::analysis::policy::PolicyName;
+use taskgraph::analysis::policy::{PolicyKind, PolicyName};
 use taskgraph::analysis::scaling::{parse_procs, BaselineError, Procs, ScalingError, Sweep};
 use taskgraph::analysis::setup::{Setup, SetupError};
 use taskgraph::analysis::AnalysisError;
@@ -236,6 +236,7 @@ fn load_graph(path: &Path, from: Option<GraphFormat>, hz: Option<f64>) -> Result
 /// The graph, the setup (policy and system model) and the names in reports of `input`.
 fn load(input: &GraphInput) -> Result<(TaskGraph, Setup, Labels)> {
     let g = load_graph(&input.graph, input.from, input.clock_hz)?;
+    PolicyKind::new(input.policy, input.steal)?; // a misused --steal before the system model
     let file = input.system.as_ref().map(|p| p.display().to_string());
     let read = |p: &Path| crate::input::read_text(p, 1 << 20, "a system model file (TOML)", "");
     let text = input.system.as_deref().map(read).transpose()?;

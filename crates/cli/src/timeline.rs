@@ -38,24 +38,14 @@ impl TimelineArgs {
     /// Writes the files asked for; the Gantt chart is drawn with `chart` (see [`chart`]).
     pub fn write(&self, tr: &trace::Trace, chart: &GanttOptions) -> Result<()> {
         if let Some(path) = &self.trace {
-            let mut buf = Vec::new();
-            trace::chrome::write(tr, self.trace_unit_us, &mut buf).map_err(|e| {
-                let scale = e
-                    .get_ref()
-                    .and_then(|inner| inner.downcast_ref::<trace::TraceError>())
-                    .and_then(|t| match t {
-                        trace::TraceError::InvalidOption { reason, .. } => Some(reason),
-                        _ => None,
-                    });
-                match scale {
-                    Some(reason) => CliError::with_help(
-                        format!("cannot export the trace: --trace-unit-us {reason}"),
-                        "choose a --trace-unit-us that keeps every time finite in microseconds",
-                    ),
-                    None => CliError::msg(format!("cannot export the trace: {e}")),
-                }
+            let bytes = trace::chrome::to_bytes(tr, self.trace_unit_us).map_err(|e| match e {
+                trace::TraceError::InvalidOption { reason, .. } => CliError::with_help(
+                    format!("cannot export the trace: --trace-unit-us {reason}"),
+                    "choose a --trace-unit-us that keeps every time finite in microseconds",
+                ),
+                e => CliError::msg(format!("cannot export the trace: {e}")),
             })?;
-            write_file(path, &buf)?;
+            write_file(path, &bytes)?;
         }
         if let Some(path) = &self.gantt {
             write_file(path, gantt_svg(tr, chart)?.as_bytes())?;

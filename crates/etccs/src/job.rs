@@ -207,6 +207,20 @@ pub trait Watch: Sync {
     fn end(&self, slot: usize);
 }
 
+/// A pair of closures watches: `begin` and `end`.
+impl<B, E> Watch for (B, E)
+where
+    B: Fn(String, Arc<Meter>) -> usize + Sync,
+    E: Fn(usize) + Sync,
+{
+    fn begin(&self, label: String, meter: Arc<Meter>) -> usize {
+        (self.0)(label, meter)
+    }
+    fn end(&self, slot: usize) {
+        (self.1)(slot);
+    }
+}
+
 /// No display.
 pub struct Unwatched;
 
@@ -277,7 +291,10 @@ impl Plan {
             }
             rows.push((point, cells));
         }
-        Ok(Results::Table(Table { rows }))
+        Ok(Results::Table(Table {
+            rows,
+            space: self.space,
+        }))
     }
 
     /// Every agent's analysis at one assignment.
@@ -386,6 +403,8 @@ impl One {
 pub struct Table {
     /// A row per assignment, in order.
     pub rows: Vec<Row>,
+    /// The assignments.
+    pub space: Space,
 }
 
 impl Table {

@@ -57,6 +57,7 @@ pub mod output;
 pub mod parametric;
 pub mod parse;
 pub mod plot;
+pub mod present;
 pub mod report;
 mod space;
 pub mod table;

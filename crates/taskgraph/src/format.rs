@@ -98,6 +98,62 @@ impl Format {
     pub fn can_write(self) -> bool {
         matches!(self, Format::Json | Format::Dot)
     }
+
+    /// The format of `text` read from `path`: `from` when given, else [`Format::detect`].
+    ///
+    /// # Errors
+    /// [`FormatError::Unknown`]: neither tells it.
+    pub fn of_input(from: Option<Format>, path: &Path, text: &str) -> Result<Format, FormatError> {
+        from.or_else(|| Format::detect(path, text))
+            .ok_or_else(|| FormatError::Unknown(path.display().to_string()))
+    }
+
+    /// The format to write to `path` (`None`: standard output): `to`, else the extension,
+    /// else JSON.
+    ///
+    /// # Errors
+    /// [`FormatError::UnknownOutput`], [`FormatError::NotWritten`].
+    pub fn of_output(path: Option<&Path>, to: Option<Format>) -> Result<Format, FormatError> {
+        let f = match (to, path) {
+            (Some(f), _) => f,
+            (None, None) => Format::Json,
+            (None, Some(p)) => Format::from_path(p)
+                .ok_or_else(|| FormatError::UnknownOutput(p.display().to_string()))?,
+        };
+        match f.can_write() {
+            true => Ok(f),
+            false => Err(FormatError::NotWritten(f)),
+        }
+    }
+}
+
+/// A format that cannot be told or written; the messages name inputs by `{key}`s, as
+/// [`diag::Advice`] does (`{from}`, `{to}`: the input's and the output's format).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum FormatError {
+    /// Neither a name nor the file tells the input's format.
+    #[error("cannot tell the format of `{0}` from its extension")]
+    Unknown(String),
+    /// The output file's extension does not name a format.
+    #[error(
+        "cannot tell the output format of `{0}` from its extension; use .json or .dot, or \
+         {{to}} json|dot"
+    )]
+    UnknownOutput(String),
+    /// Graphs are not written in this format.
+    #[error("cannot write {0}: only json and dot are written")]
+    NotWritten(Format),
+}
+
+impl diag::Advise for FormatError {
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(match self {
+            FormatError::Unknown(_) => {
+                diag::Advice::fix("name the format with {from} json|dot|wfcommons|stg")
+            }
+            _ => diag::Advice::usage(""),
+        })
+    }
 }
 
 /// Reads `text` (named `name` in diagnostics) in `format` with `limits`; a missing task time
@@ -193,6 +249,24 @@ mod tests {
         let json = write(&h, Format::Json).unwrap();
         assert_eq!(read(&json, "j", Format::Json, &l).unwrap(), g);
         assert!(!Format::Stg.can_write());
+        assert_eq!(
+            Format::of_input(None, p("g.txt"), "x").unwrap_err(),
+            FormatError::Unknown("g.txt".into())
+        );
+        assert_eq!(
+            Format::of_input(Some(Format::Stg), p("g.txt"), "x"),
+            Ok(Format::Stg)
+        );
+        assert_eq!(Format::of_output(None, None), Ok(Format::Json));
+        assert_eq!(Format::of_output(Some(p("o.dot")), None), Ok(Format::Dot));
+        assert_eq!(
+            Format::of_output(Some(p("o.x")), None).unwrap_err(),
+            FormatError::UnknownOutput("o.x".into())
+        );
+        assert_eq!(
+            Format::of_output(None, Some(Format::Stg)),
+            Err(FormatError::NotWritten(Format::Stg))
+        );
         assert_eq!(
             write(&g, Format::Stg).unwrap_err().kind,
             ErrorKind::BadOption

@@ -49,8 +49,7 @@ impl Default for TimeDist {
 }
 
 fn bad(msg: impl Into<String>) -> GraphError {
-    GraphError::new(ErrorKind::BadOption, msg)
-        .with_help("time distributions: const:C, uniform:LO,HI, exp:MEAN (finite, >= 0)")
+    GraphError::new(ErrorKind::BadOption, msg).with_help("const:C, uniform:LO,HI, exp:MEAN")
 }
 
 impl FromStr for TimeDist {
@@ -138,6 +137,21 @@ impl Default for GenOptions {
             degree: 2.0,
             time: TimeDist::default(),
             seed: 0,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl GenOptions {
+    /// `tasks` tasks of width `width`, `degree` predecessors per task (layered), times drawn
+    /// from `time` with the seed `seed`, under the default limits.
+    pub fn new(tasks: usize, width: usize, degree: f64, time: TimeDist, seed: u64) -> Self {
+        GenOptions {
+            tasks,
+            width,
+            degree,
+            time,
+            seed,
             limits: Limits::default(),
         }
     }

@@ -248,6 +248,17 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).map_err(|e| Error::write(path, &e))
 }
 
+/// Writes `bytes` to `path`, or to `out` when `path` is absent or `-` (standard output).
+///
+/// # Errors
+/// A file that cannot be written (the error names it), `out` closed.
+pub fn write_or_stdout(path: Option<&Path>, bytes: &[u8], out: &mut dyn Write) -> Result<()> {
+    match path {
+        Some(p) if p.as_os_str() != "-" => write_file(p, bytes),
+        _ => out.write_all(bytes).map_err(Error::Stdout),
+    }
+}
+
 /// An output file opened for writing before a long run (so an unwritable path fails at
 /// once, not after the run) and written when the run is done; an existing file keeps its
 /// contents until then.

@@ -59,6 +59,21 @@ pub fn write<W: Write>(t: &Trace, time_scale_us: f64, w: W) -> io::Result<()> {
     w.flush()
 }
 
+/// The Chrome Trace Event JSON of `t` as bytes, as [`write()`] writes them.
+///
+/// # Errors
+/// The [`TraceError`] of [`write()`]: a `time_scale_us` that is not finite and positive or
+/// that makes a time overflow ([`TraceError::InvalidOption`]), an invalid trace.
+pub fn to_bytes(t: &Trace, time_scale_us: f64) -> Result<Vec<u8>, TraceError> {
+    check_scale(time_scale_us)?;
+    t.validate()?;
+    check_scaled(t, time_scale_us)?;
+    let mut buf = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write_json(t, time_scale_us, &mut buf);
+    Ok(buf)
+}
+
 /// The Chrome Trace Event JSON of `t` as a string (see [`write()`]).
 ///
 /// Unlike [`write()`] this cannot fail: intervals that [`Trace::validate`] rejects are left
@@ -211,6 +226,22 @@ mod tests {
         t.push(p1, 0.5, 1.0, "sched", Kind::Overhead);
         t.push(bus, 1.0, 4.0, "msg <1>", Kind::Wait);
         t
+    }
+
+    #[test]
+    fn bytes_are_what_write_writes_and_a_bad_scale_is_its_error() {
+        let t = sample();
+        let mut written = Vec::new();
+        write(&t, 2.0, &mut written).unwrap();
+        assert_eq!(to_bytes(&t, 2.0).unwrap(), written);
+        assert!(matches!(
+            to_bytes(&t, 1e308),
+            Err(TraceError::InvalidOption { .. })
+        ));
+        assert!(matches!(
+            to_bytes(&t, 0.0),
+            Err(TraceError::InvalidOption { .. })
+        ));
     }
 
     #[test]

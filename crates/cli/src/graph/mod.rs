@@ -1,25 +1,26 @@
-//! `vates graph analyze|convert|gen`: deterministic task graph analysis (Adve & Vernon);
-//! the manual is in `docs/cli.md`.
-
-mod files;
-mod sweep;
+//! `vates graph analyze|sweep|convert|gen`: deterministic task graph analysis (Adve &
+//! Vernon); the manual is in `docs/cli.md`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use taskgraph::analysis::explain::{Explained, Labels};
-use taskgraph::analysis::policy::PolicyKind;
-use taskgraph::analysis::system::SystemSpec;
-use taskgraph::analysis::{report, AnalysisError};
-use taskgraph::gen::{GenKind, TimeDist};
-use taskgraph::{Format as GraphFormat, Limits, TaskGraph};
+use etccs::present::Keyed;
+use sweep::Sample;
+use taskgraph::analysis::explain::{sweep_lines, Labels};
+use taskgraph::analysis::policy::{PolicyKind, PolicyName};
+use taskgraph::analysis::scaling::{parse_procs, BaselineError, Procs, ScalingError, Sweep};
+use taskgraph::analysis::setup::{Setup, SetupError};
+use taskgraph::analysis::AnalysisError;
+use taskgraph::format::FormatError;
+use taskgraph::gen::{GenKind, GenOptions, TimeDist};
+use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
 
-use self::sweep::{parse_one_proc, parse_procs};
-use crate::error::{write_file, CliError, Result};
-use crate::timeline::TimelineArgs;
+use crate::error::{flag_of, print, write_file, CliError, Result};
+use crate::timeline::{chart, TimelineArgs};
 use crate::Format;
-use trace::text::num;
+use termio::files::write_or_stdout;
+use termio::sweep_out::{self, Wiring};
 
 /// The `vates graph` subcommands.
 #[derive(Subcommand, Debug)]
@@ -42,11 +43,11 @@ pub struct GraphInput {
     #[arg(value_name = "GRAPH")]
     pub graph: PathBuf,
     /// Input format (default: from the extension and content).
-    #[arg(long, value_name = "FMT", value_parser = parse_format)]
+    #[arg(long, value_name = "FMT", value_parser = parsed::<GraphFormat>)]
     pub from: Option<GraphFormat>,
     /// Scheduling policy.
-    #[arg(long, default_value = "fifo", value_parser = clap::builder::PossibleValuesParser::new(PolicyKind::NAMES))]
-    pub policy: String,
+    #[arg(long, default_value = "fifo", value_parser = crate::input::choice::<PolicyName>())]
+    pub policy: PolicyName,
     /// With `--policy queues`: an idle process takes tasks from other queues.
     #[arg(long)]
     pub steal: bool,
@@ -86,8 +87,8 @@ pub struct GraphSweepArgs {
     input: GraphInput,
     /// Process counts: a range `1..64`, `1..64:4`, a list `1,2,4,8`, or one value (also as
     /// `-D P=1..64`, like every method's parameters).
-    #[arg(long, short = 'p', short_alias = 'D', value_name = "RANGE", value_parser = parse_procs)]
-    procs: sweep::ProcList,
+    #[arg(long, short = 'p', short_alias = 'D', value_name = "RANGE", value_parser = procs)]
+    procs: Procs,
     #[command(flatten)]
     output: crate::SweepOutput,
 }
@@ -102,10 +103,10 @@ pub struct ConvertArgs {
     #[arg(value_name = "OUT")]
     output: PathBuf,
     /// Input format (default: from the extension and content).
-    #[arg(long, value_name = "FMT", value_parser = parse_format)]
+    #[arg(long, value_name = "FMT", value_parser = parsed::<GraphFormat>)]
     from: Option<GraphFormat>,
     /// Output format, json or dot (default: from the extension; json for `-`).
-    #[arg(long, value_name = "FMT", value_parser = parse_format)]
+    #[arg(long, value_name = "FMT", value_parser = parsed::<GraphFormat>)]
     to: Option<GraphFormat>,
 }
 
@@ -113,7 +114,7 @@ pub struct ConvertArgs {
 #[derive(clap::Args, Debug)]
 pub struct GenArgs {
     /// Kind of graph: layered, forkjoin, wavefront, sp.
-    #[arg(value_name = "KIND", value_parser = parse_kind)]
+    #[arg(value_name = "KIND", value_parser = parsed::<GenKind>)]
     kind: GenKind,
     /// Number of tasks.
     #[arg(long, value_name = "N")]
@@ -125,7 +126,7 @@ pub struct GenArgs {
     #[arg(long, default_value_t = 2.0, value_name = "D")]
     degree: f64,
     /// Task time distribution: const:C, uniform:LO,HI, exp:MEAN.
-    #[arg(long, default_value = "const:1", value_name = "DIST", value_parser = parse_dist)]
+    #[arg(long, default_value = "const:1", value_name = "DIST", value_parser = parsed::<TimeDist>)]
     time: TimeDist,
     /// Random seed.
     #[arg(long, default_value_t = 0, value_name = "S")]
@@ -135,224 +136,150 @@ pub struct GenArgs {
     output: Option<PathBuf>,
 }
 
-fn parse_format(s: &str) -> std::result::Result<GraphFormat, String> {
-    s.parse::<GraphFormat>()
-        .map_err(|e| format!("{e} (formats: json, dot, wfcommons, stg)"))
+/// clap value parser of a task-graph option value: the library's message and its hint.
+fn parsed<T: std::str::FromStr<Err = GraphError>>(s: &str) -> std::result::Result<T, String> {
+    s.parse::<T>()
+        .map_err(|e| format!("{e} ({})", e.help.as_deref().unwrap_or_default()))
 }
 
-fn parse_kind(s: &str) -> std::result::Result<GenKind, String> {
-    s.parse::<GenKind>()
-        .map_err(|e| format!("{e} (kinds: layered, forkjoin, wavefront, sp)"))
+/// clap value parser of `--procs` ([`parse_procs`]).
+fn procs(s: &str) -> std::result::Result<Procs, String> {
+    parse_procs(s).map_err(|e| spell(&e))
 }
 
-fn parse_dist(s: &str) -> std::result::Result<TimeDist, String> {
-    s.parse::<TimeDist>()
-        .map_err(|e| format!("{e} (const:C, uniform:LO,HI, exp:MEAN)"))
+/// clap value parser for `graph analyze --procs`: one process count (a range or list is a
+/// usage error that points to `graph sweep`).
+fn parse_one_proc(s: &str) -> std::result::Result<usize, String> {
+    match procs(s)?.counts.as_slice() {
+        [p] => Ok(*p),
+        _ => Err(format!(
+            "`{s}` gives several process counts, but `graph analyze` takes one; sweep them \
+             with `vates graph sweep GRAPH --procs {s}`"
+        )),
+    }
 }
+
+/// The input keys of the libraries' messages ([`diag::Advise`]) that are flags here.
+const FLAG_KEYS: &str = "procs define policy steal from to const symbolic agent max-states \
+                         map map-range plot explain trace gantt format";
+
+/// `text` with the libraries' input keys ([`FLAG_KEYS`]) spelt as flags; other braces kept.
+fn spell(text: &str) -> String {
+    let known = |k: &str| FLAG_KEYS.split_whitespace().any(|f| f == k);
+    diag::spell_keys(text, &|k| {
+        flag_of(k).filter(|_| known(k)).or(Some(format!("{{{k}}}")))
+    })
+}
+
+/// `e` as the command's error, its input keys spelt as flags in its message and its advice
+/// (a usage error when the advice says so).
+pub fn keyed(e: &dyn diag::Advise) -> CliError {
+    let (message, a) = (spell(&e.to_string()), e.advice());
+    match a.map(|a| (a.usage, spell(&a.fix))) {
+        Some((true, fix)) if fix.is_empty() => CliError::usage(message),
+        Some((true, fix)) => CliError::usage(format!("{message}; {fix}")),
+        Some((false, fix)) if !fix.is_empty() => CliError::with_help(message, fix),
+        _ => CliError::msg(message),
+    }
+}
+
+// Library errors that name inputs by keys become the command's errors by [`keyed`].
+macro_rules! keyed_from {
+    ($($t:ty),+) => {$(impl From<$t> for CliError { fn from(e: $t) -> Self { keyed(&e) } })+};
+}
+keyed_from! { SetupError, ScalingError, BaselineError, AnalysisError, FormatError, Keyed }
 
 /// Runs a `graph` subcommand.
 pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         GraphCommand::Analyze(a) => analyze(a, out),
-        GraphCommand::Sweep(a) => {
-            let g = load_graph(&a.input.graph, a.input.from, a.input.clock_hz)?;
-            let setup = Setup::new(&a.input)?;
-            let opts = sweep::Options {
-                procs: a.procs,
-                output: a.output,
-            };
-            sweep::run(&g, &a.input.graph, &setup, &opts, out)
+        GraphCommand::Sweep(a) => sweep(a, out),
+        GraphCommand::Convert(a) => {
+            let path = Some(a.output.as_path()).filter(|p| p.as_os_str() != "-");
+            let to = GraphFormat::of_output(path, a.to)?;
+            let text = taskgraph::format::write(&load_graph(&a.input, a.from, None)?, to)?;
+            Ok(write_or_stdout(Some(&a.output), text.as_bytes(), out)?)
         }
-        GraphCommand::Convert(a) => files::convert(a, out),
-        GraphCommand::Gen(a) => files::gen(a, out),
+        GraphCommand::Gen(a) => {
+            let to = GraphFormat::of_output(a.output.as_deref(), None)?;
+            let opts = GenOptions::new(a.tasks, a.width, a.degree, a.time, a.seed);
+            // A generator option that makes no sense is a usage error, like a malformed one.
+            let g = taskgraph::gen::generate(a.kind, &opts).map_err(|e| match e.kind {
+                taskgraph::ErrorKind::BadOption => CliError::usage(e.message),
+                _ => e.into(),
+            })?;
+            let text = taskgraph::format::write(&g, to)?;
+            Ok(write_or_stdout(a.output.as_deref(), text.as_bytes(), out)?)
+        }
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// loading
-
-/// Reads and validates a task graph; the format is `from`, else detected.
-pub fn load_graph(
-    path: &Path,
-    from: Option<GraphFormat>,
-    clock_hz: Option<f64>,
-) -> Result<TaskGraph> {
-    let limits = Limits::default();
-    // Text formats, or a recorded run's DAG file (binary, recognised by its first bytes).
-    let bytes = crate::input::read_text_unless(
-        path,
-        limits.max_bytes,
-        "a task graph file",
-        &taskpar::dag::is_recording,
-    )?;
-    let clock = crate::taskpar::dag_clock(clock_hz);
-    if let Some(rec) = taskpar::dag::sniff_with(&bytes, &taskpar::dag::Limits::default(), clock) {
-        // A recorded run: its DAG with strand times in seconds.
+/// Reads and validates a task graph, or a recorded run's DAG file as one; the format is
+/// `from`, else detected.
+fn load_graph(path: &Path, from: Option<GraphFormat>, hz: Option<f64>) -> Result<TaskGraph> {
+    let (limits, what) = (Limits::default(), "a task graph file");
+    let recording = &taskpar::dag::is_recording;
+    let bytes = crate::input::read_text_unless(path, limits.max_bytes, what, recording)?;
+    let clock = crate::taskpar::dag_clock(hz);
+    if let Some(rec) = taskpar::dag::sniff_with(&bytes, &Default::default(), clock) {
         let rec = rec.map_err(|e| crate::taskpar::dag_error(path, e))?;
-        crate::taskpar::note_dag_clock(&rec, clock_hz);
+        crate::taskpar::note_dag_clock(&rec, hz);
         let secs = 1.0 / rec.header.clock.frequency_hz;
         return Ok(taskpar::replay::task_graph(&rec.graph(), secs)?);
     }
-    let text = crate::input::utf8(path, bytes, "a task graph file")?;
-    let format = match from.or_else(|| GraphFormat::detect(path, &text)) {
-        Some(f) => f,
-        None => {
-            return Err(CliError::with_help(
-                format!(
-                    "cannot tell the format of `{}` from its extension",
-                    path.display()
-                ),
-                "name the format with --from json|dot|wfcommons|stg",
-            ))
-        }
-    };
-    Ok(taskgraph::format::read(
-        &text,
-        &path.display().to_string(),
-        format,
-        &limits,
-    )?)
+    let text = crate::input::utf8(path, bytes, what)?;
+    let format = GraphFormat::of_input(from, path, &text)?;
+    let name = path.display().to_string();
+    Ok(taskgraph::format::read(&text, &name, format, &limits)?)
 }
 
-/// The policy and system model of a run, with the names the user gave them.
-pub struct Setup {
-    /// The configured analysis.
-    pub run: taskgraph::analysis::setup::Setup,
-    /// The policy's name as given.
-    pub policy_name: String,
-    /// Whether `--steal` was given.
-    pub steal: bool,
-    /// The system model's file, if any.
-    pub system_file: Option<PathBuf>,
+/// The graph, the setup (policy and system model) and the names in reports of `input`.
+fn load(input: &GraphInput) -> Result<(TaskGraph, Setup, Labels)> {
+    let g = load_graph(&input.graph, input.from, input.clock_hz)?;
+    PolicyKind::new(input.policy, input.steal)?; // a misused --steal before the system model
+    let file = input.system.as_ref().map(|p| p.display().to_string());
+    let read = |p: &Path| crate::input::read_text(p, 1 << 20, "a system model file (TOML)", "");
+    let text = input.system.as_deref().map(read).transpose()?;
+    let system = file.as_deref().zip(text.as_deref());
+    let setup = Setup::new(input.policy, input.steal, system)?;
+    let labels = setup.labels(input.graph.display().to_string(), file);
+    Ok((g, setup, labels))
 }
-
-impl Setup {
-    /// The names of the inputs for a report on the graph `path`.
-    pub fn labels(&self, path: &Path) -> Labels {
-        Labels {
-            graph: path.display().to_string(),
-            policy: self.policy_name.clone(),
-            steal: self.steal,
-            system: self.system_file.as_ref().map(|p| p.display().to_string()),
-        }
-    }
-
-    /// Parses the policy and reads the system model.
-    pub fn new(input: &GraphInput) -> Result<Setup> {
-        let policy = PolicyKind::parse(&input.policy, input.steal).ok_or_else(|| {
-            CliError::usage(format!(
-                "unknown policy `{}`; policies: {}",
-                input.policy,
-                PolicyKind::NAMES.join(", ")
-            ))
-        })?;
-        if input.steal && !matches!(policy, PolicyKind::Queues { .. }) {
-            return Err(CliError::usage(format!(
-                "--steal applies only to --policy queues, not `{}`",
-                input.policy
-            )));
-        }
-        let system = match &input.system {
-            None => None,
-            Some(path) => {
-                let text =
-                    crate::input::read_text(path, 1 << 20, "a system model file (TOML)", "")?;
-                let spec = SystemSpec::parse(&text).map_err(|e| {
-                    CliError::with_help(
-                        format!("`{}`: {e}", path.display()),
-                        "a system model has `[[center]]` tables with name, kind = \"queueing\" \
-                         or \"delay\", service and visits; optional top-level rate and \
-                         exact_limit, and an optional [lock] with hold",
-                    )
-                })?;
-                Some(spec)
-            }
-        };
-        Ok(Setup {
-            run: taskgraph::analysis::setup::Setup { policy, system },
-            policy_name: input.policy.clone(),
-            steal: input.steal,
-            system_file: input.system.clone(),
-        })
-    }
-}
-
-/// An analysis error as a CLI error with a hint.
-pub fn analysis_error(e: AnalysisError) -> CliError {
-    let help = match &e {
-        AnalysisError::Procs { .. } | AnalysisError::TooManyProcs { .. } => {
-            "give --procs a number of processes within the limit"
-        }
-        AnalysisError::Attribute { .. } => {
-            "policies `assigned` need attrs.proc, `queues` attrs.queue, `priority` \
-             attrs.priority on every task; or choose another --policy"
-        }
-        AnalysisError::Cycle { .. } => "remove the cycle: a task graph must be acyclic",
-        AnalysisError::Overflow { .. } => {
-            "keep times, rates and service demands in a unit where their sums and products \
-             stay finite numbers"
-        }
-        AnalysisError::Deadlock { .. } => {
-            "with --policy queues and fewer processes than queues, add --steal; with \
-             static policies check the assignment attributes"
-        }
-    };
-    CliError::with_help(e.to_string(), help)
-}
-
-// ---------------------------------------------------------------------------------------
-// analyze
 
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
-    let g = load_graph(&a.input.graph, a.input.from, a.input.clock_hz)?;
-    let setup = Setup::new(&a.input)?;
+    let (g, setup, labels) = load(&a.input)?;
     let units = termio::progress::Units {
         running: "scheduling",
         analysing: "reporting",
         noun: "tasks",
     };
-    // The run at P and the P = 1 baseline (for the speedup) are independent: one per core.
-    let baseline = || {
-        (a.procs != 1).then(|| {
-            let base = setup.run.baseline(&g);
-            base.map(|b| b.makespan)
-                .map_err(|e| format!("the P = 1 baseline run failed: {e}"))
-        })
-    };
-    let (run, p1) = rayon::join(
-        || {
-            termio::progress::with_meter(units, "", |meter| {
-                setup.run.analyze(&g, a.procs, Some(meter))
-            })
-        },
-        baseline,
-    );
-    let labels = setup.labels(&a.input.graph);
-    let an = Explained::new(
-        &g,
-        labels,
-        &setup.run,
-        a.procs,
-        run.map_err(analysis_error)?,
-        p1,
-    );
+    let an = termio::progress::with_meter(units, "", |meter| {
+        setup.explain(&g, a.procs, labels, Some(meter))
+    })?;
     if let Some(path) = &a.profile {
         write_file(path, an.profile_csv(&g).as_bytes())?;
     }
     if a.timeline.wanted() {
-        let file = a.input.graph.file_name().map_or_else(
-            || an.labels.graph.clone(),
-            |f| f.to_string_lossy().into_owned(),
-        );
-        let name = format!("{file}: policy {}, P = {}", setup.policy_name, an.procs);
-        let tr = report::to_trace(&g, &an.schedule, &name);
-        let title = format!("{name}: makespan {}", num(an.schedule.makespan));
-        a.timeline
-            .write(&tr, &crate::timeline::chart(&title, "time"))?;
+        let (tr, title) = an.timeline(&g, &a.input.graph);
+        a.timeline.write(&tr, &chart(&title, "time"))?;
     }
-    let text = match a.format {
-        Format::Text => an.text(),
-        Format::Json => crate::error::json_text(&an.json())?,
-    };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    print(out, &an.render(a.format == Format::Json))
+}
+
+/// `vates graph sweep`: the analysis over process counts ([`Sweep`]) on the shared sweep
+/// runner.
+fn sweep(a: GraphSweepArgs, out: &mut dyn Write) -> Result<()> {
+    let (g, setup, labels) = load(&a.input)?;
+    let sweep = Sweep::new(&setup, &g, &a.procs)?;
+    let base = sweep.baseline()?;
+    let outputs = a.output.outputs();
+    let table = Sample::all(sweep.space.len());
+    let wiring = Wiring::new(&outputs, table, sweep_lines(), "analysing");
+    let point = |_: u64, p: &[f64], out: &mut [f64]| sweep.point(&base, p, out);
+    let swept = sweep_out::run(&sweep.space, &sweep.columns(), wiring, point)?
+        .finished(|_, e| CliError::from(e))?;
+    let title = format!("{}: speedup vs P, policy {}", labels.graph, labels.policy);
+    swept.write_plot(&title, "P (processes)", "speedup")?;
+    let json = a.output.format == Format::Json;
+    print(out, &sweep.report(&labels, &base, &swept.table, json))
 }

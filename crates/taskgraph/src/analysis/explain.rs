@@ -143,6 +143,26 @@ impl Explained {
     pub fn json(&self) -> serde_json::Value {
         to_json(self)
     }
+
+    /// The report as text, or as pretty JSON with a final newline.
+    pub fn render(&self, json: bool) -> String {
+        match json {
+            false => self.text(),
+            true => pretty(&self.json()),
+        }
+    }
+
+    /// The schedule as a timeline of the graph `g` (read from `path`) and the title of its
+    /// Gantt chart.
+    pub fn timeline(&self, g: &TaskGraph, path: &std::path::Path) -> (trace::Trace, String) {
+        let file = path.file_name().map_or_else(
+            || self.labels.graph.clone(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+        let name = format!("{file}: policy {}, P = {}", self.labels.policy, self.procs);
+        let title = format!("{name}: makespan {}", num(self.schedule.makespan));
+        (report::to_trace(g, &self.schedule, &name), title)
+    }
 }
 
 /// Sets per-process overheads that are floating-point residue of the engine's
@@ -421,6 +441,12 @@ fn to_json(an: &Explained) -> serde_json::Value {
         tasks: an.tasks,
         work: sm.work,
     })
+}
+
+/// `doc` as pretty JSON with a final newline (a value with string keys only: this cannot
+/// fail).
+pub(crate) fn pretty(doc: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(doc).expect("a JSON value serialises") + "\n"
 }
 
 /// `doc` as a JSON value (the report structs have string keys only, so this cannot fail).

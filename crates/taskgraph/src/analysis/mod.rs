@@ -25,6 +25,7 @@ pub mod engine;
 pub mod explain;
 pub mod policy;
 pub mod report;
+pub mod scaling;
 pub mod setup;
 pub mod system;
 
@@ -128,6 +129,30 @@ impl AnalysisError {
             task: g.id(t),
             message: format!("this policy needs `attrs.{attr}`, which the task lacks; add it or choose another policy"),
         }
+    }
+}
+
+impl diag::Advise for AnalysisError {
+    /// What to change: the processes, the policy or its attributes, the graph's units.
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(match self {
+            AnalysisError::Procs { .. } | AnalysisError::TooManyProcs { .. } => {
+                "give {procs} a number of processes within the limit"
+            }
+            AnalysisError::Attribute { .. } => {
+                "policies `assigned` need attrs.proc, `queues` attrs.queue, `priority` \
+                 attrs.priority on every task; or choose another {policy}"
+            }
+            AnalysisError::Cycle { .. } => "remove the cycle: a task graph must be acyclic",
+            AnalysisError::Overflow { .. } => {
+                "keep times, rates and service demands in a unit where their sums and products \
+                 stay finite numbers"
+            }
+            AnalysisError::Deadlock { .. } => {
+                "with {policy} queues and fewer processes than queues, add {steal}; with \
+                 static policies check the assignment attributes"
+            }
+        }))
     }
 }
 

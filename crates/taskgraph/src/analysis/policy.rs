@@ -46,26 +46,76 @@ pub enum PolicyKind {
     },
 }
 
-impl PolicyKind {
-    /// Every policy name, for help texts.
-    pub const NAMES: &'static [&'static str] = &[
-        "fifo", "lifo", "priority", "lpt", "cp", "block", "cyclic", "assigned", "queues",
-    ];
+/// A policy as a user names it; [`PolicyKind::new`] adds whether `queues` steals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyName {
+    /// [`PolicyKind::Fifo`].
+    Fifo,
+    /// [`PolicyKind::Lifo`].
+    Lifo,
+    /// [`PolicyKind::Priority`].
+    Priority,
+    /// [`PolicyKind::Lpt`].
+    Lpt,
+    /// [`PolicyKind::Cp`].
+    Cp,
+    /// [`PolicyKind::Block`].
+    Block,
+    /// [`PolicyKind::Cyclic`].
+    Cyclic,
+    /// [`PolicyKind::Assigned`].
+    Assigned,
+    /// [`PolicyKind::Queues`].
+    Queues,
+}
 
-    /// Parses a policy name (`queues` takes `steal` separately).
-    pub fn parse(name: &str, steal: bool) -> Option<PolicyKind> {
-        Some(match name {
-            "fifo" => PolicyKind::Fifo,
-            "lifo" => PolicyKind::Lifo,
-            "priority" => PolicyKind::Priority,
-            "lpt" => PolicyKind::Lpt,
-            "cp" => PolicyKind::Cp,
-            "block" => PolicyKind::Block,
-            "cyclic" => PolicyKind::Cyclic,
-            "assigned" => PolicyKind::Assigned,
-            "queues" => PolicyKind::Queues { steal },
-            _ => return None,
+diag::choices!(PolicyName {
+    Fifo = "fifo": "One central queue, first ready first served",
+    Lifo = "lifo": "One central stack, last ready first served",
+    Priority = "priority": "Highest `attrs.priority` first (ties: first ready)",
+    Lpt = "lpt": "Longest task time first",
+    Cp = "cp": "Largest bottom level (longest path to a sink) first",
+    Block = "block": "Static: task k of N goes to process k*P/N",
+    Cyclic = "cyclic": "Static: task k goes to process k mod P",
+    Assigned = "assigned": "Static: by `attrs.proc` (modulo P)",
+    Queues = "queues": "Per-queue lists by `attrs.queue`; process p serves queue p mod Q",
+});
+
+impl PolicyKind {
+    /// The policy `name`; `steal` lets `queues` take from other queues.
+    ///
+    /// # Errors
+    /// [`super::setup::SetupError::Steal`]: stealing asked of a policy other than `queues`.
+    pub fn new(name: PolicyName, steal: bool) -> Result<PolicyKind, super::setup::SetupError> {
+        if steal && name != PolicyName::Queues {
+            return Err(super::setup::SetupError::Steal(name));
+        }
+        Ok(match name {
+            PolicyName::Fifo => PolicyKind::Fifo,
+            PolicyName::Lifo => PolicyKind::Lifo,
+            PolicyName::Priority => PolicyKind::Priority,
+            PolicyName::Lpt => PolicyKind::Lpt,
+            PolicyName::Cp => PolicyKind::Cp,
+            PolicyName::Block => PolicyKind::Block,
+            PolicyName::Cyclic => PolicyKind::Cyclic,
+            PolicyName::Assigned => PolicyKind::Assigned,
+            PolicyName::Queues => PolicyKind::Queues { steal },
         })
+    }
+
+    /// The policy's name.
+    pub fn name(self) -> PolicyName {
+        match self {
+            PolicyKind::Fifo => PolicyName::Fifo,
+            PolicyKind::Lifo => PolicyName::Lifo,
+            PolicyKind::Priority => PolicyName::Priority,
+            PolicyKind::Lpt => PolicyName::Lpt,
+            PolicyKind::Cp => PolicyName::Cp,
+            PolicyKind::Block => PolicyName::Block,
+            PolicyKind::Cyclic => PolicyName::Cyclic,
+            PolicyKind::Assigned => PolicyName::Assigned,
+            PolicyKind::Queues { .. } => PolicyName::Queues,
+        }
     }
 
     /// A fresh policy object of this kind.

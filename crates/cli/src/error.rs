@@ -104,31 +104,77 @@ impl From<Box<ModelError>> for CliError {
     }
 }
 
-/// How the command line spells an input key of a library's advice ([`diag::Advice`]):
-/// `{procs}` is `--procs`, but for the flags named otherwise.
-pub fn flag_of(key: &str) -> Option<String> {
-    Some(match key {
-        "define" => "-D".to_string(),
-        "coeff" => "-C".to_string(),
-        "command" => "the program after `--`".to_string(),
-        _ => format!("--{key}"),
+/// The flags of every command of the binary, long (`procs`) and short (`n`), read from its
+/// definition.
+fn flags() -> &'static std::collections::BTreeSet<String> {
+    static FLAGS: std::sync::OnceLock<std::collections::BTreeSet<String>> =
+        std::sync::OnceLock::new();
+    FLAGS.get_or_init(|| {
+        fn walk(c: &clap::Command, out: &mut std::collections::BTreeSet<String>) {
+            for a in c.get_arguments() {
+                out.extend(a.get_long().map(str::to_string));
+                out.extend(a.get_short().map(|c| c.to_string()));
+            }
+            c.get_subcommands().for_each(|s| walk(s, out));
+        }
+        let mut out = std::collections::BTreeSet::new();
+        walk(&<crate::Cli as clap::CommandFactory>::command(), &mut out);
+        out
     })
 }
 
+/// How the command line spells an input key of a library's advice ([`diag::Advice`]):
+/// `{procs}` is `--procs`, `{n}` is `-n`, `{define}` is `-D`; `None` for a key that is no
+/// flag of the binary.
+pub fn flag_of(key: &str) -> Option<String> {
+    match key {
+        "define" => Some("-D".into()),
+        "coeff" => Some("-C".into()),
+        "command" => Some("the program after `--`".into()),
+        k if k.len() == 1 && flags().contains(k) => Some(format!("-{k}")),
+        k if flags().contains(k) => Some(format!("--{k}")),
+        _ => None,
+    }
+}
+
+/// `text` with the input keys that are flags spelt as flags; other braces (a path's
+/// `{1}`) kept as they are.
+pub fn spell(text: &str) -> String {
+    diag::spell_keys(text, &|k| flag_of(k).or(Some(format!("{{{k}}}"))))
+}
+
 impl CliError {
-    /// `e` with the library's advice, its input keys spelt as flags: a usage error (exit 2)
-    /// when the advice says the error is in what was asked for; `None` when the error has
-    /// no advice. An empty fix adds no hint.
+    /// `e` with the library's advice, its input keys spelt as flags in the message and the
+    /// fix: a usage error (exit 2) when the advice says the error is in what was asked for;
+    /// `None` when the error has no advice. An empty fix adds no hint.
     pub fn advised(e: &dyn diag::Advise) -> Option<Self> {
         let a = e.advice()?;
-        let fix = a.spelt(&flag_of);
+        let (message, fix) = (spell(&e.to_string()), spell(&a.fix));
         Some(match (a.usage, fix.is_empty()) {
-            (true, true) => CliError::usage(e.to_string()),
-            (true, false) => CliError::usage(format!("{e}; {fix}")),
-            (false, true) => CliError::msg(e.to_string()),
-            (false, false) => CliError::with_help(e.to_string(), fix),
+            (true, true) => CliError::usage(message),
+            (true, false) => CliError::usage(format!("{message}; {fix}")),
+            (false, true) => CliError::msg(message),
+            (false, false) => CliError::with_help(message, fix),
         })
     }
+
+    /// `e` as the command's error: [`CliError::advised`], or its message alone.
+    pub fn keyed(e: &dyn diag::Advise) -> Self {
+        Self::advised(e).unwrap_or_else(|| CliError::msg(spell(&e.to_string())))
+    }
+}
+
+/// Library errors that name inputs by keys become the command's errors by
+/// [`CliError::keyed`].
+#[macro_export]
+macro_rules! keyed_from {
+    ($($t:ty),+) => {$(
+        impl From<$t> for $crate::error::CliError {
+            fn from(e: $t) -> Self {
+                $crate::error::CliError::keyed(&e)
+            }
+        }
+    )+};
 }
 
 /// Writes `text` to standard output.

@@ -16,7 +16,7 @@ use taskgraph::format::FormatError;
 use taskgraph::gen::{GenKind, GenOptions, TimeDist};
 use taskgraph::{Format as GraphFormat, GraphError, Limits, TaskGraph};
 
-use crate::error::{flag_of, print, write_file, CliError, Result};
+use crate::error::{print, spell, write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 use crate::Format;
 use termio::files::write_or_stdout;
@@ -159,35 +159,7 @@ fn parse_one_proc(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
-/// The input keys of the libraries' messages ([`diag::Advise`]) that are flags here.
-const FLAG_KEYS: &str = "procs define policy steal from to const symbolic agent max-states \
-                         map map-range plot explain trace gantt format";
-
-/// `text` with the libraries' input keys ([`FLAG_KEYS`]) spelt as flags; other braces kept.
-fn spell(text: &str) -> String {
-    let known = |k: &str| FLAG_KEYS.split_whitespace().any(|f| f == k);
-    diag::spell_keys(text, &|k| {
-        flag_of(k).filter(|_| known(k)).or(Some(format!("{{{k}}}")))
-    })
-}
-
-/// `e` as the command's error, its input keys spelt as flags in its message and its advice
-/// (a usage error when the advice says so).
-pub fn keyed(e: &dyn diag::Advise) -> CliError {
-    let (message, a) = (spell(&e.to_string()), e.advice());
-    match a.map(|a| (a.usage, spell(&a.fix))) {
-        Some((true, fix)) if fix.is_empty() => CliError::usage(message),
-        Some((true, fix)) => CliError::usage(format!("{message}; {fix}")),
-        Some((false, fix)) if !fix.is_empty() => CliError::with_help(message, fix),
-        _ => CliError::msg(message),
-    }
-}
-
-// Library errors that name inputs by keys become the command's errors by [`keyed`].
-macro_rules! keyed_from {
-    ($($t:ty),+) => {$(impl From<$t> for CliError { fn from(e: $t) -> Self { keyed(&e) } })+};
-}
-keyed_from! { SetupError, ScalingError, BaselineError, AnalysisError, FormatError, Keyed }
+crate::keyed_from! { SetupError, ScalingError, BaselineError, AnalysisError, FormatError, Keyed }
 
 /// Runs a `graph` subcommand.
 pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {

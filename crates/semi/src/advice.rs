@@ -22,21 +22,17 @@ pub trait Named: Advise {
     fn message(&self, spell: &dyn Fn(&str) -> String) -> String;
 }
 
-/// The key of the option that raises `limit`: `max-steps` or `max-ops` (others have none).
-pub fn limit_key(limit: Limit) -> &'static str {
-    match limit {
-        Limit::GraphOps => "max-ops",
-        _ => "max-steps",
-    }
-}
-
-/// The limits a point is over, spelt: `--max-steps 500 and --max-ops 10`.
+/// The limits a point is over, spelt: `--max-steps 500 and --max-ops 10`
+/// ([`sweep::Limit::setter`]).
 pub fn over_text(over: &[Over], spell: &dyn Fn(&str) -> String) -> String {
     let each: Vec<String> = over
         .iter()
-        .map(|o| format!("{} {}", spell(limit_key(o.limit)), o.value))
+        .map(|o| {
+            let setter = diag::spell_keys(o.limit.setter(), &|k| Some(spell(k)));
+            format!("{setter} {}", o.value)
+        })
         .collect();
-    each.join(" and ")
+    diag::and_list(&each)
 }
 
 impl Advise for ModelError {
@@ -135,13 +131,10 @@ impl Advise for JobError {
             | JobError::DerivedParam { .. } => Some(Advice::usage("")),
             JobError::Predict(e) => e.advice(),
             JobError::OverLimits { over, .. } => {
-                let raise: Vec<String> = over
-                    .iter()
-                    .map(|o| format!("{{{}}}", limit_key(o.limit)))
-                    .collect();
+                let raise: Vec<&str> = over.iter().map(|o| o.limit.setter()).collect();
                 Some(Advice::fix(format!(
                     "raise {}, or predict at smaller parameters",
-                    raise.join(" and ")
+                    diag::and_list(&raise)
                 )))
             }
             JobError::Model(e) => e.advice(),

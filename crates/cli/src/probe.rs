@@ -4,11 +4,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use probe::{Options, ProbeError, Profile};
 use termio::files::Reserved;
 use termio::progress::with_steps;
 
-use crate::error::{CliError, Result};
+use crate::error::{flag_of, json_text, note, print, CliError, Result};
 use crate::Format;
 
 /// Options of `vates probe`.
@@ -78,144 +77,74 @@ pub fn run(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
         return fortran(&a, out);
     }
     // The output must be writable before the probe spends its seconds.
-    let output = a.output.as_deref().map(Reserved::open).transpose()?;
-    let mut options = Options::new(a.quick);
-    if let Some(n) = a.max_threads {
-        options.max_threads = usize::try_from(n).unwrap_or(probe::MAX_THREADS);
-    }
-    if let Some(mib) = a.max_array_mib {
-        options.max_bandwidth_bytes = mib << 20;
-    }
-    let profile = match with_steps("probing", |step| probe::run(&options, step)) {
-        Ok(p) => p,
-        Err(e) => {
-            if let Some(o) = output {
-                o.abandon();
-            }
-            return Err(stopped(e, &options));
-        }
+    let mut output = a.output.as_deref().map(Reserved::open).transpose()?;
+    let options = probe::Options::new(a.quick).capped(a.max_threads, a.max_array_mib);
+    let stop = |e: probe::ProbeError| {
+        let fix = diag::spell_keys(&e.fix(&options), &flag_of);
+        let e = CliError::with_help(format!("the probe stopped: {e}"), fix);
+        stopped(output.take(), e)
     };
+    let profile = with_steps("probing", |step| probe::run(&options, step)).map_err(stop)?;
     let json = profile.to_json();
+    let text = match a.format {
+        Format::Json => json.clone(),
+        Format::Text => probe::profile_text(&profile) + "\n" + &place("profile", &a.output),
+    };
     if let Some(o) = output {
         o.write(json.as_bytes())?;
     }
-    let text = match a.format {
-        Format::Json => json,
-        Format::Text => text_with_place(&profile, a.output.as_deref()),
-    };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    print(out, &text)
 }
 
-/// The profile's table and where it was written.
-fn text_with_place(profile: &Profile, output: Option<&std::path::Path>) -> String {
-    let mut text = probe::profile_text(profile);
-    text.push('\n');
+/// `what written to FILE`, or that it was not.
+fn place(what: &str, output: &Option<std::path::PathBuf>) -> String {
     match output {
-        Some(path) => text.push_str(&format!("profile written to {}\n", path.display())),
-        None => text.push_str("profile not written (give -o FILE to keep it)\n"),
+        Some(path) => format!("{what} written to {}\n", path.display()),
+        None => format!("{what} not written (give -o FILE to keep it)\n"),
     }
-    text
 }
 
-/// A probe that stopped, as a message with a hint.
-fn stopped(e: ProbeError, options: &Options) -> CliError {
-    let help = match &e {
-        ProbeError::TooFewCores { .. } => {
-            "run the probe on a host (or in a container) granted at least two cores".to_string()
-        }
-        ProbeError::Memory { .. } => format!(
-            "free some memory, or lower --max-array-mib (now {}), or probe with --quick \
-             (smaller arrays)",
-            options.max_bandwidth_bytes >> 20
-        ),
-        ProbeError::Threads { .. } => {
-            "lower --max-threads, or raise the process's thread limit".to_string()
-        }
-        _ => "run the probe again on an otherwise idle host".to_string(),
-    };
-    CliError::with_help(format!("the probe stopped: {e}"), help)
+/// `e`, the output reserved for the run that stopped given up.
+fn stopped(output: Option<Reserved>, e: CliError) -> CliError {
+    if let Some(o) = output {
+        o.abandon();
+    }
+    e
 }
 
 /// `vates probe --mpi`: the collective benchmark run here, its table written and fitted.
 fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
-    let output = a.output.as_deref().map(Reserved::open).transpose()?;
+    let mut output = a.output.as_deref().map(Reserved::open).transpose()?;
     // The plot directory must be usable before the measurement spends its seconds.
     if let Some(dir) = &a.plot {
         crate::collectives::plot_dir(dir)?;
     }
     let dir = termio::files::cache_dir("set HOME or XDG_CACHE_HOME: the benchmark is built there")?;
-    let mut o = probe::mpi::MpiOptions::new(a.quick, dir);
-    if !a.np.is_empty() {
-        o.processes = a.np.clone();
-    }
-    if !a.sizes.is_empty() {
-        o.sizes = a.sizes.clone();
-    }
-    if !a.ops.is_empty() {
-        o.ops = a
-            .ops
-            .iter()
-            .map(|s| collectives::table::op_name(s))
-            .collect();
-        if let Some((given, _)) = a
-            .ops
-            .iter()
-            .zip(&o.ops)
-            .find(|(_, op)| !probe::mpi::OPS.contains(&op.as_str()))
-        {
-            let hint = diag::did_you_mean(&diag::suggest(given, probe::mpi::OPS))
-                .map(|s| format!("; {s}"))
-                .unwrap_or_default();
-            return Err(CliError::usage(format!(
-                "--op `{given}`: the benchmark times {}{hint}",
-                probe::mpi::OPS.join(", ")
-            )));
-        }
-    }
-    if let Some(r) = a.reps {
-        o.repetitions = r;
-    }
-    let run = match with_steps("MPI collectives", |step| probe::mpi::run(&o, step)) {
-        Ok(r) => r,
-        Err(e) => {
-            if let Some(f) = output {
-                f.abandon();
-            }
-            return Err(mpi_error(e));
-        }
+    let ops = collectives::table::ops_among(&a.ops, &probe::mpi::OPS)
+        .map_err(|e| CliError::usage(format!("--op {e}")))?;
+    let o = probe::mpi::MpiOptions::new(a.quick, dir).with(&a.np, &a.sizes, ops, a.reps);
+    let stop = |e: probe::mpi::MpiError| {
+        let fix = diag::spell_keys(e.fix(), &flag_of);
+        let e = CliError::with_help(format!("the MPI probe stopped: {e}"), fix);
+        stopped(output.take(), e)
     };
-    if run.compiled {
-        crate::error::note(&format!(
-            "note: built the MPI benchmark (vates_mpi_bench.c, with {}) into {}",
-            o.mpicc,
-            o.cache_dir.display()
-        ));
+    let run = with_steps("MPI collectives", |step| probe::mpi::run(&o, step)).map_err(stop)?;
+    if let Some(n) = run.built(&o) {
+        note(&format!("note: {n}"));
     }
     let mut table = collectives::Table::new("µs", "integers");
     table.rows = run
         .rows
         .iter()
-        .map(|r| collectives::Row {
-            platform: String::new(),
-            op: r.op.clone(),
-            p: r.p,
-            d: r.d.map(|d| d as f64),
-            time: r.time_us,
-            shared: r.shared,
-        })
+        .map(|r| collectives::Row::measured(&r.op, r.p, r.d, r.time_us, r.shared))
         .collect();
     if let Some(f) = output {
         f.write(table.to_csv().as_bytes())?;
     }
-    if a.format == Format::Text {
-        let line =
-            format!(
-            "{}; MPI_Wtime resolution {} s; {} cores: runs on more processes are time-shared\n\n",
-            if run.implementation.is_empty() { "MPI" } else { &run.implementation },
-            trace::text::num(run.wtick_s),
-            run.cores
-        );
-        out.write_all(line.as_bytes()).map_err(CliError::Stdout)?;
+    let text = a.format == Format::Text;
+    if text {
+        let h = collectives::table::measured_heading(&run.implementation, run.wtick_s, run.cores);
+        print(out, &h)?;
     }
     // The least disturbed repetition of each point: on a shared host the others carry
     // the other programs' time slices.
@@ -228,91 +157,31 @@ fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
         Format::Json => crate::collectives::ReportFormat::Json,
     };
     crate::collectives::write_report(&table, &opts, &[], format, a.plot.as_deref(), out)?;
-    if a.format == Format::Text {
-        let line = match &a.output {
-            Some(path) => format!("table written to {}\n", path.display()),
-            None => "table not written (give -o FILE to keep it)\n".to_string(),
-        };
-        out.write_all(line.as_bytes()).map_err(CliError::Stdout)?;
+    match text {
+        true => print(out, &place("table", &a.output)),
+        false => Ok(()),
     }
-    Ok(())
-}
-
-/// An MPI probe that stopped, as a message with a hint.
-fn mpi_error(e: probe::mpi::MpiError) -> CliError {
-    use probe::mpi::MpiError;
-    let help = match &e {
-        MpiError::NotInstalled { .. } => {
-            "install an MPI (Debian: apt install openmpi-bin libopenmpi-dev)".to_string()
-        }
-        MpiError::Options(_) => "see `vates probe --help` for --np, --sizes and --op".into(),
-        MpiError::Build(_) => {
-            "check the MPI installation (mpicc must compile a C program: Debian's \
-             libopenmpi-dev)"
-                .into()
-        }
-        MpiError::Timeout { .. } => {
-            "fewer or smaller --sizes, fewer --reps, or fewer --np process counts".into()
-        }
-        MpiError::Run { .. } | MpiError::Output { .. } => {
-            "run `mpirun -np 2 hostname` to check the MPI installation".into()
-        }
-    };
-    CliError::with_help(format!("the MPI probe stopped: {e}"), help)
 }
 
 /// `vates probe --fortran`: chapter 2's platform characterisation on this host.
 fn fortran(a: &ProbeArgs, out: &mut dyn Write) -> Result<()> {
-    use collectives::micro::platform::{characterise, gfortran::Gfortran, study, Plan};
-    let output = a.output.as_deref().map(Reserved::open).transpose()?;
+    use collectives::micro::platform::host::{HostError, HostProbe};
+    let mut output = a.output.as_deref().map(Reserved::open).transpose()?;
     let dir =
         termio::files::cache_dir("set HOME or XDG_CACHE_HOME: the fragments are built there")?;
-    let mut runner = Gfortran::new(dir.join("micro"));
-    let version = runner.version().map_err(|e| {
-        CliError::with_help(
-            format!("the Fortran probe cannot start: {e}"),
-            "install gfortran (Debian: apt install gfortran)",
-        )
-    })?;
-    let fragments = study::thesis_fragments()
-        .map_err(|e| CliError::msg(format!("the thesis' fragments: {e}")))?;
-    let plan = if a.quick {
-        Plan::quick()
-    } else {
-        Plan::thesis()
-    };
+    let advised =
+        |e: HostError| CliError::advised(&e).unwrap_or_else(|| CliError::msg(e.to_string()));
+    let host = HostProbe::start(&dir, a.quick).map_err(advised)?;
     // No spinner: a drawing thread would compete with the timings.
-    crate::error::note(&format!(
-        "note: timing Fortran fragments built with {version} ({})",
-        if a.quick {
-            "a few seconds"
-        } else {
-            "about a minute"
-        }
-    ));
-    let result = characterise(&mut runner, &plan, &fragments);
-    let study = match result {
-        Ok(s) => s,
-        Err(e) => {
-            if let Some(f) = output {
-                f.abandon();
-            }
-            return Err(CliError::with_help(
-                format!("the Fortran probe stopped: {e}"),
-                "run it again on an otherwise idle host; check that gfortran compiles a program",
-            ));
-        }
-    };
-    let json = crate::error::json_text(&study)?;
+    note(&format!("note: {}", host.note()));
+    let done = host.run().map_err(|e| stopped(output.take(), advised(e)))?;
+    let json = json_text(&done.study)?;
     if let Some(f) = output {
         f.write(json.as_bytes())?;
     }
     let text = match a.format {
         Format::Json => json,
-        Format::Text => format!(
-            "compiler: {version}\n{}",
-            collectives::micro::report::study_text(&study, &fragments)
-        ),
+        Format::Text => done.text(),
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    print(out, &text)
 }

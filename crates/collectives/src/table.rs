@@ -37,6 +37,21 @@ pub struct Row {
     pub shared: bool,
 }
 
+impl Row {
+    /// A row measured on this host (no platform named): `op` at `p` processes and size `d`
+    /// took `time`, time-shared or not.
+    pub fn measured(op: &str, p: u32, d: Option<u64>, time: f64, shared: bool) -> Row {
+        Row {
+            platform: String::new(),
+            op: op.to_string(),
+            p,
+            d: d.map(|d| d as f64),
+            time,
+            shared,
+        }
+    }
+}
+
 /// A measurement table with its units.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Table {
@@ -247,6 +262,64 @@ pub fn op_name(s: &str) -> String {
         "all-reduce" => "allreduce".into(),
         _ => s,
     }
+}
+
+/// An operation a benchmark does not time ([`ops_among`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("`{given}`: the benchmark times {known}{hint}")]
+pub struct UnknownOp {
+    /// The name as given.
+    pub given: String,
+    /// The operations the benchmark times, listed.
+    pub known: String,
+    /// `; did you mean …?`, or nothing.
+    pub hint: String,
+}
+
+/// The operations named by `given`, each normalised by [`op_name`] and one of `known`.
+///
+/// ```
+/// let ops = ["barrier", "broadcast"];
+/// let given = vec!["bcast".to_string()];
+/// assert_eq!(collectives::table::ops_among(&given, &ops), Ok(vec!["broadcast".to_string()]));
+/// let e = collectives::table::ops_among(&["barier".to_string()], &ops).unwrap_err();
+/// assert_eq!(e.to_string(), "`barier`: the benchmark times barrier, broadcast; did you mean `barrier`?");
+/// ```
+///
+/// # Errors
+/// [`UnknownOp`] for the first name that is not one of `known`, with the closest.
+pub fn ops_among(given: &[String], known: &[&str]) -> Result<Vec<String>, UnknownOp> {
+    given
+        .iter()
+        .map(|g| {
+            let op = op_name(g);
+            if known.contains(&op.as_str()) {
+                return Ok(op);
+            }
+            let hint = diag::did_you_mean(&diag::suggest(g, known.iter().copied()))
+                .map(|s| format!("; {s}"))
+                .unwrap_or_default();
+            Err(UnknownOp {
+                given: g.clone(),
+                known: known.join(", "),
+                hint,
+            })
+        })
+        .collect()
+}
+
+/// The heading of a table measured on this host: the MPI implementation (or `MPI`), the
+/// clock's resolution, and the cores beyond which runs are time-shared.
+pub fn measured_heading(implementation: &str, wtick_s: f64, cores: usize) -> String {
+    format!(
+        "{}; MPI_Wtime resolution {} s; {cores} cores: runs on more processes are time-shared\n\n",
+        if implementation.is_empty() {
+            "MPI"
+        } else {
+            implementation
+        },
+        trace::text::num(wtick_s),
+    )
 }
 
 /// Reads a measurement table in CSV (`name` for messages). Columns are found by name in the

@@ -51,6 +51,33 @@ pub enum ProbeError {
     },
 }
 
+impl ProbeError {
+    /// What to do about the stop, naming the options by neutral keys a front end spells
+    /// its way (`{max-array-mib}`, `{max-threads}`, `{quick}`); `options` are the probe's.
+    ///
+    /// ```
+    /// let e = probe::ProbeError::Memory { what: "bandwidth".into(), bytes: 1 << 30 };
+    /// let fix = e.fix(&probe::Options::new(true));
+    /// assert!(fix.starts_with("free some memory, or lower {max-array-mib} (now 256)"));
+    /// ```
+    pub fn fix(&self, options: &crate::Options) -> String {
+        match self {
+            ProbeError::TooFewCores { .. } => {
+                "run the probe on a host (or in a container) granted at least two cores".into()
+            }
+            ProbeError::Memory { .. } => format!(
+                "free some memory, or lower {{max-array-mib}} (now {}), or probe with {{quick}} \
+                 (smaller arrays)",
+                options.max_bandwidth_bytes >> 20
+            ),
+            ProbeError::Threads { .. } => {
+                "lower {max-threads}, or raise the process's thread limit".into()
+            }
+            _ => "run the probe again on an otherwise idle host".into(),
+        }
+    }
+}
+
 /// Why a text is not a usable machine profile.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum ProfileError {

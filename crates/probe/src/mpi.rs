@@ -82,6 +82,76 @@ impl MpiOptions {
     }
 }
 
+impl MpiOptions {
+    /// The options with what a user gave over the defaults: the process counts, sizes and
+    /// operations when not empty, the repetitions when given.
+    ///
+    /// ```
+    /// use probe::mpi::MpiOptions;
+    /// let o = MpiOptions::new(true, "/tmp".into()).with(&[3], &[], vec![], Some(7));
+    /// assert_eq!((o.processes, o.repetitions), (vec![3], 7));
+    /// assert_eq!(o.sizes, MpiOptions::new(true, "/tmp".into()).sizes);
+    /// ```
+    pub fn with(
+        mut self,
+        processes: &[u32],
+        sizes: &[u64],
+        ops: Vec<String>,
+        repetitions: Option<u32>,
+    ) -> MpiOptions {
+        if !processes.is_empty() {
+            self.processes = processes.to_vec();
+        }
+        if !sizes.is_empty() {
+            self.sizes = sizes.to_vec();
+        }
+        if !ops.is_empty() {
+            self.ops = ops;
+        }
+        if let Some(r) = repetitions {
+            self.repetitions = r;
+        }
+        self
+    }
+}
+
+impl MpiRun {
+    /// A note for the user when the benchmark was built for this run: with which compiler,
+    /// into which directory.
+    pub fn built(&self, opts: &MpiOptions) -> Option<String> {
+        self.compiled.then(|| {
+            format!(
+                "built the MPI benchmark (vates_mpi_bench.c, with {}) into {}",
+                opts.mpicc,
+                opts.cache_dir.display()
+            )
+        })
+    }
+}
+
+impl MpiError {
+    /// What to do about the stop, naming the options by neutral keys a front end spells its
+    /// way (`{np}`, `{sizes}`, `{op}`, `{reps}`, `{help}`).
+    pub fn fix(&self) -> &'static str {
+        match self {
+            MpiError::NotInstalled { .. } => {
+                "install an MPI (Debian: apt install openmpi-bin libopenmpi-dev)"
+            }
+            MpiError::Options(_) => "see `vates probe {help}` for {np}, {sizes} and {op}",
+            MpiError::Build(_) => {
+                "check the MPI installation (mpicc must compile a C program: Debian's \
+                 libopenmpi-dev)"
+            }
+            MpiError::Timeout { .. } => {
+                "fewer or smaller {sizes}, fewer {reps}, or fewer {np} process counts"
+            }
+            MpiError::Run { .. } | MpiError::Output { .. } => {
+                "run `mpirun -np 2 hostname` to check the MPI installation"
+            }
+        }
+    }
+}
+
 /// One timed repetition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MpiRow {

@@ -95,6 +95,18 @@ impl Options {
         }
     }
 
+    /// The options with a user's caps over the defaults: the largest thread count of the
+    /// barrier and fork/join tables, the largest array of the bandwidth table in MiB.
+    pub fn capped(mut self, max_threads: Option<u64>, max_array_mib: Option<u64>) -> Self {
+        if let Some(n) = max_threads {
+            self.max_threads = usize::try_from(n).unwrap_or(MAX_THREADS);
+        }
+        if let Some(mib) = max_array_mib {
+            self.max_bandwidth_bytes = mib << 20;
+        }
+        self
+    }
+
     /// Checks that the options describe a probe that can run: at least one thread and one
     /// repetition, positive finite durations, sizes in order and within [`MAX_BYTES`].
     pub fn check(&self) -> Result<(), ProbeError> {

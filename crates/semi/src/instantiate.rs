@@ -51,6 +51,17 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The default limits with the steps and ops given.
+    pub fn with(max_steps: u64, max_ops: u64) -> Limits {
+        Limits {
+            max_steps,
+            max_ops,
+            ..Limits::default()
+        }
+    }
+}
+
 /// An instantiated model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instance {

@@ -131,6 +131,17 @@ pub enum JobError {
         /// The model's given parameters, listed.
         given: String,
     },
+    /// The fit of one group of samples failed ([`Job::fits`]).
+    #[error("{label}: {source}")]
+    Group {
+        /// The group: `P=4`, or `all samples`.
+        label: String,
+        /// Why.
+        source: SamplesError,
+    },
+    /// A sweep's grid is not valid, or has more than [`MAX_SWEEP_POINTS`] points.
+    #[error(transparent)]
+    Space(sweep::SpaceError),
     /// The point's graph is over limits: refused before it is built.
     #[error(
         "at {point}: Θ = {events} event processings, {steps} steps, {ops} ops, over the limits"
@@ -149,9 +160,49 @@ pub enum JobError {
     },
 }
 
+impl From<Box<ModelError>> for JobError {
+    fn from(e: Box<ModelError>) -> Self {
+        JobError::Model(e)
+    }
+}
+
+impl From<SamplesError> for JobError {
+    fn from(e: SamplesError) -> Self {
+        JobError::Samples(e)
+    }
+}
+
+impl From<PredictError> for JobError {
+    fn from(e: PredictError) -> Self {
+        JobError::Predict(e)
+    }
+}
+
+/// The coefficients fitted per group of samples ([`Job::fits`]): each group's label (`P=4`,
+/// or `all samples`) and its fit.
+#[derive(Clone, Debug)]
+pub struct Fits(pub Vec<(String, Fitted)>);
+
+/// A validation ([`Job::validation`]): each measured point predicted, the paper's table, and
+/// the warnings.
+#[derive(Clone, Debug)]
+pub struct Validated {
+    /// Each measured point with its prediction.
+    pub checked: Vec<Checked>,
+    /// E, Ē and R_conservative per value of the grouping parameter.
+    pub table: ValidationTable,
+    /// What the user should know (`warning:`).
+    pub warnings: Vec<String>,
+}
+
+/// The most points of one sweep ([`Job::space`]).
+pub const MAX_SWEEP_POINTS: u64 = 100_000;
+
 /// A job's prediction and what the user should know about it.
 #[derive(Clone, Debug)]
 pub struct Predicted {
+    /// The model's name (its file), as the report's first line says.
+    pub model: String,
     /// The prediction.
     pub prediction: Prediction,
     /// Notes of the samples' fit (`note:`).
@@ -185,6 +236,14 @@ impl Job {
             collapse: false,
             draws: 0,
         }
+    }
+
+    /// Binds the point: a value per given parameter, as a front end parsed them.
+    pub fn bind(&mut self, values: impl IntoIterator<Item = (expr::Name, expr::Rational)>) {
+        self.params = values
+            .into_iter()
+            .map(|(n, r)| (n.to_string(), expr::number::to_f64(&r)))
+            .collect();
     }
 
     /// The event costs: the profile's, or none.
@@ -353,6 +412,51 @@ impl Job {
             .collect())
     }
 
+    /// The coefficients fitted to the samples per group, as [`Job::fit`], each group
+    /// labelled (`P=4`, or `all samples`).
+    ///
+    /// # Errors
+    /// As [`Job::fit`]; a group whose fit fails is [`JobError::Group`] (a failure of the
+    /// whole samples file, such as a model error at a sample point, is [`JobError::Samples`]).
+    pub fn fits(&self) -> Result<Fits, JobError> {
+        let mut fits = Vec::new();
+        for (g, f) in self.fit()? {
+            let label = match g {
+                Some(v) => format!("{}={v}", self.by),
+                None => "all samples".to_string(),
+            };
+            match f {
+                Ok(f) => fits.push((label, f)),
+                Err(
+                    source @ (SamplesError::Fit(_)
+                    | SamplesError::Underdetermined { .. }
+                    | SamplesError::Unsampled { .. }
+                    | SamplesError::Traversal { .. }
+                    | SamplesError::Unsettled { .. }),
+                ) => return Err(JobError::Group { label, source }),
+                Err(e) => return Err(JobError::Samples(e)),
+            }
+        }
+        Ok(Fits(fits))
+    }
+
+    /// [`Job::validate`] as one value.
+    ///
+    /// # Errors
+    /// As [`Job::validate`].
+    pub fn validation(
+        &self,
+        measured: &Measured,
+        sample_seconds: Option<f64>,
+    ) -> Result<Validated, JobError> {
+        let (checked, table, warnings) = self.validate(measured, sample_seconds)?;
+        Ok(Validated {
+            checked,
+            table,
+            warnings,
+        })
+    }
+
     /// Predicts every measured run with the coefficients fitted per value of `by` and
     /// tabulates E, Ē and R_conservative (the paper's Tables II–VI); `sample_seconds` is
     /// T_sample (default: the samples' own `run` rows). The third part: the warnings.
@@ -385,6 +489,18 @@ impl Job {
         };
         validate_samples(&self.model, set, measured, &self.costs(), &v, &opts)
             .map_err(JobError::Predict)
+    }
+
+    /// The grid of a sweep: the values of each bound parameter, at most
+    /// [`MAX_SWEEP_POINTS`] points (the names are checked by [`Job::sweep`]).
+    ///
+    /// # Errors
+    /// [`JobError::Space`].
+    pub fn space(
+        &self,
+        bindings: impl IntoIterator<Item = (expr::Name, expr::grid::Values)>,
+    ) -> Result<sweep::Space, JobError> {
+        sweep::Space::new(bindings.into_iter().collect(), MAX_SWEEP_POINTS).map_err(JobError::Space)
     }
 
     /// The point function of a sweep over `space` (its axes in the sweep runner's order),
@@ -502,6 +618,7 @@ impl Job {
             .filter(|_| self.given.is_empty())
             .and_then(|f| f.interval(&b.params, prediction.outcome.time));
         Ok(Predicted {
+            model: self.model.name.clone(),
             prediction,
             notes: said.notes,
             warnings,

@@ -13,7 +13,8 @@
 //! * [`samples`]: coefficients from sample runs; [`user_values`]: the grouping parameter and
 //!   given coefficients, checked against the model; [`costs`]: event costs from a `probe`
 //!   profile; [`predict`]: prediction and validation; [`memory_level`]: the cache-level warning;
-//!   [`report`]: text, JSON, timelines.
+//!   [`report`]: text, JSON, timelines; [`shown`]: a job's answer as a front end shows it;
+//!   [`advice`]: what to do about an error, naming the inputs by neutral keys.
 //!
 //! ```
 //! use semi::instantiate::{instantiate, Bindings, Limits};
@@ -43,6 +44,7 @@
 //!
 //! The library returns typed results and limits; it prints nothing and opens no file.
 
+pub mod advice;
 pub mod coeffs;
 pub mod collapse;
 pub mod costs;
@@ -58,6 +60,7 @@ pub mod predict;
 pub mod report;
 pub mod samples;
 pub mod scaling;
+pub mod shown;
 pub mod sim;
 pub mod sweep;
 pub mod user_values;

@@ -53,6 +53,45 @@ pub enum Ceiling {
     PerProcessor,
 }
 
+diag::choices!(Ceiling {
+    WholeRatio = "whole": "The paper's: over the whole ratio",
+    PerProcessor = "per-processor": "Over each point's iterations per processor",
+});
+
+/// The scaling law a user names: [`Law`] without its ceiling ([`Law::named`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LawName {
+    /// Eq. 2.3.
+    Shared,
+    /// Eq. 2.6.
+    DataParallel,
+}
+
+diag::choices!(LawName {
+    Shared = "shared": "Eq. 2.3: the ratio of iteration counts",
+    DataParallel = "data-parallel": "Eq. 2.6: sizes spread over the processors",
+});
+
+impl Law {
+    /// The law named `law` with the ceiling `ceiling` (eq. 2.6's; the paper's by default).
+    ///
+    /// ```
+    /// use semi::scaling::{Ceiling, Law, LawName};
+    /// assert_eq!(Law::named(LawName::DataParallel, None), Ok(Law::DataParallel(Ceiling::WholeRatio)));
+    /// assert!(Law::named(LawName::Shared, Some(Ceiling::PerProcessor)).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`RatioError::Ceiling`]: a ceiling for eq. 2.3, which has none.
+    pub fn named(law: LawName, ceiling: Option<Ceiling>) -> Result<Law, RatioError> {
+        match (law, ceiling) {
+            (LawName::Shared, None) => Ok(Law::SharedMemory),
+            (LawName::Shared, Some(_)) => Err(RatioError::Ceiling),
+            (LawName::DataParallel, c) => Ok(Law::DataParallel(c.unwrap_or_default())),
+        }
+    }
+}
+
 /// Which scaling law a segment follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Law {
@@ -334,8 +373,8 @@ pub enum RatioError {
         /// The name.
         name: String,
     },
-    /// A point gives a parameter twice.
-    #[error("the {which} gives `{name}` twice")]
+    /// A point gives a parameter twice (`which` says which point).
+    #[error("`{name}` is given twice")]
     Twice {
         /// The name.
         name: String,
@@ -374,6 +413,9 @@ pub enum RatioError {
         /// `measured point` or `target`.
         which: &'static str,
     },
+    /// A ceiling given for eq. 2.3, which has none ([`Law::named`]).
+    #[error("eq. 2.3 has no ceiling")]
+    Ceiling,
     /// The scaling itself fails (a count that is not positive, a negative time).
     #[error(transparent)]
     Scaling(#[from] ScalingError),

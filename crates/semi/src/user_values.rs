@@ -53,6 +53,31 @@ impl GivenError {
     }
 }
 
+/// A value given by name, `NAME=VALUE` (a coefficient's, or a point's parameter): the
+/// name trimmed, the value a finite number.
+///
+/// ```
+/// assert_eq!(semi::user_values::parse_named(" c = 0.5"), Ok(("c".to_string(), 0.5)));
+/// assert!(semi::user_values::parse_named("c=inf").is_err());
+/// assert!(semi::user_values::parse_named("c").is_err());
+/// ```
+///
+/// # Errors
+/// A message: no `=`, or a value that is not a finite number.
+pub fn parse_named(s: &str) -> Result<(String, f64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let v: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{value}` is not a number"))?;
+    if !v.is_finite() {
+        return Err(format!("`{value}` is not a finite number"));
+    }
+    Ok((name.trim().to_string(), v))
+}
+
 /// `by` groups samples: a given parameter of the model, or `none` (all samples together).
 ///
 /// # Errors

@@ -51,6 +51,34 @@ pub enum Processors {
     Param(String),
 }
 
+impl std::str::FromStr for Processors {
+    type Err = String;
+
+    /// A number of processors (1 or more), or the parameter that holds it.
+    ///
+    /// ```
+    /// use semi::validate::Processors;
+    /// assert_eq!("4".parse(), Ok(Processors::Fixed(4)));
+    /// assert_eq!(" Q ".parse(), Ok(Processors::Param("Q".into())));
+    /// assert!("0".parse::<Processors>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Processors, String> {
+        let s = s.trim();
+        if s.starts_with(|c: char| c.is_ascii_digit()) {
+            return match s.parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(Processors::Fixed(n)),
+                _ => Err(format!(
+                    "`{s}` is neither a whole number of processors (1 or more) nor a parameter name"
+                )),
+            };
+        }
+        if s.is_empty() {
+            return Err("give a number of processors or the parameter that holds it".into());
+        }
+        Ok(Processors::Param(s.to_string()))
+    }
+}
+
 impl Processors {
     /// The default: the given parameter `P` when the model has one, else `by` (the method's
     /// processor rule, [`crate::point::processors`]). Grouping by another parameter (`N`)

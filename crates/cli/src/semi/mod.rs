@@ -4,8 +4,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use clap::builder::RangedU64ValueParser;
 use clap::Subcommand;
 use semi::instantiate::Limits;
+use semi::scaling::{Ceiling, LawName};
+use semi::user_values::parse_named;
 
 use crate::error::Result;
 use crate::input::{self, Define};
@@ -13,13 +16,7 @@ use crate::timeline::TimelineArgs;
 use crate::Format;
 
 mod commands;
-mod errors;
 use commands::{check, fit, predict_cmd, scale_cmd, sweep_cmd, validate_cmd};
-
-/// The largest model, samples or measurements file read.
-const MAX_FILE: usize = 1 << 26;
-/// The largest machine profile read.
-const MAX_PROFILE: usize = 1 << 22;
 
 /// The `vates semi` commands.
 #[derive(Subcommand, Debug)]
@@ -51,43 +48,25 @@ pub struct ScaleArgs {
     #[arg(long, value_name = "SECONDS", value_parser = input::parse_scale)]
     seconds: f64,
     /// A parameter of the measured run: NAME=VALUE (repeat for each).
-    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_coeff, required = true)]
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_named, required = true)]
     from: Vec<(String, f64)>,
     /// A parameter of the target that differs from the measured run: NAME=VALUE.
-    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_coeff)]
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_named)]
     to: Vec<(String, f64)>,
     /// The scaling law: `shared` (eq. 2.3, the count holds the processors) or
     /// `data-parallel` (eq. 2.6, the size spread over the --by processors).
-    #[arg(long, value_enum, default_value_t = ScaleLaw::Shared)]
-    law: ScaleLaw,
+    #[arg(long, value_parser = crate::input::choice::<LawName>(), default_value = "shared")]
+    law: LawName,
     /// Where eq. 2.6 takes the ceiling: `whole` (the paper's, over the whole ratio) or
     /// `per-processor` (of each point's iterations per processor).
-    #[arg(long, value_enum)]
-    ceiling: Option<ScaleCeiling>,
+    #[arg(long, value_parser = crate::input::choice::<Ceiling>())]
+    ceiling: Option<Ceiling>,
     /// The processor-count parameter: its values in --from and --to are N₀ and N.
     #[arg(long, value_name = "PARAM", default_value = "P")]
     by: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-/// The scaling laws of `semi scale`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScaleLaw {
-    /// Eq. 2.3: the ratio of iteration counts.
-    Shared,
-    /// Eq. 2.6: sizes spread over the processors.
-    DataParallel,
-}
-
-/// Where eq. 2.6 takes the ceiling.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScaleCeiling {
-    /// The paper's: over the whole ratio.
-    Whole,
-    /// Over each point's iterations per processor.
-    PerProcessor,
 }
 
 /// The model and its parameter values.
@@ -118,11 +97,7 @@ pub struct LimitArgs {
 
 impl LimitArgs {
     fn limits(&self) -> Limits {
-        Limits {
-            max_steps: self.max_steps,
-            max_ops: self.max_ops,
-            ..Limits::default()
-        }
+        Limits::with(self.max_steps, self.max_ops)
     }
 }
 
@@ -140,7 +115,7 @@ pub struct CoeffArgs {
     #[arg(long, value_name = "SAMPLES.csv")]
     samples: Option<PathBuf>,
     /// Give a coefficient's value: NAME=VALUE (instead of, or over, the samples' fit).
-    #[arg(short = 'C', value_name = "NAME=VALUE", value_parser = parse_coeff)]
+    #[arg(short = 'C', value_name = "NAME=VALUE", value_parser = parse_named)]
     coeff: Vec<(String, f64)>,
     /// Fit only the samples whose processor-count parameter equals the prediction's (the
     /// paper's N₀ = N), when there are any.
@@ -155,8 +130,8 @@ pub struct MachineArgs {
     #[arg(long, value_name = "MACHINE.json")]
     machine: Option<PathBuf>,
     /// Processors (default: the value of the --by parameter, else unlimited).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    processors: Option<u64>,
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    processors: Option<usize>,
     /// Seed of the random order of simultaneous events and of branches.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -201,8 +176,8 @@ pub struct PredictArgs {
     collapse: bool,
     /// Traverse K times (seeds --seed, --seed + 1, …) and print the mean time too: with
     /// branches, the expectation over their random draws.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(2..=semi::predict::MAX_DRAWS as u64))]
-    draws: Option<u64>,
+    #[arg(long, value_name = "K", value_parser = RangedU64ValueParser::<usize>::new().range(2..=semi::predict::MAX_DRAWS as u64))]
+    draws: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -227,9 +202,6 @@ pub struct SweepArgs {
     output: crate::SweepOutput,
 }
 
-/// The most points of one `semi sweep`.
-const MAX_SWEEP_POINTS: u64 = 100_000;
-
 /// Options of `vates semi validate`.
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
@@ -248,7 +220,7 @@ pub struct ValidateArgs {
     by: String,
     /// The processors of each measured point: a number, or the parameter that holds it
     /// (default: `P` when the model has it, else the --by parameter).
-    #[arg(long, value_name = "N|PARAM", value_parser = parse_processors)]
+    #[arg(long, value_name = "N|PARAM", value_parser = clap::value_parser!(semi::validate::Processors))]
     processors: Option<semi::validate::Processors>,
     /// The machine profile (`vates probe -o machine.json`); without it events cost nothing.
     #[arg(long, value_name = "MACHINE.json")]
@@ -265,37 +237,6 @@ pub struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-}
-
-fn parse_processors(s: &str) -> std::result::Result<semi::validate::Processors, String> {
-    use semi::validate::Processors;
-    let s = s.trim();
-    if s.starts_with(|c: char| c.is_ascii_digit()) {
-        return match s.parse::<usize>() {
-            Ok(n) if n >= 1 => Ok(Processors::Fixed(n)),
-            _ => Err(format!(
-                "`{s}` is neither a whole number of processors (1 or more) nor a parameter name"
-            )),
-        };
-    }
-    if s.is_empty() {
-        return Err("give a number of processors or the parameter that holds it".into());
-    }
-    Ok(Processors::Param(s.to_string()))
-}
-
-fn parse_coeff(s: &str) -> std::result::Result<(String, f64), String> {
-    let (name, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
-    let v: f64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{value}` is not a number"))?;
-    if !v.is_finite() {
-        return Err(format!("`{value}` is not a finite number"));
-    }
-    Ok((name.trim().to_string(), v))
 }
 
 /// Runs a `vates semi` command.

@@ -10,6 +10,7 @@ pub mod driver;
 pub mod experiments;
 mod extent;
 pub mod gfortran;
+pub mod host;
 pub mod study;
 
 pub use calibrate::{calibrate, Calibration};

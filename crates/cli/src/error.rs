@@ -177,6 +177,12 @@ macro_rules! keyed_from {
     )+};
 }
 
+/// `raise --max-events (now 1000)`: a limit the run reached ([`sweep::Reached::raise`]), its
+/// input spelt as a flag.
+pub fn raise(reached: &sweep::Reached) -> String {
+    spell(&reached.raise())
+}
+
 /// Writes `text` to standard output.
 pub fn print(out: &mut dyn std::io::Write, text: &str) -> Result<()> {
     out.write_all(text.as_bytes()).map_err(CliError::Stdout)

@@ -13,7 +13,6 @@ mod etccs;
 mod fit;
 mod graph;
 mod input;
-mod limits;
 mod pamela;
 mod probe;
 mod semi;

@@ -34,7 +34,7 @@ pub fn run(loaded: &Loaded, a: &SimArgs, out: &mut dyn Write) -> Result<()> {
             cut.at,
             r.time,
             cut.reached,
-            crate::limits::raise(&cut.reached)
+            crate::error::raise(&cut.reached)
         ));
     }
     let text = match a.format {

@@ -35,6 +35,16 @@ impl TimelineArgs {
         Ok(())
     }
 
+    /// Writes the files asked for of a timeline in seconds, titled `title`: a microsecond
+    /// per second in the trace unless `--trace-unit-us` says otherwise.
+    pub fn write_seconds(&self, tr: &trace::Trace, title: &str) -> Result<()> {
+        let mut files = self.clone();
+        if files.trace_unit_us == 1.0 {
+            files.trace_unit_us = 1e6;
+        }
+        files.write(tr, &chart(title, "seconds"))
+    }
+
     /// Writes the files asked for; the Gantt chart is drawn with `chart` (see [`chart`]).
     pub fn write(&self, tr: &trace::Trace, chart: &GanttOptions) -> Result<()> {
         if let Some(path) = &self.trace {

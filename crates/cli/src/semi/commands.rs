@@ -135,12 +135,7 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     if a.timeline.wanted() {
         let (title, p) = (&done.model, &done.prediction);
         let tr = semi::report::schedule_trace(title, &p.threads, &p.outcome);
-        // Times are seconds: a microsecond per second unless the flag says otherwise.
-        let mut files = a.timeline.clone();
-        if files.trace_unit_us == 1.0 {
-            files.trace_unit_us = 1e6;
-        }
-        files.write(&tr, &crate::timeline::chart(title, "seconds"))?;
+        a.timeline.write_seconds(&tr, title)?;
     }
     show(&done, a.format, out)
 }

@@ -140,7 +140,12 @@ pub fn flag_of(key: &str) -> Option<String> {
 /// `text` with the input keys that are flags spelt as flags; other braces (a path's
 /// `{1}`) kept as they are.
 pub fn spell(text: &str) -> String {
-    diag::spell_keys(text, &|k| flag_of(k).or(Some(format!("{{{k}}}"))))
+    diag::spell_keys(text, &spelt)
+}
+
+/// A key spelt as its flag, or kept in its braces when it is no flag.
+fn spelt(key: &str) -> Option<String> {
+    flag_of(key).or_else(|| Some(format!("{{{key}}}")))
 }
 
 impl CliError {
@@ -149,7 +154,7 @@ impl CliError {
     /// `None` when the error has no advice. An empty fix adds no hint.
     pub fn advised(e: &dyn diag::Advise) -> Option<Self> {
         let a = e.advice()?;
-        let (message, fix) = (spell(&e.to_string()), spell(&a.fix));
+        let (message, fix) = (e.message(&spelt), spell(&a.fix));
         Some(match (a.usage, fix.is_empty()) {
             (true, true) => CliError::usage(message),
             (true, false) => CliError::usage(format!("{message}; {fix}")),
@@ -160,7 +165,7 @@ impl CliError {
 
     /// `e` as the command's error: [`CliError::advised`], or its message alone.
     pub fn keyed(e: &dyn diag::Advise) -> Self {
-        Self::advised(e).unwrap_or_else(|| CliError::msg(spell(&e.to_string())))
+        Self::advised(e).unwrap_or_else(|| CliError::msg(e.message(&spelt)))
     }
 }
 

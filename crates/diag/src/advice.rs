@@ -46,6 +46,13 @@ impl Advice {
 pub trait Advise: std::error::Error {
     /// The advice, if the error has any.
     fn advice(&self) -> Option<Advice>;
+
+    /// The message with the inputs it names spelt by `spell` (`by` → `--by`); by default
+    /// the error's own text with its `{key}`s spelt ([`spell_keys`]). An error whose text is
+    /// the front end's to begin (a usage error names the input it is in first) says so here.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        spell_keys(&self.to_string(), spell)
+    }
 }
 
 /// `text` with every `{key}` (letters, digits, `-`, `_`) replaced by `spell(key)`, or by the

@@ -3,7 +3,7 @@
 //! parameter's value), `{coeff}` (a given coefficient), `{samples}`, `{machine}`,
 //! `{processors}`, `{draws}`, `{max-steps}`, `{max-ops}`, and for a scaled run `{count}`,
 //! `{from}`, `{to}`, `{seconds}`. A usage error's message begins with the input it is in
-//! ([`Named::message`]: `--by p: the model has no parameter `p``).
+//! ([`Advise::message`]: `--by p: the model has no parameter `p``).
 
 use diag::{Advice, Advise};
 use sweep::Limit;
@@ -15,20 +15,18 @@ use crate::samples::SamplesError;
 use crate::scaling::RatioError;
 use crate::sim::SimError;
 
-/// An error whose message names the input it is in, spelt by the front end.
-pub trait Named: Advise {
-    /// The message with the inputs it names spelt by `spell` (`by` → `--by`): a usage error
-    /// begins with the input it is in.
-    fn message(&self, spell: &dyn Fn(&str) -> String) -> String;
+/// `key` spelt by `spell` (the bare key when it does not know it).
+pub(crate) fn key(spell: &dyn Fn(&str) -> Option<String>, key: &str) -> String {
+    spell(key).unwrap_or_else(|| key.to_string())
 }
 
 /// The limits a point is over, spelt: `--max-steps 500 and --max-ops 10`
 /// ([`sweep::Limit::setter`]).
-pub fn over_text(over: &[Over], spell: &dyn Fn(&str) -> String) -> String {
+pub fn over_text(over: &[Over], spell: &dyn Fn(&str) -> Option<String>) -> String {
     let each: Vec<String> = over
         .iter()
         .map(|o| {
-            let setter = diag::spell_keys(o.limit.setter(), &|k| Some(spell(k)));
+            let setter = diag::spell_keys(o.limit.setter(), spell);
             format!("{setter} {}", o.value)
         })
         .collect();
@@ -108,17 +106,15 @@ impl Advise for PredictError {
             _ => None,
         }
     }
-}
 
-impl Named for PredictError {
-    fn message(&self, spell: &dyn Fn(&str) -> String) -> String {
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
         let input = match self {
             PredictError::NoGroup { .. } => "by",
             PredictError::NoProcessors { .. } => "processors",
             PredictError::TooManyDraws { .. } => "draws",
             _ => return self.to_string(),
         };
-        format!("{}: {self}", spell(input))
+        format!("{}: {self}", key(spell, input))
     }
 }
 
@@ -146,15 +142,13 @@ impl Advise for JobError {
             JobError::Samples(_) | JobError::Group { .. } => None,
         }
     }
-}
 
-impl Named for JobError {
-    fn message(&self, spell: &dyn Fn(&str) -> String) -> String {
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
         match self {
-            JobError::By(e) => format!("{} {}: {e}", spell("by"), e.name()),
-            JobError::Given(e) => format!("{} {}: {e}", spell("coeff"), e.name()),
+            JobError::By(e) => format!("{} {}: {e}", key(spell, "by"), e.name()),
+            JobError::Given(e) => format!("{} {}: {e}", key(spell, "coeff"), e.name()),
             JobError::UnknownParam { .. } | JobError::DerivedParam { .. } => {
-                format!("{}: {self}", spell("define"))
+                format!("{}: {self}", key(spell, "define"))
             }
             JobError::Predict(e) => e.message(spell),
             JobError::OverLimits {
@@ -168,51 +162,6 @@ impl Named for JobError {
                 over_text(over, spell)
             ),
             _ => self.to_string(),
-        }
-    }
-}
-
-/// An error as a front end says it, the inputs it names spelt its way.
-#[derive(Debug)]
-pub enum Said {
-    /// A usage error: the message, beginning with the input it is in, and the fix.
-    Usage(String),
-    /// An error in the data or the run: the message, and what to do about it.
-    Run(String, Option<String>),
-    /// An error in a text (a model, a samples or measurements file), pointing into it,
-    /// with its help.
-    Located(miette::Report),
-}
-
-/// `e` said with its inputs spelt by `spell` ([`Named::message`], [`Advise::advice`]).
-pub fn say(e: &dyn Named, spell: &dyn Fn(&str) -> String) -> Said {
-    let message = e.message(spell);
-    match e.advice() {
-        Some(a) => {
-            let fix = a.spelt(&|k| Some(spell(k)));
-            match (a.usage, fix.is_empty()) {
-                (true, true) => Said::Usage(message),
-                (true, false) => Said::Usage(format!("{message}; {fix}")),
-                (false, _) => Said::Run(message, Some(fix)),
-            }
-        }
-        None => Said::Run(message, None),
-    }
-}
-
-impl JobError {
-    /// The error said with its inputs spelt by `spell`: one in a text points into it, its
-    /// help the [`Advise`] of [`ModelError`].
-    pub fn said(self, spell: &dyn Fn(&str) -> String) -> Said {
-        match self.located() {
-            Ok(Located::Model(mut m)) => {
-                if let Some(a) = m.advice() {
-                    m.help = Some(a.spelt(&|k| Some(spell(k))));
-                }
-                Said::Located(miette::Report::new(*m))
-            }
-            Ok(Located::Read(r)) => Said::Located(miette::Report::new(r)),
-            Err(e) => say(&e, spell),
         }
     }
 }
@@ -271,18 +220,18 @@ impl Advise for RatioError {
             | RatioError::BadProcessors { .. } => Advice::usage(""),
         })
     }
-}
 
-impl Named for RatioError {
-    fn message(&self, spell: &dyn Fn(&str) -> String) -> String {
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
         let input = match self {
-            RatioError::Count { .. } | RatioError::Eval { .. } => spell("count"),
-            RatioError::Unbound { .. } | RatioError::NoProcessors { .. } => spell("from"),
-            RatioError::Twice { which, .. } if *which == "target" => spell("to"),
-            RatioError::Twice { .. } => spell("from"),
-            RatioError::UnknownTarget { .. } => spell("to"),
-            RatioError::BadProcessors { .. } => format!("{}/{}", spell("from"), spell("to")),
-            RatioError::Ceiling => spell("ceiling"),
+            RatioError::Count { .. } | RatioError::Eval { .. } => key(spell, "count"),
+            RatioError::Unbound { .. } | RatioError::NoProcessors { .. } => key(spell, "from"),
+            RatioError::Twice { which, .. } if *which == "target" => key(spell, "to"),
+            RatioError::Twice { .. } => key(spell, "from"),
+            RatioError::UnknownTarget { .. } => key(spell, "to"),
+            RatioError::BadProcessors { .. } => {
+                format!("{}/{}", key(spell, "from"), key(spell, "to"))
+            }
+            RatioError::Ceiling => key(spell, "ceiling"),
             RatioError::Scaling(_) => return self.to_string(),
         };
         format!("{input}: {self}")
@@ -293,8 +242,8 @@ impl Named for RatioError {
 mod tests {
     use super::*;
 
-    fn flags(k: &str) -> String {
-        format!("--{k}")
+    fn flags(k: &str) -> Option<String> {
+        Some(format!("--{k}"))
     }
 
     #[test]

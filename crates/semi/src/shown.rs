@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::advice::over_text;
+use crate::advice::{key, over_text};
 use crate::job::{Counted, Fits, Predicted, Validated};
 use crate::point::point_text;
 use crate::report;
@@ -13,7 +13,7 @@ use crate::scaling::{RatioRun, RatioScaled};
 pub trait Shown {
     /// What the user should know beside the answer, each a line (`note: …`, `warning: …`),
     /// the inputs it names spelt by `spell` (`draws` → `--draws`).
-    fn remarks(&self, spell: &dyn Fn(&str) -> String) -> Vec<String> {
+    fn remarks(&self, spell: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
         let _ = spell;
         Vec::new()
     }
@@ -25,7 +25,7 @@ pub trait Shown {
 
 impl Shown for Predicted {
     /// The fit's notes, eq. 2.5's collapses, a note on branches drawn once, the warnings.
-    fn remarks(&self, spell: &dyn Fn(&str) -> String) -> Vec<String> {
+    fn remarks(&self, spell: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
         let p = &self.prediction;
         let mut out: Vec<String> = self.notes.iter().map(|n| format!("note: {n}")).collect();
         out.extend(p.collapsed.iter().map(|c| format!("note: {c}")));
@@ -33,7 +33,7 @@ impl Shown for Predicted {
             out.push(format!(
                 "note: the model has branches: the time is one random draw of their arms; \
                  {} K gives the mean over K draws",
-                spell("draws")
+                key(spell, "draws")
             ));
         }
         out.extend(self.warnings.iter().map(|w| format!("warning: {w}")));
@@ -76,7 +76,7 @@ impl Shown for Fits {
 }
 
 impl Shown for Validated {
-    fn remarks(&self, _: &dyn Fn(&str) -> String) -> Vec<String> {
+    fn remarks(&self, _: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
         self.warnings
             .iter()
             .map(|w| format!("warning: {w}"))
@@ -93,7 +93,7 @@ impl Shown for Validated {
 }
 
 impl Shown for (&RatioRun, &RatioScaled) {
-    fn remarks(&self, _: &dyn Fn(&str) -> String) -> Vec<String> {
+    fn remarks(&self, _: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
         let warnings = &self.1.scaled.warnings;
         warnings
             .iter()
@@ -114,7 +114,7 @@ impl Counted {
     /// Θ of the point as a line of `vates semi check`: the events (with the loop entries
     /// and exits the paper counts), steps and ops, and the limits it is over with the
     /// inputs that set them spelt by `spell`.
-    pub fn line(&self, spell: &dyn Fn(&str) -> String) -> String {
+    pub fn line(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
         let c = &self.count;
         format!(
             "at {}: Θ = {} event processings ({} with the loop entries and exits the paper counts), {} steps, {} ops{}\n",

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use semi::advice::{say, Said};
+use semi::advice::Located;
 use semi::instantiate::Limits;
 use semi::job::{Job, JobError};
 use semi::scaling::{scale_run, Law, RatioRun};
@@ -22,28 +22,24 @@ const MAX_FILE: usize = 1 << 26;
 /// The largest machine profile read.
 const MAX_PROFILE: usize = 1 << 22;
 
-/// An input key of semi's advice as its flag ([`crate::error::flag_of`]).
-fn spell(key: &str) -> String {
-    flag_of(key).unwrap_or_default()
-}
-
-/// A semi error as a message naming the flags ([`semi::advice`]).
-fn said(s: Said) -> CliError {
-    match s {
-        Said::Usage(m) => CliError::usage(m),
-        Said::Run(m, Some(help)) => CliError::with_help(m, help),
-        Said::Run(m, None) => CliError::msg(m),
-        Said::Located(r) => CliError::Report(r),
-    }
-}
-
+/// A semi error as a message naming the flags ([`semi::advice`]): one in a text points
+/// into it, with the advice as its help.
 fn job_error(e: impl Into<JobError>) -> CliError {
-    said(e.into().said(&spell))
+    match e.into().located() {
+        Ok(Located::Model(mut m)) => {
+            m.help = diag::Advise::advice(&*m)
+                .map(|a| a.spelt(&flag_of))
+                .or(m.help);
+            CliError::Report(miette::Report::new(*m))
+        }
+        Ok(Located::Read(r)) => r.into(),
+        Err(e) => CliError::keyed(&e),
+    }
 }
 
 /// Prints the answer's remarks to standard error, then the answer in `format`.
 fn show(r: &dyn Shown, format: Format, out: &mut dyn Write) -> Result<()> {
-    for line in r.remarks(&spell) {
+    for line in r.remarks(&flag_of) {
         note(&line);
     }
     let text = match format {
@@ -110,7 +106,7 @@ pub(super) fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     let mut text = semi::report::model_summary(&m.model.display().to_string(), &j.model);
     if !m.define.is_empty() {
         j.bind(input::single_values(&m.define, "semi", None)?);
-        text.push_str(&j.check().map_err(job_error)?.line(&spell));
+        text.push_str(&j.check().map_err(job_error)?.line(&flag_of));
     }
     print(out, &text)
 }
@@ -193,12 +189,12 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
 pub(super) fn scale_cmd(a: &ScaleArgs, out: &mut dyn Write) -> Result<()> {
     let run = RatioRun {
         count: a.count.clone(),
-        law: Law::named(a.law, a.ceiling).map_err(|e| said(say(&e, &spell)))?,
+        law: Law::named(a.law, a.ceiling).map_err(|e| CliError::keyed(&e))?,
         by: a.by.clone(),
         from: a.from.clone(),
         to: a.to.clone(),
         seconds: a.seconds,
     };
-    let scaled = scale_run(&run).map_err(|e| said(say(&e, &spell)))?;
+    let scaled = scale_run(&run).map_err(|e| CliError::keyed(&e))?;
     show(&(&run, &scaled), a.format, out)
 }

@@ -508,6 +508,30 @@ pub struct Lowered {
     pub note: Option<String>,
 }
 
+impl Skeleton {
+    /// The points of `bindings` for this skeleton: `p` and values of its parameters
+    /// ([`crate::points::skeleton_points`]).
+    ///
+    /// # Errors
+    /// A [`crate::points::PointsError`].
+    pub fn points(
+        &self,
+        bindings: &[(Name, expr::grid::Values)],
+    ) -> Result<Vec<crate::points::SkeletonPoint>, crate::points::PointsError> {
+        let params: Vec<&str> = self.params.iter().map(|(n, _)| &**n).collect();
+        crate::points::skeleton_points(bindings, &params)
+    }
+
+    /// [`check`] against the operations `table` measures.
+    ///
+    /// # Errors
+    /// A located [`SkeletonError`].
+    pub fn check_with(&self, src: (&str, &str), table: &crate::Table) -> Result<(), SkeletonError> {
+        let ops: Vec<String> = table.groups().into_iter().map(|g| g.op).collect();
+        check(self, src, &ops)
+    }
+}
+
 /// The skeleton's predictions from one table of measurements.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Predicted {

@@ -29,6 +29,8 @@ use serde::Serialize;
 pub const MAX_DEPTH: usize = 64;
 /// The longest skeleton text read, in bytes.
 pub const MAX_BYTES: usize = 1 << 20;
+/// The advice for a skeleton over [`MAX_BYTES`] (appended to the message).
+pub const TOO_LARGE: &str = "; a skeleton is a few lines per phase of the program";
 
 /// A step of a skeleton.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use collectives::lower::{analyse_points, message_costs_of, CostsError, Networks};
-use collectives::micro::{self, report::CountError, thesis::Platform};
+use collectives::micro::{self, thesis::Platform};
 use collectives::model::{Criterion, Fitting, Options};
 use collectives::points::{self, PointsError};
 use collectives::{report, skeleton, table, Form, Statistic, Table, TableError};
 use etccs::job::{Job as Etccs, Results};
 
 use crate::error::{note, print, write_file, CliError, Result};
-use crate::fit::{bindings, flagged};
+use crate::fit::{bindings, flagged, keyed};
 use crate::input::{read_text, Define};
 pub use collectives::report::Format as ReportFormat;
 
@@ -253,16 +253,15 @@ pub fn plot_dir(dir: &Path) -> Result<()> {
 
 /// Runs `vates collectives skeleton`.
 fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
-    let advice = "; a skeleton is a few lines per phase of the program";
-    let text = read_text(&a.skeleton, skeleton::MAX_BYTES, "a skeleton", advice)?;
+    let (limit, advice) = (skeleton::MAX_BYTES, skeleton::TOO_LARGE);
+    let text = read_text(&a.skeleton, limit, "a skeleton", advice)?;
     let name = a.skeleton.display().to_string();
     let located = |e: skeleton::SkeletonError| CliError::Report(miette::Report::new(e));
     let skel = skeleton::parse(&name, &text).map_err(located)?;
     let table = read_tables(&a.tables, a.osu_np)?;
     skel.check_with((&name, &text), &table).map_err(located)?;
-    let points = skel
-        .points(&bindings(&a.define))
-        .map_err(|e| points_error("-D", e))?;
+    let points = skel.points(&bindings(&a.define));
+    let points = points.map_err(|e| points_error("-D", e))?;
     let opts = Options {
         statistic: a.statistic,
         fitting: a.fitting,
@@ -298,15 +297,12 @@ fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
 /// Runs `vates collectives count`.
 fn count(a: CountArgs, out: &mut dyn Write) -> Result<()> {
     let limit = micro::Limits::default().max_bytes;
-    let advice = "; the micro-analysis reads fragments (a few loops), not whole programs";
-    let text = read_text(&a.fragment, limit, "a Fortran fragment", advice)?;
+    let text = read_text(&a.fragment, limit, "a Fortran fragment", micro::TOO_LARGE)?;
     let f = micro::analyse_text(&a.fragment.display().to_string(), &text)
         .map_err(|e| CliError::Report(miette::Report::new(e)))?;
     let point = crate::input::single_values(&a.define, "collectives count", None)?;
     let platform = a.platform.map(|p| (p, a.optimised));
-    let report = micro::report::count_at(&f, &point, platform).map_err(|e| match e {
-        CountError::Point(_) => flagged("-D: ", &e),
-        e => flagged("-D ", &e),
-    })?;
+    let report = micro::report::count_at(&f, &point, platform);
+    let report = report.map_err(|e| keyed(e.input(), &e))?;
     print(out, &report.render(a.format == crate::Format::Json))
 }

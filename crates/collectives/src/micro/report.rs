@@ -150,6 +150,16 @@ impl diag::Advise for CountError {
     }
 }
 
+impl CountError {
+    /// The input the message is about (the values, key `define`) and what joins it.
+    pub fn input(&self) -> Option<(&'static str, &'static str)> {
+        match self {
+            CountError::Point(_) => Some(("define", ": ")),
+            _ => Some(("define", " ")),
+        }
+    }
+}
+
 /// The report of `f` at the values `point` (checked: whole numbers from 0 to 1e15, each a
 /// parameter of the fragment), predicted on `platform` (with the operation times of
 /// optimised code when its flag is set) when given.
@@ -444,6 +454,7 @@ mod tests {
         )];
         let e = count_at(&f, &m, None).unwrap_err();
         assert_eq!(e.to_string(), "M: the fragment's parameters are N");
+        assert_eq!(e.input(), Some(("define", " ")));
         let sun = super::super::thesis::Platform::Sun;
         let r = count_at(&f, &n(1000), Some((sun, false))).unwrap();
         assert_eq!(r.prediction.as_ref().unwrap().platform, "SUN 4/50");

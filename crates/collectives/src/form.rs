@@ -120,10 +120,43 @@ pub const FORMS: [Form; 6] = [
     },
 ];
 
+/// A name that is not a form's.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("`{name}`: the forms are {}{hint}", Form::names().join(", "))]
+pub struct UnknownForm {
+    /// The name.
+    pub name: String,
+    /// `; did you mean …?`, or empty.
+    pub hint: String,
+}
+
+impl diag::Advise for UnknownForm {
+    /// None: a usage error whose message lists the forms.
+    fn advice(&self) -> Option<diag::Advice> {
+        None
+    }
+}
+
 impl Form {
     /// The form by name.
     pub fn named(name: &str) -> Option<Form> {
         FORMS.iter().copied().find(|f| f.name == name)
+    }
+
+    /// The forms named `names`, in order.
+    ///
+    /// # Errors
+    /// [`UnknownForm`], the first name that is not a form's.
+    pub fn all_named(names: &[String]) -> Result<Vec<Form>, UnknownForm> {
+        names
+            .iter()
+            .map(|name| {
+                Form::named(name).ok_or_else(|| UnknownForm {
+                    name: name.clone(),
+                    hint: crate::did_you_mean(name, Form::names()),
+                })
+            })
+            .collect()
     }
 
     /// The names of every form.
@@ -201,6 +234,22 @@ impl Form {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn forms_are_named() {
+        let f = Form::all_named(&["size".into(), "log".into()]).unwrap();
+        assert_eq!(
+            f.iter().map(|f| f.name).collect::<Vec<_>>(),
+            ["size", "log"]
+        );
+        let e = Form::all_named(&["sise".into()]).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("`sise`: the forms are constant, log"),
+            "{e}"
+        );
+        assert!(e.to_string().ends_with("did you mean `size`?"), "{e}");
+    }
 
     #[test]
     fn the_fit_model_evaluates_as_the_form() {

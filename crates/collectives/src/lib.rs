@@ -45,7 +45,18 @@ pub mod source;
 pub mod table;
 
 pub use difference::Difference;
+pub use form::UnknownForm;
+pub use model::Unfitted;
+pub use source::TableError;
+pub use table::UnknownOp;
+
+/// `; did you mean `x`?` for a misspelt `name`, or nothing.
+pub(crate) fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    diag::did_you_mean(&diag::suggest(name, known))
+        .map(|s| format!("; {s}"))
+        .unwrap_or_default()
+}
 pub use form::{Form, Term, FORMS};
-pub use model::{fit_table, Candidate, Criterion, Fitting, OpModel, Options};
+pub use model::{fit_all, fit_table, Candidate, Criterion, Fitting, OpModel, Options};
 pub use source::{read, Source};
 pub use table::{read_csv, Row, Statistic, Table};

@@ -36,6 +36,44 @@ pub enum Network {
     Perfect,
 }
 
+impl Network {
+    /// `bus` or `perfect`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Network::Bus => "bus",
+            Network::Perfect => "perfect",
+        }
+    }
+}
+
+/// The networks a lowered skeleton is analysed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Networks {
+    /// The bus.
+    Bus,
+    /// The perfect network.
+    Perfect,
+    /// Both, the bus first.
+    Both,
+}
+
+diag::choices!(Networks {
+    Bus = "bus": "One transfer at a time",
+    Perfect = "perfect": "No contention",
+    Both = "both": "Both",
+});
+
+impl Networks {
+    /// The networks, in the order they are analysed.
+    pub fn each(self) -> &'static [Network] {
+        match self {
+            Networks::Bus => &[Network::Bus],
+            Networks::Perfect => &[Network::Perfect],
+            Networks::Both => &[Network::Bus, Network::Perfect],
+        }
+    }
+}
+
 /// What a lowering needs besides the skeleton.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lowering {
@@ -84,6 +122,105 @@ pub enum CostsError {
         /// The time per integer.
         per_item: f64,
     },
+}
+
+impl diag::Advise for CostsError {
+    /// Give the costs (usage) when the tables cannot tell them; none for invalid costs.
+    fn advice(&self) -> Option<diag::Advice> {
+        match self {
+            CostsError::NotMeasured => Some(diag::Advice::usage(
+                "give {message-start} and {message-per-item}",
+            )),
+            CostsError::Invalid { .. } => None,
+        }
+    }
+}
+
+/// A message's costs and where they come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MessageCosts {
+    /// The start-up on the sender.
+    pub start: f64,
+    /// The network time per integer.
+    pub per_item: f64,
+    /// Whether both were given (else at least one was fitted to the send-receive cells).
+    pub given: bool,
+}
+
+impl std::fmt::Display for MessageCosts {
+    /// `a message costs its sender 2 and the network 0.01 per integer (as given)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a message costs its sender {} and the network {} per integer ({})",
+            trace::text::num(self.start),
+            trace::text::num(self.per_item),
+            if self.given {
+                "as given"
+            } else {
+                "from the send-receive measurements"
+            }
+        )
+    }
+}
+
+/// [`costs`] with where they come from.
+///
+/// # Errors
+/// A [`CostsError`].
+pub fn message_costs_of(
+    table: &crate::Table,
+    stat: crate::Statistic,
+    given: (Option<f64>, Option<f64>),
+) -> Result<MessageCosts, CostsError> {
+    let (start, per_item) = costs(table, stat, given)?;
+    Ok(MessageCosts {
+        start,
+        per_item,
+        given: given.0.is_some() && given.1.is_some(),
+    })
+}
+
+/// An analysis of an ETCCS model's text: the states explored and the slowest execution
+/// time (if the analysis found one), or why there is none.
+pub type Analyse<'a> = dyn FnMut(&str) -> Result<(usize, Option<f64>), String> + 'a;
+
+/// Lowers `s` at every point of `predicted` and analyses the model on each network of
+/// `networks` with `analyse` (ETCCS model text → the states explored and the slowest
+/// time, or why there is none), adding a [`crate::skeleton::Lowered`] per network to each
+/// point; a model that cannot be lowered gets the reason as its note.
+pub fn analyse_points(
+    s: &Skeleton,
+    costs: &MessageCosts,
+    networks: Networks,
+    predicted: &mut crate::skeleton::Predicted,
+    analyse: &mut Analyse<'_>,
+) {
+    for point in &mut predicted.points {
+        for &network in networks.each() {
+            let l = Lowering {
+                p: point.p as u32,
+                params: point.params.clone(),
+                start: costs.start,
+                per_item: costs.per_item,
+                network,
+            };
+            let mut out = crate::skeleton::Lowered {
+                network: network.name(),
+                time: None,
+                states: 0,
+                note: None,
+            };
+            match to_etccs(s, &l)
+                .map_err(|e| e.message)
+                .and_then(|m| analyse(&m))
+            {
+                Ok((states, time)) => (out.states, out.time) = (states, time),
+                Err(note) => out.note = Some(note),
+            }
+            point.lowered.push(out);
+        }
+    }
 }
 
 /// A message's start-up and time per integer: each as `given`, else fitted to `table`
@@ -323,4 +460,47 @@ fn lower_steps(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_point_is_analysed_on_each_network_in_order() {
+        let s = crate::skeleton::parse("s.skel", "scatter 10\n").unwrap();
+        let table =
+            crate::read_csv("t.csv", "op,p,d,time\nscatter,2,1,1\nscatter,4,1,2\n").unwrap();
+        let opts = crate::Options::default();
+        let points = vec![(2.0, Vec::new()), (100.0, Vec::new())];
+        let mut pr = crate::skeleton::predict(&s, &table, &opts, &points).unwrap();
+        let costs = message_costs_of(&table, opts.statistic, (Some(1.0), Some(0.5))).unwrap();
+        assert!(costs.given);
+        assert_eq!(
+            costs.to_string(),
+            "a message costs its sender 1 and the network 0.5 per integer (as given)"
+        );
+        let mut seen = Vec::new();
+        analyse_points(&s, &costs, Networks::Both, &mut pr, &mut |model| {
+            seen.push(model.len());
+            Ok((7, Some(3.0)))
+        });
+        // p = 100 cannot be lowered (over 64 processes): a note, no analysis.
+        assert_eq!(seen.len(), 2);
+        let nets: Vec<_> = pr.points[0]
+            .lowered
+            .iter()
+            .map(|l| (l.network, l.states, l.time))
+            .collect();
+        assert_eq!(nets, [("bus", 7, Some(3.0)), ("perfect", 7, Some(3.0))]);
+        assert!(pr.points[1].lowered[0]
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("1 to 64"));
+        assert_eq!(
+            message_costs_of(&table, opts.statistic, (None, None)),
+            Err(CostsError::NotMeasured)
+        );
+    }
 }

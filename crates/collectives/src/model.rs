@@ -508,10 +508,62 @@ pub fn fit_table(table: &Table, opts: &Options) -> Vec<OpModel> {
         .collect()
 }
 
+/// An operation no form could be fitted to.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("no form could be fitted to {label}: {why}")]
+pub struct Unfitted {
+    /// The operation (its group's label).
+    pub label: String,
+    /// Why each form was skipped.
+    pub why: String,
+}
+
+impl diag::Advise for Unfitted {
+    /// More points, or fewer operations.
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(
+            "measure more points (process counts and sizes), or choose the operations with {op}",
+        ))
+    }
+}
+
+/// [`fit_table`], refusing a table with an operation no form fits.
+///
+/// # Errors
+/// [`Unfitted`], the first such operation.
+pub fn fit_all(table: &Table, opts: &Options) -> Result<Vec<OpModel>, Unfitted> {
+    let models = fit_table(table, opts);
+    if let Some(m) = models.iter().find(|m| m.best().is_none()) {
+        let why: Vec<String> = m
+            .skipped
+            .iter()
+            .map(|s| format!("{}: {}", s.form, s.reason))
+            .collect();
+        return Err(Unfitted {
+            label: m.group.label(),
+            why: why.join("; "),
+        });
+    }
+    Ok(models)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::table::read_csv;
+
+    #[test]
+    fn a_table_no_form_fits_is_refused_with_the_reasons() {
+        use diag::Advise;
+        let t = read_csv("t.csv", "op,p,d,time\nbroadcast,2,1,1\n").unwrap();
+        let e = fit_all(&t, &Options::default()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("no form could be fitted to broadcast: size: "),
+            "{e}"
+        );
+        assert!(e.advice().unwrap().fix.ends_with("{op}"));
+    }
 
     #[test]
     fn recovers_an_exact_linear_size_model_and_prefers_it() {

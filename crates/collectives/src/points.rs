@@ -19,8 +19,8 @@ pub const MAX_SIZE: f64 = 1e15;
 /// Why the bindings do not give points.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum PointsError {
-    /// A name that is not one of those allowed.
-    #[error("`{name}` is not one of {}", known.join(", "))]
+    /// A name that is not one of those allowed: the name, then the names and a suggestion.
+    #[error("{name}: the names are {}{}", known.join(", "), crate::did_you_mean(name, known.iter().map(String::as_str)))]
     UnknownName {
         /// The name.
         name: String,
@@ -42,9 +42,67 @@ pub enum PointsError {
     /// A message size outside 0..=[`MAX_SIZE`].
     #[error("d={0}: d is a message size, from 0 to {MAX_SIZE:e}")]
     BadD(f64),
+    /// A point given as text, `p=P,d=D`, that cannot be read.
+    #[error("`{text}`: {message}")]
+    Text {
+        /// The point as given.
+        text: String,
+        /// Why.
+        message: String,
+    },
     /// Too many points, or bindings the grid refuses.
     #[error(transparent)]
     Grid(#[from] expr::grid::GridError),
+}
+
+impl diag::Advise for PointsError {
+    /// Fewer points for a grid too large (an error of the run, not of the flags); the
+    /// others are usage errors whose message says what is wrong.
+    fn advice(&self) -> Option<diag::Advice> {
+        match self {
+            PointsError::Grid(_) => Some(diag::Advice::fix("predict fewer points")),
+            _ => None,
+        }
+    }
+}
+
+/// A point written `p=P,d=D`, each checked.
+///
+/// # Errors
+/// [`PointsError::Text`], [`PointsError::BadP`] or [`PointsError::BadD`].
+pub fn parse_point(text: &str) -> Result<(f64, f64), PointsError> {
+    let names = ["p".to_string(), "d".to_string()];
+    let v = fit::run::parse_point(text, &names).map_err(|message| PointsError::Text {
+        text: text.to_string(),
+        message,
+    })?;
+    Ok((check_p(v[0])?, check_d(v[1])?))
+}
+
+/// The points of `texts`, each `p=P,d=D` ([`parse_point`]).
+///
+/// # Errors
+/// The first text's [`PointsError`].
+pub fn parse_points(texts: &[String]) -> Result<Vec<(f64, f64)>, PointsError> {
+    texts.iter().map(|t| parse_point(t)).collect()
+}
+
+/// The `(p, d)` points of `bindings` for the models of `table` ([`model_points`], `d`
+/// required when an operation of the table carries data).
+///
+/// # Errors
+/// A [`PointsError`].
+pub fn table_points(
+    bindings: &[(Name, Values)],
+    table: &crate::Table,
+) -> Result<Vec<(f64, f64)>, PointsError> {
+    let sized: Vec<String> = table
+        .groups()
+        .into_iter()
+        .filter(|g| g.has_size())
+        .map(|g| g.op)
+        .collect();
+    model_points(bindings, &sized)
 }
 
 /// Checks a process count.
@@ -147,6 +205,25 @@ pub fn skeleton_points(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn points_as_text_are_checked() {
+        assert_eq!(parse_point("p=4,d=10"), Ok((4.0, 10.0)));
+        assert_eq!(parse_point("d=10,p=4"), Ok((4.0, 10.0)));
+        assert_eq!(parse_point("p=0,d=1"), Err(PointsError::BadP(0.0)));
+        assert!(matches!(
+            parse_point("p=x,d=1"),
+            Err(PointsError::Text { .. })
+        ));
+        assert_eq!(parse_points(&["p=2,d=0".into()]), Ok(vec![(2.0, 0.0)]));
+        let e = model_points(&b(&["p=2", "dd=1"]), &[]).unwrap_err();
+        assert_eq!(e.to_string(), "dd: the names are p, d; did you mean `d`?");
+        let t = crate::read_csv("t.csv", "op,p,d,time\nbroadcast,2,1,1\n").unwrap();
+        assert!(matches!(
+            table_points(&b(&["p=2"]), &t),
+            Err(PointsError::MissingD { .. })
+        ));
+    }
 
     fn b(s: &[&str]) -> Vec<(Name, Values)> {
         s.iter()

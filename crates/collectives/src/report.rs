@@ -9,6 +9,108 @@ use trace::text::{fixed, num, Align, TextTable};
 use crate::model::{Candidate, Criterion, Fitting, OpModel};
 use crate::table::Statistic;
 
+/// The formats of a fit's report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned text.
+    #[default]
+    Text,
+    /// JSON ([`Report`]).
+    Json,
+    /// LaTeX.
+    Latex,
+}
+
+diag::choices!(Format {
+    Text = "text": "Aligned text",
+    Json = "json": "JSON (documented in docs/cli.md)",
+    Latex = "latex": "LaTeX: the chosen models as an align* environment",
+});
+
+/// The report of `models` fitted to `table` in `format`, with the chosen models' times at
+/// `points` (text and JSON). JSON is pretty and ends with a newline.
+pub fn render(
+    models: &[OpModel],
+    table: &crate::Table,
+    points: &[(f64, f64)],
+    format: Format,
+) -> String {
+    let (time_unit, size_unit) = (&table.time_unit, &table.size_unit);
+    match format {
+        Format::Text => {
+            let mut s = text(models, time_unit, size_unit);
+            s.push_str(&predictions_text(&predictions(models, points), time_unit));
+            s
+        }
+        Format::Json => json_text(&report(models, time_unit, size_unit, points)),
+        Format::Latex => latex(models, time_unit),
+    }
+}
+
+/// `value` as pretty JSON ending with a newline.
+pub(crate) fn json_text(value: &impl Serialize) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("a report encodes");
+    s.push('\n');
+    s
+}
+
+/// A plot that cannot be drawn.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw the plot of {label}: {error}")]
+pub struct PlotFailure {
+    /// The operation.
+    pub label: String,
+    /// Why.
+    pub error: trace::TraceError,
+}
+
+impl diag::Advise for PlotFailure {
+    /// Nothing to add (an empty fix): the plotting library's reason.
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(""))
+    }
+}
+
+/// One SVG plot per operation ([`plot`]) with its file name: `broadcast.svg`,
+/// `broadcast-T3D.svg` (the platform), `broadcast-shared.svg` (time-shared rows); a
+/// character other than a letter, a digit or `-` is `_`.
+///
+/// # Errors
+/// The first [`PlotFailure`].
+pub fn plots(
+    models: &[OpModel],
+    table: &crate::Table,
+) -> Result<Vec<(String, String)>, PlotFailure> {
+    models
+        .iter()
+        .map(|m| {
+            let mut name = m.group.op.clone();
+            if !m.group.platform.is_empty() {
+                name.push('-');
+                name.push_str(&m.group.platform);
+            }
+            if m.group.shared {
+                name.push_str("-shared");
+            }
+            let name: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let svg = plot(m, &table.time_unit, &table.size_unit).map_err(|error| PlotFailure {
+                label: m.group.label(),
+                error,
+            })?;
+            Ok((format!("{name}.svg"), svg))
+        })
+        .collect()
+}
+
 /// The version of the JSON report's layout.
 pub const JSON_VERSION: u32 = 1;
 
@@ -448,6 +550,16 @@ pub fn plot(m: &OpModel, time_unit: &str, size_unit: &str) -> Result<String, tra
     .render_svg(800, 500)
 }
 
+impl crate::skeleton::Predicted {
+    /// The predictions as text ([`skeleton_text`]) or as pretty JSON ending with a newline.
+    pub fn render(&self, json: bool) -> String {
+        match json {
+            true => json_text(self),
+            false => skeleton_text(self),
+        }
+    }
+}
+
 /// The text report of a skeleton's predictions: the formula, then a table of the points
 /// (parameters, p, numerical and symbolic time) and the notes of missing predictions.
 pub fn skeleton_text(pr: &crate::skeleton::Predicted) -> String {
@@ -520,4 +632,29 @@ pub fn skeleton_text(pr: &crate::skeleton::Predicted) -> String {
         out.push_str(&format!("note: {n}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plots_are_named_by_operation_platform_and_sharing() {
+        let text = "platform,op,p,d,time,shared\n\
+                    T3D,barrier,2,,1,0\nT3D,barrier,4,,2,0\nT3D,barrier,8,,3,0\n\
+                    T3D,barrier,2,,2,1\nT3D,barrier,4,,4,1\nT3D,barrier,8,,6,1\n";
+        let t = crate::read_csv("t.csv", text).unwrap();
+        let models = crate::fit_all(&t, &crate::Options::default()).unwrap();
+        let names: Vec<String> = plots(&models, &t)
+            .unwrap()
+            .into_iter()
+            .map(|p| p.0)
+            .collect();
+        assert_eq!(names, ["barrier-T3D.svg", "barrier-T3D-shared.svg"]);
+        let json = render(&models, &t, &[(2.0, 1.0)], Format::Json);
+        assert!(json.ends_with("}\n"));
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["version"], JSON_VERSION);
+        assert!(render(&models, &t, &[], Format::Latex).contains("align*"));
+    }
 }

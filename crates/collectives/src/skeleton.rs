@@ -29,6 +29,8 @@ use serde::Serialize;
 pub const MAX_DEPTH: usize = 64;
 /// The longest skeleton text read, in bytes.
 pub const MAX_BYTES: usize = 1 << 20;
+/// The advice for a skeleton over [`MAX_BYTES`] (appended to the message).
+pub const TOO_LARGE: &str = "; a skeleton is a few lines per phase of the program";
 
 /// A step of a skeleton.
 #[derive(Clone, Debug, PartialEq)]
@@ -506,6 +508,30 @@ pub struct Lowered {
     pub states: usize,
     /// Why there is no time (a limit reached, a model too large to lower).
     pub note: Option<String>,
+}
+
+impl Skeleton {
+    /// The points of `bindings` for this skeleton: `p` and values of its parameters
+    /// ([`crate::points::skeleton_points`]).
+    ///
+    /// # Errors
+    /// A [`crate::points::PointsError`].
+    pub fn points(
+        &self,
+        bindings: &[(Name, expr::grid::Values)],
+    ) -> Result<Vec<crate::points::SkeletonPoint>, crate::points::PointsError> {
+        let params: Vec<&str> = self.params.iter().map(|(n, _)| &**n).collect();
+        crate::points::skeleton_points(bindings, &params)
+    }
+
+    /// [`check`] against the operations `table` measures.
+    ///
+    /// # Errors
+    /// A located [`SkeletonError`].
+    pub fn check_with(&self, src: (&str, &str), table: &crate::Table) -> Result<(), SkeletonError> {
+        let ops: Vec<String> = table.groups().into_iter().map(|g| g.op).collect();
+        check(self, src, &ops)
+    }
 }
 
 /// The skeleton's predictions from one table of measurements.

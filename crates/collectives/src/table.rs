@@ -219,6 +219,28 @@ impl Table {
         Ok(())
     }
 
+    /// Keeps the rows of the operations `ops` (names as [`op_name`] normalises them; none:
+    /// every operation).
+    ///
+    /// # Errors
+    /// [`UnknownOp`], the first operation the table does not have.
+    pub fn keep_ops(&mut self, ops: &[String]) -> Result<(), UnknownOp> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        let ops: Vec<String> = ops.iter().map(|o| op_name(o)).collect();
+        let known: Vec<String> = self.groups().into_iter().map(|g| g.op).collect();
+        if let Some(o) = ops.iter().find(|o| !known.contains(o)) {
+            return Err(UnknownOp {
+                hint: crate::did_you_mean(o, known.iter().map(String::as_str)),
+                op: o.clone(),
+                known,
+            });
+        }
+        self.rows.retain(|r| ops.contains(&r.op));
+        Ok(())
+    }
+
     /// The table as CSV (`platform,op,p,d,time,shared`), readable by [`read_csv`].
     pub fn to_csv(&self) -> String {
         let mut s = String::from("platform,op,p,d,time,shared\n");
@@ -237,6 +259,25 @@ impl Table {
     }
 }
 
+/// An operation the tables do not have.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("`{op}`: the tables have {}{hint}", known.join(", "))]
+pub struct UnknownOp {
+    /// The operation.
+    pub op: String,
+    /// The operations the tables have (groups, in order).
+    pub known: Vec<String>,
+    /// `; did you mean …?`, or empty.
+    pub hint: String,
+}
+
+impl diag::Advise for UnknownOp {
+    /// None: a usage error whose message lists the operations.
+    fn advice(&self) -> Option<diag::Advice> {
+        None
+    }
+}
+
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
@@ -245,6 +286,13 @@ fn csv_field(s: &str) -> String {
         s.to_string()
     }
 }
+
+/// The largest measurement file a front end should read (bytes, 64 MiB): a million timed
+/// runs.
+pub const MAX_BYTES: usize = 64 << 20;
+
+/// The advice for a measurement table over [`MAX_BYTES`] (appended to the message).
+pub const TOO_LARGE: &str = "; keep fewer repetitions per point";
 
 /// The largest process count a table may name: far beyond any machine, small enough that
 /// `p·d` and `log2 p` stay exact.
@@ -524,6 +572,21 @@ fn split(line: &str, at: usize) -> Vec<(String, Range<usize>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn operations_are_kept_by_their_normal_names() {
+        let text = "op,p,d,time\nbcast,2,1,1\nbarrier,2,,1\n";
+        let mut t = read_csv("t.csv", text).unwrap();
+        t.keep_ops(&[]).unwrap();
+        assert_eq!(t.rows.len(), 2);
+        let e = t.keep_ops(&["brodcast".into()]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`brodcast`: the tables have barrier, broadcast; did you mean `broadcast`?"
+        );
+        t.keep_ops(&["Bcast".into()]).unwrap();
+        assert_eq!(t.rows.len(), 1);
+    }
 
     #[test]
     fn reads_groups_and_round_trips() {

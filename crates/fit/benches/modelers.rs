@@ -65,20 +65,24 @@ fn benches(c: &mut Criterion) {
             modeler,
             ..RunOptions::default()
         };
-        g.bench_function(format!("csv_1e6_rows_{}", modeler.name()), |b| {
-            b.iter(|| {
-                let e = read("rows.csv", &text, &CsvOptions::default()).unwrap();
-                assert!(model_experiment(&e, &with)[0].is_ok());
-            })
-        });
+        g.bench_function(
+            format!("csv_1e6_rows_{}", diag::Choice::name(modeler)),
+            |b| {
+                b.iter(|| {
+                    let e = read("rows.csv", &text, &CsvOptions::default()).unwrap();
+                    assert!(model_experiment(&e, &with)[0].is_ok());
+                })
+            },
+        );
         let bare = RunOptions {
             bootstrap: 0,
             ..with.clone()
         };
         for (suffix, opts) in [("", &with), ("_no_intervals", &bare)] {
-            g.bench_function(format!("callpaths_1000_{}{suffix}", modeler.name()), |b| {
-                b.iter(|| assert_eq!(model_experiment(&e, opts).len(), 1000))
-            });
+            g.bench_function(
+                format!("callpaths_1000_{}{suffix}", diag::Choice::name(modeler)),
+                |b| b.iter(|| assert_eq!(model_experiment(&e, opts).len(), 1000)),
+            );
         }
     }
     g.finish();

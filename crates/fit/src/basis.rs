@@ -22,6 +22,12 @@ pub enum Method {
     LassoLarsCv,
 }
 
+diag::choices!(Method {
+    Ols = "ols": "Least squares (collinear bases are named)",
+    Nnls = "nnls": "Non-negative least squares",
+    LassoLarsCv = "lasso-lars-cv": "The Lasso by LARS, alpha by K-fold cross-validation (scikit-learn's LassoLarsCV)",
+});
+
 /// Options of [`fit_bases`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct BasisOptions {
@@ -61,8 +67,12 @@ pub struct BasisTerm {
 /// Why bases cannot be read or fitted.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum BasisError {
-    /// A basis function is not a valid expression.
-    #[error("basis function {index} (`{text}`): {error}")]
+    /// A basis function is not a valid expression: the message, then the function and a
+    /// caret under the error.
+    #[error(
+        "basis function {index} (`{text}`): {error}\n  {text}\n  {}^",
+        caret_pad(.text, .error)
+    )]
     Parse {
         /// 1-based position in the list.
         index: usize,
@@ -95,6 +105,103 @@ pub enum BasisError {
     /// The regression failed.
     #[error(transparent)]
     Fit(#[from] FitError),
+}
+
+impl diag::Advise for BasisError {
+    /// How to write the functions (usage) for an empty list, nothing to add for one that
+    /// does not parse (the caret shows where); for a failed fit the data's fix
+    /// ([`crate::RANGE_HELP`] for values out of range).
+    fn advice(&self) -> Option<diag::Advice> {
+        match self {
+            BasisError::Parse { .. } => None,
+            BasisError::Empty => Some(diag::Advice::usage(
+                "give functions such as \"n; n*log(n)\"",
+            )),
+            BasisError::Fit(e @ FitError::Range { .. }) => diag::Advise::advice(e),
+            _ => Some(diag::Advice::fix(
+                "check the basis functions against the data (a log of 0, too few rows)",
+            )),
+        }
+    }
+}
+
+/// A regression of one CSV column on basis functions of others: the front door of a
+/// regression on a file ([`Regression::new`] reads the functions, [`Regression::run`] the
+/// columns and fits).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Regression {
+    /// The basis functions.
+    pub bases: Vec<BasisTerm>,
+    /// The column explained.
+    pub y: String,
+    /// The regression and its options.
+    pub options: BasisOptions,
+}
+
+/// Why a regression on a file cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum RegressionError {
+    /// The file is malformed or lacks a column.
+    #[error(transparent)]
+    Read(crate::read::ReadError),
+    /// The regression failed on the file `name`'s columns.
+    #[error("{name}: {error}")]
+    Fit {
+        /// The file's name.
+        name: String,
+        /// Why.
+        error: BasisError,
+    },
+}
+
+impl diag::Advise for RegressionError {
+    /// The fit's advice ([`BasisError`]'s); none for a read error (it is located).
+    fn advice(&self) -> Option<diag::Advice> {
+        match self {
+            RegressionError::Read(_) => None,
+            RegressionError::Fit { error, .. } => diag::Advise::advice(error),
+        }
+    }
+}
+
+impl Regression {
+    /// The regression of `y` on the functions of `spec` (separated by `;`).
+    ///
+    /// # Errors
+    /// [`parse_bases`]' errors.
+    pub fn new(spec: &str, y: &str, options: BasisOptions) -> Result<Self, BasisError> {
+        Ok(Regression {
+            bases: parse_bases(spec)?,
+            y: y.to_string(),
+            options,
+        })
+    }
+
+    /// Reads the columns the functions use and `y` from the CSV `text` (named `name`) and
+    /// fits.
+    ///
+    /// # Errors
+    /// A [`RegressionError`].
+    pub fn run(&self, name: &str, text: &str) -> Result<BasisFit, RegressionError> {
+        let mut names = variables(&self.bases);
+        names.push(self.y.clone());
+        let cols = crate::read::csv::columns(name, text, &names).map_err(RegressionError::Read)?;
+        let (ys, xs) = cols.split_last().expect("the y column");
+        let columns: Vec<(&str, &[f64])> = names
+            .iter()
+            .zip(xs)
+            .map(|(n, c)| (n.as_str(), c.as_slice()))
+            .collect();
+        fit_bases(&self.bases, &columns, ys, &self.options).map_err(|error| RegressionError::Fit {
+            name: name.to_string(),
+            error,
+        })
+    }
+}
+
+/// The spaces that put a caret under the error in `text`.
+fn caret_pad(text: &str, error: &expr::ParseError) -> String {
+    " ".repeat(text[..error.start.min(text.len())].chars().count())
 }
 
 /// Reads `spec`, basis functions separated by `;`.
@@ -328,4 +435,50 @@ pub fn fit_bases(
         rank,
         collinear,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diag::Advise;
+
+    #[test]
+    fn a_regression_reads_its_columns_and_fits() {
+        let r = Regression::new("n; n^2", "t", BasisOptions::default()).unwrap();
+        let f = r.run("t.csv", "n,t\n1,4\n2,11\n3,22\n4,37\n").unwrap();
+        // t = 1 + n + 2n².
+        assert!((f.intercept - 1.0).abs() < 1e-9, "{f:?}");
+        assert!((f.coefficients[0] - 1.0).abs() < 1e-9 && (f.coefficients[1] - 2.0).abs() < 1e-9);
+        assert!(matches!(
+            r.run("t.csv", "n,u\n1,3\n"),
+            Err(RegressionError::Read(_))
+        ));
+    }
+
+    #[test]
+    fn errors_point_at_the_function_and_say_what_to_do() {
+        let e = Regression::new("n; n*+", "t", BasisOptions::default()).unwrap_err();
+        assert!(e.to_string().ends_with("\n  n*+\n     ^"), "{e}");
+        assert_eq!(e.advice(), None);
+        let e = Regression::new(" ; ", "t", BasisOptions::default()).unwrap_err();
+        assert!(e.advice().unwrap().usage);
+        let r = Regression::new("log(n)", "t", BasisOptions::default()).unwrap();
+        let e = r.run("t.csv", "n,t\n0,1\n1,2\n2,3\n").unwrap_err();
+        assert!(
+            e.to_string().starts_with("t.csv: basis function `log(n)`"),
+            "{e}"
+        );
+        let a = e.advice().unwrap();
+        assert!(
+            !a.usage && a.fix.starts_with("check the basis functions"),
+            "{a:?}"
+        );
+        let range = BasisError::Fit(FitError::Range {
+            what: "coefficients",
+            smallest: 1.0,
+            largest: 1e300,
+        });
+        assert_eq!(range.advice().unwrap().fix, crate::RANGE_HELP);
+        assert_eq!(diag::Choice::name(Method::LassoLarsCv), "lasso-lars-cv");
+    }
 }

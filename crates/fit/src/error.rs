@@ -81,3 +81,20 @@ pub enum FitError {
         largest: f64,
     },
 }
+
+/// The fix for values a double-precision fit cannot handle ([`FitError::Range`]).
+pub const RANGE_HELP: &str =
+    "give the values in another unit (e.g. ms rather than s, or GB rather \
+     than bytes) so that their squares stay below 1e308, and drop values many orders of \
+     magnitude from the rest";
+
+impl diag::Advise for FitError {
+    /// [`RANGE_HELP`] for [`FitError::Range`]; the others are errors in the data with no
+    /// fix to add (an empty one).
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(match self {
+            FitError::Range { .. } => RANGE_HELP,
+            _ => "",
+        }))
+    }
+}

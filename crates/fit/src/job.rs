@@ -65,7 +65,7 @@ pub enum JobError {
     #[error("{0}")]
     UnknownMetric(String),
     /// The strong-scaling parameter is not a parameter.
-    #[error("no such parameter; {hint}")]
+    #[error("{name}: no such parameter; {hint}")]
     UnknownTimes {
         /// The name given.
         name: String,
@@ -81,7 +81,7 @@ pub enum JobError {
         hint: String,
     },
     /// The bindings leave a parameter without a value.
-    #[error("no value for the parameter `{name}`; give every parameter one")]
+    #[error("binds no value for the parameter `{name}`")]
     Unbound {
         /// The parameter.
         name: String,
@@ -99,7 +99,7 @@ pub enum JobError {
         message: String,
     },
     /// Basis functions are tried by the `vates` modeler only.
-    #[error("basis functions are tried by the vates modeler only")]
+    #[error("adds basis functions to the vates modeler")]
     TermsNeedVates,
     /// A basis function that cannot be read.
     #[error("{0}")]
@@ -114,9 +114,78 @@ pub enum JobError {
     },
 }
 
+impl diag::Advise for JobError {
+    /// A series that cannot be modelled is an error in the data ([`FitError`]'s advice), as
+    /// too many points ([`GridError::TooManyPoints`], a limit); the others are usage errors
+    /// whose message says what to change.
+    fn advice(&self) -> Option<diag::Advice> {
+        match self {
+            JobError::Series { error, .. } => diag::Advise::advice(error),
+            JobError::Grid(GridError::TooManyPoints { .. }) => Some(diag::Advice::fix("")),
+            JobError::Unbound { name } => Some(diag::Advice::usage(format!(
+                "give every parameter one, e.g. {{define}} {name}=…"
+            ))),
+            JobError::TermsNeedVates => Some(diag::Advice::usage("drop {modeler} extrap")),
+            _ => None,
+        }
+    }
+}
+
+impl JobError {
+    /// The input the message is about, as a key of [`diag::Advice`], and what joins it to
+    /// the message (`callpath`, `": "`: the command line shows `--callpath: no callpath …`);
+    /// `None` for a binding's name (the front end shows the binding as given) and a
+    /// series (the file).
+    pub fn input(&self) -> Option<(&'static str, &'static str)> {
+        Some(match self {
+            JobError::UnknownCallpath(_) => ("callpath", ": "),
+            JobError::UnknownMetric(_) => ("metric", ": "),
+            JobError::UnknownTimes { .. } => ("times", " "),
+            JobError::Unbound { .. } => ("define", " "),
+            JobError::Grid(_) => ("define", ": "),
+            JobError::Point { .. } => ("predict", " "),
+            JobError::TermsNeedVates | JobError::Term(_) => ("term", " "),
+            JobError::UnknownParam { .. } | JobError::Series { .. } => return None,
+        })
+    }
+}
+
+/// Why [`Fitted::plot_one`] draws nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotRefusal {
+    /// More than one series was modelled.
+    #[error("draws one series but {0} were modelled")]
+    Several(usize),
+    /// The series cannot be drawn (more than one parameter).
+    #[error(transparent)]
+    Plot(PlotError),
+}
+
+impl diag::Advise for PlotRefusal {
+    /// Choose a series, or a file of one parameter (usage errors).
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::usage(match self {
+            PlotRefusal::Several(_) => "choose one with {callpath} and {metric}",
+            PlotRefusal::Plot(_) => "plot a one-parameter file, or omit {plot}",
+        }))
+    }
+}
+
+impl PlotRefusal {
+    /// The input the message is about (the plot), and what joins it to the message.
+    pub fn input(&self) -> Option<(&'static str, &'static str)> {
+        Some(match self {
+            PlotRefusal::Several(_) => ("plot", " "),
+            PlotRefusal::Plot(_) => ("plot", ": "),
+        })
+    }
+}
+
 /// The models of a run and the points they predict.
 #[derive(Clone, Debug)]
 pub struct Fitted {
+    /// The search that chose the models.
+    pub modeler: crate::run::Modeler,
     /// The parameters' names.
     pub names: Vec<String>,
     /// The series modelled, in the file's order.
@@ -128,6 +197,15 @@ pub struct Fitted {
 }
 
 impl Job {
+    /// A run of the default search over the series of a file read as asked (the metrics
+    /// chosen kept), predicting nowhere.
+    pub fn loaded(l: crate::read::Loaded) -> Self {
+        Job {
+            metrics: l.metrics,
+            ..Job::new(l.experiment)
+        }
+    }
+
     /// A run of the default search over every series, predicting nowhere.
     pub fn new(experiment: Experiment) -> Self {
         Job {
@@ -208,6 +286,7 @@ impl Job {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Fitted {
+            modeler: opts.modeler,
             names,
             series: e.series,
             models,
@@ -233,9 +312,33 @@ impl Fitted {
             .collect()
     }
 
+    /// The report in `format`: the models with their predictions, or with `rank` (text
+    /// only) the ranking by growth.
+    pub fn report(&self, format: report::Format, rank: bool) -> String {
+        let (names, entries) = (&self.names, self.entries());
+        let modeler = diag::Choice::name(self.modeler);
+        match format {
+            report::Format::Latex => report::latex(names, &entries),
+            report::Format::Json => report::json_text(&report::json(modeler, names, &entries)),
+            report::Format::Text if rank => report::rank_text(names, &self.ranked()),
+            report::Format::Text => report::text(modeler, names, &entries),
+        }
+    }
+
     /// The models, fastest growing first.
     pub fn ranked(&self) -> Vec<&SeriesModel> {
         report::rank(&self.models.iter().collect::<Vec<_>>())
+    }
+
+    /// [`Fitted::plot`], refusing what it cannot draw.
+    ///
+    /// # Errors
+    /// A [`PlotRefusal`].
+    pub fn plot_one(&self) -> Result<String, PlotRefusal> {
+        match self.plot() {
+            None => Err(PlotRefusal::Several(self.models.len())),
+            Some(r) => r.map_err(PlotRefusal::Plot),
+        }
     }
 
     /// The SVG plot of the one series modelled, extrapolated to the largest point.
@@ -349,6 +452,84 @@ mod tests {
             ..Job::new(experiment())
         };
         assert!(matches!(m.run(), Err(JobError::UnknownMetric(_))));
+    }
+
+    #[test]
+    fn errors_name_their_input_and_say_whose_fault_they_are() {
+        use diag::Advise;
+        let unbound = Job {
+            bindings: vec![bind("p=1")],
+            ..Job::new(experiment())
+        };
+        let e = unbound.run().unwrap_err();
+        assert_eq!(e.input(), Some(("define", " ")));
+        assert_eq!(e.to_string(), "binds no value for the parameter `n`");
+        assert_eq!(
+            e.advice().unwrap(),
+            diag::Advice::usage("give every parameter one, e.g. {define} n=…")
+        );
+        let many = Job {
+            bindings: vec![bind("p=1..200"), bind("n=1..200")],
+            ..Job::new(experiment())
+        };
+        let e = many.run().unwrap_err();
+        assert_eq!(
+            (e.input(), e.advice()),
+            (Some(("define", ": ")), Some(diag::Advice::fix("")))
+        );
+        let extrap = Job {
+            terms: vec!["2^p".into()],
+            options: RunOptions {
+                modeler: crate::run::Modeler::Extrap,
+                ..RunOptions::default()
+            },
+            ..Job::new(experiment())
+        };
+        let e = extrap.run().unwrap_err();
+        assert_eq!(e.advice().unwrap().fix, "drop {modeler} extrap");
+    }
+
+    #[test]
+    fn reports_and_plots_of_a_run() {
+        let f = Job {
+            points: vec!["p=8,n=10".into()],
+            options: RunOptions {
+                bootstrap: 0,
+                ..RunOptions::default()
+            },
+            ..Job::new(experiment())
+        }
+        .run()
+        .unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&f.report(report::Format::Json, false)).unwrap();
+        assert_eq!(json["modeler"], "vates");
+        assert!(f
+            .report(report::Format::Latex, false)
+            .starts_with("\\begin{align*}"));
+        assert!(matches!(f.plot_one(), Err(PlotRefusal::Plot(_))));
+        let two = Job {
+            metrics: Vec::new(),
+            ..Job::new(
+                read::read(
+                    read::Format::Csv,
+                    "t.csv",
+                    "p,a,b\n1,1,5\n2,2,3\n4,4,1\n",
+                    &read::csv::CsvOptions {
+                        metrics: vec!["a".into(), "b".into()],
+                        ..Default::default()
+                    },
+                )
+                .unwrap(),
+            )
+        }
+        .run()
+        .unwrap();
+        let e = two.plot_one().unwrap_err();
+        assert_eq!(
+            (e.to_string().as_str(), e.input()),
+            ("draws one series but 2 were modelled", Some(("plot", " ")))
+        );
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub mod run;
 pub mod stats;
 pub mod vates;
 
-pub use error::FitError;
+pub use error::{FitError, RANGE_HELP};
 pub use lars::{
     cv_curve, lasso_lars_cv, lasso_lars_path, CvCurve, LarsOptions, LarsPath, LassoLarsCv,
     LassoLarsCvOptions,

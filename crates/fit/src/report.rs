@@ -10,6 +10,40 @@ use trace::text::num;
 use crate::model::{Basis, Fitted, Model};
 use crate::run::{Prediction, SeriesModel};
 
+/// The formats of a report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned text.
+    #[default]
+    Text,
+    /// One JSON object.
+    Json,
+    /// LaTeX equations.
+    Latex,
+}
+
+diag::choices!(Format {
+    Text = "text": "Aligned text for people",
+    Json = "json": "One JSON object (documented schema)",
+    Latex = "latex": "LaTeX equations, one per series",
+});
+
+/// `v` as pretty JSON ending with a newline.
+pub(crate) fn json_text(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).expect("a JSON value with string keys encodes");
+    s.push('\n');
+    s
+}
+
+/// The report of a regression on basis functions in `format` (LaTeX is not one of its
+/// formats: the text is given); `method` is the regression's name.
+pub fn regression(f: &crate::basis::BasisFit, format: Format, method: &str) -> String {
+    match format {
+        Format::Json => json_text(&regression_json(f)),
+        _ => regression_text(f, method),
+    }
+}
+
 /// A model in compact text: `2.818 + 0.4827·p^(5/4)·log2(p)`.
 pub fn model_text(m: &Model, names: &[String]) -> String {
     let mut s = num(m.constant);

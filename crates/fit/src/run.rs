@@ -20,15 +20,10 @@ pub enum Modeler {
     Extrap,
 }
 
-impl Modeler {
-    /// The modeler's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Modeler::Vates => "vates",
-            Modeler::Extrap => "extrap",
-        }
-    }
-}
+diag::choices!(Modeler {
+    Vates = "vates": "Relative-error fits of up to two terms, chosen by cross-validation and a lack-of-fit test against the repetitions (the default)",
+    Extrap = "extrap": "Extra-P 4.2.5's default modelers, for parity",
+});
 
 /// Options of [`model_experiment`].
 #[derive(Clone, Debug, PartialEq)]

@@ -1,25 +1,21 @@
-//! `vates collectives`: MacDonald's collective-communication models fitted to measurement
-//! tables (CSV, OSU, IMB); `vates probe --mpi` measures one here and fits it through
-//! [`fit_and_write`]. The manual is in `docs/cli.md`.
+//! `vates collectives`: MacDonald's collective models, skeletons and micro-analysis;
+//! `vates probe --mpi` fits its table through [`write_report`]. Manual: `docs/cli.md`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::{Subcommand, ValueEnum};
-use collectives::model::{Criterion, Fitting, OpModel, Options};
-use collectives::{report, Form, Source, Statistic, Table};
+use clap::Subcommand;
+use collectives::lower::{analyse_points, message_costs_of, CostsError, Networks};
+use collectives::micro::{self, thesis::Platform};
+use collectives::model::{Criterion, Fitting, Options};
+use collectives::points::{self, PointsError};
+use collectives::{report, skeleton, table, Form, Statistic, Table, TableError};
+use etccs::job::{Job as Etccs, Results};
 
-use crate::error::{CliError, Result};
-
-mod count;
-mod points;
-mod skeleton;
-pub use count::CountArgs;
-use points::{grid, points};
-pub use skeleton::SkeletonArgs;
-
-/// The largest measurement file read (bytes, 64 MiB): a million timed runs.
-const MAX_INPUT: usize = 64 << 20;
+use crate::error::{note, print, write_file, CliError, Result};
+use crate::fit::{bindings, flagged, keyed};
+use crate::input::{read_text, Define};
+pub use collectives::report::Format as ReportFormat;
 
 /// `vates collectives` subcommands.
 #[derive(Subcommand, Debug)]
@@ -48,7 +44,7 @@ pub struct FitArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// The number of processes the OSU outputs ran on (their text does not say).
-    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=i64::from(collectives::table::MAX_P)))]
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=i64::from(table::MAX_P)))]
     osu_np: Option<u32>,
     /// Only these operations (comma-separated: barrier,broadcast,…).
     #[arg(long = "op", value_name = "OP", value_delimiter = ',')]
@@ -75,7 +71,7 @@ pub struct FitArgs {
     /// Predict the chosen models at points: `-D p=512 -D d=1000`, each a value, a list
     /// (`p=2,4,8`) or a range (`d=1..1000:100`); the grid of every combination.
     #[arg(short = 'D', value_name = "NAME=VALUES", value_parser = crate::input::parse_define)]
-    define: Vec<crate::input::Define>,
+    define: Vec<Define>,
     /// Predict the chosen models at a point, `p=VALUE,d=VALUE` (repeatable; the older
     /// spelling of -D).
     #[arg(long, value_name = "p=P,d=D")]
@@ -85,27 +81,88 @@ pub struct FitArgs {
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    #[arg(long, value_parser = crate::input::choice::<ReportFormat>(), default_value = "text")]
     format: ReportFormat,
 }
 
-/// `--format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
-    /// Aligned text.
-    Text,
-    /// JSON (documented in docs/cli.md).
-    Json,
-    /// LaTeX: the chosen models as an align* environment.
-    Latex,
+/// Options of `vates collectives skeleton`.
+#[derive(clap::Args, Debug)]
+pub struct SkeletonArgs {
+    /// The skeleton (lines: `param NAME = EXPR`, `OPERATION SIZE`, `compute TIME`,
+    /// `loop COUNT` … `end`; docs/cli.md).
+    #[arg(value_name = "SKELETON")]
+    skeleton: PathBuf,
+    /// Measurement tables of the collectives it uses (as `collectives fit` reads them).
+    #[arg(long = "table", required = true, value_name = "FILE")]
+    tables: Vec<PathBuf>,
+    /// The number of processes the OSU outputs ran on.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=i64::from(table::MAX_P)))]
+    osu_np: Option<u32>,
+    /// The points: `-D p=2,4,8` (required), and the skeleton's parameters (`-D n=512`),
+    /// each a value, a list or a range; every combination is predicted.
+    #[arg(short = 'D', value_name = "NAME=VALUES", value_parser = crate::input::parse_define, required = true)]
+    define: Vec<Define>,
+    /// What the models' least squares minimise.
+    #[arg(long, value_parser = crate::input::choice::<Fitting>(), default_value = "relative")]
+    fitting: Fitting,
+    /// The value of each measured point's repetitions that is interpolated and fitted.
+    #[arg(long, value_parser = crate::input::choice::<Statistic>(), default_value = "median")]
+    statistic: Statistic,
+    /// Also lower the skeleton to an Eager Timed CCS model at each point and analyse it on
+    /// a bus (one transfer at a time), a perfect network (no contention), or both: the
+    /// contention the collective models leave out (thesis chapter 4's two extremes).
+    #[arg(long, value_parser = crate::input::choice::<Networks>())]
+    etccs: Option<Networks>,
+    /// With --etccs: a message's start-up on its sender, in the tables' time unit
+    /// (default: the constant of `a + c·d` fitted to the tables' send-receive).
+    #[arg(long, value_name = "T", requires = "etccs")]
+    message_start: Option<f64>,
+    /// With --etccs: the network time per integer of a message (default: the slope of that
+    /// fit).
+    #[arg(long, value_name = "T", requires = "etccs")]
+    message_per_item: Option<f64>,
+    /// With --etccs: the most states an analysis explores.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "etccs",
+        default_value_t = 1_000_000
+    )]
+    max_states: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
+    format: crate::Format,
+}
+
+/// Options of `vates collectives count`.
+#[derive(clap::Args, Debug)]
+pub struct CountArgs {
+    /// The fragment: the Fortran 77 subset of the thesis' Table 2-2 (DO loops with symbolic
+    /// bounds, assignments to INTEGER and REAL scalars and arrays), fixed or free form.
+    #[arg(value_name = "FRAGMENT")]
+    fragment: PathBuf,
+    /// The values of the fragment's parameters (the names its loop bounds read):
+    /// `-D N=1000`.
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = crate::input::parse_define)]
+    define: Vec<Define>,
+    /// Predict the time on one of the thesis' platforms (its operation times, Table 2-5;
+    /// Table 2-13 with --optimised). Needs -D for every parameter.
+    #[arg(long, value_parser = crate::input::choice::<Platform>(), requires = "define")]
+    platform: Option<Platform>,
+    /// With --platform: the operation times of optimised code (Table 2-13).
+    #[arg(long, requires = "platform")]
+    optimised: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = crate::Format::Text)]
+    format: crate::Format,
 }
 
 /// Runs a `vates collectives` command.
 pub fn run(cmd: CollectivesCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         CollectivesCommand::Fit(a) => fit(a, out),
-        CollectivesCommand::Skeleton(a) => skeleton::run(a, out),
-        CollectivesCommand::Count(a) => count::run(a, out),
+        CollectivesCommand::Skeleton(a) => skeleton(a, out),
+        CollectivesCommand::Count(a) => count(a, out),
     }
 }
 
@@ -113,89 +170,54 @@ pub fn run(cmd: CollectivesCommand, out: &mut dyn Write) -> Result<()> {
 fn read_tables(files: &[PathBuf], osu_np: Option<u32>) -> Result<Table> {
     let mut table = Table::new("", "");
     for path in files {
-        let text = termio::files::read_text(
-            path,
-            MAX_INPUT,
-            "a measurement table",
-            "; keep fewer repetitions per point",
-        )?;
-        let source = Source::sniff(&text);
-        if source == Source::Osu && osu_np.is_none() {
-            return Err(CliError::usage(format!(
-                "`{}` is the output of an OSU test, which does not say how many processes \
-                 ran: give it with --osu-np P",
-                path.display()
-            )));
-        }
+        let what = "a measurement table";
+        let text = read_text(path, table::MAX_BYTES, what, table::TOO_LARGE)?;
         let name = path.display().to_string();
-        let t = collectives::read(source, &name, &text, osu_np.unwrap_or(0))?;
-        table.merge(t).map_err(|m| {
-            CliError::with_help(
-                format!("`{name}`: {m}"),
-                "fit tables of one unit together (the thesis' tables and `probe --mpi` count \
-                 integers; OSU and IMB count bytes)",
-            )
+        table.add(&name, &text, osu_np).map_err(|e| match e {
+            TableError::Read(e) => e.into(),
+            TableError::OsuNeedsP { .. } => {
+                CliError::usage(format!("{e}: give it with --osu-np P"))
+            }
+            e => flagged("", &e),
         })?;
     }
     Ok(table)
 }
 
+/// Runs `vates collectives fit`.
 fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     let mut table = read_tables(&a.files, a.osu_np)?;
-    if !a.ops.is_empty() {
-        let ops: Vec<String> = a
-            .ops
-            .iter()
-            .map(|o| collectives::table::op_name(o))
-            .collect();
-        let known: Vec<String> = table.groups().into_iter().map(|g| g.op).collect();
-        if let Some(o) = ops.iter().find(|o| !known.contains(o)) {
-            return Err(CliError::usage(format!(
-                "--op `{o}`: the tables have {}{}",
-                known.join(", "),
-                did_you_mean(o, known.iter().map(String::as_str))
-            )));
-        }
-        table.rows.retain(|r| ops.contains(&r.op));
-    }
-    let opts = options(&a)?;
-    if let Some(dir) = &a.plot {
-        plot_dir(dir)?;
-    }
-    let mut points = points(&a.predict)?;
-    points.extend(grid(&a.define, &table)?);
-    write_report(&table, &opts, &points, a.format, a.plot.as_deref(), out)
-}
-
-/// The fitting options the flags ask for.
-fn options(a: &FitArgs) -> Result<Options> {
-    let forms = a
-        .forms
-        .iter()
-        .map(|name| {
-            Form::named(name).ok_or_else(|| {
-                CliError::usage(format!(
-                    "--form `{name}`: the forms are {}{}",
-                    Form::names().join(", "),
-                    did_you_mean(name, Form::names())
-                ))
-            })
-        })
-        .collect::<Result<Vec<Form>>>()?;
-    Ok(Options {
-        forms,
+    table.keep_ops(&a.ops).map_err(|e| flagged("--op ", &e))?;
+    let opts = Options {
+        forms: Form::all_named(&a.forms).map_err(|e| flagged("--form ", &e))?,
         statistic: a.statistic,
         criterion: a.criterion,
         fitting: a.fitting,
         max_regimes: usize::from(a.regimes),
-    })
+    };
+    if let Some(dir) = &a.plot {
+        plot_dir(dir)?;
+    }
+    let points = points::parse_points(&a.predict);
+    let mut points = points.map_err(|e| points_error("--predict", e))?;
+    let grid = points::table_points(&bindings(&a.define), &table);
+    points.extend(grid.map_err(|e| points_error("-D", e))?);
+    write_report(&table, &opts, &points, a.format, a.plot.as_deref(), out)
 }
 
-/// ` (did you mean `x`?)` for a misspelt name, or nothing.
-fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    diag::did_you_mean(&diag::suggest(name, known))
-        .map(|s| format!("; {s}"))
-        .unwrap_or_default()
+/// A points error as a message naming `flag` (`-D` or `--predict`).
+fn points_error(flag: &str, e: PointsError) -> CliError {
+    match e {
+        PointsError::MissingP => {
+            CliError::usage(format!("{flag}: give the processes, -D p=VALUES"))
+        }
+        PointsError::MissingD { ops } => CliError::usage(format!(
+            "{flag}: give the message size too, -D d=VALUE: {} carry data",
+            ops.join(", ")
+        )),
+        PointsError::Grid(_) => flagged(&format!("{flag}: "), &e),
+        e => flagged(&format!("{flag} "), &e),
+    }
 }
 
 /// Fits `table` and writes the report in `format` to `out`, and the plots into `plot_dir`.
@@ -207,43 +229,14 @@ pub fn write_report(
     plot_dir: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let models = collectives::fit_table(table, opts);
-    if let Some(m) = models.iter().find(|m| m.best().is_none()) {
-        let why: Vec<String> = m
-            .skipped
-            .iter()
-            .map(|s| format!("{}: {}", s.form, s.reason))
-            .collect();
-        return Err(CliError::with_help(
-            format!(
-                "no form could be fitted to {}: {}",
-                m.group.label(),
-                why.join("; ")
-            ),
-            "measure more points (process counts and sizes), or choose the operations with --op",
-        ));
-    }
+    let models = collectives::fit_all(table, opts).map_err(|e| flagged("", &e))?;
     if let Some(dir) = plot_dir {
-        write_plots(&models, table, dir)?;
-    }
-    let text = match format {
-        ReportFormat::Text => {
-            let mut s = report::text(&models, &table.time_unit, &table.size_unit);
-            s.push_str(&report::predictions_text(
-                &report::predictions(&models, points),
-                &table.time_unit,
-            ));
-            s
+        self::plot_dir(dir)?;
+        for (name, svg) in report::plots(&models, table).map_err(|e| flagged("", &e))? {
+            write_file(&dir.join(name), svg.as_bytes())?;
         }
-        ReportFormat::Json => crate::error::json_text(&report::report(
-            &models,
-            &table.time_unit,
-            &table.size_unit,
-            points,
-        ))?,
-        ReportFormat::Latex => report::latex(&models, &table.time_unit),
-    };
-    crate::error::print(out, &text)
+    }
+    print(out, &report::render(&models, table, points, format))
 }
 
 /// Creates the plot directory `dir` (if missing); an error names it when it is a file or
@@ -258,33 +251,58 @@ pub fn plot_dir(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| CliError::write(dir, &e))
 }
 
-/// One SVG per operation into `dir`: `broadcast.svg`, `broadcast-T3D.svg`,
-/// `broadcast-shared.svg`.
-fn write_plots(models: &[OpModel], table: &Table, dir: &Path) -> Result<()> {
-    plot_dir(dir)?;
-    for m in models {
-        let mut name = m.group.op.clone();
-        if !m.group.platform.is_empty() {
-            name.push('-');
-            name.push_str(&m.group.platform);
-        }
-        if m.group.shared {
-            name.push_str("-shared");
-        }
-        let name: String = name
-            .chars()
-            .map(|c| {
-                if c.is_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let svg = report::plot(m, &table.time_unit, &table.size_unit).map_err(|e| {
-            CliError::msg(format!("cannot draw the plot of {}: {e}", m.group.label()))
+/// Runs `vates collectives skeleton`.
+fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
+    let (limit, advice) = (skeleton::MAX_BYTES, skeleton::TOO_LARGE);
+    let text = read_text(&a.skeleton, limit, "a skeleton", advice)?;
+    let name = a.skeleton.display().to_string();
+    let located = |e: skeleton::SkeletonError| CliError::Report(miette::Report::new(e));
+    let skel = skeleton::parse(&name, &text).map_err(located)?;
+    let table = read_tables(&a.tables, a.osu_np)?;
+    skel.check_with((&name, &text), &table).map_err(located)?;
+    let points = skel.points(&bindings(&a.define));
+    let points = points.map_err(|e| points_error("-D", e))?;
+    let opts = Options {
+        statistic: a.statistic,
+        fitting: a.fitting,
+        ..Options::default()
+    };
+    let mut predicted = skeleton::predict(&skel, &table, &opts, &points).map_err(located)?;
+    if let Some(networks) = a.etccs {
+        let given = (a.message_start, a.message_per_item);
+        let costs = message_costs_of(&table, opts.statistic, given).map_err(|e| match e {
+            CostsError::Invalid { .. } => CliError::usage(
+                "--message-start and --message-per-item are times, finite and not negative",
+            ),
+            e => flagged("--etccs: ", &e),
         })?;
-        crate::error::write_file(&dir.join(format!("{name}.svg")), svg.as_bytes())?;
+        note(&format!("note: --etccs: {costs}"));
+        analyse_points(&skel, &costs, networks, &mut predicted, &mut |model| {
+            let job = Etccs {
+                max_states: a.max_states,
+                ..Etccs::new("lowered.etccs", model)
+            };
+            match job.run() {
+                Ok(Results::One(one)) => Ok(one.concrete().first().map_or((0, None), |an| {
+                    (an.states, an.exec.keys().last().map(expr::number::to_f64))
+                })),
+                Ok(_) => Err("more than one analysis".into()),
+                Err(e) => Err(format!("{e} (raise --max-states, or a smaller p)")),
+            }
+        });
     }
-    Ok(())
+    print(out, &predicted.render(a.format == crate::Format::Json))
+}
+
+/// Runs `vates collectives count`.
+fn count(a: CountArgs, out: &mut dyn Write) -> Result<()> {
+    let limit = micro::Limits::default().max_bytes;
+    let text = read_text(&a.fragment, limit, "a Fortran fragment", micro::TOO_LARGE)?;
+    let f = micro::analyse_text(&a.fragment.display().to_string(), &text)
+        .map_err(|e| CliError::Report(miette::Report::new(e)))?;
+    let point = crate::input::single_values(&a.define, "collectives count", None)?;
+    let platform = a.platform.map(|p| (p, a.optimised));
+    let report = micro::report::count_at(&f, &point, platform);
+    let report = report.map_err(|e| keyed(e.input(), &e))?;
+    print(out, &report.render(a.format == crate::Format::Json))
 }

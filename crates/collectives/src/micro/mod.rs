@@ -37,6 +37,10 @@ pub use names::Names;
 pub use ops::{Counts, Op, OpTimes, OPS};
 pub use source::{Form, Limits};
 
+/// The advice for a fragment over [`Limits::max_bytes`] (appended to the message).
+pub const TOO_LARGE: &str =
+    "; the micro-analysis reads fragments (a few loops), not whole programs";
+
 /// A fragment read and counted: its tree, its names and its counts of the nine operations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fragment {

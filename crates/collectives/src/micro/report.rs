@@ -119,6 +119,95 @@ pub fn count_report(
     })
 }
 
+/// Why a fragment's counts cannot be had at the values given.
+#[derive(Debug, thiserror::Error)]
+pub enum CountError {
+    /// A loop bound that is not a whole number from 0 to 1e15.
+    #[error("{name}={}: a loop bound is a whole number from 0 to 1e15", num(*.value))]
+    NotWhole {
+        /// The parameter.
+        name: String,
+        /// Its value.
+        value: f64,
+    },
+    /// A name that is not one of the fragment's parameters.
+    #[error("{name}: the fragment's parameters are {}{}", if params.is_empty() { "none".to_string() } else { params.join(", ") }, crate::did_you_mean(name, params.iter().map(String::as_str)))]
+    Unknown {
+        /// The name.
+        name: String,
+        /// The fragment's parameters.
+        params: Vec<String>,
+    },
+    /// The counts cannot be evaluated at the point.
+    #[error(transparent)]
+    Point(#[from] PointError),
+}
+
+impl diag::Advise for CountError {
+    /// None: usage errors whose message says what is wrong.
+    fn advice(&self) -> Option<diag::Advice> {
+        None
+    }
+}
+
+impl CountError {
+    /// The input the message is about (the values, key `define`) and what joins it.
+    pub fn input(&self) -> Option<(&'static str, &'static str)> {
+        match self {
+            CountError::Point(_) => Some(("define", ": ")),
+            _ => Some(("define", " ")),
+        }
+    }
+}
+
+/// The report of `f` at the values `point` (checked: whole numbers from 0 to 1e15, each a
+/// parameter of the fragment), predicted on `platform` (with the operation times of
+/// optimised code when its flag is set) when given.
+///
+/// # Errors
+/// A [`CountError`].
+pub fn count_at(
+    f: &Fragment,
+    point: &[(expr::Name, expr::Rational)],
+    platform: Option<(super::thesis::Platform, bool)>,
+) -> Result<CountReport, CountError> {
+    let point: Vec<(String, f64)> = point
+        .iter()
+        .map(|(n, v)| (n.to_string(), expr::number::to_f64(v)))
+        .collect();
+    if let Some((n, v)) = point
+        .iter()
+        .find(|(_, v)| v.fract() != 0.0 || *v < 0.0 || *v > 1e15)
+    {
+        return Err(CountError::NotWhole {
+            name: n.clone(),
+            value: *v,
+        });
+    }
+    if let Some((n, _)) = point.iter().find(|(n, _)| !f.names.params.contains(n)) {
+        return Err(CountError::Unknown {
+            name: n.clone(),
+            params: f.names.params.iter().cloned().collect(),
+        });
+    }
+    let times = platform.map(|(p, optimised)| p.times(optimised));
+    Ok(count_report(
+        f,
+        &point,
+        times.as_ref().map(|(n, t)| (*n, t)),
+    )?)
+}
+
+impl CountReport {
+    /// The report as text ([`count_text`]) or as pretty JSON ending with a newline.
+    pub fn render(&self, json: bool) -> String {
+        match json {
+            true => crate::report::json_text(self),
+            false => count_text(self),
+        }
+    }
+}
+
 /// The report as text: a table of the counts (symbolic, and at the point), then the
 /// prediction.
 pub fn count_text(r: &CountReport) -> String {
@@ -340,6 +429,37 @@ pub fn study_text(study: &super::platform::study::Study, fragments: &[super::Fra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_at_a_point_check_its_values() {
+        let f = crate::micro::analyse_text(
+            "f.f",
+            "      DO I = 1, N\n        X(I) = Y(I)\n      END DO\n",
+        )
+        .unwrap();
+        let n = |v: i64| {
+            vec![(
+                expr::Name::from("N"),
+                expr::Rational::from_integer(v.into()),
+            )]
+        };
+        let e = count_at(&f, &n(-5), None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "N=-5: a loop bound is a whole number from 0 to 1e15"
+        );
+        let m = vec![(
+            expr::Name::from("M"),
+            expr::Rational::from_integer(5.into()),
+        )];
+        let e = count_at(&f, &m, None).unwrap_err();
+        assert_eq!(e.to_string(), "M: the fragment's parameters are N");
+        assert_eq!(e.input(), Some(("define", " ")));
+        let sun = super::super::thesis::Platform::Sun;
+        let r = count_at(&f, &n(1000), Some((sun, false))).unwrap();
+        assert_eq!(r.prediction.as_ref().unwrap().platform, "SUN 4/50");
+        assert!(r.render(true).ends_with("}\n"));
+    }
 
     #[test]
     fn fragment_a_at_n_1000_on_the_sun() {

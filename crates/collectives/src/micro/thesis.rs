@@ -5,6 +5,31 @@
 /// The three platforms, in the tables' column order.
 pub const PLATFORMS: [&str; 3] = ["SUN 4/50", "DEC 3300L", "SGI Indigo2"];
 
+/// The three platforms by name, in [`PLATFORMS`]' order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Platform {
+    /// SUN 4/50.
+    Sun,
+    /// DEC 3300L.
+    Dec,
+    /// SGI Indigo2.
+    Sgi,
+}
+
+diag::choices!(Platform {
+    Sun = "sun": "SUN 4/50",
+    Dec = "dec": "DEC 3300L",
+    Sgi = "sgi": "SGI Indigo2",
+});
+
+impl Platform {
+    /// Its name in the tables ([`PLATFORMS`]) and its operation times ([`times`]).
+    pub fn times(self, optimised: bool) -> (&'static str, super::OpTimes) {
+        let i = self as usize;
+        (PLATFORMS[i], times(i, optimised).expect("three platforms"))
+    }
+}
+
 /// The vector lengths of Tables 2-7 and 2-14.
 pub const LENGTHS: [i64; 5] = [10, 100, 1000, 10_000, 100_000];
 

@@ -14,6 +14,14 @@ pub use error::{ReadError, ReadErrorKind};
 
 use crate::Measurement;
 
+/// The largest measurement file a front end should read (bytes, 256 MiB): millions of
+/// runs, and memory for their values stays well under a gigabyte.
+pub const MAX_BYTES: usize = 256 << 20;
+
+/// The advice for a measurement file over [`MAX_BYTES`] (appended to the message).
+pub const TOO_LARGE: &str = "; a file of measurements this large is more runs than a model \
+     needs: keep a few repetitions per point, or split it by callpath or metric";
+
 /// The formats the readers read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -24,6 +32,12 @@ pub enum Format {
     /// CSV with one row per run.
     Csv,
 }
+
+diag::choices!(Format {
+    Text = "text": "Extra-P's text format (PARAMETER / POINTS / REGION / METRIC / DATA)",
+    Jsonl = "jsonl": "Extra-P's JSON Lines (`{\"params\": {...}, \"value\": ...}` per line)",
+    Csv = "csv": "CSV with a header, one row per run",
+});
 
 impl Format {
     /// The format of a file with this extension and text: `.txt`, `.jsonl`/`.ndjson`,
@@ -66,6 +80,148 @@ pub fn read(
         Format::Text => text::read(name, text),
         Format::Jsonl => jsonl::read(name, text),
         Format::Csv => csv::read(name, text, csv),
+    }
+}
+
+/// What to read a measurement file as: its name and extension, the format when the user
+/// chose one, and the CSV columns chosen (names the file must have).
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    /// The file's name in messages.
+    pub name: String,
+    /// Its extension, which tells the format when none is chosen ([`Format::guess`]).
+    pub extension: Option<String>,
+    /// The format chosen, if any.
+    pub format: Option<Format>,
+    /// CSV: the parameter columns (none: [`csv::CsvOptions`]' default); other formats name
+    /// their parameters themselves, and refuse any ([`LoadError::ParamsNeedCsv`]).
+    pub params: &'a [String],
+    /// The metrics: CSV columns, or the metrics of the series kept in other formats.
+    pub metrics: &'a [String],
+}
+
+/// A measurement file read as a [`Request`] asked.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The measurements.
+    pub experiment: Experiment,
+    /// The format read.
+    pub format: Format,
+    /// The metrics whose series to keep (CSV reads only the chosen columns already).
+    pub metrics: Vec<String>,
+    /// Which CSV columns were taken for what when none were chosen: ``reading the CSV
+    /// columns `p` as parameters and `time` as metrics``.
+    pub guessed: Option<String>,
+}
+
+/// Why a measurement file cannot be read as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file is malformed.
+    #[error(transparent)]
+    Read(ReadError),
+    /// A CSV column chosen as a parameter (`key` `param`) or a metric (`metric`) that the
+    /// file lacks: the message and its hint.
+    #[error("{}{}", .error.message, .error.help.as_deref().map(|h| format!("; {h}")).unwrap_or_default())]
+    Column {
+        /// The input that named it: `param` or `metric`.
+        key: &'static str,
+        /// The reader's error.
+        error: ReadError,
+    },
+    /// Parameters chosen for a format that names its own.
+    #[error("chooses CSV columns; Extra-P files name their parameters themselves")]
+    ParamsNeedCsv,
+}
+
+impl diag::Advise for LoadError {
+    /// None: a column or parameters chosen wrongly are usage errors whose message says what
+    /// to change, and a malformed file's error is located.
+    fn advice(&self) -> Option<diag::Advice> {
+        None
+    }
+}
+
+impl LoadError {
+    /// The input the message is about, as a key of [`diag::Advice`], and what joins it to
+    /// the message (`metric`, `": "`); `None` for a malformed file.
+    pub fn input(&self) -> Option<(&'static str, &'static str)> {
+        match self {
+            LoadError::Read(_) => None,
+            LoadError::Column { key, .. } => Some((key, ": ")),
+            LoadError::ParamsNeedCsv => Some(("param", " ")),
+        }
+    }
+}
+
+impl<'a> Request<'a> {
+    /// The request for the file at `path` (its name and extension: the file is not opened).
+    pub fn of_path(
+        path: &std::path::Path,
+        format: Option<Format>,
+        params: &'a [String],
+        metrics: &'a [String],
+    ) -> Self {
+        Request {
+            name: path.display().to_string(),
+            extension: path.extension().and_then(|e| e.to_str()).map(String::from),
+            format,
+            params,
+            metrics,
+        }
+    }
+
+    /// Reads `text` in the chosen or guessed format.
+    ///
+    /// # Errors
+    /// A [`LoadError`].
+    pub fn read(&self, text: &str) -> Result<Loaded, LoadError> {
+        let format = self
+            .format
+            .unwrap_or_else(|| Format::guess(self.extension.as_deref(), text));
+        let csv = csv::CsvOptions {
+            params: self.params.to_vec(),
+            metrics: self.metrics.to_vec(),
+            callpath: None,
+        };
+        let experiment = read(format, &self.name, text, &csv).map_err(|error| {
+            if error.kind != ReadErrorKind::UnknownName {
+                return LoadError::Read(error);
+            }
+            let named = |n: &String| error.message.contains(&format!("`{}`", short(n)));
+            let key = if self.metrics.iter().any(named) {
+                "metric"
+            } else {
+                "param"
+            };
+            LoadError::Column { key, error }
+        })?;
+        if format != Format::Csv && !self.params.is_empty() {
+            return Err(LoadError::ParamsNeedCsv);
+        }
+        let guessed = (format == Format::Csv && self.params.is_empty() && self.metrics.is_empty())
+            .then(|| {
+                let quoted = |v: Vec<&str>| {
+                    v.iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                format!(
+                    "reading the CSV columns {} as parameters and {} as metrics",
+                    quoted(experiment.parameters.iter().map(String::as_str).collect()),
+                    quoted(experiment.metrics())
+                )
+            });
+        Ok(Loaded {
+            metrics: match format {
+                Format::Csv => Vec::new(),
+                _ => self.metrics.to_vec(),
+            },
+            experiment,
+            format,
+            guessed,
+        })
     }
 }
 
@@ -370,5 +526,58 @@ impl BadNumber {
             }
             _ => "values are decimal numbers such as 12, 0.5 or 1.5e-3",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request<'a>(name: &str, params: &'a [String], metrics: &'a [String]) -> Request<'a> {
+        Request::of_path(std::path::Path::new(name), None, params, metrics)
+    }
+
+    #[test]
+    fn a_request_guesses_the_format_and_says_which_columns_it_took() {
+        let l = request("runs.dat", &[], &[])
+            .read("p,time\n1,2\n2,4\n4,8\n")
+            .unwrap();
+        assert_eq!(l.format, Format::Csv);
+        assert_eq!(
+            l.guessed.as_deref(),
+            Some("reading the CSV columns `p` as parameters and `time` as metrics")
+        );
+        let text = "PARAMETER p\nPOINTS 1 2\nREGION r\nMETRIC time\nDATA 1\nDATA 2\n";
+        let metrics = ["time".to_string()];
+        let l = request("x.txt", &[], &metrics).read(text).unwrap();
+        assert_eq!(
+            (l.format, l.guessed, l.metrics),
+            (Format::Text, None, metrics.to_vec())
+        );
+    }
+
+    #[test]
+    fn a_request_names_the_input_that_is_wrong() {
+        let metrics = ["tme".to_string()];
+        let e = request("r.csv", &[], &metrics)
+            .read("p,time\n1,2\n")
+            .unwrap_err();
+        assert_eq!(e.input(), Some(("metric", ": ")));
+        assert!(
+            e.to_string()
+                .contains("no column `tme`; did you mean `time`?"),
+            "{e}"
+        );
+        let params = ["q".to_string()];
+        let e = request("r.csv", &params, &[])
+            .read("p,time\n1,2\n")
+            .unwrap_err();
+        assert_eq!(e.input(), Some(("param", ": ")));
+        let text = "PARAMETER p\nPOINTS 1\nREGION r\nMETRIC time\nDATA 1\n";
+        let params = ["p".to_string()];
+        let e = request("x.txt", &params, &[]).read(text).unwrap_err();
+        assert!(matches!(e, LoadError::ParamsNeedCsv));
+        assert_eq!(e.input(), Some(("param", " ")));
+        assert_eq!(diag::Choice::name(Format::Jsonl), "jsonl");
     }
 }

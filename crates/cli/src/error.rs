@@ -167,6 +167,27 @@ impl CliError {
     pub fn keyed(e: &dyn diag::Advise) -> Self {
         Self::advised(e).unwrap_or_else(|| CliError::msg(e.message(&spelt)))
     }
+
+    /// `e` after `prefix` (the flag the command knows it is about: `--op `), with its
+    /// advice as [`CliError::advised`] gives it; a usage error when the library gives none
+    /// (a name or value the flag gave).
+    pub fn flagged(prefix: &str, e: &dyn diag::Advise) -> Self {
+        let message = format!("{prefix}{}", e.message(&spelt));
+        match e.advice() {
+            None => CliError::usage(message),
+            Some(a) if a.usage && a.fix.is_empty() => CliError::usage(message),
+            Some(a) if a.usage => CliError::usage(format!("{message}; {}", spell(&a.fix))),
+            Some(a) if a.fix.is_empty() => CliError::msg(message),
+            Some(a) => CliError::with_help(message, spell(&a.fix)),
+        }
+    }
+
+    /// [`CliError::flagged`] after the flag of the error's `input`: its key and what joins
+    /// it to the message (`("define", " ")`).
+    pub fn on_input(input: Option<(&str, &str)>, e: &dyn diag::Advise) -> Self {
+        let flag = input.map(|(key, join)| flag_of(key).unwrap_or_default() + join);
+        Self::flagged(&flag.unwrap_or_default(), e)
+    }
 }
 
 /// Library errors that name inputs by keys become the command's errors by

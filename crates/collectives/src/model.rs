@@ -37,13 +37,13 @@ pub enum Fitting {
 }
 
 diag::choices!(Criterion {
-    CrossValidated = "cv": "Leave-one-out cross-validation.",
-    Fitted = "fitted": "The fitted cells (the thesis' rule).",
+    CrossValidated = "cv": "Leave-one-out cross-validation",
+    Fitted = "fitted": "The fitted cells (the thesis' rule)",
 });
 
 diag::choices!(Fitting {
-    Relative = "relative": "Relative residuals.",
-    Absolute = "absolute": "Absolute residuals (the thesis).",
+    Relative = "relative": "Relative residuals",
+    Absolute = "absolute": "Absolute residuals (the thesis)",
 });
 
 /// What a fit of a table needs besides the table.

@@ -88,9 +88,9 @@ pub enum Statistic {
 }
 
 diag::choices!(Statistic {
-    Median = "median": "The median of the repetitions.",
-    Mean = "mean": "Their mean (the thesis' \"average time\").",
-    Min = "min": "Their minimum (the least disturbed run).",
+    Median = "median": "The median of the repetitions",
+    Mean = "mean": "Their mean (the thesis' \"average time\")",
+    Min = "min": "Their minimum (the least disturbed run)",
 });
 
 impl Statistic {
@@ -231,11 +231,8 @@ impl Table {
         let ops: Vec<String> = ops.iter().map(|o| op_name(o)).collect();
         let known: Vec<String> = self.groups().into_iter().map(|g| g.op).collect();
         if let Some(o) = ops.iter().find(|o| !known.contains(o)) {
-            return Err(UnknownOp {
-                hint: crate::did_you_mean(o, known.iter().map(String::as_str)),
-                op: o.clone(),
-                known,
-            });
+            let known: Vec<&str> = known.iter().map(String::as_str).collect();
+            return Err(UnknownOp::new(o, &known, "the tables have"));
         }
         self.rows.retain(|r| ops.contains(&r.op));
         Ok(())
@@ -256,25 +253,6 @@ impl Table {
             ));
         }
         s
-    }
-}
-
-/// An operation the tables do not have.
-#[derive(Debug, thiserror::Error, PartialEq)]
-#[error("`{op}`: the tables have {}{hint}", known.join(", "))]
-pub struct UnknownOp {
-    /// The operation.
-    pub op: String,
-    /// The operations the tables have (groups, in order).
-    pub known: Vec<String>,
-    /// `; did you mean …?`, or empty.
-    pub hint: String,
-}
-
-impl diag::Advise for UnknownOp {
-    /// None: a usage error whose message lists the operations.
-    fn advice(&self) -> Option<diag::Advice> {
-        None
     }
 }
 
@@ -312,16 +290,39 @@ pub fn op_name(s: &str) -> String {
     }
 }
 
-/// An operation a benchmark does not time ([`ops_among`]).
+/// An operation a table does not have ([`Table::keep_ops`]) or a benchmark does not time
+/// ([`ops_among`]).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("`{given}`: the benchmark times {known}{hint}")]
+#[error("`{given}`: {among} {known}{hint}")]
 pub struct UnknownOp {
-    /// The name as given.
+    /// The name as given (a table's: normalised).
     pub given: String,
-    /// The operations the benchmark times, listed.
+    /// Who has the operations: `the tables have`, `the benchmark times`.
+    pub among: &'static str,
+    /// The operations there are, listed.
     pub known: String,
     /// `; did you mean …?`, or nothing.
     pub hint: String,
+}
+
+impl UnknownOp {
+    /// `given` is not one of `known` (`among` has them); the suggestion is the closest to
+    /// `given`.
+    fn new(given: &str, known: &[&str], among: &'static str) -> Self {
+        UnknownOp {
+            given: given.to_string(),
+            among,
+            known: known.join(", "),
+            hint: crate::did_you_mean(given, known.iter().copied()),
+        }
+    }
+}
+
+impl diag::Advise for UnknownOp {
+    /// None: a usage error whose message lists the operations.
+    fn advice(&self) -> Option<diag::Advice> {
+        None
+    }
 }
 
 /// The operations named by `given`, each normalised by [`op_name`] and one of `known`.
@@ -344,14 +345,7 @@ pub fn ops_among(given: &[String], known: &[&str]) -> Result<Vec<String>, Unknow
             if known.contains(&op.as_str()) {
                 return Ok(op);
             }
-            let hint = diag::did_you_mean(&diag::suggest(g, known.iter().copied()))
-                .map(|s| format!("; {s}"))
-                .unwrap_or_default();
-            Err(UnknownOp {
-                given: g.clone(),
-                known: known.join(", "),
-                hint,
-            })
+            Err(UnknownOp::new(g, known, "the benchmark times"))
         })
         .collect()
 }

@@ -20,8 +20,8 @@ pub enum Engine {
 }
 
 ::diag::choices!(Engine {
-    Bound = "bound": "The symbolic bound T^l (with φ and ω), compiled and evaluated per point.",
-    Sim = "sim": "The discrete-event simulator, one run per point.",
+    Bound = "bound": "The symbolic bound T^l (with φ and ω), compiled and evaluated per point",
+    Sim = "sim": "The discrete-event simulator, one run per point",
 });
 
 /// The largest grid with the simulator.

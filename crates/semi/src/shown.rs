@@ -139,8 +139,8 @@ mod tests {
     use super::*;
     use crate::job::Job;
 
-    fn flags(k: &str) -> String {
-        format!("--{k}")
+    fn flags(k: &str) -> Option<String> {
+        Some(format!("--{k}"))
     }
 
     fn job(text: &str) -> Job {

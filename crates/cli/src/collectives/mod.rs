@@ -13,7 +13,7 @@ use collectives::{report, skeleton, table, Form, Statistic, Table, TableError};
 use etccs::job::{Job as Etccs, Results};
 
 use crate::error::{note, print, write_file, CliError, Result};
-use crate::fit::{bindings, flagged, keyed};
+use crate::fit::bindings;
 use crate::input::{read_text, Define};
 pub use collectives::report::Format as ReportFormat;
 
@@ -178,7 +178,7 @@ fn read_tables(files: &[PathBuf], osu_np: Option<u32>) -> Result<Table> {
             TableError::OsuNeedsP { .. } => {
                 CliError::usage(format!("{e}: give it with --osu-np P"))
             }
-            e => flagged("", &e),
+            e => CliError::flagged("", &e),
         })?;
     }
     Ok(table)
@@ -187,9 +187,11 @@ fn read_tables(files: &[PathBuf], osu_np: Option<u32>) -> Result<Table> {
 /// Runs `vates collectives fit`.
 fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     let mut table = read_tables(&a.files, a.osu_np)?;
-    table.keep_ops(&a.ops).map_err(|e| flagged("--op ", &e))?;
+    table
+        .keep_ops(&a.ops)
+        .map_err(|e| CliError::flagged("--op ", &e))?;
     let opts = Options {
-        forms: Form::all_named(&a.forms).map_err(|e| flagged("--form ", &e))?,
+        forms: Form::all_named(&a.forms).map_err(|e| CliError::flagged("--form ", &e))?,
         statistic: a.statistic,
         criterion: a.criterion,
         fitting: a.fitting,
@@ -215,8 +217,8 @@ fn points_error(flag: &str, e: PointsError) -> CliError {
             "{flag}: give the message size too, -D d=VALUE: {} carry data",
             ops.join(", ")
         )),
-        PointsError::Grid(_) => flagged(&format!("{flag}: "), &e),
-        e => flagged(&format!("{flag} "), &e),
+        PointsError::Grid(_) => CliError::flagged(&format!("{flag}: "), &e),
+        e => CliError::flagged(&format!("{flag} "), &e),
     }
 }
 
@@ -229,10 +231,10 @@ pub fn write_report(
     plot_dir: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let models = collectives::fit_all(table, opts).map_err(|e| flagged("", &e))?;
+    let models = collectives::fit_all(table, opts).map_err(|e| CliError::flagged("", &e))?;
     if let Some(dir) = plot_dir {
         self::plot_dir(dir)?;
-        for (name, svg) in report::plots(&models, table).map_err(|e| flagged("", &e))? {
+        for (name, svg) in report::plots(&models, table).map_err(|e| CliError::flagged("", &e))? {
             write_file(&dir.join(name), svg.as_bytes())?;
         }
     }
@@ -274,7 +276,7 @@ fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
             CostsError::Invalid { .. } => CliError::usage(
                 "--message-start and --message-per-item are times, finite and not negative",
             ),
-            e => flagged("--etccs: ", &e),
+            e => CliError::flagged("--etccs: ", &e),
         })?;
         note(&format!("note: --etccs: {costs}"));
         analyse_points(&skel, &costs, networks, &mut predicted, &mut |model| {
@@ -303,6 +305,6 @@ fn count(a: CountArgs, out: &mut dyn Write) -> Result<()> {
     let point = crate::input::single_values(&a.define, "collectives count", None)?;
     let platform = a.platform.map(|p| (p, a.optimised));
     let report = micro::report::count_at(&f, &point, platform);
-    let report = report.map_err(|e| keyed(e.input(), &e))?;
+    let report = report.map_err(|e| CliError::on_input(e.input(), &e))?;
     print(out, &report.render(a.format == crate::Format::Json))
 }

@@ -10,7 +10,7 @@ use fit::read::{self, LoadError};
 use fit::report;
 use fit::run::{Modeler, RunOptions};
 
-use crate::error::{flag_of, note, print, CliError, Result};
+use crate::error::{note, print, CliError, Result};
 use crate::input::{read_text, Define};
 use diag::Choice;
 
@@ -129,13 +129,14 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
             cv: a.cv,
             shuffle: a.shuffle,
         };
-        let job = Regression::new(spec, y, options).map_err(|e| flagged("--basis: ", &e))?;
+        let job =
+            Regression::new(spec, y, options).map_err(|e| CliError::flagged("--basis: ", &e))?;
         let text = read_text(&a.file, read::MAX_BYTES, "a CSV file", read::TOO_LARGE)?;
         let f = job
             .run(&a.file.display().to_string(), &text)
             .map_err(|e| match e {
                 RegressionError::Read(e) => e.into(),
-                e => flagged("", &e),
+                e => CliError::flagged("", &e),
             })?;
         return print(out, &report::regression(&f, a.format, a.method.name()));
     }
@@ -154,7 +155,7 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     let request = read::Request::of_path(&a.file, a.from, &a.param, &a.metric);
     let loaded = request.read(&text).map_err(|e| match e {
         LoadError::Read(e) => e.into(),
-        e => keyed(e.input(), &e),
+        e => CliError::on_input(e.input(), &e),
     })?;
     if let Some(guessed) = &loaded.guessed {
         note(&format!(
@@ -180,13 +181,15 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         JobError::UnknownParam { name, .. } => {
             let given = a.define.iter().find(|d| *d.name == **name);
             let given = given.map_or(name.as_str(), |d| d.text.as_str());
-            flagged(&format!("-D {given}: "), &e)
+            CliError::flagged(&format!("-D {given}: "), &e)
         }
-        JobError::Series { .. } => flagged(&format!("{}: ", a.file.display()), &e),
-        _ => keyed(e.input(), &e),
+        JobError::Series { .. } => CliError::flagged(&format!("{}: ", a.file.display()), &e),
+        _ => CliError::on_input(e.input(), &e),
     })?;
     if let Some(path) = &a.plot {
-        let svg = fitted.plot_one().map_err(|e| keyed(e.input(), &e))?;
+        let svg = fitted
+            .plot_one()
+            .map_err(|e| CliError::on_input(e.input(), &e))?;
         crate::error::write_file(path, svg.as_bytes())?;
     }
     print(out, &fitted.report(a.format, a.rank))
@@ -198,23 +201,4 @@ pub(crate) fn bindings(defines: &[Define]) -> Vec<(expr::Name, expr::grid::Value
         .iter()
         .map(|d| (d.name.clone(), d.values.clone()))
         .collect()
-}
-
-/// `{prefix}{e}` with the library's advice, its keys spelt as flags: a usage error (exit
-/// 2) with the fix after `; `, or an error in the data (exit 1) with the fix as its hint
-/// (none when the fix is empty); a usage error when the library gives no advice.
-pub(crate) fn flagged(prefix: &str, e: &dyn diag::Advise) -> CliError {
-    let message = format!("{prefix}{e}");
-    match e.advice() {
-        None => CliError::usage(message),
-        Some(a) if a.usage => CliError::usage(format!("{message}; {}", a.spelt(&flag_of))),
-        Some(a) if a.fix.is_empty() => CliError::msg(message),
-        Some(a) => CliError::with_help(message, a.spelt(&flag_of)),
-    }
-}
-
-/// [`flagged`] after the flag of the error's `input` (a key and what joins it).
-pub(crate) fn keyed(input: Option<(&str, &str)>, e: &dyn diag::Advise) -> CliError {
-    let flag = input.map(|(key, join)| flag_of(key).unwrap_or_default() + join);
-    flagged(&flag.unwrap_or_default(), e)
 }

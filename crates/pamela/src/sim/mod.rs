@@ -115,8 +115,8 @@ pub enum Arbitration {
 }
 
 ::diag::choices!(Arbitration {
-    Fcfs = "fcfs": "First come, first served.",
-    Random = "random": "A uniformly random waiter (seeded).",
+    Fcfs = "fcfs": "First come, first served",
+    Random = "random": "A uniformly random waiter (seeded)",
 });
 
 /// Options of [`simulate`].

@@ -727,6 +727,23 @@ fn disagreements(methods: &[MethodResult]) -> Vec<String> {
     notes
 }
 
+/// A bootstrap of `replicates` that gives no interval: more than none and fewer than
+/// [`MIN_BOOTSTRAP`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}: an interval needs at least {MIN_BOOTSTRAP} replicates (0: none)")]
+pub struct TooFewReplicates(pub usize);
+
+/// Checks a count of bootstrap replicates: none, or at least [`MIN_BOOTSTRAP`].
+///
+/// # Errors
+/// [`TooFewReplicates`].
+pub fn check_bootstrap(replicates: usize) -> Result<(), TooFewReplicates> {
+    match (1..MIN_BOOTSTRAP).contains(&replicates) {
+        true => Err(TooFewReplicates(replicates)),
+        false => Ok(()),
+    }
+}
+
 /// Why a study's inputs cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {

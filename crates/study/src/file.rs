@@ -94,6 +94,17 @@ impl RuntimeKind {
             .map_or("plain", |(n, _)| n)
     }
 
+    /// The task-parallel runtime whose runs are recorded as DAGs, if it is one.
+    pub fn recorder(self) -> Option<taskpar::campaign::RuntimeKind> {
+        use taskpar::campaign::RuntimeKind as K;
+        match self {
+            RuntimeKind::Rayon => Some(K::Rayon),
+            RuntimeKind::OpenMp => Some(K::OpenMp),
+            RuntimeKind::DagRecorder => Some(K::DagRecorder),
+            RuntimeKind::Plain | RuntimeKind::Threads => None,
+        }
+    }
+
     /// Whether its runs are recorded as DAGs (the task-parallel runtimes).
     pub fn traced(self) -> bool {
         matches!(

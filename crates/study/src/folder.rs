@@ -75,6 +75,43 @@ pub enum StudyError {
         /// The folder.
         dir: PathBuf,
     },
+    /// The campaign was cancelled (the program running was stopped).
+    #[error("interrupted; the program running was stopped; the finished cells are in `{}` (run again to resume)", dir.display())]
+    Cancelled {
+        /// The study.
+        dir: PathBuf,
+    },
+    /// The machine's probe stopped.
+    #[error("the machine's probe stopped: {0}")]
+    Probe(#[from] probe::ProbeError),
+}
+
+impl StudyError {
+    /// What to do, in words that name the campaign file's keys and the study's folders but
+    /// no option of a front end; `None` for the errors that say it themselves or are
+    /// located ([`StudyError::Campaign`]) and for [`StudyError::Changed`] (a front end
+    /// names its own way to give another folder).
+    pub fn help(&self) -> Option<String> {
+        Some(match self {
+            StudyError::BadCell { path, .. } => format!(
+                "remove the cell's folder `{}` and run the campaign again: the cell runs anew",
+                path.parent().unwrap_or(path).display()
+            ),
+            StudyError::NotStudy { .. } => "give a folder made by `vates campaign run`".into(),
+            StudyError::Probe(_) => {
+                "run again on an otherwise idle host, or set `profile = \"none\"` under [keep]"
+                    .into()
+            }
+            StudyError::Cell(CellError::Recorded(e)) => return e.program_advice(),
+            StudyError::Cell(CellError::TimedOut { .. }) => {
+                "give smaller sizes, or a larger `timeout` in the campaign file".into()
+            }
+            StudyError::Cell(CellError::Start(_)) => {
+                "give the program's path in `command` (relative to where vates runs)".into()
+            }
+            _ => return None,
+        })
+    }
 }
 
 /// A study folder.
@@ -174,6 +211,25 @@ impl Study {
     /// Where kept DAG files go.
     pub fn dags_dir(&self) -> PathBuf {
         self.dir.join("dags")
+    }
+
+    /// Measures the machine's probe profile for the study, telling `step` of the probe's
+    /// steps, unless the campaign asks for none or the study has it; returns where it goes
+    /// and its JSON text (the caller writes it).
+    ///
+    /// # Errors
+    /// [`StudyError::Probe`].
+    pub fn probe(
+        &self,
+        c: &Campaign,
+        step: &mut dyn FnMut(usize, usize, &str),
+    ) -> Result<Option<(PathBuf, String)>, StudyError> {
+        let path = self.dir.join(MACHINE);
+        if c.keep.profile == file::ProfileKind::None || path.exists() {
+            return Ok(None);
+        }
+        let options = probe::Options::new(c.keep.profile == file::ProfileKind::Quick);
+        Ok(Some((path, probe::run(&options, step)?.to_json())))
     }
 
     /// Whether `cell` has finished.

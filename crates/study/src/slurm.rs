@@ -103,11 +103,36 @@ pub enum SlurmError {
         failed: Vec<FailedCell>,
     },
     /// Cancelled: the jobs were cancelled with `scancel`.
-    #[error("interrupted; the campaign's Slurm jobs ({}) were cancelled", .jobs.join(", "))]
+    #[error("interrupted; the campaign's Slurm jobs ({}) were cancelled; the finished cells are in `{}` (run again to resume)", .jobs.join(", "), .dir.display())]
     Cancelled {
         /// The jobs.
         jobs: Vec<String>,
+        /// The study.
+        dir: PathBuf,
     },
+}
+
+impl diag::Advise for SlurmError {
+    /// What to do: about Slurm's programs (`{backend}`, `{partition}`, `{account}`,
+    /// `{sbatch-option}` name the options), about failed cells, or the study's help.
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(match self {
+            SlurmError::Study(e) => return e.help().map(diag::Advice::fix),
+            SlurmError::NotInstalled { .. } => {
+                "run on a host with Slurm's commands (Debian: apt install slurm-client), or \
+                 give {backend} local"
+            }
+            SlurmError::Command { .. } => {
+                "check {partition}, {account} and {sbatch-option} against `sinfo` and your \
+                 site's documentation"
+            }
+            SlurmError::Failed { .. } => {
+                "fix the cause and run the campaign again: the finished cells are kept and \
+                 the failed ones are submitted again"
+            }
+            SlurmError::Cancelled { .. } => return None,
+        }))
+    }
 }
 
 /// A cell that left the queue without finishing.
@@ -423,7 +448,10 @@ pub fn run(
             .map(|(j, _)| j)
             .collect();
         cancel_jobs(cfg, &ids);
-        return Err(SlurmError::Cancelled { jobs: ids });
+        return Err(SlurmError::Cancelled {
+            jobs: ids,
+            dir: study.dir.clone(),
+        });
     }
     result
 }
@@ -506,7 +534,10 @@ fn follow(
         if cancel.load(Ordering::Relaxed) {
             cancel_jobs(cfg, &ids);
             study.combine(c)?;
-            return Err(SlurmError::Cancelled { jobs: ids });
+            return Err(SlurmError::Cancelled {
+                jobs: ids,
+                dir: study.dir.clone(),
+            });
         }
         if last.elapsed() < cfg.poll {
             std::thread::sleep(Duration::from_millis(50));

@@ -52,6 +52,71 @@ impl Plan {
     }
 }
 
+/// The most runs one campaign makes (and values one list gives).
+pub const MAX_RUNS: usize = 100_000;
+
+/// Why a list or range of values (`20,22,24`, `20..26`, `20..26:2`, the grammar of a
+/// binding's values, [`expr::grid::parse_binding`]) is not what a plan takes.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValuesError {
+    /// Not a list or range of positive numbers, or more than [`MAX_RUNS`].
+    #[error(
+        "`{text}`: {why} (give a list `1,2,4`, a range `1..8` or a range with a step `10..40:10`)"
+    )]
+    Bad {
+        /// The text as written.
+        text: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A worker count that is not a whole number.
+    #[error("`{0}` is not a whole worker count")]
+    NotWhole(String),
+}
+
+/// The positive values of a list or range written as `text` (at most
+/// [`MAX_RUNS`]).
+///
+/// # Errors
+/// [`ValuesError::Bad`]: malformed, too many, or a value that is not a positive number.
+pub fn values(text: &str) -> Result<Vec<f64>, ValuesError> {
+    let bad = |why: String| ValuesError::Bad {
+        text: text.to_string(),
+        why,
+    };
+    let (_, v) = expr::grid::parse_binding(&format!("x={text}"))
+        .map_err(|e| bad(e.to_string().replace("`x=", "`").replace("NAME=", "")))?;
+    let count: u64 = v
+        .count()
+        .try_into()
+        .ok()
+        .filter(|&c| c as usize <= MAX_RUNS)
+        .ok_or_else(|| bad(format!("more than {MAX_RUNS} values")))?;
+    (0..count)
+        .map(|k| {
+            v.get(k)
+                .map(|r| expr::number::to_f64(&r))
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .ok_or_else(|| bad("every value must be a positive number".into()))
+        })
+        .collect()
+}
+
+/// The worker counts of a list or range written as `text`: [`values`], each a whole number.
+///
+/// # Errors
+/// [`ValuesError`].
+pub fn workers(text: &str) -> Result<Vec<u32>, ValuesError> {
+    values(text)?
+        .into_iter()
+        .map(|p| {
+            (p.fract() == 0.0 && p <= f64::from(u32::MAX))
+                .then_some(p as u32)
+                .ok_or_else(|| ValuesError::NotWhole(trace::text::num(p)))
+        })
+        .collect()
+}
+
 /// A measured run: the training row and the two extra columns.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measured {

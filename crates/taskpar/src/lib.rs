@@ -1,6 +1,7 @@
 //! Task-parallel programs (Namsraijav & Taura): recorded DAGs and their statistics, the
 //! two-step model of time(n, p), and replay through the task-graph engine.
 
+pub mod analysis;
 pub mod campaign;
 pub mod dag;
 pub mod dr_stat;

@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use study::cell::{CellError, Runner};
-use study::file::{Campaign, ProfileKind, RuntimeKind};
-use study::folder::{Study, StudyError};
+use study::file::{Campaign, ProfileKind};
+use study::folder::{Manifest, Study, StudyError};
 use study::local::Event;
+use study::Backend;
 use taskpar::campaign::{LocalBackend, Runtime};
-use termio::progress::Progress;
 
-use crate::error::{CliError, Result};
+use crate::error::{print, CliError, Result};
 use crate::Format;
 
 mod slurm;
@@ -42,8 +42,8 @@ pub struct RunArgs {
     /// Where the cells run: one after the other here, or as Slurm job arrays (one per
     /// worker count; the study folder and this vates must be on a file system the nodes
     /// share).
-    #[arg(long, value_enum, default_value_t = BackendArg::Local)]
-    backend: BackendArg,
+    #[arg(long, value_parser = crate::input::choice::<Backend>(), default_value = "local")]
+    backend: Backend,
     #[command(flatten)]
     pub(super) slurm: slurm::SlurmArgs,
     #[command(flatten)]
@@ -51,15 +51,6 @@ pub struct RunArgs {
     /// Output format of the summary.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(super) format: Format,
-}
-
-/// Where a campaign's cells run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BackendArg {
-    /// Here, one cell after the other.
-    Local,
-    /// As Slurm job arrays (sbatch, squeue, sacct, scancel).
-    Slurm,
 }
 
 /// How the task-parallel runtimes' recorders are found.
@@ -103,7 +94,7 @@ pub struct CellArgs {
 /// Runs a `vates campaign` subcommand.
 pub fn run(cmd: CampaignCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
-        CampaignCommand::Run(a) if a.backend == BackendArg::Slurm => slurm::run(a, out),
+        CampaignCommand::Run(a) if a.backend == Backend::Slurm => slurm::run(a, out),
         CampaignCommand::Run(a) => run_local(a, out),
         CampaignCommand::Plan(a) => plan(a, out),
         CampaignCommand::Cell(a) => cell(a, out),
@@ -134,7 +125,7 @@ fn plan(a: PlanArgs, out: &mut dyn Write) -> Result<()> {
         })?,
         Format::Text => study::report::plan_text(&c, &cells),
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    print(out, &text)
 }
 
 /// `vates campaign run`: every cell here.
@@ -145,11 +136,8 @@ fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
         )));
     }
     let (c, text) = read_campaign(&a.file)?;
-    let dir = a
-        .output
-        .clone()
-        .unwrap_or_else(|| study::folder::default_dir(&c));
-    let study = Study::open(&dir, &c, &text).map_err(|e| study_error(&dir, None, e))?;
+    let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
+    let study = Study::open(&dir, &c, &text).map_err(study_error)?;
     let recorder = recorder(&c, &a.recorder)?;
     profile(&c, &study)?;
     // Ctrl-C stops the program running (its whole process group); a second ends vates.
@@ -160,30 +148,36 @@ fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
         dags: c.keep.dags.then(|| study.dags_dir()),
         backend: &backend,
     };
-    let mut bar: Option<Progress> = None;
-    let mut done_runs = 0;
-    let result = study::local::run(&study, &c, &runner, &mut |e| match e {
-        Event::Planned { runs, .. } if runs > 0 => {
-            bar = Some(Progress::new(Some(runs), &format!("measuring {}", c.name)));
+    let what = format!("measuring {}", c.name);
+    let m = follow(&what, true, |on| study::local::run(&study, &c, &runner, on))
+        .map_err(study_error)?;
+    write_manifest(&m, &dir, a.format, out)
+}
+
+/// Runs a campaign with a bar over its runs named `what` (counted run by run if `per_run`,
+/// else cell by cell) and its notes on standard error.
+pub(super) fn follow<E>(
+    what: &str,
+    per_run: bool,
+    run: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> std::result::Result<Manifest, E>,
+) -> std::result::Result<Manifest, E> {
+    let mut bar = termio::progress::Counter::default();
+    let result = run(&mut |e| {
+        if let Event::Planned { runs, .. } = e {
+            bar.start(runs, what);
         }
-        Event::Run => {
-            done_runs += 1;
-            if let Some(b) = &mut bar {
-                b.set(done_runs);
-            }
+        if let Some(text) = e.note() {
+            crate::error::note(&format!("note: {text}"));
         }
-        _ => {}
+        bar.add(e.runs_finished(per_run));
     });
-    if let Some(b) = bar {
-        b.finish();
-    }
-    let manifest = result.map_err(|e| study_error(&dir, runner.recorder.as_ref(), e))?;
-    write_manifest(&manifest, &dir, a.format, out)
+    bar.finish();
+    result
 }
 
 /// Prints what a campaign left in the study `dir`.
 pub(super) fn write_manifest(
-    m: &study::folder::Manifest,
+    m: &Manifest,
     dir: &Path,
     format: Format,
     out: &mut dyn Write,
@@ -192,22 +186,22 @@ pub(super) fn write_manifest(
         Format::Json => crate::error::json_text(m)?,
         Format::Text => study::report::manifest_text(m, dir),
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    print(out, &text)
 }
 
 /// `vates campaign cell`: one cell of a study, as a job array's task runs it.
 fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
-    let (c, study) = Study::load(&a.study).map_err(|e| study_error(&a.study, None, e))?;
+    let (c, study) = Study::load(&a.study).map_err(study_error)?;
     let cells = study::plan::cells(&c);
+    let probes = c.keep.profile != ProfileKind::None;
     // The index after the last cell measures the machine (the Slurm backend's probe task).
-    if a.index == cells.len() && c.keep.profile != ProfileKind::None {
+    if a.index == cells.len() && probes {
         profile(&c, &study)?;
-        return writeln!(
+        let path = study.dir.join(study::folder::MACHINE);
+        return print(
             out,
-            "the machine's profile is in {}",
-            study.dir.join(study::folder::MACHINE).display()
-        )
-        .map_err(CliError::Stdout);
+            &format!("the machine's profile is in {}\n", path.display()),
+        );
     }
     let cell = cells.get(a.index).ok_or_else(|| {
         CliError::usage(format!(
@@ -215,10 +209,9 @@ fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
             a.index,
             cells.len(),
             cells.len().saturating_sub(1),
-            if c.keep.profile == ProfileKind::None {
-                String::new()
-            } else {
-                format!("; {} measures the machine", cells.len())
+            match probes {
+                true => format!("; {} measures the machine", cells.len()),
+                false => String::new(),
             }
         ))
     })?;
@@ -229,92 +222,47 @@ fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
         dags: c.keep.dags.then(|| study.dags_dir()),
         backend: &backend,
     };
+    let dir = study.cell_dir(cell);
     runner
-        .run(cell, &study.cell_dir(cell), &mut || {})
-        .map_err(|e| study_error(&a.study, runner.recorder.as_ref(), e.into()))?;
-    writeln!(out, "cell {} ({}) finished", a.index, cell.id()).map_err(CliError::Stdout)
+        .run(cell, &dir, &mut || {})
+        .map_err(|e| study_error(e.into()))?;
+    print(out, &format!("cell {} ({}) finished\n", a.index, cell.id()))
 }
 
 /// The recorder of a task-parallel runtime, found on this machine.
 fn recorder(c: &Campaign, a: &RecorderArgs) -> Result<Option<Runtime>> {
-    Ok(match c.runtime {
-        RuntimeKind::Rayon => Some(Runtime::Rayon),
-        RuntimeKind::OpenMp => Some(Runtime::OpenMp {
-            tool: crate::taskpar::ompt::tool(a.ompt_tool.as_deref())?,
-        }),
-        RuntimeKind::DagRecorder => {
-            let clock_hz =
-                crate::taskpar::dag_clock(a.clock_hz.or(c.clock_hz)).ok_or_else(|| {
-                    CliError::usage(
-                        "runtime = \"dag-recorder\": this machine's CPU clock is unknown; give \
-                     clock_hz in the campaign file or --clock-hz",
-                    )
-                })?;
-            Some(Runtime::DagRecorder { clock_hz })
-        }
-        RuntimeKind::Plain | RuntimeKind::Threads => None,
-    })
+    let no_clock = "runtime = \"dag-recorder\": this machine's CPU clock is unknown; give \
+                    clock_hz in the campaign file or --clock-hz";
+    let hz = a.clock_hz.or(c.clock_hz);
+    let found = c
+        .runtime
+        .recorder()
+        .map(|k| crate::taskpar::recorder(k, a.ompt_tool.as_deref(), hz, no_clock));
+    found.transpose()
 }
 
 /// Measures the machine's probe profile into the study, unless the campaign asks for none
 /// or the study has it.
 fn profile(c: &Campaign, study: &Study) -> Result<()> {
-    let path = study.dir.join(study::folder::MACHINE);
-    if c.keep.profile == ProfileKind::None || path.exists() {
-        return Ok(());
+    let measured = termio::progress::with_steps("probing the machine", |step| study.probe(c, step));
+    match measured.map_err(study_error)? {
+        Some((path, json)) => Ok(crate::error::write_file(&path, json.as_bytes())?),
+        None => Ok(()),
     }
-    let options = probe::Options::new(c.keep.profile == ProfileKind::Quick);
-    let profile =
-        termio::progress::with_steps("probing the machine", |step| probe::run(&options, step))
-            .map_err(|e| {
-                CliError::with_help(
-                    format!("the machine's probe stopped: {e}"),
-                    "run again on an otherwise idle host, or set `profile = \"none\"` under [keep]",
-                )
-            })?;
-    Ok(crate::error::write_file(
-        &path,
-        profile.to_json().as_bytes(),
-    )?)
 }
 
-/// A study that stopped, as a message with its fix (the recorder's advice for a run of a
-/// task-parallel runtime).
-pub(super) fn study_error(dir: &Path, recorder: Option<&Runtime>, e: StudyError) -> CliError {
-    let msg = e.to_string();
+/// A study that stopped, as a message with its fix.
+pub(super) fn study_error(e: StudyError) -> CliError {
     match e {
         StudyError::Campaign(e) => CliError::Report(miette::Report::new(e)),
+        StudyError::Cell(CellError::Rows(e)) => e.into(),
         StudyError::Changed { .. } => CliError::with_help(
-            msg,
+            e.to_string(),
             "give another study folder with -o, or remove this one to measure anew",
         ),
-        StudyError::BadCell { path, .. } => CliError::with_help(
-            msg,
-            format!(
-                "remove the cell's folder `{}` and run the campaign again: the cell runs anew",
-                path.parent().unwrap_or(&path).display()
-            ),
-        ),
-        StudyError::NotStudy { .. } => {
-            CliError::with_help(msg, "give a folder made by `vates campaign run`")
-        }
-        StudyError::Cell(CellError::Recorded(e)) => match recorder.and_then(|r| e.advice(r)) {
-            Some(advice) => CliError::with_help(msg, advice),
-            None => CliError::msg(msg),
-        },
-        StudyError::Cell(CellError::Rows(e)) => e.into(),
-        StudyError::Cell(CellError::Cancelled) => CliError::msg(format!(
-            "{msg}; the finished cells are in `{}` (run again to resume)",
-            dir.display()
-        )),
-        StudyError::Cell(CellError::TimedOut { .. }) => CliError::with_help(
-            msg,
-            "give smaller sizes, or a larger `timeout` in the campaign file",
-        ),
-        StudyError::Cell(CellError::Start(_)) => CliError::with_help(
-            msg,
-            "give the program's path in `command` (relative to where vates runs)",
-        ),
-        StudyError::Cell(e) => CliError::msg(e.to_string()),
+        e => CliError::Diag(crate::error::Diag {
+            help: e.help(),
+            message: e.to_string(),
+        }),
     }
 }

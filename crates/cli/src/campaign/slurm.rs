@@ -2,14 +2,12 @@
 //! ([`study::slurm`]).
 
 use std::io::Write;
-use std::path::Path;
 
 use study::file::Campaign;
 use study::folder::Study;
-use study::local::Event;
-use termio::progress::Progress;
+use study::slurm::SlurmError;
 
-use super::{read_campaign, study_error, write_manifest, RunArgs};
+use super::{follow, read_campaign, study_error, write_manifest, RunArgs};
 use crate::error::{CliError, Result};
 
 /// Seconds between two looks at the queue by default.
@@ -84,14 +82,11 @@ pub(super) fn run(a: RunArgs, out: &mut dyn Write) -> Result<()> {
         )));
     }
     let options = a.slurm.options(&c)?;
-    let dir = a
-        .output
-        .clone()
-        .unwrap_or_else(|| study::folder::default_dir(&c));
+    let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
     // The tasks run on other nodes: the study is named by its absolute path.
     std::fs::create_dir_all(&dir).map_err(|e| CliError::write(&dir, &e))?;
     let dir = std::fs::canonicalize(&dir).map_err(|e| CliError::read(&dir, &e))?;
-    let study = Study::open(&dir, &c, &text).map_err(|e| study_error(&dir, None, e))?;
+    let study = Study::open(&dir, &c, &text).map_err(study_error)?;
     let mut cell_args = Vec::new();
     if let Some(t) = &a.recorder.ompt_tool {
         let t = std::fs::canonicalize(t).map_err(|e| CliError::read(t, &e))?;
@@ -109,58 +104,13 @@ pub(super) fn run(a: RunArgs, out: &mut dyn Write) -> Result<()> {
         commands: study::slurm::Commands::default(),
     };
     let cancel = termio::interrupt::flag();
-    let mut bar: Option<Progress> = None;
-    let mut done_runs = 0;
-    let result = study::slurm::run(&study, &c, &cfg, &cancel, &mut |e| match e {
-        Event::Planned { runs, .. } if runs > 0 => {
-            bar = Some(Progress::new(
-                Some(runs),
-                &format!("measuring {} on Slurm", c.name),
-            ));
-        }
-        Event::Submitted { job, cells } => crate::error::note(&format!(
-            "note: submitted job array {job} ({cells} cell{})",
-            if cells == 1 { "" } else { "s" }
-        )),
-        Event::Cell(cell) => {
-            done_runs += cell.runs();
-            if let Some(b) = &mut bar {
-                b.set(done_runs);
-            }
-        }
-        _ => {}
-    });
-    if let Some(b) = bar {
-        b.finish();
-    }
-    let manifest = result.map_err(|e| slurm_error(&dir, e))?;
-    write_manifest(&manifest, &dir, a.format, out)
-}
-
-/// A Slurm campaign that stopped, as a message with its fix.
-fn slurm_error(dir: &Path, e: study::slurm::SlurmError) -> CliError {
-    use study::slurm::SlurmError;
-    let msg = e.to_string();
-    match e {
-        SlurmError::Study(e) => study_error(dir, None, e),
-        SlurmError::NotInstalled { .. } => CliError::with_help(
-            msg,
-            "run on a host with Slurm's commands (Debian: apt install slurm-client), or give \
-             --backend local",
-        ),
-        SlurmError::Command { .. } => CliError::with_help(
-            msg,
-            "check --partition, --account and --sbatch-option against `sinfo` and your \
-             site's documentation",
-        ),
-        SlurmError::Failed { .. } => CliError::with_help(
-            msg,
-            "fix the cause and run the campaign again: the finished cells are kept and the \
-             failed ones are submitted again",
-        ),
-        SlurmError::Cancelled { .. } => CliError::msg(format!(
-            "{msg}; the finished cells are in `{}` (run again to resume)",
-            dir.display()
-        )),
-    }
+    let what = format!("measuring {} on Slurm", c.name);
+    let m = follow(&what, false, |on| {
+        study::slurm::run(&study, &c, &cfg, &cancel, on)
+    })
+    .map_err(|e| match e {
+        SlurmError::Study(e) => study_error(e),
+        e => CliError::advised(&e).unwrap_or_else(|| CliError::msg(e.to_string())),
+    })?;
+    write_manifest(&m, &dir, a.format, out)
 }

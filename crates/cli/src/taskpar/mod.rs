@@ -5,15 +5,17 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use diag::Advise;
+use taskpar::analysis::{Analysis, StatsFormat};
+use taskpar::campaign::ompt::{build_tool, ToolError};
+use taskpar::campaign::{Runtime, RuntimeKind};
 use taskpar::dag::{self, DagError, Limits, LoadError, Recording};
-use taskpar::report::{self, RunInfo};
-use taskpar::stats::{Stats, StatsOptions, BURDEN_CYCLES};
+use taskpar::stats::BURDEN_CYCLES;
 
-use crate::error::{write_file, CliError, Result};
+use crate::error::{flag_of, note, print, write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 
 mod model;
-pub mod ompt;
 mod predict;
 mod record;
 
@@ -38,17 +40,6 @@ pub enum TaskparCommand {
     Report(model::ReportArgs),
 }
 
-/// Output formats of `vates taskpar stats`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum StatsFormat {
-    /// Aligned text for people.
-    Text,
-    /// One JSON object (documented schema).
-    Json,
-    /// DAG Recorder's stats file, field for field.
-    Stat,
-}
-
 /// Options of `vates taskpar stats`.
 #[derive(clap::Args, Debug)]
 pub struct StatsArgs {
@@ -62,7 +53,7 @@ pub struct StatsArgs {
     #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
     clock_hz: Option<f64>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
+    #[arg(long, value_parser = crate::input::choice::<StatsFormat>(), default_value = "text")]
     format: StatsFormat,
     /// Cilkview's burden per spawn, in CPU cycles, for the burdened span.
     #[arg(long, default_value_t = BURDEN_CYCLES, value_name = "CYCLES", value_parser = crate::input::parse_scale)]
@@ -110,28 +101,102 @@ pub fn dag_clock(clock_hz: Option<f64>) -> Option<f64> {
 
 /// The note for a DAG Recorder file read at this machine's clock rate.
 pub fn note_dag_clock(rec: &Recording, clock_hz: Option<f64>) {
-    if clock_hz.is_none() && matches!(rec.body, dag::Body::Graph(_)) {
-        crate::error::note(&format!(
-            "note: a DAG Recorder file does not say how fast its clock ran; its ticks are read \
-             at this machine's {} MHz (give --clock-hz for the machine that recorded it)",
-            rec.header.clock.frequency_hz / 1e6
-        ));
+    if let Some(text) = rec.clock_note().filter(|_| clock_hz.is_none()) {
+        note(&format!("note: {}", diag::spell_keys(&text, &flag_of)));
     }
 }
 
 /// The message of a DAG file `path` that cannot be read (the error's own hint).
 pub fn dag_error(path: &Path, e: DagError) -> CliError {
-    let help = match e {
-        DagError::DrClock => Some(
-            "give --clock-hz, the time-stamp counter's rate of the machine that recorded it"
-                .to_string(),
-        ),
-        ref e => miette::Diagnostic::help(e).map(|h| h.to_string()),
-    };
     CliError::Diag(crate::error::Diag {
+        help: e.advice().map(|a| a.spelt(&flag_of)),
         message: format!("`{}`: {e}", path.display()),
-        help,
     })
+}
+
+/// The runtime of `kind` on this machine: the OMPT tool `tool` (else [`ompt_tool`]'s) for
+/// OpenMP, the clock rate `hz` (else [`dag_clock`]'s) for DAG Recorder, whose lack
+/// `no_clock` says.
+pub fn recorder(
+    kind: RuntimeKind,
+    tool: Option<&Path>,
+    hz: Option<f64>,
+    no_clock: &str,
+) -> Result<Runtime> {
+    Ok(match kind {
+        RuntimeKind::Rayon => Runtime::Rayon,
+        RuntimeKind::OpenMp => Runtime::OpenMp {
+            tool: ompt_tool(tool)?,
+        },
+        RuntimeKind::DagRecorder => Runtime::DagRecorder {
+            clock_hz: dag_clock(hz).ok_or_else(|| CliError::usage(no_clock))?,
+        },
+    })
+}
+
+/// The OMPT tool to load: `given` (made absolute, so that the runtime opens that file),
+/// else [`build_tool`]'s build of the embedded source with `$CC` (else `clang`) in the
+/// cache, built now if missing (with a note saying where).
+pub fn ompt_tool(given: Option<&Path>) -> Result<PathBuf> {
+    if let Some(path) = given {
+        let lib = std::fs::canonicalize(path).map_err(|e| {
+            CliError::with_help(
+                format!("--ompt-tool `{}`: {e}", path.display()),
+                "give the path of the built tool (libvates_ompt.so), or leave --ompt-tool out \
+                 to have vates build it",
+            )
+        })?;
+        return match lib.is_file() {
+            true => Ok(lib),
+            false => Err(CliError::usage(format!(
+                "--ompt-tool `{}` is not a file: give the built tool (libvates_ompt.so)",
+                path.display()
+            ))),
+        };
+    }
+    let (program, args) =
+        taskpar::campaign::ompt::compiler(&std::env::var("CC").unwrap_or_default());
+    let dir = termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
+    let (lib, built) = build_tool(&program, &args, &dir).map_err(|e| {
+        let help = e.advice().map(|a| a.spelt(&flag_of)).unwrap_or_default();
+        match e {
+            ToolError::Build(e @ native::BuildError::Io { .. }) => {
+                CliError::with_help(e.to_string(), help)
+            }
+            e => CliError::with_help(
+                format!("cannot build the OMPT tool for --runtime openmp: {e}"),
+                help,
+            ),
+        }
+    })?;
+    if built {
+        note(&format!(
+            "note: built the OMPT tool (vates_ompt.c, with {program}) into {}; it is reused \
+             from there",
+            lib.display()
+        ));
+    }
+    Ok(lib)
+}
+
+/// `value` as JSON with its keys in alphabetical order (the model's documents).
+fn sorted_json<T: serde::Serialize>(value: &T) -> Result<String> {
+    let v = serde_json::to_value(value).map_err(|e| CliError::msg(e.to_string()))?;
+    Ok(crate::error::json_text(&v)?)
+}
+
+/// The SVG of `plot` at `width` × `height` into `path`.
+fn draw(
+    plot: &trace::plot::LinePlot,
+    width: u32,
+    height: u32,
+    path: &Path,
+    what: &str,
+) -> Result<()> {
+    let svg = plot
+        .render_svg(width, height)
+        .map_err(|e| CliError::msg(format!("cannot draw {what}: {e}")))?;
+    Ok(write_file(path, svg.as_bytes())?)
 }
 
 /// The largest `.stat` file read: five (P + 1)² matrices at 1024 workers, with room.
@@ -153,67 +218,35 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
         Some(path) => {
             let text =
                 crate::input::read_text(path, MAX_STAT, "a DAG Recorder stats file (`.stat`)", "")?;
-            Some(
-                taskpar::dr_stat::parse(&path.display().to_string(), &text)
-                    .map_err(|e| CliError::Report(e.into()))?,
-            )
+            let name = path.display().to_string();
+            Some((
+                taskpar::dr_stat::parse(&name, &text).map_err(|e| CliError::Report(e.into()))?,
+                name,
+            ))
         }
         None => None,
     };
     let rec = load_dag(&a.dag, a.clock_hz)?;
-    let g = rec.graph();
-    let opts = StatsOptions {
-        workers: None,
-        burden: rec.header.cycles_to_clock(a.burden),
-        profile_points: if a.profile.is_some() { 2000 } else { 0 },
-    };
-    let st = Stats::of(&g, rec.header.workers, rec.nodes, &opts);
-    let info = RunInfo {
-        header: &rec.header,
-        burden_cycles: a.burden,
-    };
-    let secs = 1.0 / rec.header.clock.frequency_hz;
-    let title = format!("{} on {} workers", info_title(&rec), st.workers);
+    let an = Analysis::of(&rec, a.burden, a.profile.is_some());
     if a.timeline.wanted() {
-        let tr = taskpar::timeline::timeline(&g, rec.header.workers, secs, &title);
         // Recorded times are seconds.
         let mut files = a.timeline.clone();
         if files.trace_unit_us == 1.0 {
             files.trace_unit_us = 1e6;
         }
-        files.write(&tr, &chart(&title, "time (s)"))?;
+        files.write(&an.timeline(), &chart(&an.title(), "time (s)"))?;
     }
     if let Some(p) = &a.profile {
-        let plot = taskpar::timeline::profile_plot(&st.profile, st.workers, secs, &title);
-        let svg = plot
-            .render_svg(900, 420)
-            .map_err(|e| CliError::msg(format!("cannot draw the profile: {e}")))?;
-        write_file(p, svg.as_bytes())?;
+        draw(&an.profile_plot(), 900, 420, p, "the profile")?;
     }
-    if let (Some(theirs), Some(path)) = (&theirs, &a.compare) {
-        let c = taskpar::dr_stat::compare(theirs, &st);
-        let text = match a.format {
-            StatsFormat::Json => crate::error::json_text(&report::comparison_json(&c))?,
-            _ => report::comparison_text(
-                &c,
-                &path.display().to_string(),
-                &a.dag.display().to_string(),
-            ),
-        };
-        return out.write_all(text.as_bytes()).map_err(CliError::Stdout);
-    }
-    let text = match a.format {
-        StatsFormat::Text => report::text(&st, &info),
-        StatsFormat::Stat => st.stat_text(),
-        StatsFormat::Json => crate::error::json_text(&report::json(&st, &info))?,
+    let text = match &theirs {
+        Some((t, name)) => an.compared(
+            t,
+            a.format == StatsFormat::Json,
+            name,
+            &a.dag.display().to_string(),
+        ),
+        None => an.text(a.format),
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
-}
-
-fn info_title(rec: &Recording) -> String {
-    if rec.header.program.is_empty() {
-        "recorded run".to_string()
-    } else {
-        rec.header.program.clone()
-    }
+    print(out, &text)
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use taskpar::model::{self, from_json, predict_grid, prediction_text, Model};
 
 use super::model::{front_error, MAX_MODEL};
-use crate::error::{json_text, write_file, CliError, Result};
+use crate::error::{print, CliError, Result};
 use crate::input::Define;
 use crate::Format;
 
@@ -85,7 +85,7 @@ fn point_values(a: &PredictArgs) -> Result<(Vec<f64>, Vec<f64>)> {
                 "give the {what} with -D {name}=VALUE (or -{name} VALUE)"
             ))
         })?;
-        super::record::values(&flag, &text)
+        super::record::values(&flag, taskpar::experiment::values(&text))
     };
     Ok((need(n, "n", "size")?, need(p, "p", "worker count")?))
 }
@@ -103,29 +103,16 @@ pub fn run(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
              give one value to -D n or to -D p",
         ));
     }
-    let preds = predict_grid(&m, &ns, &ps).map_err(|e| front_error(&a.model, e))?;
+    let preds = predict_grid(&m, &ns, &ps).map_err(|e| front_error(&a.model, &a.model, e))?;
     let app = m.app.clone().unwrap_or_else(|| "the application".into());
     if let Some(path) = &a.plot {
         let plot = model::prediction_plot(&app, &preds, ps.len() > 1);
-        let svg = plot
-            .render_svg(900, 520)
-            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
-        write_file(path, svg.as_bytes())?;
+        super::draw(&plot, 900, 520, path, "the plot")?;
     }
-    let text = match a.format {
-        Format::Text => preds
-            .iter()
-            .map(|p| prediction_text(&app, p))
-            .collect::<String>(),
-        Format::Json => {
-            let v = if preds.len() == 1 {
-                serde_json::to_value(&preds[0])
-            } else {
-                serde_json::to_value(&preds)
-            }
-            .map_err(|e| CliError::msg(e.to_string()))?;
-            json_text(&v)?
-        }
+    let text = match (a.format, preds.as_slice()) {
+        (Format::Text, _) => preds.iter().map(|p| prediction_text(&app, p)).collect(),
+        (Format::Json, [one]) => super::sorted_json(one)?,
+        (Format::Json, _) => super::sorted_json(&preds)?,
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    print(out, &text)
 }

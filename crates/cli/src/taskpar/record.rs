@@ -1,20 +1,15 @@
-//! `vates taskpar record`: flags → a [`taskpar::campaign::Job`] → [`taskpar::campaign::run`]
-//! on the local backend, its rows shown as they come and its errors as messages that name
-//! the flags.
+//! `vates taskpar record`: flags → a [`taskpar::campaign::Job`] (made as a study's cells
+//! make theirs, [`Job::new`]) → [`taskpar::campaign::run`] on the local backend, its rows
+//! shown as they come and its errors as messages that name the flags.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use expr::grid::parse_binding;
-use taskpar::campaign::{
-    self, CampaignError, Event, Job, LocalBackend, PlanError, Runtime, MAX_RUNS,
-};
-use taskpar::experiment::Plan;
-use trace::text::{num, seconds};
+use taskpar::campaign::{self, CampaignError, Job, LocalBackend, RuntimeKind};
+use taskpar::experiment::{Plan, ValuesError};
 
-use crate::error::{CliError, Result};
-use termio::progress::Progress;
+use crate::error::{note, print, CliError, Result};
 
 /// Options of `vates taskpar record`.
 #[derive(clap::Args, Debug)]
@@ -51,8 +46,8 @@ pub struct RecordArgs {
     /// (an OpenMP program built with clang -fopenmp, recorded by the OMPT tool) or
     /// dag-recorder (a program built with DAG Recorder, MassiveThreads' profiler, which
     /// writes $DR_PREFIX.dag when it calls dr_dump()).
-    #[arg(long, value_enum, default_value = "rayon", value_name = "RUNTIME")]
-    runtime: RuntimeArg,
+    #[arg(long, value_parser = crate::input::choice::<RuntimeKind>(), default_value = "rayon")]
+    runtime: RuntimeKind,
     /// With --runtime dag-recorder: the rate of the clock (time-stamp counter) in ticks per
     /// second; default: this machine's CPU clock as /proc/cpuinfo reports it, with a note.
     #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
@@ -68,218 +63,110 @@ pub struct RecordArgs {
     command: Vec<String>,
 }
 
-/// The values of --runtime.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum RuntimeArg {
-    /// A Rust program on rayon's global pool, recorded by taskrec.
-    Rayon,
-    /// An OpenMP program (LLVM's libomp), recorded by the OMPT tool.
-    #[value(name = "openmp")]
-    OpenMp,
-    /// A program built with DAG Recorder (MassiveThreads' profiler).
-    DagRecorder,
-}
-
 /// The values of a list or range option; a malformed or non-positive one is a usage error.
-pub fn values(flag: &str, text: &str) -> Result<Vec<f64>> {
-    let bad = |why: String| {
-        CliError::usage(format!(
-            "{flag} `{text}`: {why} (give a list `1,2,4`, a range `1..8` or a range with a \
-             step `10..40:10`)"
-        ))
-    };
-    let (_, v) = parse_binding(&format!("x={text}"))
-        .map_err(|e| bad(e.to_string().replace("`x=", "`").replace("NAME=", "")))?;
-    let count: u64 = v
-        .count()
-        .try_into()
-        .ok()
-        .filter(|&c| c as usize <= MAX_RUNS)
-        .ok_or_else(|| bad(format!("more than {MAX_RUNS} values")))?;
-    (0..count)
-        .map(|k| {
-            v.get(k)
-                .map(|r| expr::number::to_f64(&r))
-                .filter(|x| x.is_finite() && *x > 0.0)
-                .ok_or_else(|| bad("every value must be a positive number".into()))
-        })
-        .collect()
-}
-
-/// The job the flags describe.
-fn job(a: &RecordArgs) -> Result<Job> {
-    let procs = values("--procs", &a.procs)?
-        .into_iter()
-        .map(|p| {
-            (p.fract() == 0.0 && p <= f64::from(u32::MAX))
-                .then_some(p as u32)
-                .ok_or_else(|| {
-                    CliError::usage(format!("--procs: `{}` is not a whole worker count", num(p)))
-                })
-        })
-        .collect::<Result<_>>()?;
-    Ok(Job {
-        app: a.app.clone(),
-        plan: Plan {
-            sizes: values("--sizes", &a.sizes)?,
-            procs,
-            reps: a.reps,
-        },
-        command: a.command.clone(),
-        output: a.output.clone(),
-        keep_dags: a.keep_dags.clone(),
-        untraced: !a.no_untraced && a.runtime != RuntimeArg::DagRecorder,
-        timeout: Duration::from_secs_f64(a.timeout.min(1e9)),
-        // Set by `run` once the job checks (building the OMPT tool can take a second).
-        runtime: Runtime::Rayon,
-        require_serial: true,
+pub fn values<T>(flag: &str, parsed: std::result::Result<T, ValuesError>) -> Result<T> {
+    parsed.map_err(|e| match e {
+        ValuesError::NotWhole(_) => CliError::usage(format!("{flag}: {e}")),
+        e => CliError::usage(format!("{flag} {e}")),
     })
-}
-
-/// The runtime the flags name, with the OMPT tool built or found for OpenMP.
-fn runtime(a: &RecordArgs) -> Result<Runtime> {
-    if a.ompt_tool.is_some() && a.runtime != RuntimeArg::OpenMp {
-        return Err(CliError::usage(
-            "--ompt-tool is for OpenMP programs: give --runtime openmp too",
-        ));
-    }
-    if a.clock_hz.is_some() && a.runtime != RuntimeArg::DagRecorder {
-        return Err(CliError::usage(
-            "--clock-hz is for DAG Recorder programs, whose files do not say how fast their \
-             clock ran: give --runtime dag-recorder too",
-        ));
-    }
-    match a.runtime {
-        RuntimeArg::Rayon => Ok(Runtime::Rayon),
-        RuntimeArg::OpenMp => Ok(Runtime::OpenMp {
-            tool: super::ompt::tool(a.ompt_tool.as_deref())?,
-        }),
-        RuntimeArg::DagRecorder => {
-            let clock_hz = super::dag_clock(a.clock_hz).ok_or_else(|| {
-                CliError::usage(
-                    "--runtime dag-recorder: DAG Recorder's files do not say how fast their \
-                     clock ran, and this machine's CPU clock is unknown (/proc/cpuinfo); give \
-                     --clock-hz, the time-stamp counter's rate",
-                )
-            })?;
-            if a.clock_hz.is_none() {
-                crate::error::note(&format!(
-                    "note: DAG Recorder's ticks are read at this machine's {} MHz (give \
-                     --clock-hz to say otherwise)",
-                    clock_hz / 1e6
-                ));
-            }
-            if !a.no_untraced {
-                crate::error::note(
-                    "note: DAG Recorder programs are recorded without untraced runs (nothing \
-                     in them times their parallel part alone); elapsed_untraced stays empty",
-                );
-            }
-            Ok(Runtime::DagRecorder { clock_hz })
-        }
-    }
 }
 
 /// Runs a `vates taskpar record`.
 pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
     crate::error::check_output(&a.output)?;
-    let mut job = job(&a)?;
-    job.check().map_err(plan_error)?;
-    job.runtime = runtime(&a)?;
+    let procs = values("--procs", taskpar::experiment::workers(&a.procs))?;
+    let sizes = values("--sizes", taskpar::experiment::values(&a.sizes))?;
+    let plan = Plan {
+        sizes,
+        procs,
+        reps: a.reps,
+    };
+    let untraced = !a.no_untraced && a.runtime.times_untraced();
+    let timeout = Duration::from_secs_f64(a.timeout.min(1e9));
+    // The runtime is found once the job checks (building the OMPT tool can take a second).
+    let mut job = Job::new(
+        &a.app,
+        plan,
+        &a.command,
+        a.output.clone(),
+        Default::default(),
+        untraced,
+        timeout,
+    );
+    job.keep_dags = a.keep_dags.clone();
+    job.check()
+        .map_err(|e| CliError::advised(&e).expect("every plan error has advice"))?;
+    if a.ompt_tool.is_some() && a.runtime != RuntimeKind::OpenMp {
+        return Err(CliError::usage(
+            "--ompt-tool is for OpenMP programs: give --runtime openmp too",
+        ));
+    }
+    if a.clock_hz.is_some() && a.runtime != RuntimeKind::DagRecorder {
+        return Err(CliError::usage(
+            "--clock-hz is for DAG Recorder programs, whose files do not say how fast their \
+             clock ran: give --runtime dag-recorder too",
+        ));
+    }
+    job.runtime = super::recorder(
+        a.runtime,
+        a.ompt_tool.as_deref(),
+        a.clock_hz,
+        "--runtime dag-recorder: DAG Recorder's files do not say how fast their clock ran, and \
+         this machine's CPU clock is unknown (/proc/cpuinfo); give --clock-hz, the time-stamp \
+         counter's rate",
+    )?;
+    if let (taskpar::campaign::Runtime::DagRecorder { clock_hz }, None) = (&job.runtime, a.clock_hz)
+    {
+        note(&format!(
+            "note: DAG Recorder's ticks are read at this machine's {} MHz (give --clock-hz to \
+             say otherwise)",
+            clock_hz / 1e6
+        ));
+    }
+    if a.runtime == RuntimeKind::DagRecorder && !a.no_untraced {
+        note(
+            "note: DAG Recorder programs are recorded without untraced runs (nothing in them \
+             times their parallel part alone); elapsed_untraced stays empty",
+        );
+    }
     // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
     // scratch files; a second one ends vates at once.
     let backend = LocalBackend::new(termio::interrupt::flag());
-    let untraced = job.untraced;
-    let mut bar: Option<Progress> = None;
+    let mut bar = termio::progress::Counter::default();
     let mut shown: std::io::Result<()> = Ok(());
-    let result = campaign::run(&job, &backend, &mut |event| match event {
-        Event::Planned { todo, .. } if todo > 0 => {
-            bar = Some(Progress::new(
-                Some(todo as u64),
-                &format!("recording {}", a.app),
-            ));
-            let mut head = format!("{:>10} {:>4} {:>4} {:>12}", "n", "p", "rep", "traced");
-            // Without untraced runs, no columns for them.
-            if untraced {
-                head.push_str(&format!(" {:>12} {:>9}", "untraced", "overhead"));
-            }
-            shown = writeln!(out, "{head}");
+    let result = campaign::run(&job, &backend, &mut |event| {
+        if let campaign::Event::Planned { todo, .. } = event {
+            bar.start(todo as u64, &format!("recording {}", a.app));
         }
-        Event::Planned { .. } => {}
-        Event::Row { index, point, row } => {
-            let mut line = format!(
-                "{:>10} {:>4} {:>4} {:>12}",
-                num(point.n),
-                point.p,
-                point.rep,
-                seconds(row.run.elapsed)
-            );
-            if untraced {
-                let u = row.elapsed_untraced;
-                let overhead = u.map_or(String::new(), |u| {
-                    format!("{:.1}%", 100.0 * (row.run.elapsed / u - 1.0))
-                });
-                line.push_str(&format!(
-                    " {:>12} {:>9}",
-                    u.map_or(String::new(), seconds),
-                    overhead
-                ));
+        if let Some(line) = event.line(job.untraced) {
+            let r = bar.println(out, &line);
+            if shown.is_ok() {
+                shown = r;
             }
-            if let Some(b) = &mut bar {
-                let r = b.bar().suspend(|| writeln!(out, "{line}"));
-                if shown.is_ok() {
-                    shown = r;
-                }
-                b.set(index as u64 + 1);
-            }
+        }
+        if let campaign::Event::Row { .. } = event {
+            bar.add(1);
         }
     });
-    if let Some(b) = bar {
-        b.finish();
-    }
+    bar.finish();
     shown.map_err(CliError::Stdout)?;
-    let s = result.map_err(|e| campaign_error(&a.output, &job.runtime, e))?;
-    writeln!(
-        out,
-        "{} runs of {} appended to {} ({} were there already)",
-        s.written,
-        a.app,
-        a.output.display(),
-        s.skipped
-    )
-    .map_err(CliError::Stdout)
+    let s = result.map_err(|e| campaign_error(&a.output, e))?;
+    print(out, &s.text(&a.app, &a.output))
 }
 
-/// A job that cannot run, as a usage error naming the flag.
-fn plan_error(e: PlanError) -> CliError {
-    CliError::advised(&e).expect("every plan error has advice")
-}
-
-/// A campaign that stopped, as a message with its fix: the library's advice, or what the
-/// flags can change.
-pub fn campaign_error(output: &Path, runtime: &Runtime, e: CampaignError) -> CliError {
+/// A campaign that stopped, as a message with its fix: the program's, or what the flags can
+/// change.
+fn campaign_error(output: &Path, e: CampaignError) -> CliError {
     let msg = e.to_string();
-    if let Some(advice) = e.advice(runtime) {
-        return CliError::with_help(msg, advice);
+    if let Some(help) = e.program_advice() {
+        return CliError::with_help(msg, help);
     }
     match e {
-        CampaignError::Plan(e) => plan_error(e),
-        CampaignError::NotTrainingFile { .. } => CliError::with_help(
-            msg,
-            format!(
-                "give another --output, or a file whose first line is `{}`",
-                taskpar::experiment::csv_header().trim_end()
-            ),
-        ),
-        CampaignError::TooBig { .. } => CliError::with_help(msg, "give another --output"),
         CampaignError::Existing(e) => e.into(),
         CampaignError::Start { .. } => CliError::with_help(
             msg,
             "give the program's path after `--` (e.g. -- ./target/release/bots fib {n})",
         ),
-        CampaignError::TimedOut { .. } => {
-            CliError::with_help(msg, "give smaller --sizes, or a larger --timeout")
-        }
         CampaignError::Cancelled => CliError::msg(format!(
             "{msg}; the rows of the runs that finished are in `{}` (run again to resume)",
             output.display()
@@ -288,6 +175,6 @@ pub fn campaign_error(output: &Path, runtime: &Runtime, e: CampaignError) -> Cli
             CliError::read(&path, &error)
         }
         CampaignError::Dag(e) => CliError::Report(e.into()),
-        e => CliError::msg(e.to_string()),
+        e => CliError::advised(&e).unwrap_or_else(|| CliError::msg(msg)),
     }
 }

@@ -17,6 +17,30 @@ pub enum ToolError {
     Build(#[from] native::BuildError),
 }
 
+impl diag::Advise for ToolError {
+    /// What to install, or `{ompt-tool}` to give a built tool.
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(match self {
+            ToolError::Build(native::BuildError::Io { .. }) => {
+                "check the cache directory's permissions, or give {ompt-tool} PATH"
+            }
+            _ => {
+                "install clang and LLVM's OpenMP runtime with its OMPT header omp-tools.h \
+                 (Debian: apt install clang libomp-dev), or give a built tool with {ompt-tool} \
+                 PATH (clang -O2 -fPIC -shared -o libvates_ompt.so \
+                 crates/bots/openmp/ompt/vates_ompt.c)"
+            }
+        }))
+    }
+}
+
+/// The compiler and its arguments a `CC`-style setting `cc` names (`clang` when empty).
+pub fn compiler(cc: &str) -> (String, Vec<String>) {
+    let mut words = cc.split_whitespace().map(String::from);
+    let program = words.next().unwrap_or_else(|| "clang".to_string());
+    (program, words.collect())
+}
+
 /// The tool built from [`SOURCE`] with `program args…` in `dir` by [`native::build`]: the
 /// cached library if it exists (`false`), else built now (`true`).
 ///
@@ -55,6 +79,15 @@ mod tests {
     #[test]
     fn the_source_is_the_tool() {
         assert!(SOURCE.contains("ompt_start_tool"));
+    }
+
+    #[test]
+    fn the_compiler_is_the_first_word() {
+        assert_eq!(compiler(""), ("clang".to_string(), vec![]));
+        assert_eq!(
+            compiler(" gcc -m64 "),
+            ("gcc".to_string(), vec!["-m64".to_string()])
+        );
     }
 
     #[test]

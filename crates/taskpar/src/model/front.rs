@@ -4,9 +4,10 @@
 //! returns a typed result or a [`FrontError`] that the caller turns into a message.
 
 use super::fitted::Model;
+use super::TrainError;
 use super::{
-    predict, report, train, NoWorkForm, PredictError, Prediction, Report, Selection, TrainError,
-    TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
+    predict, report, train, NoWorkForm, PredictError, Prediction, Report, Selection, TrainOptions,
+    TrainingSet, Transform, MAX_BOOTSTRAP,
 };
 
 /// The most predictions one grid holds.
@@ -38,6 +39,49 @@ impl TransformRule {
         })
     }
 }
+
+/// The no_work form a caller asks for: one of [`NoWorkForm`], or the one validation
+/// prefers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoWorkRule {
+    /// Chosen by validation (eq. 15 with the paper's settings).
+    Cv,
+    /// [`NoWorkForm::Paper`].
+    Paper,
+    /// [`NoWorkForm::SpanLinear`].
+    SpanLinear,
+    /// [`NoWorkForm::SpanQuadratic`].
+    SpanQuadratic,
+}
+
+diag::choices!(NoWorkRule {
+    Cv = "cv": "Chosen by cross-validation among the others (the span forms need a `span` column)",
+    Paper = "paper": "Eq. 15: (p−1)²·(f1 + f2·n + f3·n·ln n + f4·n²)",
+    SpanLinear = "span-linear": "g0·(p−1) + g1·(p−1)·T∞(n) (Graham's bound)",
+    SpanQuadratic = "span-quadratic": "g1·(p−1)·T∞(n) + g2·(p−1)²·T∞(n)",
+});
+
+impl NoWorkRule {
+    /// The form asked for (`None`: chosen by validation).
+    pub fn form(self) -> Option<NoWorkForm> {
+        match self {
+            NoWorkRule::Cv => None,
+            NoWorkRule::Paper => Some(NoWorkForm::Paper),
+            NoWorkRule::SpanLinear => Some(NoWorkForm::SpanLinear),
+            NoWorkRule::SpanQuadratic => Some(NoWorkForm::SpanQuadratic),
+        }
+    }
+}
+
+diag::choices!(Selection {
+    Forward = "forward": "Each of the larger half of the training sizes predicted from the sizes below it",
+    Shuffled = "shuffled": "Shuffled K-fold cross-validation over the sizes",
+});
+
+/// A transform rule that is not one ([`TransformRule::parse`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("`{0}`: the transforms are `n=2^n` and `n=n` (optionally after `APP:`)")]
+pub struct BadTransform(pub String);
 
 /// How rival forms of a sub-model are chosen, and which no_work form: the choices a caller
 /// makes, turned into [`TrainOptions`] per application by [`Policy::options`].
@@ -135,6 +179,34 @@ pub enum FrontError {
 }
 
 impl Policy {
+    /// The policy of a caller's choices, the transform rules as written.
+    ///
+    /// # Errors
+    /// [`BadTransform`]: the first rule that is not one.
+    pub fn new(
+        paper: bool,
+        no_work: NoWorkRule,
+        selection: Selection,
+        pmnf_search: bool,
+        bootstrap: usize,
+        seed: u64,
+        transforms: &[String],
+    ) -> Result<Policy, BadTransform> {
+        let transforms = transforms
+            .iter()
+            .map(|t| TransformRule::parse(t).ok_or_else(|| BadTransform(t.clone())))
+            .collect::<Result<_, _>>()?;
+        Ok(Policy {
+            paper,
+            no_work: no_work.form(),
+            selection,
+            pmnf_search,
+            bootstrap,
+            seed,
+            transforms,
+        })
+    }
+
     /// Checks that the applications the transform rules name are among `apps`.
     ///
     /// # Errors
@@ -310,4 +382,137 @@ pub fn report_apps(
     }
     out.report.coverage = super::report::coverage(&out.report.rows);
     Ok(out)
+}
+
+/// A refused request as a front end shows it, its inputs named as the front end spells
+/// them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The message.
+    pub message: String,
+    /// What to do, if the message does not say.
+    pub help: Option<String>,
+    /// Whether the request is at fault (a usage error), not the data.
+    pub usage: bool,
+}
+
+/// Names as messages list them (each at most 40 characters).
+fn shortened(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|a| diag::short(a))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl FrontError {
+    /// The refusal of a request on the training set named `train` (and the test set named
+    /// `test`), each input named by `spell` of its key: `{app}`, `{bootstrap}`,
+    /// `{transform}`, `{define}` (a point's binding), `{no-work}`, `{sizes}`, `{procs}`.
+    pub fn refusal(
+        &self,
+        train: &str,
+        test: &str,
+        spell: &dyn Fn(&str) -> Option<String>,
+    ) -> Refusal {
+        let key = |k: &str| spell(k).unwrap_or_else(|| k.to_string());
+        let said = |usage: bool, message: String, help: Option<String>| Refusal {
+            message,
+            help,
+            usage,
+        };
+        let points = format!("{d} n=... {d} p=...", d = key("define"));
+        match self {
+            FrontError::Bootstrap { asked, limit } => said(
+                true,
+                format!("{} {asked} is over the limit of {limit}", key("bootstrap")),
+                None,
+            ),
+            FrontError::TransformApp { rule, app, apps } => said(
+                true,
+                format!(
+                    "{} `{rule}`: there are no runs of `{}` (applications: {})",
+                    key("transform"),
+                    diag::short(app),
+                    shortened(apps)
+                ),
+                None,
+            ),
+            // Only the application option names an application: a usage error, as every
+            // name given by an option that the data does not have.
+            FrontError::NoRunsOf { app, apps } => {
+                let hint = diag::did_you_mean(&diag::suggest(app, apps.iter().map(String::as_str)))
+                    .map(|h| format!("{h} "))
+                    .unwrap_or_default();
+                let app = diag::short(app);
+                said(
+                    true,
+                    format!(
+                        "{} {app}: `{train}` has no runs of `{app}`; {hint}its applications: {}",
+                        key("app"),
+                        shortened(apps)
+                    ),
+                    None,
+                )
+            }
+            FrontError::SeveralApps { apps } => said(
+                false,
+                format!(
+                    "`{train}` holds runs of {} applications ({}); a model describes one",
+                    apps.len(),
+                    shortened(apps)
+                ),
+                Some(format!("choose one with {}", key("app"))),
+            ),
+            FrontError::Train { app, error } => {
+                let help = match error {
+                    TrainError::SeveralApps { .. } => format!("choose one with {}", key("app")),
+                    TrainError::TooFew { .. } => format!(
+                        "record more sizes or worker counts (`vates taskpar record {} ... {} ...`)",
+                        key("sizes"),
+                        key("procs")
+                    ),
+                    TrainError::NeedsSpan { .. } => format!(
+                        "record the runs with `vates taskpar record` (it writes the span), or \
+                         choose {} paper",
+                        key("no-work")
+                    ),
+                    _ => "check the training runs of this application".into(),
+                };
+                let error = match error {
+                    TrainError::SeveralApps { apps } => TrainError::SeveralApps {
+                        apps: apps.iter().map(|a| diag::short(a)).collect(),
+                    }
+                    .to_string(),
+                    e => e.to_string(),
+                };
+                let app = diag::short(app);
+                said(
+                    false,
+                    format!("training the model of {app}: {error}"),
+                    Some(help),
+                )
+            }
+            // A limit hit (status 1), as every command's.
+            FrontError::TooManyPoints { .. } => said(
+                false,
+                format!("{points}: {self}"),
+                Some("use fewer values or coarser steps".into()),
+            ),
+            FrontError::NotWhole { .. } => said(true, format!("{points}: {self}"), None),
+            FrontError::Predict(e) => said(
+                false,
+                e.to_string(),
+                Some("give sizes and worker counts the model can take (n > 0, p ≥ 1)".into()),
+            ),
+            FrontError::Report { app, error } => {
+                said(false, format!("{}: {error}", diag::short(app)), None)
+            }
+            FrontError::NothingInCommon => said(
+                false,
+                format!("no application has runs in both `{train}` and `{test}`"),
+                Some("the `app` column names the application in both files".into()),
+            ),
+        }
+    }
 }

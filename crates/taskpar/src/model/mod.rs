@@ -62,7 +62,8 @@ pub use fitted::{
     Candidate, Choice, Coefs, Confound, Domain, IntervalMethod, Model, Replicate, SubModel,
 };
 pub use front::{
-    fit_app, predict_grid, report_apps, AppsReport, FrontError, Policy, TransformRule, MAX_POINTS,
+    fit_app, predict_grid, report_apps, AppsReport, BadTransform, FrontError, NoWorkRule, Policy,
+    Refusal, TransformRule, MAX_POINTS,
 };
 pub use options::{AlphaRule, NoWorkForm, Selection, TrainOptions, Weighting, MAX_BOOTSTRAP};
 pub use plot::{measured_plot, prediction_plot};

@@ -6,8 +6,12 @@ pub mod campaign;
 pub mod dag;
 pub mod dr_stat;
 pub mod experiment;
+pub mod lists;
 pub mod model;
+pub mod refusal;
 pub mod replay;
 pub mod report;
 pub mod stats;
 pub mod timeline;
+
+pub use refusal::Refusal;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use diag::Advise;
 use taskpar::analysis::{Analysis, StatsFormat};
-use taskpar::campaign::ompt::{build_tool, ToolError};
+use taskpar::campaign::ompt;
 use taskpar::campaign::{Runtime, RuntimeKind};
 use taskpar::dag::{self, DagError, Limits, LoadError, Recording};
 use taskpar::stats::BURDEN_CYCLES;
@@ -16,7 +16,6 @@ use crate::error::{flag_of, note, print, write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 
 mod model;
-mod predict;
 mod record;
 
 /// The `vates taskpar` subcommands.
@@ -34,7 +33,7 @@ pub enum TaskparCommand {
     Fit(model::FitArgs),
     /// Predict time(n, p) with its breakdown (work, delay, no_work), interval, baseline,
     /// bounds and extrapolation warnings.
-    Predict(predict::PredictArgs),
+    Predict(model::PredictArgs),
     /// Fit on a training CSV and report the relative errors on a test CSV, per application
     /// and sub-model, beside the baseline's.
     Report(model::ReportArgs),
@@ -75,7 +74,7 @@ pub fn run(cmd: TaskparCommand, out: &mut dyn Write) -> Result<()> {
         TaskparCommand::Stats(a) => stats(a, out),
         TaskparCommand::Record(a) => record::run(a, out),
         TaskparCommand::Fit(a) => model::fit(a, out),
-        TaskparCommand::Predict(a) => predict::run(a, out),
+        TaskparCommand::Predict(a) => model::predict(a, out),
         TaskparCommand::Report(a) => model::report(a, out),
     }
 }
@@ -134,49 +133,32 @@ pub fn recorder(
     })
 }
 
-/// The OMPT tool to load: `given` (made absolute, so that the runtime opens that file),
-/// else [`build_tool`]'s build of the embedded source with `$CC` (else `clang`) in the
-/// cache, built now if missing (with a note saying where).
+/// The OMPT tool to load: `given`, else the one built in the cache with `$CC` (else
+/// `clang`), built now if missing (with a note saying where).
 pub fn ompt_tool(given: Option<&Path>) -> Result<PathBuf> {
     if let Some(path) = given {
-        let lib = std::fs::canonicalize(path).map_err(|e| {
-            CliError::with_help(
-                format!("--ompt-tool `{}`: {e}", path.display()),
-                "give the path of the built tool (libvates_ompt.so), or leave --ompt-tool out \
-                 to have vates build it",
-            )
-        })?;
-        return match lib.is_file() {
-            true => Ok(lib),
-            false => Err(CliError::usage(format!(
-                "--ompt-tool `{}` is not a file: give the built tool (libvates_ompt.so)",
-                path.display()
-            ))),
-        };
+        return Ok(ompt::given_tool(path, &flag_of)?);
     }
-    let (program, args) =
-        taskpar::campaign::ompt::compiler(&std::env::var("CC").unwrap_or_default());
     let dir = termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
-    let (lib, built) = build_tool(&program, &args, &dir).map_err(|e| {
-        let help = e.advice().map(|a| a.spelt(&flag_of)).unwrap_or_default();
-        match e {
-            ToolError::Build(e @ native::BuildError::Io { .. }) => {
-                CliError::with_help(e.to_string(), help)
-            }
-            e => CliError::with_help(
-                format!("cannot build the OMPT tool for --runtime openmp: {e}"),
-                help,
-            ),
-        }
-    })?;
-    if built {
-        note(&format!(
-            "note: built the OMPT tool (vates_ompt.c, with {program}) into {}; it is reused \
-             from there",
-            lib.display()
-        ));
+    let cc = std::env::var("CC").unwrap_or_default();
+    let (lib, built) = ompt::cached_tool(&cc, &dir, &flag_of)?;
+    if let Some(text) = built {
+        note(&format!("note: {text}"));
     }
     Ok(lib)
+}
+
+impl From<taskpar::Refusal> for CliError {
+    /// A library's refusal, its inputs spelt as flags.
+    fn from(r: taskpar::Refusal) -> Self {
+        match r.usage {
+            true => CliError::usage(r.message),
+            false => CliError::Diag(crate::error::Diag {
+                message: r.message,
+                help: r.help,
+            }),
+        }
+    }
 }
 
 /// `value` as JSON with its keys in alphabetical order (the model's documents).

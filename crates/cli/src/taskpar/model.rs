@@ -1,4 +1,5 @@
-//! `vates taskpar fit|report`: flags → the model's front door ([`taskpar::model::fit_app`],
+//! `vates taskpar fit|predict|report`: flags → the model's front door
+//! ([`taskpar::model::fit_app`], [`taskpar::model::predict_grid`],
 //! [`taskpar::model::report_apps`]) → output; its refusals become messages that name the
 //! flags ([`taskpar::model::FrontError::refusal`]).
 
@@ -6,18 +7,19 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use taskpar::model::{
-    self, fit_app, model_text, read_runs, report_apps, report_text, to_json, FrontError,
-    NoWorkRule, Policy, Selection, TrainingSet,
+    self, fit_app, model_text, predict_grid, prediction_text, read_runs, report_apps, report_text,
+    to_json, FrontError, NoWorkRule, Policy, Selection, TrainingSet,
 };
 
-use crate::error::{print, write_file, CliError, Result};
+use crate::error::{flag_of, print, write_file, CliError, Result};
+use crate::input::Define;
 use crate::Format;
 use termio::files::Keep;
 
 /// The largest training or test CSV read.
 const MAX_CSV: usize = 1 << 28;
 /// The largest model file read (a model with 200 bootstrap replicates is about 300 kB).
-pub const MAX_MODEL: usize = 1 << 26;
+const MAX_MODEL: usize = 1 << 26;
 
 /// How the sub-models are trained (shared by `fit` and `report`).
 #[derive(clap::Args, Debug, Clone)]
@@ -112,6 +114,31 @@ pub struct ReportArgs {
     format: Format,
 }
 
+/// Options of `vates taskpar predict`.
+#[derive(clap::Args, Debug)]
+pub struct PredictArgs {
+    /// The model file (`vates taskpar fit` writes it).
+    #[arg(value_name = "MODEL.json")]
+    model: PathBuf,
+    /// The point: `-D n=SIZE -D p=WORKERS`, each one value, a list `-D p=1,2,4` or a range
+    /// `-D n=100..400:100` (the grid is every size × every worker count).
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = crate::input::parse_define)]
+    define: Vec<Define>,
+    /// Problem sizes (the same as `-D n=...`).
+    #[arg(short = 'n', long = "size", value_name = "N")]
+    n: Option<String>,
+    /// Worker counts (the same as `-D p=...`).
+    #[arg(short = 'p', long = "procs", value_name = "P")]
+    p: Option<String>,
+    /// Draw the predictions over the swept workers (or sizes): time, its breakdown, the
+    /// direct regression and the bounds (T1/p, T∞, T1/p + T∞).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
 /// Reads the runs of the CSV file `path`; a file that is not text (a NUL byte, as
 /// `/dev/zero` or a binary file has) is refused at its first block
 /// ([`crate::input::read_text`]).
@@ -122,16 +149,9 @@ fn read_set(path: &Path) -> Result<TrainingSet> {
 
 /// The front door's refusal as a message naming the flags; `train` and `test` are the
 /// CSV files (or the model file).
-pub fn front_error(train: &Path, test: &Path, e: FrontError) -> CliError {
+fn front_error(train: &Path, test: &Path, e: FrontError) -> CliError {
     let (train, test) = (train.display().to_string(), test.display().to_string());
-    let r = e.refusal(&train, &test, &crate::error::flag_of);
-    match r.usage {
-        true => CliError::usage(r.message),
-        false => CliError::Diag(crate::error::Diag {
-            message: r.message,
-            help: r.help,
-        }),
-    }
+    e.refusal(&train, &test, &flag_of).into()
 }
 
 /// Runs `vates taskpar fit`.
@@ -189,15 +209,8 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
         &a.how.policy()?,
     )
     .map_err(|e| front_error(&a.train, &a.test, e))?;
-    if a.how.app.is_none() {
-        for (what, list) in [
-            ("no test runs", &r.untested),
-            ("no training runs", &r.untrained),
-        ] {
-            if !list.is_empty() {
-                crate::error::note(&format!("note: left out, with {what}: {}", list.join(", ")));
-            }
-        }
+    for text in r.notes().iter().filter(|_| a.how.app.is_none()) {
+        crate::error::note(&format!("note: {text}"));
     }
     if let Some(path) = &a.plot {
         super::draw(&model::measured_plot(&r.report), 900, 600, path, "the plot")?;
@@ -205,6 +218,45 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     let text = match a.format {
         Format::Text => report_text(&r.report),
         Format::Json => super::sorted_json(&r.report)?,
+    };
+    print(out, &text)
+}
+
+/// Runs `vates taskpar predict`.
+pub fn predict(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(p) = &a.plot {
+        crate::error::check_output(p)?;
+    }
+    let bindings: Vec<&str> = a.define.iter().map(|d| d.text.as_str()).collect();
+    let spell = |k: &str| match k {
+        "n" | "p" => Some(format!("-{k}")),
+        k => flag_of(k),
+    };
+    let (ns, ps) = model::grid_values(a.n.as_deref(), a.p.as_deref(), &bindings, &spell)?;
+    let text = crate::input::read_text(&a.model, MAX_MODEL, "a model file (JSON)", "")?;
+    let m = model::from_json(&text).map_err(|e| {
+        CliError::with_help(
+            format!("`{}`: {e}", a.model.display()),
+            "give a model file written by `vates taskpar fit` of this version (fit it again \
+             from the training CSV)",
+        )
+    })?;
+    if a.plot.is_some() && ns.len() > 1 && ps.len() > 1 {
+        return Err(CliError::usage(
+            "--plot draws over the workers at one size or over the sizes at one worker count: \
+             give one value to -D n or to -D p",
+        ));
+    }
+    let preds = predict_grid(&m, &ns, &ps).map_err(|e| front_error(&a.model, &a.model, e))?;
+    let app = m.app.clone().unwrap_or_else(|| "the application".into());
+    if let Some(path) = &a.plot {
+        let plot = model::prediction_plot(&app, &preds, ps.len() > 1);
+        super::draw(&plot, 900, 520, path, "the plot")?;
+    }
+    let text = match (a.format, preds.as_slice()) {
+        (Format::Text, _) => preds.iter().map(|p| prediction_text(&app, p)).collect(),
+        (Format::Json, [one]) => super::sorted_json(one)?,
+        (Format::Json, _) => super::sorted_json(&preds)?,
     };
     print(out, &text)
 }

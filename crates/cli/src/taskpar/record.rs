@@ -1,15 +1,13 @@
-//! `vates taskpar record`: flags → a [`taskpar::campaign::Job`] (made as a study's cells
-//! make theirs, [`Job::new`]) → [`taskpar::campaign::run`] on the local backend, its rows
-//! shown as they come and its errors as messages that name the flags.
+//! `vates taskpar record`: flags → a [`Request`] → its checked job (made as a study's cells
+//! make theirs) → [`taskpar::campaign::run`] on the local backend, its rows shown as they
+//! come and its errors as messages that name the flags.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use taskpar::campaign::{self, CampaignError, Job, LocalBackend, RuntimeKind};
-use taskpar::experiment::{Plan, ValuesError};
+use taskpar::campaign::{self, CampaignError, LocalBackend, Request, RuntimeKind};
 
-use crate::error::{note, print, CliError, Result};
+use crate::error::{flag_of, note, print, CliError, Result};
 
 /// Options of `vates taskpar record`.
 #[derive(clap::Args, Debug)]
@@ -63,50 +61,25 @@ pub struct RecordArgs {
     command: Vec<String>,
 }
 
-/// The values of a list or range option; a malformed or non-positive one is a usage error.
-pub fn values<T>(flag: &str, parsed: std::result::Result<T, ValuesError>) -> Result<T> {
-    parsed.map_err(|e| match e {
-        ValuesError::NotWhole(_) => CliError::usage(format!("{flag}: {e}")),
-        e => CliError::usage(format!("{flag} {e}")),
-    })
-}
-
 /// Runs a `vates taskpar record`.
 pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
     crate::error::check_output(&a.output)?;
-    let procs = values("--procs", taskpar::experiment::workers(&a.procs))?;
-    let sizes = values("--sizes", taskpar::experiment::values(&a.sizes))?;
-    let plan = Plan {
-        sizes,
-        procs,
+    let request = Request {
+        app: &a.app,
+        sizes: &a.sizes,
+        procs: &a.procs,
         reps: a.reps,
+        command: &a.command,
+        output: &a.output,
+        keep_dags: a.keep_dags.as_deref(),
+        no_untraced: a.no_untraced,
+        timeout_s: a.timeout,
+        runtime: a.runtime,
+        tool_given: a.ompt_tool.is_some(),
+        clock_given: a.clock_hz.is_some(),
     };
-    let untraced = !a.no_untraced && a.runtime.times_untraced();
-    let timeout = Duration::from_secs_f64(a.timeout.min(1e9));
+    let mut job = request.job(&flag_of)?;
     // The runtime is found once the job checks (building the OMPT tool can take a second).
-    let mut job = Job::new(
-        &a.app,
-        plan,
-        &a.command,
-        a.output.clone(),
-        Default::default(),
-        untraced,
-        timeout,
-    );
-    job.keep_dags = a.keep_dags.clone();
-    job.check()
-        .map_err(|e| CliError::advised(&e).expect("every plan error has advice"))?;
-    if a.ompt_tool.is_some() && a.runtime != RuntimeKind::OpenMp {
-        return Err(CliError::usage(
-            "--ompt-tool is for OpenMP programs: give --runtime openmp too",
-        ));
-    }
-    if a.clock_hz.is_some() && a.runtime != RuntimeKind::DagRecorder {
-        return Err(CliError::usage(
-            "--clock-hz is for DAG Recorder programs, whose files do not say how fast their \
-             clock ran: give --runtime dag-recorder too",
-        ));
-    }
     job.runtime = super::recorder(
         a.runtime,
         a.ompt_tool.as_deref(),
@@ -115,19 +88,8 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
          this machine's CPU clock is unknown (/proc/cpuinfo); give --clock-hz, the time-stamp \
          counter's rate",
     )?;
-    if let (taskpar::campaign::Runtime::DagRecorder { clock_hz }, None) = (&job.runtime, a.clock_hz)
-    {
-        note(&format!(
-            "note: DAG Recorder's ticks are read at this machine's {} MHz (give --clock-hz to \
-             say otherwise)",
-            clock_hz / 1e6
-        ));
-    }
-    if a.runtime == RuntimeKind::DagRecorder && !a.no_untraced {
-        note(
-            "note: DAG Recorder programs are recorded without untraced runs (nothing in them \
-             times their parallel part alone); elapsed_untraced stays empty",
-        );
+    for text in request.notes(&job.runtime, &flag_of) {
+        note(&format!("note: {text}"));
     }
     // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
     // scratch files; a second one ends vates at once.

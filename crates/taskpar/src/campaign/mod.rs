@@ -10,10 +10,12 @@
 mod backend;
 mod local;
 pub mod ompt;
+mod request;
 mod show;
 
 pub use backend::{Backend, Invocation, Outcome, StartError, Status, STDERR_TAIL};
 pub use local::{file_tail, LocalBackend, GRACE};
+pub use request::Request;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -25,7 +27,7 @@ use crate::experiment::{self, csv_header, csv_line, Done, Measured, Mismatch, Pl
 use crate::stats::{Stats, StatsOptions, BURDEN_CYCLES};
 use fit::read::ReadError;
 
-pub use crate::experiment::MAX_RUNS;
+pub use crate::lists::MAX_RUNS;
 /// The largest training file a campaign resumes.
 pub const MAX_CSV_BYTES: u64 = 1 << 30;
 /// The longest application name.

@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::refusal::{spelt, Spell};
+use crate::Refusal;
+
 /// The tool's source (`crates/bots/openmp/ompt/vates_ompt.c`), as this build embeds it.
 pub const SOURCE: &str = include_str!("../../../bots/openmp/ompt/vates_ompt.c");
 
@@ -39,6 +42,69 @@ pub fn compiler(cc: &str) -> (String, Vec<String>) {
     let mut words = cc.split_whitespace().map(String::from);
     let program = words.next().unwrap_or_else(|| "clang".to_string());
     (program, words.collect())
+}
+
+/// The built tool at `path` as the runtime is to load it: made absolute (so that the runtime
+/// opens that file); `spell` names the option that gives it (`{ompt-tool}`).
+///
+/// # Errors
+/// [`Refusal`]: a path that does not exist or is not a file.
+pub fn given_tool(path: &Path, spell: Spell<'_>) -> Result<PathBuf, Refusal> {
+    let option = spelt(spell, "ompt-tool");
+    let lib = std::fs::canonicalize(path).map_err(|e| {
+        Refusal::fix(
+            format!("{option} `{}`: {e}", path.display()),
+            format!(
+                "give the path of the built tool (libvates_ompt.so), or leave {option} out to \
+                 have vates build it"
+            ),
+        )
+    })?;
+    match lib.is_file() {
+        true => Ok(lib),
+        false => Err(Refusal::usage(format!(
+            "{option} `{}` is not a file: give the built tool (libvates_ompt.so)",
+            path.display()
+        ))),
+    }
+}
+
+/// The tool built from [`SOURCE`] with the compiler a `CC`-style setting `cc` names
+/// ([`compiler`]) in the cache `dir`, built now if missing, and then a note saying where;
+/// `spell` names the options (`{ompt-tool}`, `{runtime}`).
+///
+/// # Errors
+/// [`Refusal`]: the tool cannot be built, with what to install.
+pub fn cached_tool(
+    cc: &str,
+    dir: &Path,
+    spell: Spell<'_>,
+) -> Result<(PathBuf, Option<String>), Refusal> {
+    let (program, args) = compiler(cc);
+    let (lib, built) = build_tool(&program, &args, dir).map_err(|e| {
+        let help = diag::Advise::advice(&e)
+            .map(|a| a.spelt(spell))
+            .unwrap_or_default();
+        match e {
+            ToolError::Build(e @ native::BuildError::Io { .. }) => {
+                Refusal::fix(e.to_string(), help)
+            }
+            e => Refusal::fix(
+                format!(
+                    "cannot build the OMPT tool for {} openmp: {e}",
+                    spelt(spell, "runtime")
+                ),
+                help,
+            ),
+        }
+    })?;
+    let note = built.then(|| {
+        format!(
+            "built the OMPT tool (vates_ompt.c, with {program}) into {}; it is reused from there",
+            lib.display()
+        )
+    });
+    Ok((lib, note))
 }
 
 /// The tool built from [`SOURCE`] with `program args…` in `dir` by [`native::build`]: the

@@ -9,6 +9,7 @@ use super::{
     predict, report, train, NoWorkForm, PredictError, Prediction, Report, Selection, TrainOptions,
     TrainingSet, Transform, MAX_BOOTSTRAP,
 };
+use crate::Refusal;
 
 /// The most predictions one grid holds.
 pub const MAX_POINTS: usize = 100_000;
@@ -384,18 +385,6 @@ pub fn report_apps(
     Ok(out)
 }
 
-/// A refused request as a front end shows it, its inputs named as the front end spells
-/// them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    /// The message.
-    pub message: String,
-    /// What to do, if the message does not say.
-    pub help: Option<String>,
-    /// Whether the request is at fault (a usage error), not the data.
-    pub usage: bool,
-}
-
 /// Names as messages list them (each at most 40 characters).
 fn shortened(names: &[String]) -> String {
     names
@@ -514,5 +503,134 @@ impl FrontError {
                 Some("the `app` column names the application in both files".into()),
             ),
         }
+    }
+}
+
+/// The sizes (`n`) and worker counts (`p`) of a grid: the lists of the options `n` and
+/// `p`, and bindings `name=values` (each as written) of the same parameters, each parameter
+/// given once; `spell` spells `{define}` (a binding) and the options `{n}` and `{p}`.
+///
+/// # Errors
+/// [`Refusal`], a usage error: a parameter other than `n` and `p` (with a suggestion), one
+/// given twice or not at all, a list that is not one of positive numbers.
+pub fn grid_values(
+    n: Option<&str>,
+    p: Option<&str>,
+    bindings: &[&str],
+    spell: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Vec<f64>, Vec<f64>), Refusal> {
+    let key = |k: &str| spell(k).unwrap_or_else(|| k.to_string());
+    let d = key("define");
+    // Each parameter's list and the option that gave it.
+    let mut n = n.map(|v| (v, key("n")));
+    let mut p = p.map(|v| (v, key("p")));
+    for b in bindings {
+        let (name, values) = b.split_once('=').unwrap_or((b, ""));
+        let name = name.trim();
+        let slot = match name {
+            "n" => &mut n,
+            "p" => &mut p,
+            _ => {
+                let guess = match name.to_lowercase().as_str() {
+                    "n" | "size" | "sizes" => vec!["n".to_string()],
+                    "p" | "procs" | "workers" | "threads" => vec!["p".to_string()],
+                    _ => diag::suggest(name, ["n", "p"]),
+                };
+                let hint = diag::did_you_mean(&guess)
+                    .unwrap_or_else(|| "the names are `n` (size) and `p` (workers)".into());
+                return Err(Refusal::usage(format!(
+                    "{d} {b}: `vates taskpar predict` has no parameter `{name}`; {hint}"
+                )));
+            }
+        };
+        if slot.is_some() {
+            return Err(Refusal::usage(format!(
+                "`{name}` is given more than once ({d} {name}=... and {} are the same)",
+                key(name)
+            )));
+        }
+        *slot = Some((values, format!("{d} {name}")));
+    }
+    let values = |given: Option<(&str, String)>, name: &str, what: &str| {
+        let (text, option) = given.ok_or_else(|| {
+            Refusal::usage(format!(
+                "give the {what} with {d} {name}=VALUE (or {} VALUE)",
+                key(name)
+            ))
+        })?;
+        crate::lists::values(text).map_err(|e| Refusal::usage(format!("{option} {e}")))
+    };
+    Ok((values(n, "n", "size")?, values(p, "p", "worker count")?))
+}
+
+/// The notes of a report over every application: those left out, and why.
+impl AppsReport {
+    /// A line per reason some applications were left out.
+    pub fn notes(&self) -> Vec<String> {
+        [
+            ("no test runs", &self.untested),
+            ("no training runs", &self.untrained),
+        ]
+        .into_iter()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(what, list)| format!("left out, with {what}: {}", list.join(", ")))
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spell(k: &str) -> Option<String> {
+        Some(match k {
+            "define" => "-D".to_string(),
+            k => format!("-{k}"),
+        })
+    }
+
+    #[test]
+    fn a_grid_is_every_size_by_every_worker_count() {
+        let (ns, ps) = grid_values(None, Some("1..3"), &["n=10,20"], &spell).unwrap();
+        assert_eq!(ns, [10.0, 20.0]);
+        assert_eq!(ps, [1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn names_are_checked_with_their_options() {
+        let e = grid_values(None, None, &["workers=2"], &spell).unwrap_err();
+        assert!(e.usage);
+        assert!(e.message.starts_with("-D workers=2: "), "{}", e.message);
+        assert!(e.message.contains("`p`"), "{}", e.message);
+        let e = grid_values(Some("1"), None, &["n=2"], &spell).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`n` is given more than once (-D n=... and -n are the same)"
+        );
+        let e = grid_values(None, None, &["n=1"], &spell).unwrap_err();
+        assert_eq!(
+            e.message,
+            "give the worker count with -D p=VALUE (or -p VALUE)"
+        );
+        let e = grid_values(Some("-5"), Some("1"), &[], &spell).unwrap_err();
+        assert!(
+            e.message.starts_with("-n `-5`: every value"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn left_out_applications_are_noted() {
+        let r = AppsReport {
+            report: Report {
+                rows: Vec::new(),
+                medians: Vec::new(),
+                coverage: fit::interval::Coverage::of(&[]),
+            },
+            untested: vec!["fib".into()],
+            untrained: Vec::new(),
+        };
+        assert_eq!(r.notes(), ["left out, with no test runs: fib"]);
     }
 }

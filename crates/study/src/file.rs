@@ -183,7 +183,29 @@ pub fn is_sbatch_option(word: &str) -> bool {
     word.starts_with('-') && !word.chars().any(char::is_whitespace)
 }
 
+/// A word given as an sbatch option that is not one ([`is_sbatch_option`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not one sbatch option: give each as one word, e.g. {1}=--qos=short")]
+pub struct NotSbatchOption(pub String, pub String);
+
 impl SlurmOptions {
+    /// These options with `over`'s over them ([`SlurmOptions::overridden_by`]), once each of
+    /// `over`'s further options is one sbatch option; `option` is how the front end spells
+    /// the input that gives them, for the message.
+    ///
+    /// # Errors
+    /// [`NotSbatchOption`]: the first word that is not one.
+    pub fn checked_over(
+        &self,
+        over: &SlurmOptions,
+        option: &str,
+    ) -> Result<SlurmOptions, NotSbatchOption> {
+        match over.options.iter().find(|o| !is_sbatch_option(o)) {
+            Some(bad) => Err(NotSbatchOption(bad.clone(), option.to_string())),
+            None => Ok(self.overridden_by(over)),
+        }
+    }
+
     /// These options with `over`'s given ones over them: its partition and account where
     /// it has them, exclusive if either is, its further options after these.
     pub fn overridden_by(&self, over: &SlurmOptions) -> SlurmOptions {

@@ -167,17 +167,13 @@ fn sorted_json<T: serde::Serialize>(value: &T) -> Result<String> {
     Ok(crate::error::json_text(&v)?)
 }
 
-/// The SVG of `plot` at `width` × `height` into `path`.
+/// The SVG of a plot (`what`, for the message when it cannot be drawn) into `path`.
 fn draw(
-    plot: &trace::plot::LinePlot,
-    width: u32,
-    height: u32,
+    svg: std::result::Result<String, trace::TraceError>,
     path: &Path,
     what: &str,
 ) -> Result<()> {
-    let svg = plot
-        .render_svg(width, height)
-        .map_err(|e| CliError::msg(format!("cannot draw {what}: {e}")))?;
+    let svg = svg.map_err(|e| CliError::msg(format!("cannot draw {what}: {e}")))?;
     Ok(write_file(path, svg.as_bytes())?)
 }
 
@@ -219,7 +215,7 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
         files.write(&an.timeline(), &chart(&an.title(), "time (s)"))?;
     }
     if let Some(p) = &a.profile {
-        draw(&an.profile_plot(), 900, 420, p, "the profile")?;
+        draw(an.profile_plot().render_svg(900, 420), p, "the profile")?;
     }
     let text = match &theirs {
         Some((t, name)) => an.compared(

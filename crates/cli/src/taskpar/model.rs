@@ -213,7 +213,11 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::note(&format!("note: {text}"));
     }
     if let Some(path) = &a.plot {
-        super::draw(&model::measured_plot(&r.report), 900, 600, path, "the plot")?;
+        super::draw(
+            model::measured_plot(&r.report).render_svg(900, 600),
+            path,
+            "the plot",
+        )?;
     }
     let text = match a.format {
         Format::Text => report_text(&r.report),
@@ -251,7 +255,7 @@ pub fn predict(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
     let app = m.app.clone().unwrap_or_else(|| "the application".into());
     if let Some(path) = &a.plot {
         let plot = model::prediction_plot(&app, &preds, ps.len() > 1);
-        super::draw(&plot, 900, 520, path, "the plot")?;
+        super::draw(plot.render_svg(900, 520), path, "the plot")?;
     }
     let text = match (a.format, preds.as_slice()) {
         (Format::Text, _) => preds.iter().map(|p| prediction_text(&app, p)).collect(),

@@ -3,9 +3,10 @@
 //! come and its errors as messages that name the flags.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use taskpar::campaign::{self, CampaignError, LocalBackend, Request, RuntimeKind};
+use taskpar::dag::LoadError;
 
 use crate::error::{flag_of, note, print, CliError, Result};
 
@@ -112,31 +113,16 @@ pub fn run(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
     });
     bar.finish();
     shown.map_err(CliError::Stdout)?;
-    let s = result.map_err(|e| campaign_error(&a.output, e))?;
-    print(out, &s.text(&a.app, &a.output))
-}
-
-/// A campaign that stopped, as a message with its fix: the program's, or what the flags can
-/// change.
-fn campaign_error(output: &Path, e: CampaignError) -> CliError {
-    let msg = e.to_string();
-    if let Some(help) = e.program_advice() {
-        return CliError::with_help(msg, help);
-    }
-    match e {
-        CampaignError::Existing(e) => e.into(),
-        CampaignError::Start { .. } => CliError::with_help(
-            msg,
+    let s = result.map_err(|e| match request.stopped(e, &flag_of) {
+        Ok(refusal) => refusal.into(),
+        Err(CampaignError::Start(e)) => CliError::with_help(
+            e.to_string(),
             "give the program's path after `--` (e.g. -- ./target/release/bots fib {n})",
         ),
-        CampaignError::Cancelled => CliError::msg(format!(
-            "{msg}; the rows of the runs that finished are in `{}` (run again to resume)",
-            output.display()
-        )),
-        CampaignError::Dag(taskpar::dag::LoadError::Io { path, error }) => {
-            CliError::read(&path, &error)
-        }
-        CampaignError::Dag(e) => CliError::Report(e.into()),
-        e => CliError::advised(&e).unwrap_or_else(|| CliError::msg(msg)),
-    }
+        Err(CampaignError::Existing(e)) => e.into(),
+        Err(CampaignError::Dag(LoadError::Io { path, error })) => CliError::read(&path, &error),
+        Err(CampaignError::Dag(e)) => CliError::Report(e.into()),
+        Err(e) => CliError::msg(e.to_string()),
+    })?;
+    print(out, &s.text(&a.app, &a.output))
 }

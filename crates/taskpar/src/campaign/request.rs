@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::{Job, Runtime, RuntimeKind};
+use super::{CampaignError, Job, Runtime, RuntimeKind};
 use crate::experiment::Plan;
 use crate::lists::{self, ValuesError};
 use crate::refusal::{spelt, Spell};
@@ -100,6 +100,44 @@ impl Request<'_> {
             )));
         }
         Ok(job)
+    }
+
+    /// The campaign's stop `e` as a refusal: the program's advice, else what the inputs can
+    /// change (named through `spell`), a cancellation with where the finished runs are.
+    ///
+    /// # Errors
+    /// `e` itself when the front end must say more than the library can: a training file
+    /// that cannot be read ([`CampaignError::Existing`]) and a DAG file that cannot be
+    /// ([`CampaignError::Dag`]), both located, and a program that cannot start
+    /// ([`CampaignError::Start`], whose fix is where the front end takes the command).
+    pub fn stopped(&self, e: CampaignError, spell: Spell<'_>) -> Result<Refusal, CampaignError> {
+        let message = e.to_string();
+        if let Some(help) = e.program_advice() {
+            return Ok(Refusal::fix(message, help));
+        }
+        Ok(match e {
+            CampaignError::Existing(_) | CampaignError::Dag(_) | CampaignError::Start(_) => {
+                return Err(e)
+            }
+            CampaignError::Cancelled => Refusal {
+                message: format!(
+                    "{message}; the rows of the runs that finished are in `{}` (run again to \
+                     resume)",
+                    self.output.display()
+                ),
+                help: None,
+                usage: false,
+            },
+            e => match diag::Advise::advice(&e) {
+                Some(a) if a.usage => Refusal::usage(format!("{message}; {}", a.spelt(spell))),
+                Some(a) => Refusal::fix(message, a.spelt(spell)),
+                None => Refusal {
+                    message,
+                    help: None,
+                    usage: false,
+                },
+            },
+        })
     }
 
     /// What the user is told once the recorder is `runtime`: a DAG Recorder's clock read at

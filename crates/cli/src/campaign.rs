@@ -9,13 +9,13 @@ use study::cell::{CellError, Runner};
 use study::file::{Campaign, ProfileKind};
 use study::folder::{Manifest, Study, StudyError};
 use study::local::Event;
+use study::plan::Task;
+use study::slurm::SlurmError;
 use study::Backend;
 use taskpar::campaign::{LocalBackend, Runtime};
 
 use crate::error::{print, CliError, Result};
 use crate::Format;
-
-mod slurm;
 
 /// The `vates campaign` subcommands.
 #[derive(Subcommand, Debug)]
@@ -35,22 +35,22 @@ pub enum CampaignCommand {
 pub struct RunArgs {
     /// The campaign file (TOML; its keys are in docs/cli.md).
     #[arg(value_name = "FILE")]
-    pub(super) file: PathBuf,
+    file: PathBuf,
     /// The study folder (default: `NAME-study`, NAME the campaign's application).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
-    pub(super) output: Option<PathBuf>,
+    output: Option<PathBuf>,
     /// Where the cells run: one after the other here, or as Slurm job arrays (one per
     /// worker count; the study folder and this vates must be on a file system the nodes
     /// share).
     #[arg(long, value_parser = crate::input::choice::<Backend>(), default_value = "local")]
     backend: Backend,
     #[command(flatten)]
-    pub(super) slurm: slurm::SlurmArgs,
+    slurm: SlurmArgs,
     #[command(flatten)]
-    pub(super) recorder: RecorderArgs,
+    recorder: RecorderArgs,
     /// Output format of the summary.
     #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub(super) format: Format,
+    format: Format,
 }
 
 /// How the task-parallel runtimes' recorders are found.
@@ -59,11 +59,65 @@ pub struct RecorderArgs {
     /// The built OMPT tool for `runtime = "openmp"` (default: built from the embedded
     /// source with $CC, else clang, into the cache).
     #[arg(long, value_name = "PATH")]
-    pub(super) ompt_tool: Option<PathBuf>,
+    ompt_tool: Option<PathBuf>,
     /// DAG Recorder's clock rate in ticks per second for `runtime = "dag-recorder"`
     /// (default: the file's `clock_hz`, else this machine's CPU clock).
     #[arg(long, value_name = "HZ")]
-    pub(super) clock_hz: Option<f64>,
+    clock_hz: Option<f64>,
+}
+
+/// Seconds between two looks at the queue by default.
+const DEFAULT_POLL: f64 = 5.0;
+
+/// The job arrays' options (over the campaign file's `[slurm]`).
+#[derive(clap::Args, Debug)]
+pub struct SlurmArgs {
+    /// With --backend slurm: the partition.
+    #[arg(long, value_name = "NAME")]
+    partition: Option<String>,
+    /// With --backend slurm: the account.
+    #[arg(long, value_name = "NAME")]
+    account: Option<String>,
+    /// With --backend slurm: no other job on a cell's node.
+    #[arg(long)]
+    exclusive: bool,
+    /// With --backend slurm: a further sbatch option, one word (`--qos=short`); repeatable.
+    #[arg(
+        long = "sbatch-option",
+        value_name = "OPTION",
+        allow_hyphen_values = true
+    )]
+    sbatch_options: Vec<String>,
+    /// With --backend slurm: seconds between two looks at the queue.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_POLL)]
+    poll: f64,
+}
+
+impl SlurmArgs {
+    /// The first of these flags given, if any (they mean nothing to a local campaign).
+    pub(super) fn given(&self) -> Option<&'static str> {
+        [
+            (self.partition.is_some(), "--partition"),
+            (self.account.is_some(), "--account"),
+            (self.exclusive, "--exclusive"),
+            (!self.sbatch_options.is_empty(), "--sbatch-option"),
+            (self.poll != DEFAULT_POLL, "--poll"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+
+    /// The options of the campaign file `c`'s `[slurm]` with these flags over them.
+    fn options(&self, c: &Campaign) -> Result<study::file::SlurmOptions> {
+        let over = study::file::SlurmOptions {
+            partition: self.partition.clone(),
+            account: self.account.clone(),
+            exclusive: self.exclusive,
+            options: self.sbatch_options.clone(),
+        };
+        let checked = c.slurm.checked_over(&over, "--sbatch-option");
+        checked.map_err(|e| CliError::usage(format!("--sbatch-option {e}")))
+    }
 }
 
 /// Options of `vates campaign plan`.
@@ -94,7 +148,7 @@ pub struct CellArgs {
 /// Runs a `vates campaign` subcommand.
 pub fn run(cmd: CampaignCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
-        CampaignCommand::Run(a) if a.backend == Backend::Slurm => slurm::run(a, out),
+        CampaignCommand::Run(a) if a.backend == Backend::Slurm => run_slurm(a, out),
         CampaignCommand::Run(a) => run_local(a, out),
         CampaignCommand::Plan(a) => plan(a, out),
         CampaignCommand::Cell(a) => cell(a, out),
@@ -102,7 +156,7 @@ pub fn run(cmd: CampaignCommand, out: &mut dyn Write) -> Result<()> {
 }
 
 /// The campaign file `path`, read and checked, and its text.
-pub(super) fn read_campaign(path: &Path) -> Result<(Campaign, String)> {
+fn read_campaign(path: &Path) -> Result<(Campaign, String)> {
     let text = termio::files::read_text(
         path,
         study::file::MAX_FILE_BYTES,
@@ -156,7 +210,7 @@ fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
 
 /// Runs a campaign with a bar over its runs named `what` (counted run by run if `per_run`,
 /// else cell by cell) and its notes on standard error.
-pub(super) fn follow<E>(
+fn follow<E>(
     what: &str,
     per_run: bool,
     run: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> std::result::Result<Manifest, E>,
@@ -176,12 +230,7 @@ pub(super) fn follow<E>(
 }
 
 /// Prints what a campaign left in the study `dir`.
-pub(super) fn write_manifest(
-    m: &Manifest,
-    dir: &Path,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<()> {
+fn write_manifest(m: &Manifest, dir: &Path, format: Format, out: &mut dyn Write) -> Result<()> {
     let text = match format {
         Format::Json => crate::error::json_text(m)?,
         Format::Text => study::report::manifest_text(m, dir),
@@ -193,28 +242,20 @@ pub(super) fn write_manifest(
 fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
     let (c, study) = Study::load(&a.study).map_err(study_error)?;
     let cells = study::plan::cells(&c);
-    let probes = c.keep.profile != ProfileKind::None;
-    // The index after the last cell measures the machine (the Slurm backend's probe task).
-    if a.index == cells.len() && probes {
-        profile(&c, &study)?;
-        let path = study.dir.join(study::folder::MACHINE);
-        return print(
-            out,
-            &format!("the machine's profile is in {}\n", path.display()),
-        );
-    }
-    let cell = cells.get(a.index).ok_or_else(|| {
-        CliError::usage(format!(
-            "INDEX {}: the campaign has {} cells (0 to {}{})",
-            a.index,
-            cells.len(),
-            cells.len().saturating_sub(1),
-            match probes {
-                true => format!("; {} measures the machine", cells.len()),
-                false => String::new(),
-            }
-        ))
-    })?;
+    let probe = c.keep.profile != ProfileKind::None;
+    let task = study::plan::task(&cells, probe, a.index);
+    let cell = match task.map_err(|e| CliError::usage(format!("INDEX {}: {e}", a.index)))? {
+        Task::Cell(cell) => cell,
+        // The index after the last cell measures the machine (the Slurm backend's probe).
+        Task::Probe => {
+            profile(&c, &study)?;
+            let path = study.dir.join(study::folder::MACHINE);
+            return print(
+                out,
+                &format!("the machine's profile is in {}\n", path.display()),
+            );
+        }
+    };
     let backend = LocalBackend::default();
     let runner = Runner {
         campaign: &c,
@@ -252,7 +293,7 @@ fn profile(c: &Campaign, study: &Study) -> Result<()> {
 }
 
 /// A study that stopped, as a message with its fix.
-pub(super) fn study_error(e: StudyError) -> CliError {
+fn study_error(e: StudyError) -> CliError {
     match e {
         StudyError::Campaign(e) => CliError::Report(miette::Report::new(e)),
         StudyError::Cell(CellError::Rows(e)) => e.into(),
@@ -265,4 +306,47 @@ pub(super) fn study_error(e: StudyError) -> CliError {
             message: e.to_string(),
         }),
     }
+}
+
+/// `vates campaign run --backend slurm`: every unfinished cell as job arrays.
+fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
+    let (c, text) = read_campaign(&a.file)?;
+    if !(a.slurm.poll.is_finite() && (0.05..=3600.0).contains(&a.slurm.poll)) {
+        return Err(CliError::usage(format!(
+            "--poll {}: give seconds from 0.05 to 3600",
+            a.slurm.poll
+        )));
+    }
+    let options = a.slurm.options(&c)?;
+    let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
+    // The tasks run on other nodes: the study is named by its absolute path.
+    std::fs::create_dir_all(&dir).map_err(|e| CliError::write(&dir, &e))?;
+    let dir = std::fs::canonicalize(&dir).map_err(|e| CliError::read(&dir, &e))?;
+    let study = Study::open(&dir, &c, &text).map_err(study_error)?;
+    let mut cell_args = Vec::new();
+    if let Some(t) = &a.recorder.ompt_tool {
+        let t = std::fs::canonicalize(t).map_err(|e| CliError::read(t, &e))?;
+        cell_args.extend(["--ompt-tool".to_string(), t.display().to_string()]);
+    }
+    if let Some(hz) = a.recorder.clock_hz {
+        cell_args.extend(["--clock-hz".to_string(), hz.to_string()]);
+    }
+    let cfg = study::slurm::SlurmConfig {
+        vates: std::env::current_exe()
+            .map_err(|e| CliError::msg(format!("cannot find this vates binary: {e}")))?,
+        cell_args,
+        options,
+        poll: std::time::Duration::from_secs_f64(a.slurm.poll),
+        commands: study::slurm::Commands::default(),
+    };
+    let cancel = termio::interrupt::flag();
+    let what = format!("measuring {} on Slurm", c.name);
+    let m = follow(&what, false, |on| {
+        study::slurm::run(&study, &c, &cfg, &cancel, on)
+    })
+    .map_err(|e| match e {
+        SlurmError::Study(e) => study_error(e),
+        e => CliError::advised(&e).unwrap_or_else(|| CliError::msg(e.to_string())),
+    })?;
+    write_manifest(&m, &dir, a.format, out)
 }

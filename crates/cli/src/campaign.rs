@@ -171,15 +171,15 @@ fn read_campaign(path: &Path) -> Result<(Campaign, String)> {
 /// `vates campaign plan`.
 fn plan(a: PlanArgs, out: &mut dyn Write) -> Result<()> {
     let (c, _) = read_campaign(&a.file)?;
-    let cells = study::plan::cells(&c);
-    let text = match a.format {
-        Format::Json => crate::error::json_text(&study::report::PlanJson {
-            campaign: &c,
-            cells: &cells,
-        })?,
-        Format::Text => study::report::plan_text(&c, &cells),
-    };
-    print(out, &text)
+    print(
+        out,
+        &study::report::plan(&c, a.format == Format::Json).map_err(json_error)?,
+    )
+}
+
+/// A document that JSON cannot encode, as every command's.
+fn json_error(e: serde_json::Error) -> CliError {
+    CliError::msg(format!("cannot encode JSON: {e}"))
 }
 
 /// `vates campaign run`: every cell here.
@@ -231,11 +231,10 @@ fn follow<E>(
 
 /// Prints what a campaign left in the study `dir`.
 fn write_manifest(m: &Manifest, dir: &Path, format: Format, out: &mut dyn Write) -> Result<()> {
-    let text = match format {
-        Format::Json => crate::error::json_text(m)?,
-        Format::Text => study::report::manifest_text(m, dir),
-    };
-    print(out, &text)
+    print(
+        out,
+        &study::report::manifest(m, dir, format == Format::Json).map_err(json_error)?,
+    )
 }
 
 /// `vates campaign cell`: one cell of a study, as a job array's task runs it.
@@ -311,12 +310,8 @@ fn study_error(e: StudyError) -> CliError {
 /// `vates campaign run --backend slurm`: every unfinished cell as job arrays.
 fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     let (c, text) = read_campaign(&a.file)?;
-    if !(a.slurm.poll.is_finite() && (0.05..=3600.0).contains(&a.slurm.poll)) {
-        return Err(CliError::usage(format!(
-            "--poll {}: give seconds from 0.05 to 3600",
-            a.slurm.poll
-        )));
-    }
+    let poll = |e: study::slurm::BadPoll| CliError::usage(format!("--poll {e}"));
+    study::slurm::poll(a.slurm.poll).map_err(poll)?;
     let options = a.slurm.options(&c)?;
     let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
     // The tasks run on other nodes: the study is named by its absolute path.
@@ -331,14 +326,10 @@ fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(hz) = a.recorder.clock_hz {
         cell_args.extend(["--clock-hz".to_string(), hz.to_string()]);
     }
-    let cfg = study::slurm::SlurmConfig {
-        vates: std::env::current_exe()
-            .map_err(|e| CliError::msg(format!("cannot find this vates binary: {e}")))?,
-        cell_args,
-        options,
-        poll: std::time::Duration::from_secs_f64(a.slurm.poll),
-        commands: study::slurm::Commands::default(),
-    };
+    let vates = std::env::current_exe()
+        .map_err(|e| CliError::msg(format!("cannot find this vates binary: {e}")))?;
+    let cfg =
+        study::slurm::SlurmConfig::new(vates, cell_args, options, a.slurm.poll).map_err(poll)?;
     let cancel = termio::interrupt::flag();
     let what = format!("measuring {} on Slurm", c.name);
     let m = follow(&what, false, |on| {

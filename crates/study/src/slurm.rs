@@ -48,6 +48,44 @@ pub struct SlurmConfig {
     pub commands: Commands,
 }
 
+/// A time between two looks at the queue that is not from 0.05 s to an hour.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("{0}: give seconds from 0.05 to 3600")]
+pub struct BadPoll(pub f64);
+
+/// The time between two looks at the queue, `seconds` from 0.05 to 3600.
+///
+/// # Errors
+/// [`BadPoll`].
+pub fn poll(seconds: f64) -> Result<Duration, BadPoll> {
+    match seconds.is_finite() && (0.05..=3600.0).contains(&seconds) {
+        true => Ok(Duration::from_secs_f64(seconds)),
+        false => Err(BadPoll(seconds)),
+    }
+}
+
+impl SlurmConfig {
+    /// The configuration of tasks running `vates` with `cell_args`, submitted with
+    /// `options` through Slurm's usual programs, the queue looked at every `poll_s` seconds.
+    ///
+    /// # Errors
+    /// [`BadPoll`].
+    pub fn new(
+        vates: PathBuf,
+        cell_args: Vec<String>,
+        options: SlurmOptions,
+        poll_s: f64,
+    ) -> Result<SlurmConfig, BadPoll> {
+        Ok(SlurmConfig {
+            vates,
+            cell_args,
+            options,
+            poll: poll(poll_s)?,
+            commands: Commands::default(),
+        })
+    }
+}
+
 /// Slurm's programs.
 #[derive(Clone, Debug)]
 pub struct Commands {

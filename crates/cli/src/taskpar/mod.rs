@@ -161,10 +161,9 @@ impl From<taskpar::Refusal> for CliError {
     }
 }
 
-/// `value` as JSON with its keys in alphabetical order (the model's documents).
-fn sorted_json<T: serde::Serialize>(value: &T) -> Result<String> {
-    let v = serde_json::to_value(value).map_err(|e| CliError::msg(e.to_string()))?;
-    Ok(crate::error::json_text(&v)?)
+/// A document that JSON cannot encode, as every command's.
+fn json_error(e: serde_json::Error) -> CliError {
+    CliError::msg(e.to_string())
 }
 
 /// The SVG of a plot (`what`, for the message when it cannot be drawn) into `path`.

@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use taskpar::model::{
-    self, fit_app, model_text, predict_grid, prediction_text, read_runs, report_apps, report_text,
-    to_json, FrontError, NoWorkRule, Policy, Selection, TrainingSet,
+    self, fit_app, predict_grid, read_runs, report_apps, to_json, FrontError, NoWorkRule, Policy,
+    Selection, TrainingSet,
 };
 
 use crate::error::{flag_of, print, write_file, CliError, Result};
@@ -170,11 +170,11 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(o) = &output {
         write_file(o, to_json(&m).as_bytes())?;
     }
-    let text = match (a.format, &output) {
-        (Format::Text, Some(o)) => format!("{}model written to {}\n", model_text(&m), o.display()),
-        _ => super::sorted_json(&m)?,
-    };
-    print(out, &text)
+    let written = output.as_deref().filter(|_| a.format == Format::Text);
+    print(
+        out,
+        &model::fit_document(&m, written).map_err(super::json_error)?,
+    )
 }
 
 /// Checks that the model file can go to `path`: not the training CSV `train`, and, if the
@@ -202,13 +202,9 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::check_output(p)?;
     }
     let (train_set, test_set) = (read_set(&a.train)?, read_set(&a.test)?);
-    let r = report_apps(
-        &train_set,
-        &test_set,
-        a.how.app.as_deref(),
-        &a.how.policy()?,
-    )
-    .map_err(|e| front_error(&a.train, &a.test, e))?;
+    let policy = a.how.policy()?;
+    let r = report_apps(&train_set, &test_set, a.how.app.as_deref(), &policy)
+        .map_err(|e| front_error(&a.train, &a.test, e))?;
     for text in r.notes().iter().filter(|_| a.how.app.is_none()) {
         crate::error::note(&format!("note: {text}"));
     }
@@ -219,11 +215,8 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
             "the plot",
         )?;
     }
-    let text = match a.format {
-        Format::Text => report_text(&r.report),
-        Format::Json => super::sorted_json(&r.report)?,
-    };
-    print(out, &text)
+    let text = model::report_document(&r.report, a.format == Format::Json);
+    print(out, &text.map_err(super::json_error)?)
 }
 
 /// Runs `vates taskpar predict`.
@@ -257,10 +250,6 @@ pub fn predict(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
         let plot = model::prediction_plot(&app, &preds, ps.len() > 1);
         super::draw(plot.render_svg(900, 520), path, "the plot")?;
     }
-    let text = match (a.format, preds.as_slice()) {
-        (Format::Text, _) => preds.iter().map(|p| prediction_text(&app, p)).collect(),
-        (Format::Json, [one]) => super::sorted_json(one)?,
-        (Format::Json, _) => super::sorted_json(&preds)?,
-    };
-    print(out, &text)
+    let text = model::predictions_document(&app, &preds, a.format == Format::Json);
+    print(out, &text.map_err(super::json_error)?)
 }

@@ -71,5 +71,8 @@ pub use options::{AlphaRule, NoWorkForm, Selection, TrainOptions, Weighting, MAX
 pub use plot::{measured_plot, prediction_plot};
 pub use predict::{predict, Bounds, Prediction};
 pub use report::{report, AppMedians, Errors, Report, RowReport};
-pub use show::{model_text, prediction_text, report_text};
+pub use show::{
+    fit_document, model_text, prediction_text, predictions_document, report_document, report_text,
+    sorted_json,
+};
 pub use train::train;

@@ -173,13 +173,8 @@ fn plan(a: PlanArgs, out: &mut dyn Write) -> Result<()> {
     let (c, _) = read_campaign(&a.file)?;
     print(
         out,
-        &study::report::plan(&c, a.format == Format::Json).map_err(json_error)?,
+        &study::report::plan(&c, a.format == Format::Json).map_err(crate::taskpar::json_error)?,
     )
-}
-
-/// A document that JSON cannot encode, as every command's.
-fn json_error(e: serde_json::Error) -> CliError {
-    CliError::msg(format!("cannot encode JSON: {e}"))
 }
 
 /// `vates campaign run`: every cell here.
@@ -196,12 +191,7 @@ fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     profile(&c, &study)?;
     // Ctrl-C stops the program running (its whole process group); a second ends vates.
     let backend = LocalBackend::new(termio::interrupt::flag());
-    let runner = Runner {
-        campaign: &c,
-        recorder,
-        dags: c.keep.dags.then(|| study.dags_dir()),
-        backend: &backend,
-    };
+    let runner = Runner::new(&c, &study, recorder, &backend);
     let what = format!("measuring {}", c.name);
     let m = follow(&what, true, |on| study::local::run(&study, &c, &runner, on))
         .map_err(study_error)?;
@@ -233,7 +223,8 @@ fn follow<E>(
 fn write_manifest(m: &Manifest, dir: &Path, format: Format, out: &mut dyn Write) -> Result<()> {
     print(
         out,
-        &study::report::manifest(m, dir, format == Format::Json).map_err(json_error)?,
+        &study::report::manifest(m, dir, format == Format::Json)
+            .map_err(crate::taskpar::json_error)?,
     )
 }
 
@@ -256,12 +247,7 @@ fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
         }
     };
     let backend = LocalBackend::default();
-    let runner = Runner {
-        campaign: &c,
-        recorder: recorder(&c, &a.recorder)?,
-        dags: c.keep.dags.then(|| study.dags_dir()),
-        backend: &backend,
-    };
+    let runner = Runner::new(&c, &study, recorder(&c, &a.recorder)?, &backend);
     let dir = study.cell_dir(cell);
     runner
         .run(cell, &dir, &mut || {})

@@ -5,7 +5,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use study::folder::{Study, StudyError};
+use study::compare::OpenError;
+use study::folder::StudyError;
 use study::report::Format;
 
 use crate::error::{print, CliError, Result};
@@ -38,21 +39,14 @@ pub fn run(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(p) = &a.plot {
         crate::error::check_output(p)?;
     }
-    let (c, _) = Study::load(&a.study).map_err(|e| match e {
-        StudyError::Campaign(e) => CliError::Report(miette::Report::new(e)),
-        e => CliError::with_help(
-            e.to_string(),
-            "give a study folder: `vates campaign run` makes one",
-        ),
-    })?;
-    let mut inputs = study::compare::load(&a.study, &c).map_err(|e| {
-        CliError::with_help(
-            e.to_string(),
-            "check the study's files (docs/cli.md, vates compare)",
-        )
-    })?;
-    inputs.bootstrap = a.bootstrap as usize;
-    inputs.seed = a.seed;
+    let inputs =
+        study::compare::open(&a.study, a.bootstrap as usize, a.seed).map_err(|e| match e {
+            OpenError::Study(StudyError::Campaign(e)) => CliError::Report(miette::Report::new(e)),
+            e => CliError::Diag(crate::error::Diag {
+                help: e.help(),
+                message: e.to_string(),
+            }),
+        })?;
     let spinner = termio::progress::Progress::new(None, "comparing the methods");
     let result = study::compare::compare(&inputs);
     spinner.finish();

@@ -744,6 +744,45 @@ pub fn check_bootstrap(replicates: usize) -> Result<(), TooFewReplicates> {
     }
 }
 
+/// Why a study cannot be compared: its folder, or its inputs.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The folder holds no study, or its campaign file is not valid.
+    #[error(transparent)]
+    Study(#[from] crate::folder::StudyError),
+    /// Its files are not what a study holds.
+    #[error(transparent)]
+    Inputs(#[from] InputError),
+}
+
+impl OpenError {
+    /// What to do (none for a campaign file's located error).
+    pub fn help(&self) -> Option<String> {
+        match self {
+            OpenError::Study(crate::folder::StudyError::Campaign(_)) => None,
+            OpenError::Study(_) => {
+                Some("give a study folder: `vates campaign run` makes one".into())
+            }
+            OpenError::Inputs(_) => {
+                Some("check the study's files (docs/cli.md, vates compare)".into())
+            }
+        }
+    }
+}
+
+/// The methods' inputs of the study in `dir` ([`load`]), with `bootstrap` replicates for
+/// the intervals and the seed `seed`.
+///
+/// # Errors
+/// [`OpenError`].
+pub fn open(dir: &Path, bootstrap: usize, seed: u64) -> Result<Inputs, OpenError> {
+    let (c, _) = crate::folder::Study::load(dir)?;
+    let mut inputs = load(dir, &c)?;
+    inputs.bootstrap = bootstrap;
+    inputs.seed = seed;
+    Ok(inputs)
+}
+
 /// Why a study's inputs cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {

@@ -8,7 +8,7 @@ use clap::Subcommand;
 use diag::Advise;
 use taskpar::analysis::{Analysis, StatsFormat};
 use taskpar::campaign::ompt;
-use taskpar::campaign::{Runtime, RuntimeKind};
+use taskpar::campaign::{self, CampaignError, LocalBackend, Request, Runtime, RuntimeKind};
 use taskpar::dag::{self, DagError, Limits, LoadError, Recording};
 use taskpar::stats::BURDEN_CYCLES;
 
@@ -16,7 +16,6 @@ use crate::error::{flag_of, note, print, write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 
 mod model;
-mod record;
 
 /// The `vates taskpar` subcommands.
 #[derive(Subcommand, Debug)]
@@ -27,7 +26,7 @@ pub enum TaskparCommand {
     /// Run a program (Rust with taskrec, or OpenMP with --runtime openmp) over sizes ×
     /// worker counts × repetitions, traced and untraced, and append one training row per
     /// run to a CSV file (resumes where it stopped).
-    Record(record::RecordArgs),
+    Record(RecordArgs),
     /// Fit the two-step model (six sub-models chained, eqs. 9–15) and the direct-regression
     /// baseline to a training CSV; write the model file.
     Fit(model::FitArgs),
@@ -72,7 +71,7 @@ pub struct StatsArgs {
 pub fn run(cmd: TaskparCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         TaskparCommand::Stats(a) => stats(a, out),
-        TaskparCommand::Record(a) => record::run(a, out),
+        TaskparCommand::Record(a) => record(a, out),
         TaskparCommand::Fit(a) => model::fit(a, out),
         TaskparCommand::Predict(a) => model::predict(a, out),
         TaskparCommand::Report(a) => model::report(a, out),
@@ -113,8 +112,9 @@ pub fn dag_error(path: &Path, e: DagError) -> CliError {
     })
 }
 
-/// The runtime of `kind` on this machine: the OMPT tool `tool` (else [`ompt_tool`]'s) for
-/// OpenMP, the clock rate `hz` (else [`dag_clock`]'s) for DAG Recorder, whose lack
+/// The runtime of `kind` on this machine: for OpenMP the OMPT tool `tool`, else the one
+/// built in the cache with `$CC` (else `clang`), built now if missing (with a note saying
+/// where); for DAG Recorder the clock rate `hz`, else [`dag_clock`]'s, whose lack
 /// `no_clock` says.
 pub fn recorder(
     kind: RuntimeKind,
@@ -122,30 +122,25 @@ pub fn recorder(
     hz: Option<f64>,
     no_clock: &str,
 ) -> Result<Runtime> {
-    Ok(match kind {
-        RuntimeKind::Rayon => Runtime::Rayon,
-        RuntimeKind::OpenMp => Runtime::OpenMp {
-            tool: ompt_tool(tool)?,
+    Ok(match (kind, tool) {
+        (RuntimeKind::Rayon, _) => Runtime::Rayon,
+        (RuntimeKind::OpenMp, Some(path)) => Runtime::OpenMp {
+            tool: ompt::given_tool(path, &flag_of)?,
         },
-        RuntimeKind::DagRecorder => Runtime::DagRecorder {
+        (RuntimeKind::OpenMp, None) => {
+            let dir =
+                termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
+            let cc = std::env::var("CC").unwrap_or_default();
+            let (tool, built) = ompt::cached_tool(&cc, &dir, &flag_of)?;
+            if let Some(text) = built {
+                note(&format!("note: {text}"));
+            }
+            Runtime::OpenMp { tool }
+        }
+        (RuntimeKind::DagRecorder, _) => Runtime::DagRecorder {
             clock_hz: dag_clock(hz).ok_or_else(|| CliError::usage(no_clock))?,
         },
     })
-}
-
-/// The OMPT tool to load: `given`, else the one built in the cache with `$CC` (else
-/// `clang`), built now if missing (with a note saying where).
-pub fn ompt_tool(given: Option<&Path>) -> Result<PathBuf> {
-    if let Some(path) = given {
-        return Ok(ompt::given_tool(path, &flag_of)?);
-    }
-    let dir = termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
-    let cc = std::env::var("CC").unwrap_or_default();
-    let (lib, built) = ompt::cached_tool(&cc, &dir, &flag_of)?;
-    if let Some(text) = built {
-        note(&format!("note: {text}"));
-    }
-    Ok(lib)
 }
 
 impl From<taskpar::Refusal> for CliError {
@@ -162,8 +157,8 @@ impl From<taskpar::Refusal> for CliError {
 }
 
 /// A document that JSON cannot encode, as every command's.
-fn json_error(e: serde_json::Error) -> CliError {
-    CliError::msg(e.to_string())
+pub fn json_error(e: serde_json::Error) -> CliError {
+    CliError::msg(format!("cannot encode JSON: {e}"))
 }
 
 /// The SVG of a plot (`what`, for the message when it cannot be drawn) into `path`.
@@ -226,4 +221,123 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
         None => an.text(a.format),
     };
     print(out, &text)
+}
+
+/// Options of `vates taskpar record`.
+#[derive(clap::Args, Debug)]
+pub struct RecordArgs {
+    /// Problem sizes: a list `20,22,24`, a range `20..26` or a range with a step `20..26:2`.
+    #[arg(long, value_name = "LIST")]
+    sizes: String,
+    /// Worker counts (RAYON_NUM_THREADS, OMP_NUM_THREADS with --runtime openmp,
+    /// MYTH_NUM_WORKERS with --runtime dag-recorder), in the same forms.
+    #[arg(long, value_name = "LIST", default_value = "1,2")]
+    procs: String,
+    /// Repetitions of each size and worker count.
+    #[arg(long, default_value_t = 3, value_name = "K")]
+    reps: u32,
+    /// The application's name in the CSV (runs of one program with different kernels or
+    /// inputs are different applications; resuming skips the runs of this name). Letters,
+    /// digits, `.`, `_`, `-`, `+`: it also names the files of --keep-dags.
+    #[arg(long, value_name = "NAME")]
+    app: String,
+    /// The training CSV to append to (created with its header if missing).
+    #[arg(short, long, value_name = "FILE.csv", default_value = "train.csv")]
+    output: PathBuf,
+    /// Keep each run's DAG file in this directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    keep_dags: Option<PathBuf>,
+    /// Do not time an untraced run beside each traced one (implied by --runtime
+    /// dag-recorder).
+    #[arg(long)]
+    no_untraced: bool,
+    /// Stop a run (and every process it started) that takes longer than this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0, value_parser = crate::input::parse_scale)]
+    timeout: f64,
+    /// The program's parallel runtime: rayon (a Rust program recorded by taskrec), openmp
+    /// (an OpenMP program built with clang -fopenmp, recorded by the OMPT tool) or
+    /// dag-recorder (a program built with DAG Recorder, MassiveThreads' profiler, which
+    /// writes $DR_PREFIX.dag when it calls dr_dump()).
+    #[arg(long, value_parser = crate::input::choice::<RuntimeKind>(), default_value = "rayon")]
+    runtime: RuntimeKind,
+    /// With --runtime dag-recorder: the rate of the clock (time-stamp counter) in ticks per
+    /// second; default: this machine's CPU clock as /proc/cpuinfo reports it, with a note.
+    #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
+    clock_hz: Option<f64>,
+    /// With --runtime openmp: the OMPT tool's shared library (libvates_ompt.so); without
+    /// it the tool is built from the source in this vates with clang (or $CC) into
+    /// $XDG_CACHE_HOME/vates (or ~/.cache/vates) on first use.
+    #[arg(long, value_name = "PATH")]
+    ompt_tool: Option<PathBuf>,
+    /// The program and its arguments: the size replaces the placeholder (an n in braces) in
+    /// an argument, or is appended as the last argument when none has it.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+/// Runs a `vates taskpar record`: flags → a [`Request`] → its checked job (made as a study's
+/// cells make theirs) → [`campaign::run`] on the local backend, its rows shown as they come
+/// and its errors as messages that name the flags.
+fn record(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
+    crate::error::check_output(&a.output)?;
+    let request = Request {
+        app: &a.app,
+        sizes: &a.sizes,
+        procs: &a.procs,
+        reps: a.reps,
+        command: &a.command,
+        output: &a.output,
+        keep_dags: a.keep_dags.as_deref(),
+        no_untraced: a.no_untraced,
+        timeout_s: a.timeout,
+        runtime: a.runtime,
+        tool_given: a.ompt_tool.is_some(),
+        clock_given: a.clock_hz.is_some(),
+    };
+    let mut job = request.job(&flag_of)?;
+    // The runtime is found once the job checks (building the OMPT tool can take a second).
+    job.runtime = recorder(
+        a.runtime,
+        a.ompt_tool.as_deref(),
+        a.clock_hz,
+        "--runtime dag-recorder: DAG Recorder's files do not say how fast their clock ran, and \
+         this machine's CPU clock is unknown (/proc/cpuinfo); give --clock-hz, the time-stamp \
+         counter's rate",
+    )?;
+    for text in request.notes(&job.runtime, &flag_of) {
+        note(&format!("note: {text}"));
+    }
+    // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
+    // scratch files; a second one ends vates at once.
+    let backend = LocalBackend::new(termio::interrupt::flag());
+    let mut bar = termio::progress::Counter::default();
+    let mut shown: std::io::Result<()> = Ok(());
+    let result = campaign::run(&job, &backend, &mut |event| {
+        if let campaign::Event::Planned { todo, .. } = event {
+            bar.start(todo as u64, &format!("recording {}", a.app));
+        }
+        if let Some(line) = event.line(job.untraced) {
+            let r = bar.println(out, &line);
+            if shown.is_ok() {
+                shown = r;
+            }
+        }
+        if let campaign::Event::Row { .. } = event {
+            bar.add(1);
+        }
+    });
+    bar.finish();
+    shown.map_err(CliError::Stdout)?;
+    let s = result.map_err(|e| match request.stopped(e, &flag_of) {
+        Ok(refusal) => refusal.into(),
+        Err(CampaignError::Start(e)) => CliError::with_help(
+            e.to_string(),
+            "give the program's path after `--` (e.g. -- ./target/release/bots fib {n})",
+        ),
+        Err(CampaignError::Existing(e)) => e.into(),
+        Err(CampaignError::Dag(LoadError::Io { path, error })) => CliError::read(&path, &error),
+        Err(CampaignError::Dag(e)) => CliError::Report(e.into()),
+        Err(e) => CliError::msg(e.to_string()),
+    })?;
+    print(out, &s.text(&a.app, &a.output))
 }

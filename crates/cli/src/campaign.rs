@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use study::cell::{CellError, Runner};
+use study::cell::CellError;
 use study::file::{Campaign, ProfileKind};
 use study::folder::{Manifest, Study, StudyError};
 use study::local::Event;
@@ -191,7 +191,7 @@ fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     profile(&c, &study)?;
     // Ctrl-C stops the program running (its whole process group); a second ends vates.
     let backend = LocalBackend::new(termio::interrupt::flag());
-    let runner = Runner::new(&c, &study, recorder, &backend);
+    let runner = study.runner(&c, recorder, &backend);
     let what = format!("measuring {}", c.name);
     let m = follow(&what, true, |on| study::local::run(&study, &c, &runner, on))
         .map_err(study_error)?;
@@ -247,7 +247,7 @@ fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
         }
     };
     let backend = LocalBackend::default();
-    let runner = Runner::new(&c, &study, recorder(&c, &a.recorder)?, &backend);
+    let runner = study.runner(&c, recorder(&c, &a.recorder)?, &backend);
     let dir = study.cell_dir(cell);
     runner
         .run(cell, &dir, &mut || {})

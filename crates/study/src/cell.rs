@@ -113,23 +113,7 @@ pub struct Runner<'a> {
     pub backend: &'a dyn Backend,
 }
 
-impl<'a> Runner<'a> {
-    /// The runner of `campaign`'s cells in `study` on `backend`, its DAG files kept in the
-    /// study if the campaign keeps them.
-    pub fn new(
-        campaign: &'a Campaign,
-        study: &crate::folder::Study,
-        recorder: Option<Runtime>,
-        backend: &'a dyn Backend,
-    ) -> Self {
-        Runner {
-            campaign,
-            recorder,
-            dags: campaign.keep.dags.then(|| study.dags_dir()),
-            backend,
-        }
-    }
-
+impl Runner<'_> {
     /// Runs `cell` into the folder `dir` (created if missing), telling `on_run` after each
     /// run; writes the [`DONE`] marker last. A finished cell is not run again.
     ///

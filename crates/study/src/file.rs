@@ -744,3 +744,33 @@ fn values(src: (&str, &str), raw: &Spanned<RawValues>, what: &str) -> Result<Vec
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn further_sbatch_options_are_single_words() {
+        let file = SlurmOptions {
+            partition: Some("a".into()),
+            account: None,
+            exclusive: false,
+            options: vec!["--qos=long".into()],
+        };
+        let mut over = SlurmOptions {
+            partition: None,
+            account: Some("b".into()),
+            exclusive: true,
+            options: vec!["--x=1".into()],
+        };
+        let both = file.checked_over(&over, "-O").unwrap();
+        assert_eq!(both.options, ["--qos=long", "--x=1"]);
+        assert_eq!(both.partition.as_deref(), Some("a"));
+        over.options.push("a b".into());
+        let e = file.checked_over(&over, "-O").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`a b` is not one sbatch option: give each as one word, e.g. -O=--qos=short"
+        );
+    }
+}

@@ -232,6 +232,22 @@ impl Study {
         Ok(Some((path, probe::run(&options, step)?.to_json())))
     }
 
+    /// The runner of `campaign`'s cells in this study on `backend`, their DAG files kept
+    /// here if the campaign keeps them.
+    pub fn runner<'a>(
+        &self,
+        campaign: &'a Campaign,
+        recorder: Option<taskpar::campaign::Runtime>,
+        backend: &'a dyn taskpar::campaign::Backend,
+    ) -> cell::Runner<'a> {
+        cell::Runner {
+            campaign,
+            recorder,
+            dags: campaign.keep.dags.then(|| self.dags_dir()),
+            backend,
+        }
+    }
+
     /// Whether `cell` has finished.
     pub fn done(&self, cell: &Cell) -> bool {
         self.cell_dir(cell).join(cell::DONE).exists()
@@ -388,4 +404,32 @@ fn with_serial_work(rows: &[String]) -> Result<String, CellError> {
         out.push('\n');
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_names_the_campaign_files_keys_and_folders() {
+        let e = StudyError::BadCell {
+            path: PathBuf::from("s/cells/c1/times.csv"),
+            line: 2,
+            text: "x".into(),
+            what: "a row".into(),
+        };
+        assert_eq!(
+            e.help().as_deref(),
+            Some("remove the cell's folder `s/cells/c1` and run the campaign again: the cell runs anew")
+        );
+        let e = StudyError::Cancelled {
+            dir: PathBuf::from("s"),
+        };
+        assert_eq!(e.help(), None);
+        assert!(e
+            .to_string()
+            .ends_with("the finished cells are in `s` (run again to resume)"));
+        let e = StudyError::Cell(CellError::Cancelled);
+        assert_eq!(e.help(), None);
+    }
 }

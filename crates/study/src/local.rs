@@ -102,3 +102,25 @@ pub fn run(
 
 /// How often a running campaign puts its study together.
 pub const COMBINE_EVERY: Duration = Duration::from_secs(2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_are_counted_once_and_submissions_noted() {
+        let text = "name = \"fib\"\ncommand = \"./fib {n}\"\nruntime = \"plain\"\n[train]\n\
+                    sizes = [20]\nworkers = [1]\nrepetitions = 3\n";
+        let c = crate::file::parse("fib.toml", text).unwrap();
+        let cell = &cells(&c)[0];
+        assert_eq!(Event::Run.runs_finished(true), 1);
+        assert_eq!(Event::Cell(cell).runs_finished(true), 0);
+        assert_eq!(Event::Cell(cell).runs_finished(false), 3);
+        let e = Event::Submitted {
+            job: "42".into(),
+            cells: 1,
+        };
+        assert_eq!(e.note().as_deref(), Some("submitted job array 42 (1 cell)"));
+        assert_eq!(Event::Run.note(), None);
+    }
+}

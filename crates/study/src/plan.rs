@@ -119,8 +119,8 @@ mod tests {
 
     #[test]
     fn the_index_after_the_cells_measures_the_machine() {
-        let text =
-            "name = \"fib\"\ncommand = \"./fib {n}\"\n[train]\nsizes = [20]\nworkers = [1, 2]\n";
+        let text = "name = \"fib\"\ncommand = \"./fib {n}\"\nruntime = \"plain\"\n[train]\n\
+                    sizes = [20]\nworkers = [1, 2]\n";
         let c = crate::file::parse("fib.toml", text).unwrap();
         let all = cells(&c);
         assert_eq!(task(&all, true, 1), Ok(Task::Cell(&all[1])));

@@ -647,3 +647,35 @@ impl From<CellError> for SlurmError {
         SlurmError::Study(e.into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diag::Advise;
+
+    #[test]
+    fn the_poll_is_from_a_twentieth_of_a_second_to_an_hour() {
+        assert_eq!(poll(5.0), Ok(Duration::from_secs(5)));
+        assert_eq!(poll(0.0), Err(BadPoll(0.0)));
+        assert_eq!(
+            BadPoll(f64::NAN).to_string(),
+            "NaN: give seconds from 0.05 to 3600"
+        );
+    }
+
+    #[test]
+    fn advice_names_the_options_by_key() {
+        let e = SlurmError::NotInstalled {
+            program: "sbatch".into(),
+            error: std::io::ErrorKind::NotFound.into(),
+        };
+        let fix = e.advice().unwrap().fix;
+        assert!(fix.ends_with("or give {backend} local"), "{fix}");
+        let e = SlurmError::Cancelled {
+            jobs: vec!["7".into()],
+            dir: PathBuf::from("s"),
+        };
+        assert!(e.advice().is_none());
+        assert!(e.to_string().ends_with("are in `s` (run again to resume)"));
+    }
+}

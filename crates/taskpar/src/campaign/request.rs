@@ -235,4 +235,28 @@ mod tests {
             notes[0]
         );
     }
+
+    #[test]
+    fn a_stop_says_what_to_change() {
+        let command = vec!["fib".to_string()];
+        let r = request(&command);
+        let e = CampaignError::TimedOut {
+            command: "fib 20".into(),
+            timeout: Duration::from_secs(2),
+        };
+        let said = r.stopped(e, &flags).unwrap();
+        assert_eq!(
+            said.help.as_deref(),
+            Some("give smaller --sizes, or a larger --timeout")
+        );
+        let said = r.stopped(CampaignError::Cancelled, &flags).unwrap();
+        assert!(said
+            .message
+            .ends_with("are in `train.csv` (run again to resume)"));
+        let start = super::super::StartError {
+            command: "x".into(),
+            error: std::io::ErrorKind::NotFound.into(),
+        };
+        assert!(r.stopped(CampaignError::Start(start), &flags).is_err());
+    }
 }

@@ -344,3 +344,17 @@ impl Recording {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diag::Advise;
+
+    #[test]
+    fn a_missing_clock_rate_is_advised_by_its_key() {
+        let fix = DagError::DrClock.advice().unwrap().fix;
+        assert!(fix.starts_with("give {clock-hz}, "), "{fix}");
+        let fix = DagError::NotDag.advice().unwrap().fix;
+        assert!(fix.starts_with("give a file written by a program"), "{fix}");
+    }
+}

@@ -5,20 +5,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use study::folder::Study;
+use study::compare::OpenError;
+use study::folder::StudyError;
+use study::report::Format;
 
-use crate::error::{CliError, Result};
-
-/// Output formats of `vates compare`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum CompareFormat {
-    /// Aligned text for people.
-    Text,
-    /// One JSON object (documented schema).
-    Json,
-    /// A row per method and test point.
-    Csv,
-}
+use crate::error::{print, CliError, Result};
 
 /// Options of `vates compare`.
 #[derive(clap::Args, Debug)]
@@ -27,8 +18,8 @@ pub struct CompareArgs {
     #[arg(value_name = "STUDY")]
     study: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
-    format: CompareFormat,
+    #[arg(long, value_parser = crate::input::choice::<Format>(), default_value = "text")]
+    format: Format,
     /// Also write an SVG plot: the measured times and each method's predictions against
     /// the size, the sizes beyond the training ones shaded.
     #[arg(long, value_name = "FILE")]
@@ -43,31 +34,19 @@ pub struct CompareArgs {
 
 /// Runs `vates compare`.
 pub fn run(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
-    if (1..study::compare::MIN_BOOTSTRAP).contains(&(a.bootstrap as usize)) {
-        return Err(CliError::usage(format!(
-            "--bootstrap {}: an interval needs at least {} replicates (0: none)",
-            a.bootstrap,
-            study::compare::MIN_BOOTSTRAP
-        )));
-    }
+    study::compare::check_bootstrap(a.bootstrap as usize)
+        .map_err(|e| CliError::usage(format!("--bootstrap {e}")))?;
     if let Some(p) = &a.plot {
         crate::error::check_output(p)?;
     }
-    let (c, _) = Study::load(&a.study).map_err(|e| match e {
-        study::folder::StudyError::Campaign(e) => CliError::Report(miette::Report::new(e)),
-        e => CliError::with_help(
-            e.to_string(),
-            "give a study folder: `vates campaign run` makes one",
-        ),
-    })?;
-    let mut inputs = study::compare::load(&a.study, &c).map_err(|e| {
-        CliError::with_help(
-            e.to_string(),
-            "check the study's files (docs/cli.md, vates compare)",
-        )
-    })?;
-    inputs.bootstrap = a.bootstrap as usize;
-    inputs.seed = a.seed;
+    let inputs =
+        study::compare::open(&a.study, a.bootstrap as usize, a.seed).map_err(|e| match e {
+            OpenError::Study(StudyError::Campaign(e)) => CliError::Report(miette::Report::new(e)),
+            e => CliError::Diag(crate::error::Diag {
+                help: e.help(),
+                message: e.to_string(),
+            }),
+        })?;
     let spinner = termio::progress::Progress::new(None, "comparing the methods");
     let result = study::compare::compare(&inputs);
     spinner.finish();
@@ -77,9 +56,9 @@ pub fn run(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::write_file(p, svg.as_bytes())?;
     }
     let text = match a.format {
-        CompareFormat::Text => study::report::comparison_text(&result),
-        CompareFormat::Json => crate::error::json_text(&result)?,
-        CompareFormat::Csv => study::report::comparison_csv(&result),
+        Format::Text => study::report::comparison_text(&result),
+        Format::Json => crate::error::json_text(&result)?,
+        Format::Csv => study::report::comparison_csv(&result),
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    print(out, &text)
 }

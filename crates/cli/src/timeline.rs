@@ -35,14 +35,14 @@ impl TimelineArgs {
         Ok(())
     }
 
-    /// Writes the files asked for of a timeline in seconds, titled `title`: a microsecond
-    /// per second in the trace unless `--trace-unit-us` says otherwise.
-    pub fn write_seconds(&self, tr: &trace::Trace, title: &str) -> Result<()> {
+    /// Writes the files asked for of a timeline in seconds: a microsecond per second in the
+    /// trace unless `--trace-unit-us` says otherwise.
+    pub fn write_seconds(&self, tr: &trace::Trace, chart: &GanttOptions) -> Result<()> {
         let mut files = self.clone();
         if files.trace_unit_us == 1.0 {
             files.trace_unit_us = 1e6;
         }
-        files.write(tr, &chart(title, "seconds"))
+        files.write(tr, chart)
     }
 
     /// Writes the files asked for; the Gantt chart is drawn with `chart` (see [`chart`]).

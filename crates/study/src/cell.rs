@@ -141,21 +141,24 @@ impl Runner<'_> {
             .clone()
             .ok_or(CellError::NoRecorder(c.runtime.name()))?;
         let rows = dir.join(ROWS);
-        let job = campaign::Job {
-            app: c.name.clone(),
-            plan: Plan {
-                sizes: vec![cell.n],
-                procs: vec![cell.p],
-                reps: cell.reps,
-            },
-            command: c.command.clone(),
-            output: rows.clone(),
-            keep_dags: self.dags.clone(),
-            untraced: c.keep.untraced && runtime.times_untraced(),
-            timeout: c.timeout(),
-            runtime,
-            require_serial: false,
+        let plan = Plan {
+            sizes: vec![cell.n],
+            procs: vec![cell.p],
+            reps: cell.reps,
         };
+        let untraced = c.keep.untraced;
+        let mut job = campaign::Job::new(
+            &c.name,
+            plan,
+            &c.command,
+            rows.clone(),
+            runtime,
+            untraced,
+            c.timeout(),
+        );
+        job.keep_dags = self.dags.clone();
+        // The serial runs of the campaign's sizes are other cells.
+        job.require_serial = false;
         campaign::run(&job, self.backend, &mut |e| {
             if let campaign::Event::Row { .. } = e {
                 on_run();

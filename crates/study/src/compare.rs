@@ -727,6 +727,62 @@ fn disagreements(methods: &[MethodResult]) -> Vec<String> {
     notes
 }
 
+/// A bootstrap of `replicates` that gives no interval: more than none and fewer than
+/// [`MIN_BOOTSTRAP`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}: an interval needs at least {MIN_BOOTSTRAP} replicates (0: none)")]
+pub struct TooFewReplicates(pub usize);
+
+/// Checks a count of bootstrap replicates: none, or at least [`MIN_BOOTSTRAP`].
+///
+/// # Errors
+/// [`TooFewReplicates`].
+pub fn check_bootstrap(replicates: usize) -> Result<(), TooFewReplicates> {
+    match (1..MIN_BOOTSTRAP).contains(&replicates) {
+        true => Err(TooFewReplicates(replicates)),
+        false => Ok(()),
+    }
+}
+
+/// Why a study cannot be compared: its folder, or its inputs.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The folder holds no study, or its campaign file is not valid.
+    #[error(transparent)]
+    Study(#[from] crate::folder::StudyError),
+    /// Its files are not what a study holds.
+    #[error(transparent)]
+    Inputs(#[from] InputError),
+}
+
+impl OpenError {
+    /// What to do (none for a campaign file's located error).
+    pub fn help(&self) -> Option<String> {
+        match self {
+            OpenError::Study(crate::folder::StudyError::Campaign(_)) => None,
+            OpenError::Study(_) => {
+                Some("give a study folder: `vates campaign run` makes one".into())
+            }
+            OpenError::Inputs(_) => {
+                Some("check the study's files (docs/cli.md, vates compare)".into())
+            }
+        }
+    }
+}
+
+/// The methods' inputs of the study in `dir` ([`load`]), with `bootstrap` replicates for
+/// the intervals and the seed `seed`.
+///
+/// # Errors
+/// [`OpenError`].
+pub fn open(dir: &Path, bootstrap: usize, seed: u64) -> Result<Inputs, OpenError> {
+    let (c, _) = crate::folder::Study::load(dir)?;
+    let mut inputs = load(dir, &c)?;
+    inputs.bootstrap = bootstrap;
+    inputs.seed = seed;
+    Ok(inputs)
+}
+
 /// Why a study's inputs cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {

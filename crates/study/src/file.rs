@@ -94,6 +94,17 @@ impl RuntimeKind {
             .map_or("plain", |(n, _)| n)
     }
 
+    /// The task-parallel runtime whose runs are recorded as DAGs, if it is one.
+    pub fn recorder(self) -> Option<taskpar::campaign::RuntimeKind> {
+        use taskpar::campaign::RuntimeKind as K;
+        match self {
+            RuntimeKind::Rayon => Some(K::Rayon),
+            RuntimeKind::OpenMp => Some(K::OpenMp),
+            RuntimeKind::DagRecorder => Some(K::DagRecorder),
+            RuntimeKind::Plain | RuntimeKind::Threads => None,
+        }
+    }
+
     /// Whether its runs are recorded as DAGs (the task-parallel runtimes).
     pub fn traced(self) -> bool {
         matches!(
@@ -172,7 +183,29 @@ pub fn is_sbatch_option(word: &str) -> bool {
     word.starts_with('-') && !word.chars().any(char::is_whitespace)
 }
 
+/// A word given as an sbatch option that is not one ([`is_sbatch_option`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not one sbatch option: give each as one word, e.g. {1}=--qos=short")]
+pub struct NotSbatchOption(pub String, pub String);
+
 impl SlurmOptions {
+    /// These options with `over`'s over them ([`SlurmOptions::overridden_by`]), once each of
+    /// `over`'s further options is one sbatch option; `option` is how the front end spells
+    /// the input that gives them, for the message.
+    ///
+    /// # Errors
+    /// [`NotSbatchOption`]: the first word that is not one.
+    pub fn checked_over(
+        &self,
+        over: &SlurmOptions,
+        option: &str,
+    ) -> Result<SlurmOptions, NotSbatchOption> {
+        match over.options.iter().find(|o| !is_sbatch_option(o)) {
+            Some(bad) => Err(NotSbatchOption(bad.clone(), option.to_string())),
+            None => Ok(self.overridden_by(over)),
+        }
+    }
+
     /// These options with `over`'s given ones over them: its partition and account where
     /// it has them, exclusive if either is, its further options after these.
     pub fn overridden_by(&self, over: &SlurmOptions) -> SlurmOptions {
@@ -710,4 +743,34 @@ fn values(src: (&str, &str), raw: &Spanned<RawValues>, what: &str) -> Result<Vec
         return Err(bad(format!("{what} is empty")));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn further_sbatch_options_are_single_words() {
+        let file = SlurmOptions {
+            partition: Some("a".into()),
+            account: None,
+            exclusive: false,
+            options: vec!["--qos=long".into()],
+        };
+        let mut over = SlurmOptions {
+            partition: None,
+            account: Some("b".into()),
+            exclusive: true,
+            options: vec!["--x=1".into()],
+        };
+        let both = file.checked_over(&over, "-O").unwrap();
+        assert_eq!(both.options, ["--qos=long", "--x=1"]);
+        assert_eq!(both.partition.as_deref(), Some("a"));
+        over.options.push("a b".into());
+        let e = file.checked_over(&over, "-O").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`a b` is not one sbatch option: give each as one word, e.g. -O=--qos=short"
+        );
+    }
 }

@@ -75,6 +75,43 @@ pub enum StudyError {
         /// The folder.
         dir: PathBuf,
     },
+    /// The campaign was cancelled (the program running was stopped).
+    #[error("interrupted; the program running was stopped; the finished cells are in `{}` (run again to resume)", dir.display())]
+    Cancelled {
+        /// The study.
+        dir: PathBuf,
+    },
+    /// The machine's probe stopped.
+    #[error("the machine's probe stopped: {0}")]
+    Probe(#[from] probe::ProbeError),
+}
+
+impl StudyError {
+    /// What to do, in words that name the campaign file's keys and the study's folders but
+    /// no option of a front end; `None` for the errors that say it themselves or are
+    /// located ([`StudyError::Campaign`]) and for [`StudyError::Changed`] (a front end
+    /// names its own way to give another folder).
+    pub fn help(&self) -> Option<String> {
+        Some(match self {
+            StudyError::BadCell { path, .. } => format!(
+                "remove the cell's folder `{}` and run the campaign again: the cell runs anew",
+                path.parent().unwrap_or(path).display()
+            ),
+            StudyError::NotStudy { .. } => "give a folder made by `vates campaign run`".into(),
+            StudyError::Probe(_) => {
+                "run again on an otherwise idle host, or set `profile = \"none\"` under [keep]"
+                    .into()
+            }
+            StudyError::Cell(CellError::Recorded(e)) => return e.program_advice(),
+            StudyError::Cell(CellError::TimedOut { .. }) => {
+                "give smaller sizes, or a larger `timeout` in the campaign file".into()
+            }
+            StudyError::Cell(CellError::Start(_)) => {
+                "give the program's path in `command` (relative to where vates runs)".into()
+            }
+            _ => return None,
+        })
+    }
 }
 
 /// A study folder.
@@ -174,6 +211,41 @@ impl Study {
     /// Where kept DAG files go.
     pub fn dags_dir(&self) -> PathBuf {
         self.dir.join("dags")
+    }
+
+    /// Measures the machine's probe profile for the study, telling `step` of the probe's
+    /// steps, unless the campaign asks for none or the study has it; returns where it goes
+    /// and its JSON text (the caller writes it).
+    ///
+    /// # Errors
+    /// [`StudyError::Probe`].
+    pub fn probe(
+        &self,
+        c: &Campaign,
+        step: &mut dyn FnMut(usize, usize, &str),
+    ) -> Result<Option<(PathBuf, String)>, StudyError> {
+        let path = self.dir.join(MACHINE);
+        if c.keep.profile == file::ProfileKind::None || path.exists() {
+            return Ok(None);
+        }
+        let options = probe::Options::new(c.keep.profile == file::ProfileKind::Quick);
+        Ok(Some((path, probe::run(&options, step)?.to_json())))
+    }
+
+    /// The runner of `campaign`'s cells in this study on `backend`, their DAG files kept
+    /// here if the campaign keeps them.
+    pub fn runner<'a>(
+        &self,
+        campaign: &'a Campaign,
+        recorder: Option<taskpar::campaign::Runtime>,
+        backend: &'a dyn taskpar::campaign::Backend,
+    ) -> cell::Runner<'a> {
+        cell::Runner {
+            campaign,
+            recorder,
+            dags: campaign.keep.dags.then(|| self.dags_dir()),
+            backend,
+        }
     }
 
     /// Whether `cell` has finished.
@@ -332,4 +404,32 @@ fn with_serial_work(rows: &[String]) -> Result<String, CellError> {
         out.push('\n');
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_names_the_campaign_files_keys_and_folders() {
+        let e = StudyError::BadCell {
+            path: PathBuf::from("s/cells/c1/times.csv"),
+            line: 2,
+            text: "x".into(),
+            what: "a row".into(),
+        };
+        assert_eq!(
+            e.help().as_deref(),
+            Some("remove the cell's folder `s/cells/c1` and run the campaign again: the cell runs anew")
+        );
+        let e = StudyError::Cancelled {
+            dir: PathBuf::from("s"),
+        };
+        assert_eq!(e.help(), None);
+        assert!(e
+            .to_string()
+            .ends_with("the finished cells are in `s` (run again to resume)"));
+        let e = StudyError::Cell(CellError::Cancelled);
+        assert_eq!(e.help(), None);
+    }
 }

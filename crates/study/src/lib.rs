@@ -39,3 +39,17 @@ pub mod plan;
 pub mod report;
 pub mod slurm;
 pub mod text_file;
+
+/// Where a campaign's cells run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// [`local::run`].
+    Local,
+    /// [`slurm::run`].
+    Slurm,
+}
+
+diag::choices!(Backend {
+    Local = "local": "Here, one cell after the other",
+    Slurm = "slurm": "As Slurm job arrays (sbatch, squeue, sacct, scancel)",
+});

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cell::Runner;
+use crate::cell::{CellError, Runner};
 use crate::file::Campaign;
 use crate::folder::{Manifest, Study, StudyError};
 use crate::plan::{cells, Cell};
@@ -33,6 +33,30 @@ pub enum Event<'a> {
     Cell(&'a Cell),
 }
 
+impl Event<'_> {
+    /// The runs this event finished, for a display that counts runs: one for each
+    /// [`Event::Run`]; a cell's runs for [`Event::Cell`] when they are not told one by one
+    /// (`per_run` false: a Slurm campaign's cells run elsewhere).
+    pub fn runs_finished(&self, per_run: bool) -> u64 {
+        match self {
+            Event::Run => 1,
+            Event::Cell(cell) if !per_run => cell.runs(),
+            _ => 0,
+        }
+    }
+
+    /// What a user is told of this event besides the count: a job array submitted.
+    pub fn note(&self) -> Option<String> {
+        match self {
+            Event::Submitted { job, cells } => Some(format!(
+                "submitted job array {job} ({cells} cell{})",
+                if *cells == 1 { "" } else { "s" }
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// Runs every unfinished cell of `c` in `study` with `runner`, putting the study's files
 /// together every [`COMBINE_EVERY`] and at the end; returns the manifest.
 ///
@@ -60,7 +84,12 @@ pub fn run(
         let result = runner.run(cell, &study.cell_dir(cell), &mut || on(Event::Run));
         if let Err(e) = result {
             study.combine(c)?;
-            return Err(e.into());
+            return Err(match e {
+                CellError::Cancelled => StudyError::Cancelled {
+                    dir: study.dir.clone(),
+                },
+                e => e.into(),
+            });
         }
         on(Event::Cell(cell));
         if combined.elapsed() >= COMBINE_EVERY {
@@ -73,3 +102,25 @@ pub fn run(
 
 /// How often a running campaign puts its study together.
 pub const COMBINE_EVERY: Duration = Duration::from_secs(2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_are_counted_once_and_submissions_noted() {
+        let text = "name = \"fib\"\ncommand = \"./fib {n}\"\nruntime = \"plain\"\n[train]\n\
+                    sizes = [20]\nworkers = [1]\nrepetitions = 3\n";
+        let c = crate::file::parse("fib.toml", text).unwrap();
+        let cell = &cells(&c)[0];
+        assert_eq!(Event::Run.runs_finished(true), 1);
+        assert_eq!(Event::Cell(cell).runs_finished(true), 0);
+        assert_eq!(Event::Cell(cell).runs_finished(false), 3);
+        let e = Event::Submitted {
+            job: "42".into(),
+            cells: 1,
+        };
+        assert_eq!(e.note().as_deref(), Some("submitted job array 42 (1 cell)"));
+        assert_eq!(Event::Run.note(), None);
+    }
+}

@@ -76,3 +76,61 @@ pub fn cells(c: &Campaign) -> Vec<Cell> {
     }
     out
 }
+
+/// What the task at an index of a campaign does (`vates campaign cell`, a job array's
+/// task): run a cell, or measure the machine (the index after the last cell, when the
+/// campaign keeps a profile).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Task<'a> {
+    /// Run this cell.
+    Cell(&'a Cell),
+    /// Measure the machine's profile.
+    Probe,
+}
+
+/// An index past a campaign's tasks.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the campaign has {cells} cells (0 to {}{})", .cells.saturating_sub(1), if *.probe { format!("; {} measures the machine", .cells) } else { String::new() })]
+pub struct NoTask {
+    /// The campaign's cells.
+    pub cells: usize,
+    /// Whether the index after them measures the machine.
+    pub probe: bool,
+}
+
+/// The task at `index` among `cells` of a campaign that measures the machine if `probe`.
+///
+/// # Errors
+/// [`NoTask`] past the last.
+pub fn task(cells: &[Cell], probe: bool, index: usize) -> Result<Task<'_>, NoTask> {
+    match cells.get(index) {
+        Some(cell) => Ok(Task::Cell(cell)),
+        None if probe && index == cells.len() => Ok(Task::Probe),
+        None => Err(NoTask {
+            cells: cells.len(),
+            probe,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_after_the_cells_measures_the_machine() {
+        let text = "name = \"fib\"\ncommand = \"./fib {n}\"\nruntime = \"plain\"\n[train]\n\
+                    sizes = [20]\nworkers = [1, 2]\n";
+        let c = crate::file::parse("fib.toml", text).unwrap();
+        let all = cells(&c);
+        assert_eq!(task(&all, true, 1), Ok(Task::Cell(&all[1])));
+        assert_eq!(task(&all, true, 2), Ok(Task::Probe));
+        let e = task(&all, false, 2).unwrap_err();
+        assert_eq!(e.to_string(), "the campaign has 2 cells (0 to 1)");
+        let e = task(&all, true, 3).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the campaign has 2 cells (0 to 1; 2 measures the machine)"
+        );
+    }
+}

@@ -18,6 +18,42 @@ pub struct PlanJson<'a> {
     pub cells: &'a [Cell],
 }
 
+/// `value` as pretty JSON with a final newline (the `--format json` document).
+///
+/// # Errors
+/// A value serde cannot encode as JSON.
+pub fn json<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// A campaign's plan as JSON ([`PlanJson`]) or text ([`plan_text`]).
+///
+/// # Errors
+/// [`json`]'s.
+pub fn plan(c: &Campaign, json: bool) -> serde_json::Result<String> {
+    let cells = crate::plan::cells(c);
+    match json {
+        true => self::json(&PlanJson {
+            campaign: c,
+            cells: &cells,
+        }),
+        false => Ok(plan_text(c, &cells)),
+    }
+}
+
+/// What a campaign left in the study `dir`, as JSON or text ([`manifest_text`]).
+///
+/// # Errors
+/// [`json`]'s.
+pub fn manifest(m: &Manifest, dir: &Path, json: bool) -> serde_json::Result<String> {
+    match json {
+        true => self::json(m),
+        false => Ok(manifest_text(m, dir)),
+    }
+}
+
 /// `n thing` or `n things`.
 fn plural(n: u64, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
@@ -180,6 +216,23 @@ pub fn comparison_text(c: &Comparison) -> String {
     }
     s
 }
+
+/// How a comparison is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// [`comparison_text`].
+    Text,
+    /// One JSON object (the [`Comparison`] serialised).
+    Json,
+    /// [`comparison_csv`].
+    Csv,
+}
+
+diag::choices!(Format {
+    Text = "text": "Aligned text for people",
+    Json = "json": "One JSON object (documented schema)",
+    Csv = "csv": "A row per method and test point",
+});
 
 /// A comparison as CSV: a row per method and test point.
 pub fn comparison_csv(c: &Comparison) -> String {

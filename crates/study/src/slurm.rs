@@ -48,6 +48,44 @@ pub struct SlurmConfig {
     pub commands: Commands,
 }
 
+/// A time between two looks at the queue that is not from 0.05 s to an hour.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("{0}: give seconds from 0.05 to 3600")]
+pub struct BadPoll(pub f64);
+
+/// The time between two looks at the queue, `seconds` from 0.05 to 3600.
+///
+/// # Errors
+/// [`BadPoll`].
+pub fn poll(seconds: f64) -> Result<Duration, BadPoll> {
+    match seconds.is_finite() && (0.05..=3600.0).contains(&seconds) {
+        true => Ok(Duration::from_secs_f64(seconds)),
+        false => Err(BadPoll(seconds)),
+    }
+}
+
+impl SlurmConfig {
+    /// The configuration of tasks running `vates` with `cell_args`, submitted with
+    /// `options` through Slurm's usual programs, the queue looked at every `poll_s` seconds.
+    ///
+    /// # Errors
+    /// [`BadPoll`].
+    pub fn new(
+        vates: PathBuf,
+        cell_args: Vec<String>,
+        options: SlurmOptions,
+        poll_s: f64,
+    ) -> Result<SlurmConfig, BadPoll> {
+        Ok(SlurmConfig {
+            vates,
+            cell_args,
+            options,
+            poll: poll(poll_s)?,
+            commands: Commands::default(),
+        })
+    }
+}
+
 /// Slurm's programs.
 #[derive(Clone, Debug)]
 pub struct Commands {
@@ -103,11 +141,36 @@ pub enum SlurmError {
         failed: Vec<FailedCell>,
     },
     /// Cancelled: the jobs were cancelled with `scancel`.
-    #[error("interrupted; the campaign's Slurm jobs ({}) were cancelled", .jobs.join(", "))]
+    #[error("interrupted; the campaign's Slurm jobs ({}) were cancelled; the finished cells are in `{}` (run again to resume)", .jobs.join(", "), .dir.display())]
     Cancelled {
         /// The jobs.
         jobs: Vec<String>,
+        /// The study.
+        dir: PathBuf,
     },
+}
+
+impl diag::Advise for SlurmError {
+    /// What to do: about Slurm's programs (`{backend}`, `{partition}`, `{account}`,
+    /// `{sbatch-option}` name the options), about failed cells, or the study's help.
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(match self {
+            SlurmError::Study(e) => return e.help().map(diag::Advice::fix),
+            SlurmError::NotInstalled { .. } => {
+                "run on a host with Slurm's commands (Debian: apt install slurm-client), or \
+                 give {backend} local"
+            }
+            SlurmError::Command { .. } => {
+                "check {partition}, {account} and {sbatch-option} against `sinfo` and your \
+                 site's documentation"
+            }
+            SlurmError::Failed { .. } => {
+                "fix the cause and run the campaign again: the finished cells are kept and \
+                 the failed ones are submitted again"
+            }
+            SlurmError::Cancelled { .. } => return None,
+        }))
+    }
 }
 
 /// A cell that left the queue without finishing.
@@ -423,7 +486,10 @@ pub fn run(
             .map(|(j, _)| j)
             .collect();
         cancel_jobs(cfg, &ids);
-        return Err(SlurmError::Cancelled { jobs: ids });
+        return Err(SlurmError::Cancelled {
+            jobs: ids,
+            dir: study.dir.clone(),
+        });
     }
     result
 }
@@ -506,7 +572,10 @@ fn follow(
         if cancel.load(Ordering::Relaxed) {
             cancel_jobs(cfg, &ids);
             study.combine(c)?;
-            return Err(SlurmError::Cancelled { jobs: ids });
+            return Err(SlurmError::Cancelled {
+                jobs: ids,
+                dir: study.dir.clone(),
+            });
         }
         if last.elapsed() < cfg.poll {
             std::thread::sleep(Duration::from_millis(50));
@@ -576,5 +645,37 @@ fn follow(
 impl From<CellError> for SlurmError {
     fn from(e: CellError) -> Self {
         SlurmError::Study(e.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diag::Advise;
+
+    #[test]
+    fn the_poll_is_from_a_twentieth_of_a_second_to_an_hour() {
+        assert_eq!(poll(5.0), Ok(Duration::from_secs(5)));
+        assert_eq!(poll(0.0), Err(BadPoll(0.0)));
+        assert_eq!(
+            BadPoll(f64::NAN).to_string(),
+            "NaN: give seconds from 0.05 to 3600"
+        );
+    }
+
+    #[test]
+    fn advice_names_the_options_by_key() {
+        let e = SlurmError::NotInstalled {
+            program: "sbatch".into(),
+            error: std::io::ErrorKind::NotFound.into(),
+        };
+        let fix = e.advice().unwrap().fix;
+        assert!(fix.ends_with("or give {backend} local"), "{fix}");
+        let e = SlurmError::Cancelled {
+            jobs: vec!["7".into()],
+            dir: PathBuf::from("s"),
+        };
+        assert!(e.advice().is_none());
+        assert!(e.to_string().ends_with("are in `s` (run again to resume)"));
     }
 }

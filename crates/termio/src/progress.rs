@@ -77,6 +77,49 @@ impl Progress {
     }
 }
 
+/// A bar over a count that starts once the total is known (a campaign's plan), advanced by
+/// what each event finished, with lines printed above it.
+#[derive(Default)]
+pub struct Counter {
+    bar: Option<Progress>,
+    done: u64,
+}
+
+impl Counter {
+    /// Starts the bar over `total` items named `what` (none for nothing to do).
+    pub fn start(&mut self, total: u64, what: &str) {
+        if total > 0 {
+            self.bar = Some(Progress::new(Some(total), what));
+        }
+    }
+
+    /// Counts `n` more items done.
+    pub fn add(&mut self, n: u64) {
+        self.done += n;
+        if let Some(b) = &mut self.bar {
+            b.set(self.done);
+        }
+    }
+
+    /// Writes `line` and a newline to `out`, the bar out of the way.
+    ///
+    /// # Errors
+    /// Writing to `out`.
+    pub fn println(&self, out: &mut dyn std::io::Write, line: &str) -> std::io::Result<()> {
+        match &self.bar {
+            Some(b) => b.bar().suspend(|| writeln!(out, "{line}")),
+            None => writeln!(out, "{line}"),
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(self) {
+        if let Some(b) = self.bar {
+            b.finish();
+        }
+    }
+}
+
 /// What a progress display calls a run's phases and what its meter counts.
 #[derive(Clone, Copy, Debug)]
 pub struct Units {

@@ -131,7 +131,8 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     if a.timeline.wanted() {
         let (title, p) = (&done.model, &done.prediction);
         let tr = semi::report::schedule_trace(title, &p.threads, &p.outcome);
-        a.timeline.write_seconds(&tr, title)?;
+        a.timeline
+            .write_seconds(&tr, &crate::timeline::chart(title, "seconds"))?;
     }
     show(&done, a.format, out)
 }

@@ -5,17 +5,17 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use diag::Advise;
+use taskpar::analysis::{Analysis, StatsFormat};
+use taskpar::campaign::ompt;
+use taskpar::campaign::{self, CampaignError, LocalBackend, Request, Runtime, RuntimeKind};
 use taskpar::dag::{self, DagError, Limits, LoadError, Recording};
-use taskpar::report::{self, RunInfo};
-use taskpar::stats::{Stats, StatsOptions, BURDEN_CYCLES};
+use taskpar::stats::BURDEN_CYCLES;
 
-use crate::error::{write_file, CliError, Result};
+use crate::error::{flag_of, note, print, write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
 
 mod model;
-pub mod ompt;
-mod predict;
-mod record;
 
 /// The `vates taskpar` subcommands.
 #[derive(Subcommand, Debug)]
@@ -26,27 +26,16 @@ pub enum TaskparCommand {
     /// Run a program (Rust with taskrec, or OpenMP with --runtime openmp) over sizes ×
     /// worker counts × repetitions, traced and untraced, and append one training row per
     /// run to a CSV file (resumes where it stopped).
-    Record(record::RecordArgs),
+    Record(RecordArgs),
     /// Fit the two-step model (six sub-models chained, eqs. 9–15) and the direct-regression
     /// baseline to a training CSV; write the model file.
     Fit(model::FitArgs),
     /// Predict time(n, p) with its breakdown (work, delay, no_work), interval, baseline,
     /// bounds and extrapolation warnings.
-    Predict(predict::PredictArgs),
+    Predict(model::PredictArgs),
     /// Fit on a training CSV and report the relative errors on a test CSV, per application
     /// and sub-model, beside the baseline's.
     Report(model::ReportArgs),
-}
-
-/// Output formats of `vates taskpar stats`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum StatsFormat {
-    /// Aligned text for people.
-    Text,
-    /// One JSON object (documented schema).
-    Json,
-    /// DAG Recorder's stats file, field for field.
-    Stat,
 }
 
 /// Options of `vates taskpar stats`.
@@ -62,7 +51,7 @@ pub struct StatsArgs {
     #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
     clock_hz: Option<f64>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
+    #[arg(long, value_parser = crate::input::choice::<StatsFormat>(), default_value = "text")]
     format: StatsFormat,
     /// Cilkview's burden per spawn, in CPU cycles, for the burdened span.
     #[arg(long, default_value_t = BURDEN_CYCLES, value_name = "CYCLES", value_parser = crate::input::parse_scale)]
@@ -82,9 +71,9 @@ pub struct StatsArgs {
 pub fn run(cmd: TaskparCommand, out: &mut dyn Write) -> Result<()> {
     match cmd {
         TaskparCommand::Stats(a) => stats(a, out),
-        TaskparCommand::Record(a) => record::run(a, out),
+        TaskparCommand::Record(a) => record(a, out),
         TaskparCommand::Fit(a) => model::fit(a, out),
-        TaskparCommand::Predict(a) => predict::run(a, out),
+        TaskparCommand::Predict(a) => model::predict(a, out),
         TaskparCommand::Report(a) => model::report(a, out),
     }
 }
@@ -110,28 +99,76 @@ pub fn dag_clock(clock_hz: Option<f64>) -> Option<f64> {
 
 /// The note for a DAG Recorder file read at this machine's clock rate.
 pub fn note_dag_clock(rec: &Recording, clock_hz: Option<f64>) {
-    if clock_hz.is_none() && matches!(rec.body, dag::Body::Graph(_)) {
-        crate::error::note(&format!(
-            "note: a DAG Recorder file does not say how fast its clock ran; its ticks are read \
-             at this machine's {} MHz (give --clock-hz for the machine that recorded it)",
-            rec.header.clock.frequency_hz / 1e6
-        ));
+    if let Some(text) = rec.clock_note().filter(|_| clock_hz.is_none()) {
+        note(&format!("note: {}", diag::spell_keys(&text, &flag_of)));
     }
 }
 
 /// The message of a DAG file `path` that cannot be read (the error's own hint).
 pub fn dag_error(path: &Path, e: DagError) -> CliError {
-    let help = match e {
-        DagError::DrClock => Some(
-            "give --clock-hz, the time-stamp counter's rate of the machine that recorded it"
-                .to_string(),
-        ),
-        ref e => miette::Diagnostic::help(e).map(|h| h.to_string()),
-    };
     CliError::Diag(crate::error::Diag {
+        help: e.advice().map(|a| a.spelt(&flag_of)),
         message: format!("`{}`: {e}", path.display()),
-        help,
     })
+}
+
+/// The runtime of `kind` on this machine: for OpenMP the OMPT tool `tool`, else the one
+/// built in the cache with `$CC` (else `clang`), built now if missing (with a note saying
+/// where); for DAG Recorder the clock rate `hz`, else [`dag_clock`]'s, whose lack
+/// `no_clock` says.
+pub fn recorder(
+    kind: RuntimeKind,
+    tool: Option<&Path>,
+    hz: Option<f64>,
+    no_clock: &str,
+) -> Result<Runtime> {
+    Ok(match (kind, tool) {
+        (RuntimeKind::Rayon, _) => Runtime::Rayon,
+        (RuntimeKind::OpenMp, Some(path)) => Runtime::OpenMp {
+            tool: ompt::given_tool(path, &flag_of)?,
+        },
+        (RuntimeKind::OpenMp, None) => {
+            let dir =
+                termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
+            let cc = std::env::var("CC").unwrap_or_default();
+            let (tool, built) = ompt::cached_tool(&cc, &dir, &flag_of)?;
+            if let Some(text) = built {
+                note(&format!("note: {text}"));
+            }
+            Runtime::OpenMp { tool }
+        }
+        (RuntimeKind::DagRecorder, _) => Runtime::DagRecorder {
+            clock_hz: dag_clock(hz).ok_or_else(|| CliError::usage(no_clock))?,
+        },
+    })
+}
+
+impl From<taskpar::Refusal> for CliError {
+    /// A library's refusal, its inputs spelt as flags.
+    fn from(r: taskpar::Refusal) -> Self {
+        match r.usage {
+            true => CliError::usage(r.message),
+            false => CliError::Diag(crate::error::Diag {
+                message: r.message,
+                help: r.help,
+            }),
+        }
+    }
+}
+
+/// A document that JSON cannot encode, as every command's.
+pub fn json_error(e: serde_json::Error) -> CliError {
+    CliError::msg(format!("cannot encode JSON: {e}"))
+}
+
+/// The SVG of a plot (`what`, for the message when it cannot be drawn) into `path`.
+fn draw(
+    svg: std::result::Result<String, trace::TraceError>,
+    path: &Path,
+    what: &str,
+) -> Result<()> {
+    let svg = svg.map_err(|e| CliError::msg(format!("cannot draw {what}: {e}")))?;
+    Ok(write_file(path, svg.as_bytes())?)
 }
 
 /// The largest `.stat` file read: five (P + 1)² matrices at 1024 workers, with room.
@@ -153,67 +190,150 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
         Some(path) => {
             let text =
                 crate::input::read_text(path, MAX_STAT, "a DAG Recorder stats file (`.stat`)", "")?;
-            Some(
-                taskpar::dr_stat::parse(&path.display().to_string(), &text)
-                    .map_err(|e| CliError::Report(e.into()))?,
-            )
+            let name = path.display().to_string();
+            Some((
+                taskpar::dr_stat::parse(&name, &text).map_err(|e| CliError::Report(e.into()))?,
+                name,
+            ))
         }
         None => None,
     };
     let rec = load_dag(&a.dag, a.clock_hz)?;
-    let g = rec.graph();
-    let opts = StatsOptions {
-        workers: None,
-        burden: rec.header.cycles_to_clock(a.burden),
-        profile_points: if a.profile.is_some() { 2000 } else { 0 },
-    };
-    let st = Stats::of(&g, rec.header.workers, rec.nodes, &opts);
-    let info = RunInfo {
-        header: &rec.header,
-        burden_cycles: a.burden,
-    };
-    let secs = 1.0 / rec.header.clock.frequency_hz;
-    let title = format!("{} on {} workers", info_title(&rec), st.workers);
+    let an = Analysis::of(&rec, a.burden, a.profile.is_some());
     if a.timeline.wanted() {
-        let tr = taskpar::timeline::timeline(&g, rec.header.workers, secs, &title);
-        // Recorded times are seconds.
-        let mut files = a.timeline.clone();
-        if files.trace_unit_us == 1.0 {
-            files.trace_unit_us = 1e6;
-        }
-        files.write(&tr, &chart(&title, "time (s)"))?;
+        let chart = chart(&an.title(), "time (s)");
+        a.timeline.write_seconds(&an.timeline(), &chart)?;
     }
     if let Some(p) = &a.profile {
-        let plot = taskpar::timeline::profile_plot(&st.profile, st.workers, secs, &title);
-        let svg = plot
-            .render_svg(900, 420)
-            .map_err(|e| CliError::msg(format!("cannot draw the profile: {e}")))?;
-        write_file(p, svg.as_bytes())?;
+        draw(an.profile_plot().render_svg(900, 420), p, "the profile")?;
     }
-    if let (Some(theirs), Some(path)) = (&theirs, &a.compare) {
-        let c = taskpar::dr_stat::compare(theirs, &st);
-        let text = match a.format {
-            StatsFormat::Json => crate::error::json_text(&report::comparison_json(&c))?,
-            _ => report::comparison_text(
-                &c,
-                &path.display().to_string(),
-                &a.dag.display().to_string(),
-            ),
-        };
-        return out.write_all(text.as_bytes()).map_err(CliError::Stdout);
-    }
-    let text = match a.format {
-        StatsFormat::Text => report::text(&st, &info),
-        StatsFormat::Stat => st.stat_text(),
-        StatsFormat::Json => crate::error::json_text(&report::json(&st, &info))?,
+    let text = match &theirs {
+        Some((t, name)) => an.compared(
+            t,
+            a.format == StatsFormat::Json,
+            name,
+            &a.dag.display().to_string(),
+        ),
+        None => an.text(a.format),
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    print(out, &text)
 }
 
-fn info_title(rec: &Recording) -> String {
-    if rec.header.program.is_empty() {
-        "recorded run".to_string()
-    } else {
-        rec.header.program.clone()
+/// Options of `vates taskpar record`.
+#[derive(clap::Args, Debug)]
+pub struct RecordArgs {
+    /// Problem sizes: a list `20,22,24`, a range `20..26` or a range with a step `20..26:2`.
+    #[arg(long, value_name = "LIST")]
+    sizes: String,
+    /// Worker counts (RAYON_NUM_THREADS, OMP_NUM_THREADS with --runtime openmp,
+    /// MYTH_NUM_WORKERS with --runtime dag-recorder), in the same forms.
+    #[arg(long, value_name = "LIST", default_value = "1,2")]
+    procs: String,
+    /// Repetitions of each size and worker count.
+    #[arg(long, default_value_t = 3, value_name = "K")]
+    reps: u32,
+    /// The application's name in the CSV (runs of one program with different kernels or
+    /// inputs are different applications; resuming skips the runs of this name). Letters,
+    /// digits, `.`, `_`, `-`, `+`: it also names the files of --keep-dags.
+    #[arg(long, value_name = "NAME")]
+    app: String,
+    /// The training CSV to append to (created with its header if missing).
+    #[arg(short, long, value_name = "FILE.csv", default_value = "train.csv")]
+    output: PathBuf,
+    /// Keep each run's DAG file in this directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    keep_dags: Option<PathBuf>,
+    /// Do not time an untraced run beside each traced one (implied by --runtime
+    /// dag-recorder).
+    #[arg(long)]
+    no_untraced: bool,
+    /// Stop a run (and every process it started) that takes longer than this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0, value_parser = crate::input::parse_scale)]
+    timeout: f64,
+    /// The program's parallel runtime: rayon (a Rust program recorded by taskrec), openmp
+    /// (an OpenMP program built with clang -fopenmp, recorded by the OMPT tool) or
+    /// dag-recorder (a program built with DAG Recorder, MassiveThreads' profiler, which
+    /// writes $DR_PREFIX.dag when it calls dr_dump()).
+    #[arg(long, value_parser = crate::input::choice::<RuntimeKind>(), default_value = "rayon")]
+    runtime: RuntimeKind,
+    /// With --runtime dag-recorder: the rate of the clock (time-stamp counter) in ticks per
+    /// second; default: this machine's CPU clock as /proc/cpuinfo reports it, with a note.
+    #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
+    clock_hz: Option<f64>,
+    /// With --runtime openmp: the OMPT tool's shared library (libvates_ompt.so); without
+    /// it the tool is built from the source in this vates with clang (or $CC) into
+    /// $XDG_CACHE_HOME/vates (or ~/.cache/vates) on first use.
+    #[arg(long, value_name = "PATH")]
+    ompt_tool: Option<PathBuf>,
+    /// The program and its arguments: the size replaces the placeholder (an n in braces) in
+    /// an argument, or is appended as the last argument when none has it.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+/// Runs a `vates taskpar record`: flags → a [`Request`] → its checked job (made as a study's
+/// cells make theirs) → [`campaign::run`] on the local backend, its rows shown as they come
+/// and its errors as messages that name the flags.
+fn record(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
+    crate::error::check_output(&a.output)?;
+    let request = Request {
+        app: &a.app,
+        sizes: &a.sizes,
+        procs: &a.procs,
+        reps: a.reps,
+        command: &a.command,
+        output: &a.output,
+        keep_dags: a.keep_dags.as_deref(),
+        no_untraced: a.no_untraced,
+        timeout_s: a.timeout,
+        runtime: a.runtime,
+        tool_given: a.ompt_tool.is_some(),
+        clock_given: a.clock_hz.is_some(),
+    };
+    let mut job = request.job(&flag_of)?;
+    // The runtime is found once the job checks (building the OMPT tool can take a second).
+    job.runtime = recorder(
+        a.runtime,
+        a.ompt_tool.as_deref(),
+        a.clock_hz,
+        "--runtime dag-recorder: DAG Recorder's files do not say how fast their clock ran, and \
+         this machine's CPU clock is unknown (/proc/cpuinfo); give --clock-hz, the time-stamp \
+         counter's rate",
+    )?;
+    for text in request.notes(&job.runtime, &flag_of) {
+        note(&format!("note: {text}"));
     }
+    // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
+    // scratch files; a second one ends vates at once.
+    let backend = LocalBackend::new(termio::interrupt::flag());
+    let mut bar = termio::progress::Counter::default();
+    let mut shown: std::io::Result<()> = Ok(());
+    let result = campaign::run(&job, &backend, &mut |event| {
+        if let campaign::Event::Planned { todo, .. } = event {
+            bar.start(todo as u64, &format!("recording {}", a.app));
+        }
+        if let Some(line) = event.line(job.untraced) {
+            let r = bar.println(out, &line);
+            if shown.is_ok() {
+                shown = r;
+            }
+        }
+        if let campaign::Event::Row { .. } = event {
+            bar.add(1);
+        }
+    });
+    bar.finish();
+    shown.map_err(CliError::Stdout)?;
+    let s = result.map_err(|e| match request.stopped(e, &flag_of) {
+        Ok(refusal) => refusal.into(),
+        Err(CampaignError::Start(e)) => CliError::with_help(
+            e.to_string(),
+            "give the program's path after `--` (e.g. -- ./target/release/bots fib {n})",
+        ),
+        Err(CampaignError::Existing(e)) => e.into(),
+        Err(CampaignError::Dag(LoadError::Io { path, error })) => CliError::read(&path, &error),
+        Err(CampaignError::Dag(e)) => CliError::Report(e.into()),
+        Err(e) => CliError::msg(e.to_string()),
+    })?;
+    print(out, &s.text(&a.app, &a.output))
 }

@@ -1,44 +1,25 @@
-//! `vates taskpar fit|report`: flags → the model's front door ([`taskpar::model::fit_app`],
-//! [`taskpar::model::report_apps`]) → output; errors become messages that name the flags.
+//! `vates taskpar fit|predict|report`: flags → the model's front door
+//! ([`taskpar::model::fit_app`], [`taskpar::model::predict_grid`],
+//! [`taskpar::model::report_apps`]) → output; its refusals become messages that name the
+//! flags ([`taskpar::model::FrontError::refusal`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use taskpar::model::{
-    self, fit_app, model_text, read_runs, report_apps, report_text, to_json, FrontError,
-    NoWorkForm, Policy, Selection, TrainingSet, TransformRule,
+    self, fit_app, predict_grid, read_runs, report_apps, to_json, FrontError, NoWorkRule, Policy,
+    Selection, TrainingSet,
 };
 
-use crate::error::{json_text, write_file, CliError, Result};
+use crate::error::{flag_of, print, write_file, CliError, Result};
+use crate::input::Define;
 use crate::Format;
 use termio::files::Keep;
 
 /// The largest training or test CSV read.
 const MAX_CSV: usize = 1 << 28;
 /// The largest model file read (a model with 200 bootstrap replicates is about 300 kB).
-pub const MAX_MODEL: usize = 1 << 26;
-
-/// The no_work forms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum NoWorkArg {
-    /// Chosen by cross-validation among the others (the span forms need a `span` column).
-    Cv,
-    /// Eq. 15: (p−1)²·(f1 + f2·n + f3·n·ln n + f4·n²).
-    Paper,
-    /// g0·(p−1) + g1·(p−1)·T∞(n) (Graham's bound).
-    SpanLinear,
-    /// g1·(p−1)·T∞(n) + g2·(p−1)²·T∞(n).
-    SpanQuadratic,
-}
-
-/// How rival forms of a sub-model are scored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormsBy {
-    /// Each of the larger half of the training sizes predicted from the sizes below it.
-    Forward,
-    /// Shuffled K-fold cross-validation over the sizes.
-    Shuffled,
-}
+const MAX_MODEL: usize = 1 << 26;
 
 /// How the sub-models are trained (shared by `fit` and `report`).
 #[derive(clap::Args, Debug, Clone)]
@@ -55,12 +36,12 @@ pub struct TrainArgs {
     #[arg(long)]
     paper: bool,
     /// The no_work form.
-    #[arg(long, value_enum, default_value_t = NoWorkArg::Cv)]
-    no_work: NoWorkArg,
+    #[arg(long, value_parser = crate::input::choice::<NoWorkRule>(), default_value = "cv")]
+    no_work: NoWorkRule,
     /// How the forms of each sub-model (basis, power law, no_work form) are chosen: by
     /// how they extrapolate (forward), or by shuffled cross-validation.
-    #[arg(long, value_enum, default_value_t = FormsBy::Forward)]
-    forms_by: FormsBy,
+    #[arg(long, value_parser = crate::input::choice::<Selection>(), default_value = "forward")]
+    forms_by: Selection,
     /// Also try the fit engine's PMNF search (a constant and up to two terms
     /// n^a·log2(n)^j) for the size models. It needs many training sizes: with few, its
     /// freedom fits the noise.
@@ -81,35 +62,17 @@ pub struct TrainArgs {
 impl TrainArgs {
     /// The training policy the flags choose.
     fn policy(&self) -> Result<Policy> {
-        let transforms = self
-            .transform
-            .iter()
-            .map(|t| {
-                TransformRule::parse(t).ok_or_else(|| {
-                    CliError::usage(format!(
-                        "--transform `{t}`: the transforms are `n=2^n` and `n=n` (optionally \
-                         after `APP:`)"
-                    ))
-                })
-            })
-            .collect::<Result<_>>()?;
-        Ok(Policy {
-            paper: self.paper,
-            no_work: match self.no_work {
-                NoWorkArg::Cv => None,
-                NoWorkArg::Paper => Some(NoWorkForm::Paper),
-                NoWorkArg::SpanLinear => Some(NoWorkForm::SpanLinear),
-                NoWorkArg::SpanQuadratic => Some(NoWorkForm::SpanQuadratic),
-            },
-            selection: match self.forms_by {
-                FormsBy::Forward => Selection::Forward,
-                FormsBy::Shuffled => Selection::Shuffled,
-            },
-            pmnf_search: self.pmnf_search,
-            bootstrap: self.bootstrap,
-            seed: self.seed,
-            transforms,
-        })
+        let (no_work, forms_by) = (self.no_work, self.forms_by);
+        Policy::new(
+            self.paper,
+            no_work,
+            forms_by,
+            self.pmnf_search,
+            self.bootstrap,
+            self.seed,
+            &self.transform,
+        )
+        .map_err(|e| CliError::usage(format!("--transform {e}")))
     }
 }
 
@@ -151,6 +114,31 @@ pub struct ReportArgs {
     format: Format,
 }
 
+/// Options of `vates taskpar predict`.
+#[derive(clap::Args, Debug)]
+pub struct PredictArgs {
+    /// The model file (`vates taskpar fit` writes it).
+    #[arg(value_name = "MODEL.json")]
+    model: PathBuf,
+    /// The point: `-D n=SIZE -D p=WORKERS`, each one value, a list `-D p=1,2,4` or a range
+    /// `-D n=100..400:100` (the grid is every size × every worker count).
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = crate::input::parse_define)]
+    define: Vec<Define>,
+    /// Problem sizes (the same as `-D n=...`).
+    #[arg(short = 'n', long = "size", value_name = "N")]
+    n: Option<String>,
+    /// Worker counts (the same as `-D p=...`).
+    #[arg(short = 'p', long = "procs", value_name = "P")]
+    p: Option<String>,
+    /// Draw the predictions over the swept workers (or sizes): time, its breakdown, the
+    /// direct regression and the bounds (T1/p, T∞, T1/p + T∞).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
 /// Reads the runs of the CSV file `path`; a file that is not text (a NUL byte, as
 /// `/dev/zero` or a binary file has) is refused at its first block
 /// ([`crate::input::read_text`]).
@@ -159,86 +147,11 @@ fn read_set(path: &Path) -> Result<TrainingSet> {
     Ok(read_runs(&path.display().to_string(), &text)?)
 }
 
-/// The front door's refusal as a message naming the flag or file; `train` is the training
-/// CSV.
-pub fn front_error(train: &Path, e: FrontError) -> CliError {
-    let apps = |apps: &[String]| shortened(apps);
-    match e {
-        FrontError::Bootstrap { asked, limit } => {
-            CliError::usage(format!("--bootstrap {asked} is over the limit of {limit}"))
-        }
-        FrontError::TransformApp {
-            rule,
-            app,
-            apps: all,
-        } => CliError::usage(format!(
-            "--transform `{rule}`: there are no runs of `{}` (applications: {})",
-            diag::short(&app),
-            apps(&all)
-        )),
-        // Only `--app` names an application: a usage error, as every name given by a flag
-        // that the data does not have.
-        FrontError::NoRunsOf { app, apps: all } => {
-            let hint = diag::did_you_mean(&diag::suggest(&app, all.iter().map(String::as_str)))
-                .map(|h| format!("{h} "))
-                .unwrap_or_default();
-            CliError::usage(format!(
-                "--app {}: `{}` has no runs of `{}`; {hint}its applications: {}",
-                diag::short(&app),
-                train.display(),
-                diag::short(&app),
-                apps(&all)
-            ))
-        }
-        FrontError::SeveralApps { apps: all } => CliError::with_help(
-            format!(
-                "`{}` holds runs of {} applications ({}); a model describes one",
-                train.display(),
-                all.len(),
-                apps(&all)
-            ),
-            "choose one with --app",
-        ),
-        FrontError::Train { app, error } => train_error(&app, error),
-        // A limit hit (status 1), as every command's.
-        FrontError::TooManyPoints { .. } => CliError::with_help(
-            format!("-D n=... -D p=...: {e}"),
-            "use fewer values or coarser steps",
-        ),
-        FrontError::NotWhole { .. } => CliError::usage(format!("-D n=... -D p=...: {e}")),
-        FrontError::Predict(e) => CliError::with_help(
-            e.to_string(),
-            "give sizes and worker counts the model can take (n > 0, p ≥ 1)",
-        ),
-        FrontError::Report { app, error } => {
-            CliError::msg(format!("{}: {error}", diag::short(&app)))
-        }
-        FrontError::NothingInCommon => CliError::msg(e.to_string()),
-    }
-}
-
-fn train_error(app: &str, e: model::TrainError) -> CliError {
-    let help = match &e {
-        model::TrainError::SeveralApps { .. } => "choose one with --app",
-        model::TrainError::TooFew { .. } => {
-            "record more sizes or worker counts (`vates taskpar record --sizes ... --procs ...`)"
-        }
-        model::TrainError::NeedsSpan { .. } => {
-            "record the runs with `vates taskpar record` (it writes the span), or choose \
-             --no-work paper"
-        }
-        _ => "check the training runs of this application",
-    };
-    let e = match e {
-        model::TrainError::SeveralApps { apps } => model::TrainError::SeveralApps {
-            apps: apps.iter().map(|a| diag::short(a)).collect(),
-        },
-        e => e,
-    };
-    CliError::with_help(
-        format!("training the model of {}: {e}", diag::short(app)),
-        help,
-    )
+/// The front door's refusal as a message naming the flags; `train` and `test` are the
+/// CSV files (or the model file).
+fn front_error(train: &Path, test: &Path, e: FrontError) -> CliError {
+    let (train, test) = (train.display().to_string(), test.display().to_string());
+    e.refusal(&train, &test, &flag_of).into()
 }
 
 /// Runs `vates taskpar fit`.
@@ -253,24 +166,15 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     }
     let set = read_set(&a.train)?;
     let m = fit_app(&set, a.how.app.as_deref(), &a.how.policy()?)
-        .map_err(|e| front_error(&a.train, e))?;
+        .map_err(|e| front_error(&a.train, &a.train, e))?;
     if let Some(o) = &output {
         write_file(o, to_json(&m).as_bytes())?;
     }
-    let text = match a.format {
-        Format::Text => format!(
-            "{}model written to {}\n",
-            model_text(&m),
-            output
-                .as_deref()
-                .unwrap_or(Path::new("model.json"))
-                .display()
-        ),
-        Format::Json => {
-            json_text(&serde_json::to_value(&m).map_err(|e| CliError::msg(e.to_string()))?)?
-        }
-    };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    let written = output.as_deref().filter(|_| a.format == Format::Text);
+    print(
+        out,
+        &model::fit_document(&m, written).map_err(super::json_error)?,
+    )
 }
 
 /// Checks that the model file can go to `path`: not the training CSV `train`, and, if the
@@ -292,61 +196,60 @@ fn check_model_output(path: &Path, train: &Path) -> Result<()> {
     }
 }
 
-/// Application names as messages list them (each at most 40 characters).
-fn shortened(apps: &[String]) -> String {
-    apps.iter()
-        .map(|a| diag::short(a))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Runs `vates taskpar report`.
 pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(p) = &a.plot {
         crate::error::check_output(p)?;
     }
-    let train_set = read_set(&a.train)?;
-    let test_set = read_set(&a.test)?;
-    let r = report_apps(
-        &train_set,
-        &test_set,
-        a.how.app.as_deref(),
-        &a.how.policy()?,
-    )
-    .map_err(|e| match e {
-        FrontError::NothingInCommon => CliError::with_help(
-            format!(
-                "no application has runs in both `{}` and `{}`",
-                a.train.display(),
-                a.test.display()
-            ),
-            "the `app` column names the application in both files",
-        ),
-        e => front_error(&a.train, e),
-    })?;
-    if a.how.app.is_none() {
-        for (what, list) in [
-            ("no test runs", &r.untested),
-            ("no training runs", &r.untrained),
-        ] {
-            if !list.is_empty() {
-                crate::error::note(&format!("note: left out, with {what}: {}", list.join(", ")));
-            }
-        }
+    let (train_set, test_set) = (read_set(&a.train)?, read_set(&a.test)?);
+    let policy = a.how.policy()?;
+    let r = report_apps(&train_set, &test_set, a.how.app.as_deref(), &policy)
+        .map_err(|e| front_error(&a.train, &a.test, e))?;
+    for text in r.notes().iter().filter(|_| a.how.app.is_none()) {
+        crate::error::note(&format!("note: {text}"));
     }
-    let all = r.report;
     if let Some(path) = &a.plot {
-        let plot = model::measured_plot(&all);
-        let svg = plot
-            .render_svg(900, 600)
-            .map_err(|e| CliError::msg(format!("cannot draw the plot: {e}")))?;
-        write_file(path, svg.as_bytes())?;
+        super::draw(
+            model::measured_plot(&r.report).render_svg(900, 600),
+            path,
+            "the plot",
+        )?;
     }
-    let text = match a.format {
-        Format::Text => report_text(&all),
-        Format::Json => {
-            json_text(&serde_json::to_value(&all).map_err(|e| CliError::msg(e.to_string()))?)?
-        }
+    let text = model::report_document(&r.report, a.format == Format::Json);
+    print(out, &text.map_err(super::json_error)?)
+}
+
+/// Runs `vates taskpar predict`.
+pub fn predict(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
+    if let Some(p) = &a.plot {
+        crate::error::check_output(p)?;
+    }
+    let bindings: Vec<&str> = a.define.iter().map(|d| d.text.as_str()).collect();
+    let spell = |k: &str| match k {
+        "n" | "p" => Some(format!("-{k}")),
+        k => flag_of(k),
     };
-    out.write_all(text.as_bytes()).map_err(CliError::Stdout)
+    let (ns, ps) = model::grid_values(a.n.as_deref(), a.p.as_deref(), &bindings, &spell)?;
+    let text = crate::input::read_text(&a.model, MAX_MODEL, "a model file (JSON)", "")?;
+    let m = model::from_json(&text).map_err(|e| {
+        CliError::with_help(
+            format!("`{}`: {e}", a.model.display()),
+            "give a model file written by `vates taskpar fit` of this version (fit it again \
+             from the training CSV)",
+        )
+    })?;
+    if a.plot.is_some() && ns.len() > 1 && ps.len() > 1 {
+        return Err(CliError::usage(
+            "--plot draws over the workers at one size or over the sizes at one worker count: \
+             give one value to -D n or to -D p",
+        ));
+    }
+    let preds = predict_grid(&m, &ns, &ps).map_err(|e| front_error(&a.model, &a.model, e))?;
+    let app = m.app.clone().unwrap_or_else(|| "the application".into());
+    if let Some(path) = &a.plot {
+        let plot = model::prediction_plot(&app, &preds, ps.len() > 1);
+        super::draw(plot.render_svg(900, 520), path, "the plot")?;
+    }
+    let text = model::predictions_document(&app, &preds, a.format == Format::Json);
+    print(out, &text.map_err(super::json_error)?)
 }

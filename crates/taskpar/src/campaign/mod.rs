@@ -10,9 +10,12 @@
 mod backend;
 mod local;
 pub mod ompt;
+mod request;
+mod show;
 
 pub use backend::{Backend, Invocation, Outcome, StartError, Status, STDERR_TAIL};
 pub use local::{file_tail, LocalBackend, GRACE};
+pub use request::Request;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -24,8 +27,7 @@ use crate::experiment::{self, csv_header, csv_line, Done, Measured, Mismatch, Pl
 use crate::stats::{Stats, StatsOptions, BURDEN_CYCLES};
 use fit::read::ReadError;
 
-/// The most runs one campaign makes.
-pub const MAX_RUNS: usize = 100_000;
+pub use crate::lists::MAX_RUNS;
 /// The largest training file a campaign resumes.
 pub const MAX_CSV_BYTES: u64 = 1 << 30;
 /// The longest application name.
@@ -64,6 +66,31 @@ pub enum Runtime {
     },
 }
 
+/// The kind of a [`Runtime`], as a user names it (before its recorder is found).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuntimeKind {
+    /// [`Runtime::Rayon`].
+    Rayon,
+    /// [`Runtime::OpenMp`].
+    OpenMp,
+    /// [`Runtime::DagRecorder`].
+    DagRecorder,
+}
+
+diag::choices!(RuntimeKind {
+    Rayon = "rayon": "A Rust program on rayon's global pool, recorded by taskrec",
+    OpenMp = "openmp": "An OpenMP program (LLVM's libomp), recorded by the OMPT tool",
+    DagRecorder = "dag-recorder": "A program built with DAG Recorder (MassiveThreads' profiler)",
+});
+
+impl RuntimeKind {
+    /// Whether an untraced run can be timed beside each traced one: not in a DAG Recorder
+    /// program (nothing in it times its parallel part alone).
+    pub fn times_untraced(self) -> bool {
+        self != RuntimeKind::DagRecorder
+    }
+}
+
 /// DAG Recorder's variables naming its files' prefix: it reads the first, then the second
 /// (`DAG_RECORDER_DAG_FILE_PREFIX`, which its help prints, is read by nothing).
 pub const DR_PREFIX_VARIABLES: [&str; 2] = ["DAG_RECORDER_FILE_PREFIX", "DR_PREFIX"];
@@ -94,9 +121,18 @@ impl Runtime {
         }
     }
 
+    /// Its kind.
+    pub fn kind(&self) -> RuntimeKind {
+        match self {
+            Runtime::Rayon => RuntimeKind::Rayon,
+            Runtime::OpenMp { .. } => RuntimeKind::OpenMp,
+            Runtime::DagRecorder { .. } => RuntimeKind::DagRecorder,
+        }
+    }
+
     /// Whether an untraced run can be timed beside each traced one.
     pub fn times_untraced(&self) -> bool {
-        !matches!(self, Runtime::DagRecorder { .. })
+        self.kind().times_untraced()
     }
 
     /// The rate of the recordings' clock when their files do not say (DAG Recorder's).
@@ -289,6 +325,8 @@ pub enum CampaignError {
         command: String,
         /// The environment variable that names the file.
         variable: &'static str,
+        /// The program's runtime.
+        runtime: RuntimeKind,
     },
     /// A run of a DAG Recorder program wrote no `.dag` file.
     #[error(
@@ -312,6 +350,8 @@ pub enum CampaignError {
         mismatch: Mismatch,
         /// The DAG file.
         path: PathBuf,
+        /// The program's runtime.
+        runtime: RuntimeKind,
     },
     /// The elapsed time a run wrote is not a number.
     #[error("`{command}` wrote `{text}` as its elapsed time")]
@@ -320,6 +360,8 @@ pub enum CampaignError {
         command: String,
         /// What it wrote.
         text: String,
+        /// The program's runtime.
+        runtime: RuntimeKind,
     },
     /// A row with a value the training reader would refuse (not finite, negative, or an
     /// elapsed time of 0); it is not written.
@@ -337,9 +379,9 @@ pub enum CampaignError {
 }
 
 impl CampaignError {
-    /// How to fix the program or its environment, where the error says nothing a command
-    /// line could change (the caller adds what its flags can): for runs of `runtime`.
-    pub fn advice(&self, runtime: &Runtime) -> Option<String> {
+    /// How to fix the program or its environment, where the error says nothing a caller's
+    /// options could change ([`diag::Advise`] adds what they can).
+    pub fn program_advice(&self) -> Option<String> {
         let text = match self {
             CampaignError::Io { .. } => "check the path, its directory and their permissions",
             CampaignError::Failed { stderr_tail, .. } => {
@@ -349,17 +391,17 @@ impl CampaignError {
                     format!("its standard error ends with:\n{}", stderr_tail.trim_end())
                 })
             }
-            CampaignError::NoFile { .. } => match runtime {
-                Runtime::Rayon => {
+            CampaignError::NoFile { runtime, .. } => match runtime {
+                RuntimeKind::Rayon => {
                     "the program must run its parallel part under taskrec::run (see the \
                      taskrec crate)"
                 }
-                Runtime::OpenMp { .. } => {
+                RuntimeKind::OpenMp => {
                     "the program must be an OpenMP program on LLVM's libomp (clang -fopenmp), \
                      which loads the OMPT tool, and run at least one parallel region; GCC's \
                      libgomp loads no tool"
                 }
-                Runtime::DagRecorder { .. } => "the program must be built with DAG Recorder",
+                RuntimeKind::DagRecorder => "the program must be built with DAG Recorder",
             },
             CampaignError::NoDrFile { .. } => {
                 "DAG Recorder writes $DR_PREFIX.dag only when the program calls dr_dump() after \
@@ -367,32 +409,32 @@ impl CampaignError {
                  defines DAG_RECORDER=2 before including dag_recorder.h; check that the program \
                  does both and that its directory is writable"
             }
-            CampaignError::Mismatch { .. } => match runtime {
-                Runtime::Rayon => {
+            CampaignError::Mismatch { runtime, .. } => match runtime {
+                RuntimeKind::Rayon => {
                     "the program must run in rayon's global pool, which RAYON_NUM_THREADS \
                      sizes, and read its size where the placeholder puts it"
                 }
-                Runtime::OpenMp { .. } => {
+                RuntimeKind::OpenMp => {
                     "the program's outermost parallel regions must use the threads \
                      OMP_NUM_THREADS asks for (no num_threads clause or \
                      omp_set_num_threads), and it must read its size where the placeholder \
                      puts it"
                 }
-                Runtime::DagRecorder { .. } => {
+                RuntimeKind::DagRecorder => {
                     "DAG Recorder's file names more workers than MYTH_NUM_WORKERS asked for: \
                      the program must take its workers from MassiveThreads' MYTH_NUM_WORKERS"
                 }
             },
-            CampaignError::BadElapsed { .. } => match runtime {
-                Runtime::Rayon => {
+            CampaignError::BadElapsed { runtime, .. } => match runtime {
+                RuntimeKind::Rayon => {
                     "the program must write its elapsed seconds as one number (taskrec::run \
                      does)"
                 }
-                Runtime::OpenMp { .. } => {
+                RuntimeKind::OpenMp => {
                     "the OMPT tool writes the elapsed seconds: check that the tool is \
                      vates_ompt.c built for this vates"
                 }
-                Runtime::DagRecorder { .. } => "DAG Recorder programs time no untraced run",
+                RuntimeKind::DagRecorder => "DAG Recorder programs time no untraced run",
             },
             CampaignError::BadRow { .. } => {
                 "check the program's clock and the file it writes its elapsed time to; the \
@@ -401,6 +443,26 @@ impl CampaignError {
             _ => return None,
         };
         Some(text.to_string())
+    }
+}
+
+impl diag::Advise for CampaignError {
+    /// The program's advice ([`CampaignError::program_advice`]), else what the caller's
+    /// options can change: `{output}`, `{sizes}`, `{timeout}` and the plan's keys.
+    fn advice(&self) -> Option<diag::Advice> {
+        if let Some(fix) = self.program_advice() {
+            return Some(diag::Advice::fix(fix));
+        }
+        Some(diag::Advice::fix(match self {
+            CampaignError::Plan(e) => return e.advice(),
+            CampaignError::NotTrainingFile { .. } => format!(
+                "give another {{output}}, or a file whose first line is `{}`",
+                csv_header().trim_end()
+            ),
+            CampaignError::TooBig { .. } => "give another {output}".into(),
+            CampaignError::TimedOut { .. } => "give smaller {sizes}, or a larger {timeout}".into(),
+            _ => return None,
+        }))
     }
 }
 
@@ -435,6 +497,32 @@ pub struct Summary {
 }
 
 impl Job {
+    /// A campaign of `app`: `plan`'s runs of `command` on `runtime`, the rows appended to
+    /// `output`; an untraced run timed beside each traced one if `untraced` and the runtime
+    /// can time them; each run stopped after `timeout`; no DAG file kept; runs on one worker
+    /// required. The one way `vates taskpar record` and a study's cells make their job.
+    pub fn new(
+        app: &str,
+        plan: Plan,
+        command: &[String],
+        output: PathBuf,
+        runtime: Runtime,
+        untraced: bool,
+        timeout: Duration,
+    ) -> Job {
+        Job {
+            app: app.to_string(),
+            plan,
+            command: command.to_vec(),
+            output,
+            keep_dags: None,
+            untraced: untraced && runtime.times_untraced(),
+            timeout,
+            runtime,
+            require_serial: true,
+        }
+    }
+
     /// Checks the job before any run.
     ///
     /// # Errors
@@ -712,6 +800,7 @@ fn run_point(
             _ => CampaignError::NoFile {
                 command,
                 variable: experiment::ENV_FILE,
+                runtime: job.runtime.kind(),
             },
         });
     }
@@ -725,6 +814,7 @@ fn run_point(
             CampaignError::Mismatch {
                 mismatch,
                 path: dag_path.clone(),
+                runtime: job.runtime.kind(),
             }
         })?;
     }
@@ -743,6 +833,7 @@ fn run_point(
             return Err(CampaignError::NoFile {
                 command,
                 variable: experiment::ENV_ELAPSED,
+                runtime: job.runtime.kind(),
             });
         }
         let mut text = String::new();
@@ -757,6 +848,7 @@ fn run_point(
         Some(text.parse::<f64>().map_err(|_| CampaignError::BadElapsed {
             command,
             text: text.to_string(),
+            runtime: job.runtime.kind(),
         })?)
     } else {
         None

@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::refusal::{spelt, Spell};
+use crate::Refusal;
+
 /// The tool's source (`crates/bots/openmp/ompt/vates_ompt.c`), as this build embeds it.
 pub const SOURCE: &str = include_str!("../../../bots/openmp/ompt/vates_ompt.c");
 
@@ -15,6 +18,93 @@ pub enum ToolError {
     /// Any other failure of the build (no compiler, a failed compile, the cache).
     #[error(transparent)]
     Build(#[from] native::BuildError),
+}
+
+impl diag::Advise for ToolError {
+    /// What to install, or `{ompt-tool}` to give a built tool.
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(match self {
+            ToolError::Build(native::BuildError::Io { .. }) => {
+                "check the cache directory's permissions, or give {ompt-tool} PATH"
+            }
+            _ => {
+                "install clang and LLVM's OpenMP runtime with its OMPT header omp-tools.h \
+                 (Debian: apt install clang libomp-dev), or give a built tool with {ompt-tool} \
+                 PATH (clang -O2 -fPIC -shared -o libvates_ompt.so \
+                 crates/bots/openmp/ompt/vates_ompt.c)"
+            }
+        }))
+    }
+}
+
+/// The compiler and its arguments a `CC`-style setting `cc` names (`clang` when empty).
+pub fn compiler(cc: &str) -> (String, Vec<String>) {
+    let mut words = cc.split_whitespace().map(String::from);
+    let program = words.next().unwrap_or_else(|| "clang".to_string());
+    (program, words.collect())
+}
+
+/// The built tool at `path` as the runtime is to load it: made absolute (so that the runtime
+/// opens that file); `spell` names the option that gives it (`{ompt-tool}`).
+///
+/// # Errors
+/// [`Refusal`]: a path that does not exist or is not a file.
+pub fn given_tool(path: &Path, spell: Spell<'_>) -> Result<PathBuf, Refusal> {
+    let option = spelt(spell, "ompt-tool");
+    let lib = std::fs::canonicalize(path).map_err(|e| {
+        Refusal::fix(
+            format!("{option} `{}`: {e}", path.display()),
+            format!(
+                "give the path of the built tool (libvates_ompt.so), or leave {option} out to \
+                 have vates build it"
+            ),
+        )
+    })?;
+    match lib.is_file() {
+        true => Ok(lib),
+        false => Err(Refusal::usage(format!(
+            "{option} `{}` is not a file: give the built tool (libvates_ompt.so)",
+            path.display()
+        ))),
+    }
+}
+
+/// The tool built from [`SOURCE`] with the compiler a `CC`-style setting `cc` names
+/// ([`compiler`]) in the cache `dir`, built now if missing, and then a note saying where;
+/// `spell` names the options (`{ompt-tool}`, `{runtime}`).
+///
+/// # Errors
+/// [`Refusal`]: the tool cannot be built, with what to install.
+pub fn cached_tool(
+    cc: &str,
+    dir: &Path,
+    spell: Spell<'_>,
+) -> Result<(PathBuf, Option<String>), Refusal> {
+    let (program, args) = compiler(cc);
+    let (lib, built) = build_tool(&program, &args, dir).map_err(|e| {
+        let help = diag::Advise::advice(&e)
+            .map(|a| a.spelt(spell))
+            .unwrap_or_default();
+        match e {
+            ToolError::Build(e @ native::BuildError::Io { .. }) => {
+                Refusal::fix(e.to_string(), help)
+            }
+            e => Refusal::fix(
+                format!(
+                    "cannot build the OMPT tool for {} openmp: {e}",
+                    spelt(spell, "runtime")
+                ),
+                help,
+            ),
+        }
+    })?;
+    let note = built.then(|| {
+        format!(
+            "built the OMPT tool (vates_ompt.c, with {program}) into {}; it is reused from there",
+            lib.display()
+        )
+    });
+    Ok((lib, note))
 }
 
 /// The tool built from [`SOURCE`] with `program args…` in `dir` by [`native::build`]: the
@@ -55,6 +145,15 @@ mod tests {
     #[test]
     fn the_source_is_the_tool() {
         assert!(SOURCE.contains("ompt_start_tool"));
+    }
+
+    #[test]
+    fn the_compiler_is_the_first_word() {
+        assert_eq!(compiler(""), ("clang".to_string(), vec![]));
+        assert_eq!(
+            compiler(" gcc -m64 "),
+            ("gcc".to_string(), vec!["-m64".to_string()])
+        );
     }
 
     #[test]

@@ -317,3 +317,44 @@ pub enum DagError {
         why: String,
     },
 }
+
+impl diag::Advise for DagError {
+    /// The error's help; for [`DagError::DrClock`], the `{clock-hz}` that says the rate.
+    fn advice(&self) -> Option<diag::Advice> {
+        match self {
+            DagError::DrClock => Some(diag::Advice::fix(
+                "give {clock-hz}, the time-stamp counter's rate of the machine that recorded it",
+            )),
+            e => miette::Diagnostic::help(e).map(|h| diag::Advice::fix(h.to_string())),
+        }
+    }
+}
+
+impl Recording {
+    /// For a DAG Recorder file read at the clock rate of the machine reading it (the file
+    /// does not say how fast its clock ran), the note saying so, with `{clock-hz}` for the
+    /// input that gives another rate; `None` for a vates file.
+    pub fn clock_note(&self) -> Option<String> {
+        matches!(self.body, Body::Graph(_)).then(|| {
+            format!(
+                "a DAG Recorder file does not say how fast its clock ran; its ticks are read \
+                 at this machine's {} MHz (give {{clock-hz}} for the machine that recorded it)",
+                self.header.clock.frequency_hz / 1e6
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diag::Advise;
+
+    #[test]
+    fn a_missing_clock_rate_is_advised_by_its_key() {
+        let fix = DagError::DrClock.advice().unwrap().fix;
+        assert!(fix.starts_with("give {clock-hz}, "), "{fix}");
+        let fix = DagError::NotDag.advice().unwrap().fix;
+        assert!(fix.starts_with("give a file written by a program"), "{fix}");
+    }
+}

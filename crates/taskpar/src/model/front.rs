@@ -4,10 +4,12 @@
 //! returns a typed result or a [`FrontError`] that the caller turns into a message.
 
 use super::fitted::Model;
+use super::TrainError;
 use super::{
-    predict, report, train, NoWorkForm, PredictError, Prediction, Report, Selection, TrainError,
-    TrainOptions, TrainingSet, Transform, MAX_BOOTSTRAP,
+    predict, report, train, NoWorkForm, PredictError, Prediction, Report, Selection, TrainOptions,
+    TrainingSet, Transform, MAX_BOOTSTRAP,
 };
+use crate::Refusal;
 
 /// The most predictions one grid holds.
 pub const MAX_POINTS: usize = 100_000;
@@ -38,6 +40,49 @@ impl TransformRule {
         })
     }
 }
+
+/// The no_work form a caller asks for: one of [`NoWorkForm`], or the one validation
+/// prefers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoWorkRule {
+    /// Chosen by validation (eq. 15 with the paper's settings).
+    Cv,
+    /// [`NoWorkForm::Paper`].
+    Paper,
+    /// [`NoWorkForm::SpanLinear`].
+    SpanLinear,
+    /// [`NoWorkForm::SpanQuadratic`].
+    SpanQuadratic,
+}
+
+diag::choices!(NoWorkRule {
+    Cv = "cv": "Chosen by cross-validation among the others (the span forms need a `span` column)",
+    Paper = "paper": "Eq. 15: (p−1)²·(f1 + f2·n + f3·n·ln n + f4·n²)",
+    SpanLinear = "span-linear": "g0·(p−1) + g1·(p−1)·T∞(n) (Graham's bound)",
+    SpanQuadratic = "span-quadratic": "g1·(p−1)·T∞(n) + g2·(p−1)²·T∞(n)",
+});
+
+impl NoWorkRule {
+    /// The form asked for (`None`: chosen by validation).
+    pub fn form(self) -> Option<NoWorkForm> {
+        match self {
+            NoWorkRule::Cv => None,
+            NoWorkRule::Paper => Some(NoWorkForm::Paper),
+            NoWorkRule::SpanLinear => Some(NoWorkForm::SpanLinear),
+            NoWorkRule::SpanQuadratic => Some(NoWorkForm::SpanQuadratic),
+        }
+    }
+}
+
+diag::choices!(Selection {
+    Forward = "forward": "Each of the larger half of the training sizes predicted from the sizes below it",
+    Shuffled = "shuffled": "Shuffled K-fold cross-validation over the sizes",
+});
+
+/// A transform rule that is not one ([`TransformRule::parse`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("`{0}`: the transforms are `n=2^n` and `n=n` (optionally after `APP:`)")]
+pub struct BadTransform(pub String);
 
 /// How rival forms of a sub-model are chosen, and which no_work form: the choices a caller
 /// makes, turned into [`TrainOptions`] per application by [`Policy::options`].
@@ -135,6 +180,34 @@ pub enum FrontError {
 }
 
 impl Policy {
+    /// The policy of a caller's choices, the transform rules as written.
+    ///
+    /// # Errors
+    /// [`BadTransform`]: the first rule that is not one.
+    pub fn new(
+        paper: bool,
+        no_work: NoWorkRule,
+        selection: Selection,
+        pmnf_search: bool,
+        bootstrap: usize,
+        seed: u64,
+        transforms: &[String],
+    ) -> Result<Policy, BadTransform> {
+        let transforms = transforms
+            .iter()
+            .map(|t| TransformRule::parse(t).ok_or_else(|| BadTransform(t.clone())))
+            .collect::<Result<_, _>>()?;
+        Ok(Policy {
+            paper,
+            no_work: no_work.form(),
+            selection,
+            pmnf_search,
+            bootstrap,
+            seed,
+            transforms,
+        })
+    }
+
     /// Checks that the applications the transform rules name are among `apps`.
     ///
     /// # Errors
@@ -310,4 +383,254 @@ pub fn report_apps(
     }
     out.report.coverage = super::report::coverage(&out.report.rows);
     Ok(out)
+}
+
+/// Names as messages list them (each at most 40 characters).
+fn shortened(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|a| diag::short(a))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl FrontError {
+    /// The refusal of a request on the training set named `train` (and the test set named
+    /// `test`), each input named by `spell` of its key: `{app}`, `{bootstrap}`,
+    /// `{transform}`, `{define}` (a point's binding), `{no-work}`, `{sizes}`, `{procs}`.
+    pub fn refusal(
+        &self,
+        train: &str,
+        test: &str,
+        spell: &dyn Fn(&str) -> Option<String>,
+    ) -> Refusal {
+        let key = |k: &str| spell(k).unwrap_or_else(|| k.to_string());
+        let said = |usage: bool, message: String, help: Option<String>| Refusal {
+            message,
+            help,
+            usage,
+        };
+        let points = format!("{d} n=... {d} p=...", d = key("define"));
+        match self {
+            FrontError::Bootstrap { asked, limit } => said(
+                true,
+                format!("{} {asked} is over the limit of {limit}", key("bootstrap")),
+                None,
+            ),
+            FrontError::TransformApp { rule, app, apps } => said(
+                true,
+                format!(
+                    "{} `{rule}`: there are no runs of `{}` (applications: {})",
+                    key("transform"),
+                    diag::short(app),
+                    shortened(apps)
+                ),
+                None,
+            ),
+            // Only the application option names an application: a usage error, as every
+            // name given by an option that the data does not have.
+            FrontError::NoRunsOf { app, apps } => {
+                let hint = diag::did_you_mean(&diag::suggest(app, apps.iter().map(String::as_str)))
+                    .map(|h| format!("{h} "))
+                    .unwrap_or_default();
+                let app = diag::short(app);
+                said(
+                    true,
+                    format!(
+                        "{} {app}: `{train}` has no runs of `{app}`; {hint}its applications: {}",
+                        key("app"),
+                        shortened(apps)
+                    ),
+                    None,
+                )
+            }
+            FrontError::SeveralApps { apps } => said(
+                false,
+                format!(
+                    "`{train}` holds runs of {} applications ({}); a model describes one",
+                    apps.len(),
+                    shortened(apps)
+                ),
+                Some(format!("choose one with {}", key("app"))),
+            ),
+            FrontError::Train { app, error } => {
+                let help = match error {
+                    TrainError::SeveralApps { .. } => format!("choose one with {}", key("app")),
+                    TrainError::TooFew { .. } => format!(
+                        "record more sizes or worker counts (`vates taskpar record {} ... {} ...`)",
+                        key("sizes"),
+                        key("procs")
+                    ),
+                    TrainError::NeedsSpan { .. } => format!(
+                        "record the runs with `vates taskpar record` (it writes the span), or \
+                         choose {} paper",
+                        key("no-work")
+                    ),
+                    _ => "check the training runs of this application".into(),
+                };
+                let error = match error {
+                    TrainError::SeveralApps { apps } => TrainError::SeveralApps {
+                        apps: apps.iter().map(|a| diag::short(a)).collect(),
+                    }
+                    .to_string(),
+                    e => e.to_string(),
+                };
+                let app = diag::short(app);
+                said(
+                    false,
+                    format!("training the model of {app}: {error}"),
+                    Some(help),
+                )
+            }
+            // A limit hit (status 1), as every command's.
+            FrontError::TooManyPoints { .. } => said(
+                false,
+                format!("{points}: {self}"),
+                Some("use fewer values or coarser steps".into()),
+            ),
+            FrontError::NotWhole { .. } => said(true, format!("{points}: {self}"), None),
+            FrontError::Predict(e) => said(
+                false,
+                e.to_string(),
+                Some("give sizes and worker counts the model can take (n > 0, p ≥ 1)".into()),
+            ),
+            FrontError::Report { app, error } => {
+                said(false, format!("{}: {error}", diag::short(app)), None)
+            }
+            FrontError::NothingInCommon => said(
+                false,
+                format!("no application has runs in both `{train}` and `{test}`"),
+                Some("the `app` column names the application in both files".into()),
+            ),
+        }
+    }
+}
+
+/// The sizes (`n`) and worker counts (`p`) of a grid: the lists of the options `n` and
+/// `p`, and bindings `name=values` (each as written) of the same parameters, each parameter
+/// given once; `spell` spells `{define}` (a binding) and the options `{n}` and `{p}`.
+///
+/// # Errors
+/// [`Refusal`], a usage error: a parameter other than `n` and `p` (with a suggestion), one
+/// given twice or not at all, a list that is not one of positive numbers.
+pub fn grid_values(
+    n: Option<&str>,
+    p: Option<&str>,
+    bindings: &[&str],
+    spell: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Vec<f64>, Vec<f64>), Refusal> {
+    let key = |k: &str| spell(k).unwrap_or_else(|| k.to_string());
+    let d = key("define");
+    // Each parameter's list and the option that gave it.
+    let mut n = n.map(|v| (v, key("n")));
+    let mut p = p.map(|v| (v, key("p")));
+    for b in bindings {
+        let (name, values) = b.split_once('=').unwrap_or((b, ""));
+        let name = name.trim();
+        let slot = match name {
+            "n" => &mut n,
+            "p" => &mut p,
+            _ => {
+                let guess = match name.to_lowercase().as_str() {
+                    "n" | "size" | "sizes" => vec!["n".to_string()],
+                    "p" | "procs" | "workers" | "threads" => vec!["p".to_string()],
+                    _ => diag::suggest(name, ["n", "p"]),
+                };
+                let hint = diag::did_you_mean(&guess)
+                    .unwrap_or_else(|| "the names are `n` (size) and `p` (workers)".into());
+                return Err(Refusal::usage(format!(
+                    "{d} {b}: `vates taskpar predict` has no parameter `{name}`; {hint}"
+                )));
+            }
+        };
+        if slot.is_some() {
+            return Err(Refusal::usage(format!(
+                "`{name}` is given more than once ({d} {name}=... and {} are the same)",
+                key(name)
+            )));
+        }
+        *slot = Some((values, format!("{d} {name}")));
+    }
+    let values = |given: Option<(&str, String)>, name: &str, what: &str| {
+        let (text, option) = given.ok_or_else(|| {
+            Refusal::usage(format!(
+                "give the {what} with {d} {name}=VALUE (or {} VALUE)",
+                key(name)
+            ))
+        })?;
+        crate::lists::values(text).map_err(|e| Refusal::usage(format!("{option} {e}")))
+    };
+    Ok((values(n, "n", "size")?, values(p, "p", "worker count")?))
+}
+
+/// The notes of a report over every application: those left out, and why.
+impl AppsReport {
+    /// A line per reason some applications were left out.
+    pub fn notes(&self) -> Vec<String> {
+        [
+            ("no test runs", &self.untested),
+            ("no training runs", &self.untrained),
+        ]
+        .into_iter()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(what, list)| format!("left out, with {what}: {}", list.join(", ")))
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spell(k: &str) -> Option<String> {
+        Some(match k {
+            "define" => "-D".to_string(),
+            k => format!("-{k}"),
+        })
+    }
+
+    #[test]
+    fn a_grid_is_every_size_by_every_worker_count() {
+        let (ns, ps) = grid_values(None, Some("1..3"), &["n=10,20"], &spell).unwrap();
+        assert_eq!(ns, [10.0, 20.0]);
+        assert_eq!(ps, [1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn names_are_checked_with_their_options() {
+        let e = grid_values(None, None, &["workers=2"], &spell).unwrap_err();
+        assert!(e.usage);
+        assert!(e.message.starts_with("-D workers=2: "), "{}", e.message);
+        assert!(e.message.contains("`p`"), "{}", e.message);
+        let e = grid_values(Some("1"), None, &["n=2"], &spell).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`n` is given more than once (-D n=... and -n are the same)"
+        );
+        let e = grid_values(None, None, &["n=1"], &spell).unwrap_err();
+        assert_eq!(
+            e.message,
+            "give the worker count with -D p=VALUE (or -p VALUE)"
+        );
+        let e = grid_values(Some("-5"), Some("1"), &[], &spell).unwrap_err();
+        assert!(
+            e.message.starts_with("-n `-5`: every value"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn left_out_applications_are_noted() {
+        let r = AppsReport {
+            report: Report {
+                rows: Vec::new(),
+                medians: Vec::new(),
+                coverage: fit::interval::Coverage::of(&[]),
+            },
+            untested: vec!["fib".into()],
+            untrained: Vec::new(),
+        };
+        assert_eq!(r.notes(), ["left out, with no test runs: fib"]);
+    }
 }

@@ -54,6 +54,8 @@ mod report;
 mod show;
 mod train;
 
+/// [`crate::Refusal`], as the front door's functions return it.
+pub use crate::Refusal;
 pub use data::{read_runs, Column, Need, Run, TrainingSet};
 pub use error::{PredictError, TrainError};
 pub use features::{Feature, Inputs, Transform};
@@ -62,11 +64,15 @@ pub use fitted::{
     Candidate, Choice, Coefs, Confound, Domain, IntervalMethod, Model, Replicate, SubModel,
 };
 pub use front::{
-    fit_app, predict_grid, report_apps, AppsReport, FrontError, Policy, TransformRule, MAX_POINTS,
+    fit_app, grid_values, predict_grid, report_apps, AppsReport, BadTransform, FrontError,
+    NoWorkRule, Policy, TransformRule, MAX_POINTS,
 };
 pub use options::{AlphaRule, NoWorkForm, Selection, TrainOptions, Weighting, MAX_BOOTSTRAP};
 pub use plot::{measured_plot, prediction_plot};
 pub use predict::{predict, Bounds, Prediction};
 pub use report::{report, AppMedians, Errors, Report, RowReport};
-pub use show::{model_text, prediction_text, report_text};
+pub use show::{
+    fit_document, model_text, prediction_text, predictions_document, report_document, report_text,
+    sorted_json,
+};
 pub use train::train;

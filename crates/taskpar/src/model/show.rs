@@ -276,3 +276,58 @@ pub fn report_text(r: &Report) -> String {
         t.render("  ")
     )
 }
+
+/// `value` as pretty JSON with its keys in alphabetical order and a final newline (the
+/// model's documents).
+///
+/// # Errors
+/// A value serde cannot encode as JSON.
+pub fn sorted_json<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    let mut text = serde_json::to_string_pretty(&serde_json::to_value(value)?)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// The predictions of `app` as text, or as JSON (one object for one prediction, else an
+/// array).
+///
+/// # Errors
+/// [`sorted_json`]'s.
+pub fn predictions_document(
+    app: &str,
+    preds: &[Prediction],
+    json: bool,
+) -> serde_json::Result<String> {
+    match (json, preds) {
+        (false, _) => Ok(preds.iter().map(|p| prediction_text(app, p)).collect()),
+        (true, [one]) => sorted_json(one),
+        (true, _) => sorted_json(preds),
+    }
+}
+
+/// A test report as text ([`report_text`]) or JSON.
+///
+/// # Errors
+/// [`sorted_json`]'s.
+pub fn report_document(r: &Report, json: bool) -> serde_json::Result<String> {
+    match json {
+        true => sorted_json(r),
+        false => Ok(report_text(r)),
+    }
+}
+
+/// A fitted model as JSON, or as text ([`model_text`]) saying the file it was `written`
+/// to.
+///
+/// # Errors
+/// [`sorted_json`]'s.
+pub fn fit_document(m: &Model, written: Option<&std::path::Path>) -> serde_json::Result<String> {
+    match written {
+        Some(path) => Ok(format!(
+            "{}model written to {}\n",
+            model_text(m),
+            path.display()
+        )),
+        None => sorted_json(m),
+    }
+}

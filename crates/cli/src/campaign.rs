@@ -323,7 +323,7 @@ fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     })
     .map_err(|e| match e {
         SlurmError::Study(e) => study_error(e),
-        e => CliError::advised(&e).unwrap_or_else(|| CliError::msg(e.to_string())),
+        e => CliError::keyed(&e),
     })?;
     write_manifest(&m, &dir, a.format, out)
 }

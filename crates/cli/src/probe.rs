@@ -169,8 +169,7 @@ fn fortran(a: &ProbeArgs, out: &mut dyn Write) -> Result<()> {
     let mut output = a.output.as_deref().map(Reserved::open).transpose()?;
     let dir =
         termio::files::cache_dir("set HOME or XDG_CACHE_HOME: the fragments are built there")?;
-    let advised =
-        |e: HostError| CliError::advised(&e).unwrap_or_else(|| CliError::msg(e.to_string()));
+    let advised = |e: HostError| CliError::keyed(&e);
     let host = HostProbe::start(&dir, a.quick).map_err(advised)?;
     // No spinner: a drawing thread would compete with the timings.
     note(&format!("note: {}", host.note()));

@@ -78,6 +78,68 @@ fn points(path: &Path) -> Vec<String> {
     v
 }
 
+/// The user's own text in a message (a program's standard error, a quoted command) keeps
+/// its braces: only the libraries' input keys are spelt as flags, and `{n}` here is the
+/// program's, not `-n`.
+#[test]
+fn a_program_s_braces_are_not_taken_for_flags() {
+    let d = tempdir("campaign-braces");
+    let prog = script(
+        &d,
+        "prog.sh",
+        "echo 'bad size {n} on {p} workers' >&2; exit 3",
+    );
+    let file = plain_campaign(&d, &prog);
+    let study = d.join("s");
+    let e = fails(
+        &["campaign", "run", &file, "-o", study.to_str().unwrap()],
+        1,
+    );
+    assert!(e.contains("bad size {n} on {p} workers"), "{e}");
+    let e = fails(
+        &[
+            "taskpar",
+            "record",
+            "--sizes",
+            "1",
+            "--procs",
+            "1",
+            "--app",
+            "x",
+            "--runtime",
+            "rayon",
+            "-o",
+            d.join("t.csv").to_str().unwrap(),
+            "--",
+            &prog,
+            "{n}",
+        ],
+        1,
+    );
+    assert!(e.contains("bad size {n} on {p} workers"), "{e}");
+    // On Slurm the message quotes the cell's log.
+    if slurm_here() {
+        let _node = node();
+        let study = d.join("slurm");
+        let args = [
+            "campaign",
+            "run",
+            &file,
+            "-o",
+            study.to_str().unwrap(),
+            "--backend",
+            "slurm",
+            "--poll",
+            "0.2",
+        ];
+        let e = fails(&args, 1);
+        assert!(
+            e.contains("failed on Slurm") && e.contains("bad size {n} on {p} workers"),
+            "{e}"
+        );
+    }
+}
+
 #[test]
 fn plan_lists_the_cells_in_text_and_json() {
     let d = tempdir("campaign-plan");

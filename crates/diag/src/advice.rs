@@ -48,10 +48,12 @@ pub trait Advise: std::error::Error {
     fn advice(&self) -> Option<Advice>;
 
     /// The message with the inputs it names spelt by `spell` (`by` → `--by`); by default
-    /// the error's own text with its `{key}`s spelt ([`spell_keys`]). An error whose text is
-    /// the front end's to begin (a usage error names the input it is in first) says so here.
+    /// the error's own text as it is (it may quote the user's text, braces and all). An
+    /// error whose text names inputs by key spells them here ([`spell_keys`]), and one
+    /// whose message begins with the input it is in puts it first.
     fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
-        spell_keys(&self.to_string(), spell)
+        let _ = spell;
+        self.to_string()
     }
 }
 

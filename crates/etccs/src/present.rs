@@ -79,6 +79,11 @@ impl diag::Advise for Keyed {
     fn advice(&self) -> Option<diag::Advice> {
         Some(self.advice.clone())
     }
+
+    /// The text with its input keys spelt.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        diag::spell_keys(&self.to_string(), spell)
+    }
 }
 
 /// What a table row says of an analysis that stopped at a limit, naming the input that

@@ -154,6 +154,11 @@ impl diag::Advise for FormatError {
             _ => diag::Advice::usage(""),
         })
     }
+
+    /// The text with its input keys spelt.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        diag::spell_keys(&self.to_string(), spell)
+    }
 }
 
 /// Reads `text` (named `name` in diagnostics) in `format` with `limits`; a missing task time

@@ -18,7 +18,7 @@ use crate::Format;
 fn failure(f: Failure) -> CliError {
     match f {
         Failure::Sim(e) => CliError::from(e),
-        Failure::Undefined(u) => CliError::advised(&u).expect("advice"),
+        Failure::Undefined(u) => CliError::keyed(&u),
     }
 }
 
@@ -30,8 +30,8 @@ pub fn run(loaded: &Loaded, a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         .iter()
         .map(|d| (d.name.clone(), d.values.clone()));
     let json = a.output.format == Format::Json;
-    let plan = SweepPlan::new(bindings.collect(), &a.engine, json)
-        .map_err(|e| CliError::advised(&e).expect("advice"))?;
+    let plan =
+        SweepPlan::new(bindings.collect(), &a.engine, json).map_err(|e| CliError::keyed(&e))?;
     let engines = plan.engine_set();
     let sim = engines.sim.then(|| a.sim.options(false));
     let points = SweepPoints::new(&loaded.model, loaded.root, &plan.space, engines.bound, sim)?;

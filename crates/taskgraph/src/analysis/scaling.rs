@@ -118,6 +118,11 @@ impl diag::Advise for ScalingError {
             _ => diag::Advice::usage(""),
         })
     }
+
+    /// The text with its input keys spelt.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        diag::spell_keys(&self.to_string(), spell)
+    }
 }
 
 /// The one-process run of a sweep failed.
@@ -128,6 +133,11 @@ pub struct BaselineError(pub AnalysisError);
 impl diag::Advise for BaselineError {
     fn advice(&self) -> Option<diag::Advice> {
         self.0.advice()
+    }
+
+    /// The text with its input keys spelt.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        diag::spell_keys(&self.to_string(), spell)
     }
 }
 

@@ -49,6 +49,11 @@ impl diag::Advise for SetupError {
             ),
         })
     }
+
+    /// The text with its input keys spelt.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        diag::spell_keys(&self.to_string(), spell)
+    }
 }
 
 /// A policy and an optional system model, to analyse a graph at any number of processes.

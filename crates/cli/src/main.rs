@@ -103,18 +103,6 @@ pub enum Format {
     Json,
 }
 
-/// Output formats of the commands that also write LaTeX (`pamela bound`, `fit`,
-/// `collectives fit`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TexFormat {
-    /// Aligned text for people.
-    Text,
-    /// One JSON object (documented schema).
-    Json,
-    /// LaTeX equations.
-    Latex,
-}
-
 /// What a sweep writes besides its table (`pamela sweep`, `graph sweep`, `semi sweep`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SweepOutput {

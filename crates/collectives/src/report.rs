@@ -9,23 +9,9 @@ use trace::text::{fixed, num, Align, TextTable};
 use crate::model::{Candidate, Criterion, Fitting, OpModel};
 use crate::table::Statistic;
 
-/// The formats of a fit's report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// Aligned text.
-    #[default]
-    Text,
-    /// JSON ([`Report`]).
-    Json,
-    /// LaTeX.
-    Latex,
-}
-
-diag::choices!(Format {
-    Text = "text": "Aligned text",
-    Json = "json": "JSON (documented in docs/cli.md)",
-    Latex = "latex": "LaTeX: the chosen models as an align* environment",
-});
+/// The formats of a fit's report: text, JSON ([`Report`]) or LaTeX (the chosen models as
+/// an `align*` environment).
+pub use fit::report::Format;
 
 /// The report of `models` fitted to `table` in `format`, with the chosen models' times at
 /// `points` (text and JSON). JSON is pretty and ends with a newline.

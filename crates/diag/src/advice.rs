@@ -42,6 +42,20 @@ impl Advice {
     }
 }
 
+/// `{key} a=… {key} b=…`: the inputs that would give each of `names` a value, for a fix
+/// (`{define} N=… {define} P=…`).
+///
+/// ```
+/// assert_eq!(diag::give_each("define", &["N", "P"]), "{define} N=… {define} P=…");
+/// ```
+pub fn give_each<S: AsRef<str>>(key: &str, names: &[S]) -> String {
+    let each: Vec<String> = names
+        .iter()
+        .map(|n| format!("{{{key}}} {}=…", n.as_ref()))
+        .collect();
+    each.join(" ")
+}
+
 /// An error that can say what to do about it.
 pub trait Advise: std::error::Error {
     /// The advice, if the error has any.

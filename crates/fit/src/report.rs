@@ -10,7 +10,8 @@ use trace::text::num;
 use crate::model::{Basis, Fitted, Model};
 use crate::run::{Prediction, SeriesModel};
 
-/// The formats of a report.
+/// The formats of a report that can be written as equations: `vates fit`'s, the
+/// collective models' (`collectives::report`) and PAMELA's bound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     /// Aligned text.
@@ -25,7 +26,7 @@ pub enum Format {
 diag::choices!(Format {
     Text = "text": "Aligned text for people",
     Json = "json": "One JSON object (documented schema)",
-    Latex = "latex": "LaTeX equations, one per series",
+    Latex = "latex": "LaTeX equations",
 });
 
 /// `v` as pretty JSON ending with a newline.

@@ -67,12 +67,10 @@ impl diag::Advise for ModelError {
     fn advice(&self) -> Option<diag::Advice> {
         let mut fix: Vec<String> = self.reached.iter().map(sweep::Reached::raise).collect();
         if !self.missing.is_empty() {
-            let binds: Vec<String> = self
-                .missing
-                .iter()
-                .map(|m| format!("{{define}} {m}=…"))
-                .collect();
-            fix.push(format!("bind with {}", binds.join(" ")));
+            fix.push(format!(
+                "bind with {}",
+                diag::give_each("define", &self.missing)
+            ));
         }
         fix.extend(self.help.clone());
         (!fix.is_empty()).then(|| diag::Advice::fix(fix.join("; ")))

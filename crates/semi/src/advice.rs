@@ -46,23 +46,13 @@ impl Advise for ModelError {
             help = Some("predict at smaller parameters, or raise {max-steps} and {max-ops}".into());
         }
         if !self.missing_coeffs.is_empty() {
-            let given: Vec<String> = self
-                .missing_coeffs
-                .iter()
-                .map(|m| format!("{{coeff}} {m}=…"))
-                .collect();
             help = Some(format!(
                 "fit them to sample runs with {{samples}} FILE, or give them with {}",
-                given.join(" ")
+                diag::give_each("coeff", &self.missing_coeffs)
             ));
         }
         if !self.missing.is_empty() {
-            let binds: Vec<String> = self
-                .missing
-                .iter()
-                .map(|m| format!("{{define}} {m}=…"))
-                .collect();
-            let hint = format!("bind with {}", binds.join(" "));
+            let hint = format!("bind with {}", diag::give_each("define", &self.missing));
             help = Some(match help {
                 Some(h) => format!("{hint}; {h}"),
                 None => hint,

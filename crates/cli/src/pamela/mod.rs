@@ -15,7 +15,8 @@ use pamela::Loaded;
 
 use crate::error::{json_text, print, CliError, Result};
 use crate::input::{self, Define};
-use crate::{Format, TexFormat};
+use crate::Format;
+use fit::report::Format as TexFormat;
 
 /// The `vates pamela` commands.
 #[derive(Subcommand, Debug)]
@@ -48,7 +49,7 @@ pub struct BoundArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = TexFormat::Text)]
+    #[arg(long, value_parser = input::choice::<TexFormat>(), default_value = "text")]
     format: TexFormat,
 }
 

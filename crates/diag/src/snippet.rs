@@ -21,7 +21,7 @@ pub const MAX_CARET_BYTES: usize = 2 * WINDOW_BYTES;
 /// line and column numbers shown are the whole text's.
 ///
 /// It holds at most about a kilobyte whatever the size of the text, so attaching it to an
-/// error costs nothing, and no line drawn is longer than `2 *` [`WINDOW_BYTES`] plus the
+/// error costs nothing, and no line drawn is longer than `2 *` `WINDOW_BYTES` plus the
 /// caret.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snippet {

@@ -23,7 +23,7 @@
 //!   widened by the held-out errors and the repetitions' spread), and their coverage;
 //!   [`report`]: text, JSON, LaTeX, rankings and plots of the models.
 //! * [`cv`]: K-fold (contiguous, as scikit-learn's `KFold`, optionally shuffled) and
-//!   leave-one-out splits; [`stats`]: the F distribution (the seeded generator is the workspace's, [`stats::rng`]).
+//!   leave-one-out splits; [`stats`]: the F distribution (the seeded generator is the workspace's, `stats::rng`).
 //!
 //! Every function checks its input (shapes, finite values, enough rows) and says what is
 //! wrong in a [`FitError`] (or a reader's located [`read::ReadError`]); none panics on data.

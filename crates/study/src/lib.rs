@@ -1,7 +1,7 @@
 //! Studies: a user's program measured by a campaign, here or on a cluster, into one folder
 //! the methods read.
 //!
-//! A campaign file ([`file`]) names a command template with `{n}` and `{p}`, its runtime
+//! A campaign file ([`file`](mod@file)) names a command template with `{n}` and `{p}`, its runtime
 //! (plain, rayon, openmp, dag-recorder, threads), training and test sizes × worker counts ×
 //! repetitions, and what to keep. Its cells ([`plan`]: one size and worker count with its
 //! repetitions) are run by the same code wherever they run ([`cell::Runner`]): one after

@@ -6,7 +6,7 @@
 //! [`run`]. Recording is off unless the environment variable `VATES_TASKREC` names an output
 //! file; off, each call costs one relaxed atomic load more than rayon's.
 //!
-//! * `VATES_TASKREC=FILE`: record the DAG into `FILE` (the format is [`file`]'s).
+//! * `VATES_TASKREC=FILE`: record the DAG into `FILE` (the format is [`file`](mod@file)'s).
 //! * `VATES_TASKREC_ELAPSED=FILE`: write the body's elapsed seconds to `FILE` (for untraced
 //!   runs).
 //! * `VATES_TASKREC_COLLAPSE=0`: keep every strand (by default a subgraph that ran on one

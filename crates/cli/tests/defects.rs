@@ -606,3 +606,67 @@ fn an_oversized_process_range_gives_its_length() {
         "{err}"
     );
 }
+
+/// Review of issue 29's keyed messages: the user's own braces (a file named `s{n}.etccs`,
+/// an agent `X{procs}`, an output `out{n}.xml`) come out as typed, never as a flag, while
+/// the libraries' keys in the same messages are spelt as flags.
+#[test]
+fn a_user_s_braces_are_never_taken_for_flags() {
+    let d = tempdir("braces");
+    let model = d.join("s{n}.etccs");
+    std::fs::copy(common::example_in("etccs", "scatter.etccs"), &model).unwrap();
+    let model = model.to_str().unwrap();
+    let (code, _, err) = run(&["etccs", "analyse", model, "--symbolic", "zz"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--symbolic: ") && err.contains("s{n}.etccs"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["etccs", "analyse", model, "--agent", "X{procs}"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--agent X{procs}: ") && err.contains("no agent `X{procs}`"),
+        "{err}"
+    );
+    let graph = common::example_in("graphs", "blast-chameleon-small-001.json");
+    let out = d.join("out{n}.xml");
+    let (code, _, err) = run(&["graph", "convert", &graph, out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("out{n}.xml") && err.contains("--to json|dot"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["graph", "sweep", &graph, "--procs", "x{n}=4"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("not `x{n}`: give `-D P=8` or `--procs 8`"),
+        "{err}"
+    );
+    let system = d.join("b{procs}.toml");
+    std::fs::write(&system, "[[center]]\nkind = 3\n").unwrap();
+    let (code, _, err) = run(&[
+        "graph",
+        "analyze",
+        &graph,
+        "-p",
+        "2",
+        "--system",
+        system.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("b{procs}.toml"), "{err}");
+}
+
+/// Review of issue 29: a misspelt `--op` lists each operation the tables have once (they
+/// were listed once per platform and time-shared group).
+#[test]
+fn a_misspelt_operation_lists_each_operation_once() {
+    let table = common::example_in("collectives", "here.csv");
+    let (code, _, err) = run(&["collectives", "fit", &table, "--op", "barier"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the tables have allreduce, alltoall, barrier,")
+            && err.contains("did you mean `barrier`?"),
+        "{err}"
+    );
+}

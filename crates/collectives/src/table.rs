@@ -229,7 +229,12 @@ impl Table {
             return Ok(());
         }
         let ops: Vec<String> = ops.iter().map(|o| op_name(o)).collect();
-        let known: Vec<String> = self.groups().into_iter().map(|g| g.op).collect();
+        let mut known: Vec<String> = Vec::new();
+        for g in self.groups() {
+            if !known.contains(&g.op) {
+                known.push(g.op);
+            }
+        }
         if let Some(o) = ops.iter().find(|o| !known.contains(o)) {
             let known: Vec<&str> = known.iter().map(String::as_str).collect();
             return Err(UnknownOp::new(o, &known, "the tables have"));

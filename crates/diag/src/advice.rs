@@ -72,13 +72,24 @@ pub trait Advise: std::error::Error {
 }
 
 /// `text` with every `{key}` (letters, digits, `-`, `_`) replaced by `spell(key)`, or by the
-/// bare key when `spell` does not know it; other braces are kept.
+/// bare key when `spell` does not know it; `{{` and `}}` are a literal `{` and `}` (the user's
+/// own text in a keyed message, written with [`literal`]); other braces are kept.
 pub fn spell_keys(text: &str, spell: &dyn Fn(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
+    while let Some(at) = rest.find(['{', '}']) {
+        out.push_str(&rest[..at]);
+        let (brace, after) = (&rest[at..at + 1], &rest[at + 1..]);
+        if after.starts_with(brace) {
+            out.push_str(brace);
+            rest = &after[1..];
+            continue;
+        }
+        if brace == "}" {
+            out.push('}');
+            rest = after;
+            continue;
+        }
         let key_len = after
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
             .unwrap_or(after.len());
@@ -93,6 +104,18 @@ pub fn spell_keys(text: &str, spell: &dyn Fn(&str) -> Option<String>) -> String 
     }
     out.push_str(rest);
     out
+}
+
+/// The user's own text (a file name, a task or agent name, a parser's message quoting the
+/// input) for a message whose keys are spelt by [`spell_keys`]: its braces doubled, so that
+/// they come out as typed and never as a flag.
+///
+/// ```
+/// let m = format!("{{agent}} {}: no such agent", diag::literal("X{procs}"));
+/// assert_eq!(diag::spell_keys(&m, &|k| Some(format!("--{k}"))), "--agent X{procs}: no such agent");
+/// ```
+pub fn literal(text: &str) -> String {
+    text.replace('{', "{{").replace('}', "}}")
 }
 
 #[cfg(test)]

@@ -141,14 +141,19 @@ impl PlotError {
                  {{agent}} NAME or sweep fewer constants"
             )),
             e @ PlotError::FreeParameters { .. } => Keyed::fix(
-                format!("{{map}}: {e}"),
+                format!("{{map}}: {}", diag::literal(&e.to_string())),
                 "give the other parameters values with {const} NAME=VALUE",
             ),
             PlotError::UnknownAxis { name, agent, free } => Keyed::usage(format!(
-                "{{map-range}} {name}: not a free parameter of `{agent}` (free: {})",
-                free.join(", ")
+                "{{map-range}} {}: not a free parameter of `{}` (free: {})",
+                diag::literal(name),
+                diag::literal(agent),
+                diag::literal(&free.join(", "))
             )),
-            PlotError::Render(e) => Keyed::fix(format!("cannot draw the picture: {e}"), ""),
+            PlotError::Render(e) => Keyed::fix(
+                format!("cannot draw the picture: {}", diag::literal(&e.to_string())),
+                "",
+            ),
         }
     }
 }
@@ -160,7 +165,8 @@ impl Error {
         Some(match self {
             Error::Limit { agent, reached } => Keyed::fix(
                 format!(
-                    "exploring `{agent}` produced more than {} states",
+                    "exploring `{}` produced more than {} states",
+                    diag::literal(agent),
                     reached.value
                 ),
                 format!(
@@ -169,11 +175,11 @@ impl Error {
                 ),
             ),
             e @ Error::Symbolic { .. } => Keyed::fix(
-                e.to_string(),
+                diag::literal(&e.to_string()),
                 "give the parameters values with {const} NAME=VALUE",
             ),
             e @ Error::SolverLimit { .. } => Keyed::fix(
-                e.to_string(),
+                diag::literal(&e.to_string()),
                 "use fewer symbolic parameters ({symbolic}), or give some of them values with \
                  {const} NAME=VALUE",
             ),
@@ -196,16 +202,19 @@ impl JobError {
                     SyntaxKind::UnknownOverride => "{define}/{const}",
                     _ => "{symbolic}",
                 };
-                Keyed::usage(format!("{key}: {model}: {}", s.message))
+                let (model, message) = (diag::literal(model), diag::literal(&s.message));
+                Keyed::usage(format!("{key}: {model}: {message}"))
             }
             JobError::Analysis(Error::UnknownAgent(agent)) if agents.contains(agent) => {
+                let (agent, model) = (diag::literal(agent), diag::literal(model));
                 Keyed::usage(format!(
                     "{{agent}} {agent}: `{model}` defines no agent `{agent}`"
                 ))
             }
             JobError::BoundAndSymbolic(n) => Keyed::usage(format!(
-                "`{n}` is given a value with {{const}} and made symbolic with {{symbolic}}: use \
-                 one of them for a name"
+                "`{}` is given a value with {{const}} and made symbolic with {{symbolic}}: use \
+                 one of them for a name",
+                diag::literal(n)
             )),
             // A limit hit (a failure of the run, not of the request), as every sweep's.
             JobError::Space(SpaceError::TooManyPoints { points, reached }) => Keyed::fix(
@@ -215,7 +224,10 @@ impl JobError {
                 ),
                 "use fewer values or coarser steps",
             ),
-            JobError::Space(other) => Keyed::usage(format!("{{define}}/{{const}}: {other}")),
+            JobError::Space(other) => Keyed::usage(format!(
+                "{{define}}/{{const}}: {}",
+                diag::literal(&other.to_string())
+            )),
             JobError::MapOfSweep => {
                 Keyed::usage("{map} draws one analysis: give {const} single values")
             }
@@ -225,10 +237,10 @@ impl JobError {
             ),
             JobError::Plot(e) => e.keyed(),
             JobError::NoAnalyse { agents } => Keyed::fix(
-                format!("`{model}` has no `analyse` line"),
+                format!("`{}` has no `analyse` line", diag::literal(model)),
                 format!(
                     "add `analyse NAME` to the file or pass {{agent}} NAME; agents: {}",
-                    agents.join(", ")
+                    diag::literal(&agents.join(", "))
                 ),
             ),
             JobError::Model { error, .. } | JobError::Analysis(error) => error.keyed()?,

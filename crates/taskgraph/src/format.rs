@@ -132,12 +132,13 @@ impl Format {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum FormatError {
     /// Neither a name nor the file tells the input's format.
-    #[error("cannot tell the format of `{0}` from its extension")]
+    #[error("cannot tell the format of `{}` from its extension", diag::literal(.0))]
     Unknown(String),
     /// The output file's extension does not name a format.
     #[error(
-        "cannot tell the output format of `{0}` from its extension; use .json or .dot, or \
-         {{to}} json|dot"
+        "cannot tell the output format of `{}` from its extension; use .json or .dot, or \
+         {{to}} json|dot",
+        diag::literal(.0)
     )]
     UnknownOutput(String),
     /// Graphs are not written in this format.

@@ -154,11 +154,6 @@ impl diag::Advise for AnalysisError {
             }
         }))
     }
-
-    /// The text with its input keys spelt.
-    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
-        diag::spell_keys(&self.to_string(), spell)
-    }
 }
 
 impl Dag for crate::TaskGraph {

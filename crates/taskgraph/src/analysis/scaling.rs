@@ -59,12 +59,13 @@ pub fn parse_procs(s: &str) -> Result<Procs, String> {
             return Err(format!(
                 "the task-graph analysis has one parameter, P (the number of processes), not \
                  `{}`: give `{{define}} P=8` or `{{procs}} 8`",
-                name.trim()
+                diag::literal(name.trim())
             ))
         }
         None => s,
     };
     let (_, values) = parse_binding(&format!("P={s}")).map_err(|_| {
+        let s = diag::literal(s);
         format!("`{s}` is not a process count, range (1..64, 1..64:4) or list (1,2,4,8)")
     })?;
     let exact = values.count().to_string();
@@ -77,11 +78,14 @@ pub fn parse_procs(s: &str) -> Result<Procs, String> {
     }
     let mut counts = Vec::with_capacity(count as usize);
     for k in 0..count {
-        let v = values.get(k).ok_or_else(|| format!("`{s}`: bad range"))?;
+        let v = values
+            .get(k)
+            .ok_or_else(|| format!("`{}`: bad range", diag::literal(s)))?;
         let p = expr::number::to_f64(&v);
         if !(v.is_integer() && p >= 1.0) || p > MAX_PROCS as f64 {
             return Err(format!(
-                "`{s}`: process counts must be whole numbers from 1 to {MAX_PROCS}"
+                "`{}`: process counts must be whole numbers from 1 to {MAX_PROCS}",
+                diag::literal(s)
             ));
         }
         counts.push(p as usize);
@@ -133,11 +137,6 @@ pub struct BaselineError(pub AnalysisError);
 impl diag::Advise for BaselineError {
     fn advice(&self) -> Option<diag::Advice> {
         self.0.advice()
-    }
-
-    /// The text with its input keys spelt.
-    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
-        diag::spell_keys(&self.to_string(), spell)
     }
 }
 

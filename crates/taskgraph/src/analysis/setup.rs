@@ -29,7 +29,7 @@ pub enum SetupError {
     #[error("{{steal}} applies only to {{policy}} queues, not `{0}`")]
     Steal(PolicyName),
     /// The system model file is not a system model.
-    #[error("`{file}`: {error}")]
+    #[error("`{}`: {}", diag::literal(file), diag::literal(&error.to_string()))]
     System {
         /// The file's name.
         file: String,

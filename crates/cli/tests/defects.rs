@@ -670,3 +670,28 @@ fn a_misspelt_operation_lists_each_operation_once() {
         "{err}"
     );
 }
+
+/// Review of issue 29: `graph gen`'s advice for an output extension it cannot tell names
+/// `--to`, and `graph gen` has it (it had no `--to`).
+#[test]
+fn graph_gen_takes_the_to_its_advice_names() {
+    let d = tempdir("gen-to");
+    let out = d.join("g.txt");
+    let (code, _, err) = run(&[
+        "graph",
+        "gen",
+        "layered",
+        "--tasks",
+        "10",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("or --to json|dot"), "{err}");
+    let (code, dot, err) = run(&["graph", "gen", "layered", "--tasks", "5", "--to", "dot"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        dot.starts_with("digraph taskgraph {") && dot.matches("[time=").count() == 5,
+        "{dot}"
+    );
+}

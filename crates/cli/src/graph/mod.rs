@@ -134,6 +134,9 @@ pub struct GenArgs {
     /// Output file (format from the extension: .json or .dot); standard output when absent.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Output format, json or dot (default: from the extension; json on standard output).
+    #[arg(long, value_name = "FMT", value_parser = parsed::<GraphFormat>)]
+    to: Option<GraphFormat>,
 }
 
 /// clap value parser of a task-graph option value: the library's message and its hint.
@@ -173,7 +176,7 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
             Ok(write_or_stdout(Some(&a.output), text.as_bytes(), out)?)
         }
         GraphCommand::Gen(a) => {
-            let to = GraphFormat::of_output(a.output.as_deref(), None)?;
+            let to = GraphFormat::of_output(a.output.as_deref(), a.to)?;
             let opts = GenOptions::new(a.tasks, a.width, a.degree, a.time, a.seed);
             // A generator option that makes no sense is a usage error, like a malformed one.
             let g = taskgraph::gen::generate(a.kind, &opts).map_err(|e| match e.kind {

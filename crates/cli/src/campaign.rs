@@ -62,7 +62,7 @@ pub struct RecorderArgs {
     ompt_tool: Option<PathBuf>,
     /// DAG Recorder's clock rate in ticks per second for `runtime = "dag-recorder"`
     /// (default: the file's `clock_hz`, else this machine's CPU clock).
-    #[arg(long, value_name = "HZ")]
+    #[arg(long, value_name = "HZ", value_parser = crate::input::parse_scale)]
     clock_hz: Option<f64>,
 }
 

@@ -695,3 +695,74 @@ fn graph_gen_takes_the_to_its_advice_names() {
         "{dot}"
     );
 }
+
+/// Review of issue 29: values no command can use are refused as usage errors (exit 2), as
+/// every other command refuses them, and the PAMELA sweep suggests the bound alone only for
+/// a grid the bound can take.
+#[test]
+fn review_values_are_refused_and_advice_fits_the_grid() {
+    let table = common::example_in("collectives", "here.csv");
+    let skel = common::example_in("collectives", "geometric.skel");
+    let (code, _, err) = run(&[
+        "collectives",
+        "skeleton",
+        &skel,
+        "--table",
+        &table,
+        "-D",
+        "p=2",
+        "-D",
+        "n=64",
+        "--etccs",
+        "bus",
+        "--max-states",
+        "0",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let runs = common::example_in("fit", "runs.csv");
+    let (code, _, err) = run(&[
+        "fit",
+        &runs,
+        "--y",
+        "time",
+        "--basis",
+        "p",
+        "--method",
+        "lasso-lars-cv",
+        "--cv",
+        "0",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--cv"), "{err}");
+    let (code, _, err) = run(&["campaign", "run", "nowhere.toml", "--clock-hz", "-3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--clock-hz"), "{err}");
+    let mrm = common::example_in("pamela", "mrm.pam");
+    let sweep = |n: &str| {
+        run(&[
+            "pamela",
+            "sweep",
+            &mrm,
+            "-D",
+            "P=1..10000",
+            "-D",
+            n,
+            "-D",
+            "tau_l=3",
+            "-D",
+            "tau_s=1",
+        ])
+    };
+    let (code, _, err) = sweep("N=1..100000");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("1000000000 points") && !err.contains("--engine bound"),
+        "{err}"
+    );
+    let (code, _, err) = sweep("N=1..10000");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("or --engine bound (up to 10^8 points)"),
+        "{err}"
+    );
+}

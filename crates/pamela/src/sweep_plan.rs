@@ -65,9 +65,17 @@ pub enum PlanError {
 impl Advise for PlanError {
     fn advice(&self) -> Option<Advice> {
         Some(match self {
-            PlanError::TooManyPoints { sim: true, .. } => Advice::fix(
-                "use fewer values or coarser steps, or {engine} bound (up to 10^8 points)",
-            ),
+            // The bound alone takes grids up to 10^8 points: advice only where it would help.
+            PlanError::TooManyPoints {
+                sim: true, points, ..
+            } if points
+                .parse::<u128>()
+                .is_ok_and(|p| p <= u128::from(MAX_POINTS_BOUND)) =>
+            {
+                Advice::fix(
+                    "use fewer values or coarser steps, or {engine} bound (up to 10^8 points)",
+                )
+            }
             PlanError::TooManyPoints { .. } => Advice::fix("use fewer values or coarser steps"),
             PlanError::TooManyForJson { .. } => Advice::fix(
                 "write every point with {csv} FILE (and text on standard output), or use fewer \

@@ -122,13 +122,8 @@ pub struct SkeletonArgs {
     #[arg(long, value_name = "T", requires = "etccs")]
     message_per_item: Option<f64>,
     /// With --etccs: the most states an analysis explores.
-    #[arg(
-        long,
-        value_name = "N",
-        requires = "etccs",
-        default_value_t = 1_000_000
-    )]
-    max_states: usize,
+    #[arg(long, value_name = "N", requires = "etccs", default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    max_states: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = crate::Format::Text)]
     format: crate::Format,
@@ -281,7 +276,7 @@ fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
         note(&format!("note: --etccs: {costs}"));
         analyse_points(&skel, &costs, networks, &mut predicted, &mut |model| {
             let job = Etccs {
-                max_states: a.max_states,
+                max_states: usize::try_from(a.max_states).unwrap_or(usize::MAX),
                 ..Etccs::new("lowered.etccs", model)
             };
             match job.run() {

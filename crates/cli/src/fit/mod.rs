@@ -100,8 +100,8 @@ pub struct FitArgs {
     #[arg(long, requires = "basis")]
     no_intercept: bool,
     /// Basis mode, lasso-lars-cv: K contiguous folds, as scikit-learn's KFold(K).
-    #[arg(long, default_value_t = 5, value_name = "K", requires = "basis")]
-    cv: usize,
+    #[arg(long, default_value_t = 5, value_name = "K", requires = "basis", value_parser = clap::value_parser!(u32).range(2..))]
+    cv: u32,
     /// Basis mode, lasso-lars-cv: shuffle the rows with this seed before making the folds
     /// (needed when rows are ordered by size, or every fold extrapolates).
     #[arg(long, value_name = "SEED", requires = "basis")]
@@ -126,7 +126,7 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
             method: a.method,
             intercept: !a.no_intercept,
             positive: a.positive,
-            cv: a.cv,
+            cv: a.cv as usize,
             shuffle: a.shuffle,
         };
         let job =

@@ -766,3 +766,13 @@ fn review_values_are_refused_and_advice_fits_the_grid() {
         "{err}"
     );
 }
+
+/// Review of issue 29: a range given to `semi predict` points to `semi sweep`, as PAMELA's
+/// commands point to `pamela sweep`.
+#[test]
+fn semi_predict_points_a_range_to_semi_sweep() {
+    let model = common::example_in("semi", "ge.tg");
+    let (code, _, err) = run(&["semi", "predict", &model, "-D", "N=240..480", "-D", "P=2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`vates semi predict` takes one value per parameter; sweep with `vates semi sweep MODEL -D N=240..480`"), "{err}");
+}

@@ -105,7 +105,11 @@ pub(super) fn check(a: &CheckArgs, out: &mut dyn Write) -> Result<()> {
     let mut j = job(&m.model, m.limits.limits())?;
     let mut text = semi::report::model_summary(&m.model.display().to_string(), &j.model);
     if !m.define.is_empty() {
-        j.bind(input::single_values(&m.define, "semi", None)?);
+        j.bind(input::single_values(
+            &m.define,
+            "semi check",
+            Some("semi sweep"),
+        )?);
         text.push_str(&j.check().map_err(job_error)?.line(&flag_of));
     }
     print(out, &text)
@@ -122,7 +126,8 @@ pub(super) fn fit(a: &FitArgs, out: &mut dyn Write) -> Result<()> {
 pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     a.timeline.check()?;
     let mut j = job(&a.model.model, a.model.limits.limits())?;
-    j.bind(input::single_values(&a.model.define, "semi", None)?);
+    let given = input::single_values(&a.model.define, "semi predict", Some("semi sweep"))?;
+    j.bind(given);
     coefficients(&mut j, &a.coeffs, &a.machine)?;
     j.schedule = a.timeline.wanted();
     j.collapse = a.collapse;

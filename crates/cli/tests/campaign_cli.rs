@@ -67,6 +67,23 @@ fn plain_campaign(dir: &Path, prog: &str) -> String {
     path.display().to_string()
 }
 
+/// `vates campaign run FILE -o STUDY --backend slurm --poll POLL`.
+fn slurm_run(file: &str, study: &str, poll: &str) -> Vec<String> {
+    [
+        "campaign",
+        "run",
+        file,
+        "-o",
+        study,
+        "--backend",
+        "slurm",
+        "--poll",
+        poll,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// The `n,p` of every row of a times file, sorted (the rows up to times).
 fn points(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
@@ -121,17 +138,7 @@ fn a_program_s_braces_are_not_taken_for_flags() {
     if slurm_here() {
         let _node = node();
         let study = d.join("slurm");
-        let args = [
-            "campaign",
-            "run",
-            &file,
-            "-o",
-            study.to_str().unwrap(),
-            "--backend",
-            "slurm",
-            "--poll",
-            "0.2",
-        ];
+        let args = slurm_run(&file, study.to_str().unwrap(), "0.2");
         let e = fails(&args, 1);
         assert!(
             e.contains("failed on Slurm") && e.contains("bad size {n} on {p} workers"),
@@ -418,17 +425,7 @@ fn slurm_and_local_campaigns_give_the_same_rows() {
     .unwrap();
     let file = with_profile.to_str().unwrap().to_string();
     let start = Instant::now();
-    let out = stdout(&[
-        "campaign",
-        "run",
-        &file,
-        "-o",
-        slurm.to_str().unwrap(),
-        "--backend",
-        "slurm",
-        "--poll",
-        "0.2",
-    ]);
+    let out = stdout(&slurm_run(&file, slurm.to_str().unwrap(), "0.2"));
     println!(
         "Slurm campaign of 7 cells: {:.1} s",
         start.elapsed().as_secs_f64()
@@ -479,17 +476,7 @@ fn a_failed_slurm_cell_is_named_and_submitted_again_on_resume() {
     );
     let file = plain_campaign(&d, &prog);
     let study = d.join("s");
-    let args = [
-        "campaign",
-        "run",
-        &file,
-        "-o",
-        study.to_str().unwrap(),
-        "--backend",
-        "slurm",
-        "--poll",
-        "0.2",
-    ];
+    let args = slurm_run(&file, study.to_str().unwrap(), "0.2");
     let e = fails(&args, 1);
     assert!(
         e.contains("2 of the campaign's cells failed on Slurm"),
@@ -527,17 +514,7 @@ fn an_interrupted_slurm_campaign_cancels_its_jobs_and_resumes() {
     let study = d.join("s");
     let bin = assert_cmd::cargo::cargo_bin("vates");
     let child = Process::new(bin)
-        .args([
-            "campaign",
-            "run",
-            &file,
-            "-o",
-            study.to_str().unwrap(),
-            "--backend",
-            "slurm",
-            "--poll",
-            "0.2",
-        ])
+        .args(slurm_run(&file, study.to_str().unwrap(), "0.2"))
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -581,17 +558,7 @@ fn an_interrupted_slurm_campaign_cancels_its_jobs_and_resumes() {
     assert!(!study.join("cells/train-n1-p1/done").exists());
     // Resumed with a quick program (the same plan), every cell runs once.
     std::fs::write(&prog, "#!/bin/sh\nsleep 0.05\n").unwrap();
-    let out = stdout(&[
-        "campaign",
-        "run",
-        &file,
-        "-o",
-        study.to_str().unwrap(),
-        "--backend",
-        "slurm",
-        "--poll",
-        "0.2",
-    ]);
+    let out = stdout(&slurm_run(&file, study.to_str().unwrap(), "0.2"));
     assert!(out.contains("7 of 7 cells finished"), "{out}");
     assert_eq!(points(&study.join("train-times.csv")).len(), 1 + 12);
 }
@@ -628,17 +595,7 @@ fn a_slurm_cell_over_its_time_limit_is_named_and_resumed() {
     )
     .unwrap();
     let study = d.join("s");
-    let args = [
-        "campaign",
-        "run",
-        file.to_str().unwrap(),
-        "-o",
-        study.to_str().unwrap(),
-        "--backend",
-        "slurm",
-        "--poll",
-        "0.5",
-    ];
+    let args = slurm_run(file.to_str().unwrap(), study.to_str().unwrap(), "0.5");
     let started = Instant::now();
     let e = fails(&args, 1);
     assert!(e.contains("train-n2-p1") && e.contains("TIMEOUT"), "{e}");

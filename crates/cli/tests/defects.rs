@@ -776,3 +776,23 @@ fn semi_predict_points_a_range_to_semi_sweep() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("`vates semi predict` takes one value per parameter; sweep with `vates semi sweep MODEL -D N=240..480`"), "{err}");
 }
+
+/// Final review of issues 29 and 33: a campaign's timeout of 1e308 is quoted short, not as
+/// its 309 digits.
+#[test]
+fn a_huge_campaign_timeout_is_quoted_short() {
+    let d = tempdir("huge-timeout");
+    let file = d.join("c.toml");
+    std::fs::write(
+        &file,
+        "name = \"x\"\ncommand = \"true {n}\"\nruntime = \"plain\"\ntimeout = 1e308\n\
+         [train]\nsizes = [1]\nworkers = [1]\nrepetitions = 1\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["campaign", "plan", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("c.toml:4:11: a timeout of 1e+308 s: it must be above 0"),
+        "{err}"
+    );
+}

@@ -474,7 +474,7 @@ pub fn parse(name: &str, text: &str) -> Result<Campaign, FileError> {
             if !(v > 0.0 && v <= MAX_TIMEOUT_S) {
                 return Err(bad(
                     t.span(),
-                    format!("a timeout of {v} s: it must be above 0 and at most {MAX_TIMEOUT_S} s (a week)"),
+                    format!("a timeout of {} s: it must be above 0 and at most {MAX_TIMEOUT_S} s (a week)", trace::text::num(v)),
                 ));
             }
             v

@@ -32,7 +32,11 @@ fn slurm_here() -> bool {
         .output()
         .is_ok_and(|o| {
             let states = String::from_utf8_lossy(&o.stdout);
-            o.status.success() && ["idle", "mix", "alloc"].iter().any(|s| states.contains(s))
+            // A node still completing another test's job (`completing`) is up as well.
+            o.status.success()
+                && ["idle", "mix", "alloc", "completing"]
+                    .iter()
+                    .any(|s| states.contains(s))
         });
     if !up {
         if std::env::var("CI").as_deref() == Ok("true") {

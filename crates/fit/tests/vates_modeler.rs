@@ -191,3 +191,80 @@ fn strong_scaling_finds_p_to_the_minus_one() {
     assert!(!fit::vates::decreasing_blocks(&ps, &ps));
     assert!(fit::vates::decreasing_blocks(&ps, &ps.map(f)));
 }
+
+/// Two sizes (the shipped `ge` study's P = 1 training runs: N = 240 and 320, five
+/// repetitions each, means 1.73× apart against an 18% spread): no hypothesis with a
+/// constant and a term can be scored by leaving a size out, and the search used to keep the
+/// constant, predicting N = 1280 at the training mean (97% below the measured 0.288 s). The
+/// power law through both means is taken instead; two sizes whose means differ within the
+/// repetitions' noise keep the constant.
+#[test]
+fn two_sizes_apart_beyond_their_noise_give_the_power_law_through_both() {
+    let ms = vec![
+        Measurement::one(
+            240.0,
+            vec![
+                0.008074286,
+                0.008233064,
+                0.00602406,
+                0.008254525,
+                0.008474317,
+            ],
+        ),
+        Measurement::one(
+            320.0,
+            vec![
+                0.015120063,
+                0.012840476,
+                0.014279877,
+                0.013157462,
+                0.013153033,
+            ],
+        ),
+    ];
+    let names = ["N".to_string()];
+    let s = search_single(&ms, &VatesOptions::default()).unwrap();
+    let m = &s.best.model;
+    let (y0, y1) = (ms[0].mean(), ms[1].mean());
+    let a = (y1 / y0).ln() / (320f64 / 240.0).ln();
+    assert!(
+        matches!(m.terms.as_slice(), [t] if matches!(&t.basis, Basis::Pmnf(f) if f.len() == 1)),
+        "{}",
+        m.display(&names)
+    );
+    assert_eq!(m.constant, 0.0, "{}", m.display(&names));
+    // Through both means (the exponent to 1/200), and so 4^a times the larger at 4×.
+    for (x, y) in [(240.0, y0), (320.0, y1)] {
+        assert!(
+            (m.eval(&[x]) / y - 1.0).abs() < 0.01,
+            "{}",
+            m.display(&names)
+        );
+    }
+    let at = m.eval(&[1280.0]) / (y1 * 4f64.powf(a));
+    assert!((at - 1.0).abs() < 0.02, "{} ({at})", m.display(&names));
+    assert!(s.best.quality.cv.is_none(), "no size was left out");
+    assert!(
+        s.alternatives[0].model.terms.is_empty(),
+        "the constant is the runner-up"
+    );
+    // Within the noise: the constant.
+    let flat = vec![
+        Measurement::one(240.0, vec![0.010, 0.012, 0.009, 0.011, 0.013]),
+        Measurement::one(320.0, vec![0.011, 0.010, 0.012, 0.013, 0.009]),
+    ];
+    let s = search_single(&flat, &VatesOptions::default()).unwrap();
+    assert!(
+        s.best.model.terms.is_empty(),
+        "{}",
+        s.best.model.display(&names)
+    );
+    // With the fitted exponent off, the nearest block: N^2 (a = 1.9).
+    let blocks_only = VatesOptions {
+        fit_exponent: false,
+        ..VatesOptions::default()
+    };
+    let s = search_single(&ms, &blocks_only).unwrap();
+    let shown = s.best.model.display(&names).to_string();
+    assert!(shown.ends_with("* N^(2)"), "{shown}");
+}

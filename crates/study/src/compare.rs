@@ -233,6 +233,27 @@ fn fit_times(t: &Training<'_>, points: &[Point], modeler: fit::run::Modeler) -> 
     let mut ps: Vec<u32> = runs.iter().map(|(q, _)| q.p).collect();
     ps.sort_unstable();
     ps.dedup();
+    // One size shows no growth: a model of it is a constant, certain to be wrong beyond it.
+    let original = t.times();
+    let apart = ps.len() < MIN_WORKER_COUNTS;
+    for p in std::iter::once(None).chain(ps.iter().map(|&p| apart.then_some(p))) {
+        let mut sizes: Vec<f64> = original
+            .iter()
+            .filter(|(q, _)| p.is_none_or(|p| q.p == p))
+            .map(|(q, _)| q.n)
+            .collect();
+        sizes.sort_by(f64::total_cmp);
+        sizes.dedup();
+        if let [n] = sizes[..] {
+            let on = p
+                .map(|p| format!(" on {p} worker{}", if p == 1 { "" } else { "s" }))
+                .unwrap_or_default();
+            return Err(format!(
+                "one training size{on} ({n_name} = {}): a model in {n_name} needs two or more",
+                trace::text::num(n)
+            ));
+        }
+    }
     if ps.len() >= MIN_WORKER_COUNTS {
         return fit_model(t, &runs, &points, modeler, true);
     }

@@ -17,7 +17,10 @@
 //!   means by more than the repetitions' noise** (a lack-of-fit F test against the pure
 //!   error) and the bigger one's error is lower by more than a **complexity penalty**; the
 //!   stages are the constant, one block, one term with a **fitted exponent**
-//!   (`x^a·log2(x)^j`, `a` to 1/200, for forms between the blocks), and two blocks.
+//!   (`x^a·log2(x)^j`, `a` to 1/200, for forms between the blocks), and two blocks;
+//! * given **two sizes** only, whose means differ beyond the repetitions' noise, takes the
+//!   power law through both (`c·x^a`), since no hypothesis with a term can be scored by
+//!   leaving one of two sizes out and the constant is refuted by the data.
 
 mod search;
 mod wls;
@@ -120,9 +123,93 @@ pub fn search_single(ms: &[Measurement], opts: &VatesOptions) -> Result<Search, 
     let logs = opts.blocks.logs && x.iter().all(|&v| v >= 1.0);
     let fit_exponent = || refine(&x, &y, &reps, logs, opts);
     let fitter: Option<search::Refine<'_>> = opts.fit_exponent.then_some(&fit_exponent);
-    Ok(search_hypotheses(
-        &columns, fitter, &y, &reps, &spread, opts,
-    ))
+    let found = search_hypotheses(&columns, fitter, &y, &reps, &spread, opts);
+    if !found.best.model.terms.is_empty() {
+        return Ok(found);
+    }
+    Ok(match two_points(&x, &y, &reps, &spread, &blocks, opts) {
+        Some(power) => {
+            let mut alternatives = vec![found.best];
+            alternatives.extend(found.alternatives);
+            alternatives.truncate(opts.alternatives);
+            Search {
+                best: power,
+                alternatives,
+            }
+        }
+        None => found,
+    })
+}
+
+/// The model of two sizes whose means differ beyond the repetitions' noise: the power law
+/// through both, `c·x^a` with `a = log(y₂/y₁)/log(x₂/x₁)` (to 1/200, |a| ≤ 3; with
+/// `fit_exponent` off, the nearest exponent among the `blocks` without a logarithm), `c` by
+/// the weighted least squares of the search. It is the semi-empirical method's ratio
+/// scaling, and has no leave-one-out error.
+///
+/// Two sizes cannot score a constant and a term by leaving a point out (one point cannot
+/// place two coefficients), so the search keeps the constant even when the data refute it;
+/// a constant is then the one model certain to be wrong beyond the measured sizes. `None`
+/// unless there are exactly two sizes, both sizes and means positive, and the constant's
+/// lack of fit is significant (always, without repetitions to measure the noise).
+fn two_points(
+    x: &[f64],
+    y: &[f64],
+    reps: &[f64],
+    spread: &[f64],
+    blocks: &[Term],
+    opts: &VatesOptions,
+) -> Option<Fitted> {
+    let positive = |v: &[f64]| v.iter().all(|&t| t > 0.0 && t.is_finite());
+    if x.len() != 2 || x[0] == x[1] || !positive(x) || !positive(y) {
+        return None;
+    }
+    let (w, _) = weights(y, reps, opts.relative);
+    let wsum: f64 = w.iter().sum();
+    let mean = w.iter().zip(y).map(|(a, b)| a * b).sum::<f64>() / wsum;
+    let wss: f64 = w
+        .iter()
+        .zip(y)
+        .map(|(a, b)| a * (b - mean) * (b - mean))
+        .sum();
+    let pure = search::pure_error(&w, reps, spread);
+    if wss <= 0.0 || wss.is_nan() || search::lack_of_fit(wss, 1.0, pure) >= opts.significance {
+        return None;
+    }
+    let a = ((y[1] / y[0]).ln() / (x[1] / x[0]).ln()).clamp(-3.0, 3.0);
+    if a < 0.0 && !(opts.decreasing || opts.blocks.negative) {
+        return None;
+    }
+    let poly = if opts.fit_exponent {
+        Exponent::new((a * 200.0).round() as i32, 200)
+    } else {
+        let value = |e: Exponent| f64::from(e.num()) / f64::from(e.den());
+        blocks
+            .iter()
+            .filter(|t| t.log == Exponent::ZERO && t.poly != Exponent::ZERO)
+            .map(|t| t.poly)
+            .min_by(|p, q| (value(*p) - a).abs().total_cmp(&(value(*q) - a).abs()))?
+    };
+    if poly == Exponent::ZERO {
+        return None;
+    }
+    let term = Term {
+        poly,
+        log: Exponent::ZERO,
+    };
+    let v: Vec<f64> = x.iter().map(|&xi| term.eval(xi)).collect();
+    let c = (0..2).map(|i| w[i] * v[i] * y[i]).sum::<f64>()
+        / (0..2).map(|i| w[i] * v[i] * v[i]).sum::<f64>();
+    let pred: Vec<f64> = v.iter().map(|vi| c * vi).collect();
+    c.is_finite().then(|| Fitted {
+        model: Model::from_coefficients(&[Basis::Pmnf(vec![Factor { param: 0, term }])], &[0.0, c]),
+        quality: Quality {
+            rss: pred.iter().zip(y).map(|(p, a)| (p - a) * (p - a)).sum(),
+            smape: smape(y, &pred),
+            adjusted_r2: f64::NAN,
+            cv: None,
+        },
+    })
 }
 
 /// The blocks of a one-parameter search at the points `x` with means `y`: the growing

@@ -25,6 +25,33 @@ pub(crate) fn weights(y: &[f64], reps: &[f64], relative: bool) -> (Vec<f64>, Vec
     (w, scale)
 }
 
+/// The pure error: the repetitions' squared deviations from their means, weighted as the
+/// means are (`w`, per repetition), with its degrees of freedom; `None` without repetitions.
+pub(crate) fn pure_error(w: &[f64], reps: &[f64], spread: &[f64]) -> Option<(f64, f64)> {
+    let dof: f64 = reps.iter().map(|r| r - 1.0).sum();
+    (dof > 0.0).then(|| {
+        let ss: f64 = (0..w.len()).map(|i| w[i] / reps[i] * spread[i]).sum();
+        (ss, dof)
+    })
+}
+
+/// The p-value of "a hypothesis with weighted residual sum of squares `wss` and `dof`
+/// residual degrees of freedom misses the means by no more than the repetitions' noise
+/// (`pure`, [`pure_error`]) explains": 0 (a miss) when the noise is unknown or zero, 1 when
+/// the hypothesis leaves no degree of freedom.
+pub(crate) fn lack_of_fit(wss: f64, dof: f64, pure: Option<(f64, f64)>) -> f64 {
+    let Some((ss_pe, dof_pe)) = pure else {
+        return 0.0;
+    };
+    if ss_pe <= 0.0 {
+        return 0.0;
+    }
+    if dof <= 0.0 {
+        return 1.0;
+    }
+    crate::stats::f_sf((wss / dof) / (ss_pe / dof_pe), dof, dof_pe)
+}
+
 /// A basis function with its values at the points.
 pub(crate) type Column = (Basis, Vec<f64>);
 
@@ -63,13 +90,7 @@ pub(crate) fn search(
         w: &w,
         scale: &scale,
     };
-    // The pure error: the repetitions' squared deviations from their means, weighted as the
-    // means are (per repetition), with its degrees of freedom.
-    let dof_pe: f64 = reps.iter().map(|r| r - 1.0).sum();
-    let pure_error = (dof_pe > 0.0).then(|| {
-        let ss: f64 = (0..n).map(|i| w[i] / reps[i] * spread[i]).sum();
-        (ss, dof_pe)
-    });
+    let pure = pure_error(&w, reps, spread);
     let wsum: f64 = w.iter().sum();
     let mean = y.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() / wsum;
     let tss: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
@@ -143,18 +164,9 @@ pub(crate) fn search(
     // The lack-of-fit test against the repetitions' pure error: the p-value of "the
     // hypothesis misses the means by no more than the noise explains".
     let misfit = |s: &Scored| -> f64 {
-        let Some((ss_pe, dof_pe)) = pure_error else {
-            return 0.0;
-        };
         // The fitted exponent is a parameter too.
         let dof = n as f64 - s.terms as f64 - 1.0 - f64::from(u8::from(s.stage == 2));
-        if ss_pe <= 0.0 {
-            return 0.0;
-        }
-        if dof <= 0.0 {
-            return 1.0;
-        }
-        crate::stats::f_sf((s.wss / dof) / (ss_pe / dof_pe), dof, dof_pe)
+        lack_of_fit(s.wss, dof, pure)
     };
     // The best hypothesis of each stage (one block, one term with a fitted exponent, two
     // blocks); a later stage is taken only when the current choice misses the data by more

@@ -46,22 +46,17 @@ impl Network {
     }
 }
 
-/// The networks a lowered skeleton is analysed on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Networks {
-    /// The bus.
-    Bus,
-    /// The perfect network.
-    Perfect,
-    /// Both, the bus first.
-    Both,
+diag::choices! {
+    /// The networks a lowered skeleton is analysed on.
+    pub enum Networks {
+        /// The bus.
+        Bus = "bus": "One transfer at a time",
+        /// The perfect network.
+        Perfect = "perfect": "No contention",
+        /// Both, the bus first.
+        Both = "both": "Both",
+    }
 }
-
-diag::choices!(Networks {
-    Bus = "bus": "One transfer at a time",
-    Perfect = "perfect": "No contention",
-    Both = "both": "Both",
-});
 
 impl Networks {
     /// The networks, in the order they are analysed.

@@ -9,42 +9,36 @@ use crate::difference::Difference;
 use crate::form::Form;
 use crate::table::{Group, Statistic, Table};
 
-/// How the form of an operation's model is chosen among the candidates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Criterion {
-    /// The lowest average prediction difference on cells left out one at a time (the
-    /// default: a form with more terms must earn them on data it was not fitted to).
-    #[default]
-    CrossValidated,
-    /// The lowest average prediction difference on the fitted cells (the thesis' choice).
-    Fitted,
+diag::choices! {
+    /// How the form of an operation's model is chosen among the candidates.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Criterion {
+        /// The lowest average prediction difference on cells left out one at a time (the
+        /// default: a form with more terms must earn them on data it was not fitted to).
+        #[default]
+        CrossValidated = "cv": "Leave-one-out cross-validation",
+        /// The lowest average prediction difference on the fitted cells (the thesis' choice).
+        Fitted = "fitted": "The fitted cells (the thesis' rule)",
+    }
 }
 
-/// What the least squares minimise.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Fitting {
-    /// The sum of squared relative residuals ((model − t)/t)²: every cell counts alike,
-    /// whatever its magnitude, as the average prediction difference judges it (the default:
-    /// measurements over sizes from 1 to 10⁶ span six orders of magnitude).
-    #[default]
-    Relative,
-    /// The sum of squared absolute residuals, as the thesis fitted (the only criterion that
-    /// reproduces its equations); the large cells dominate and the small ones carry large
-    /// relative differences.
-    Absolute,
+diag::choices! {
+    /// What the least squares minimise.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Fitting {
+        /// The sum of squared relative residuals ((model − t)/t)²: every cell counts alike,
+        /// whatever its magnitude, as the average prediction difference judges it (the default:
+        /// measurements over sizes from 1 to 10⁶ span six orders of magnitude).
+        #[default]
+        Relative = "relative": "Relative residuals",
+        /// The sum of squared absolute residuals, as the thesis fitted (the only criterion that
+        /// reproduces its equations); the large cells dominate and the small ones carry large
+        /// relative differences.
+        Absolute = "absolute": "Absolute residuals (the thesis)",
+    }
 }
-
-diag::choices!(Criterion {
-    CrossValidated = "cv": "Leave-one-out cross-validation",
-    Fitted = "fitted": "The fitted cells (the thesis' rule)",
-});
-
-diag::choices!(Fitting {
-    Relative = "relative": "Relative residuals",
-    Absolute = "absolute": "Absolute residuals (the thesis)",
-});
 
 /// What a fit of a table needs besides the table.
 #[derive(Clone, Debug, PartialEq)]

@@ -74,24 +74,20 @@ pub struct Cell {
     pub times: Vec<f64>,
 }
 
-/// Which value of a cell's repetitions a model is fitted to and judged against.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Statistic {
-    /// The median: robust to the slow outliers of a busy machine (the default).
-    #[default]
-    Median,
-    /// The mean (the thesis' "Average Time").
-    Mean,
-    /// The minimum (the MPI benchmarks' `t_min`: the run least disturbed).
-    Min,
+diag::choices! {
+    /// Which value of a cell's repetitions a model is fitted to and judged against.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Statistic {
+        /// The median: robust to the slow outliers of a busy machine (the default).
+        #[default]
+        Median = "median": "The median of the repetitions",
+        /// The mean (the thesis' "Average Time").
+        Mean = "mean": "Their mean (the thesis' \"average time\")",
+        /// The minimum (the MPI benchmarks' `t_min`: the run least disturbed).
+        Min = "min": "Their minimum (the least disturbed run)",
+    }
 }
-
-diag::choices!(Statistic {
-    Median = "median": "The median of the repetitions",
-    Mean = "mean": "Their mean (the thesis' \"average time\")",
-    Min = "min": "Their minimum (the least disturbed run)",
-});
 
 impl Statistic {
     /// The statistic by name: `median`, `mean` or `min`.

@@ -24,23 +24,19 @@ use crate::job::{JobError, Results};
 use crate::plot::{region_map_svg, times_svg, AxisRange, PlotError};
 use crate::{Error, Stopped};
 
-/// How the results are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// Readable text.
-    #[default]
-    Text,
-    /// The thesis tool's output.
-    Thesis,
-    /// JSON.
-    Json,
+diag::choices! {
+    /// How the results are written.
+    #[derive(Default)]
+    pub enum Format {
+        /// Readable text.
+        #[default]
+        Text = "text": "Readable text",
+        /// The thesis tool's output.
+        Thesis = "thesis": "The thesis tool's output",
+        /// JSON.
+        Json = "json": "JSON",
+    }
 }
-
-diag::choices!(Format {
-    Text = "text": "Readable text",
-    Thesis = "thesis": "The thesis tool's output",
-    Json = "json": "JSON",
-});
 
 /// An error as a front end shows it: the message and the advice, naming inputs by keys.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,23 +10,19 @@ use crate::{
     lasso_lars_cv, least_squares, nnls, Design, FitError, LassoLarsCvOptions, NnlsOptions,
 };
 
-/// The regression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Method {
-    /// Least squares (SVD; collinear bases are named).
-    #[default]
-    Ols,
-    /// Non-negative least squares (every coefficient, the intercept included, ≥ 0).
-    Nnls,
-    /// The Lasso by LARS, α by K-fold cross-validation (scikit-learn's `LassoLarsCV`).
-    LassoLarsCv,
+diag::choices! {
+    /// The regression.
+    #[derive(Default)]
+    pub enum Method {
+        /// Least squares (SVD; collinear bases are named).
+        #[default]
+        Ols = "ols": "Least squares (collinear bases are named)",
+        /// Non-negative least squares (every coefficient, the intercept included, ≥ 0).
+        Nnls = "nnls": "Non-negative least squares",
+        /// The Lasso by LARS, α by K-fold cross-validation (scikit-learn's `LassoLarsCV`).
+        LassoLarsCv = "lasso-lars-cv": "The Lasso by LARS, alpha by K-fold cross-validation (scikit-learn's LassoLarsCV)",
+    }
 }
-
-diag::choices!(Method {
-    Ols = "ols": "Least squares (collinear bases are named)",
-    Nnls = "nnls": "Non-negative least squares",
-    LassoLarsCv = "lasso-lars-cv": "The Lasso by LARS, alpha by K-fold cross-validation (scikit-learn's LassoLarsCV)",
-});
 
 /// Options of [`fit_bases`].
 #[derive(Clone, Debug, PartialEq)]

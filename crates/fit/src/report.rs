@@ -10,24 +10,20 @@ use trace::text::num;
 use crate::model::{Basis, Fitted, Model};
 use crate::run::{Prediction, SeriesModel};
 
-/// The formats of a report that can be written as equations: `vates fit`'s, the
-/// collective models' (`collectives::report`) and PAMELA's bound.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// Aligned text.
-    #[default]
-    Text,
-    /// One JSON object.
-    Json,
-    /// LaTeX equations.
-    Latex,
+diag::choices! {
+    /// The formats of a report that can be written as equations: `vates fit`'s, the
+    /// collective models' (`collectives::report`) and PAMELA's bound.
+    #[derive(Default)]
+    pub enum Format {
+        /// Aligned text.
+        #[default]
+        Text = "text": "Aligned text for people",
+        /// One JSON object.
+        Json = "json": "One JSON object (documented schema)",
+        /// LaTeX equations.
+        Latex = "latex": "LaTeX equations",
+    }
 }
-
-diag::choices!(Format {
-    Text = "text": "Aligned text for people",
-    Json = "json": "One JSON object (documented schema)",
-    Latex = "latex": "LaTeX equations",
-});
 
 /// `v` as pretty JSON ending with a newline.
 pub(crate) fn json_text(v: &Value) -> String {

@@ -10,20 +10,17 @@ use crate::vates::{moments, refit, search, VatesOptions};
 use crate::FitError;
 use stats::rng::Draw;
 
-/// Which search chooses the models.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Modeler {
-    /// The `vates` modeler (relative errors, up to two terms, lack-of-fit test).
-    #[default]
-    Vates,
-    /// Extra-P 4.2.5's default modelers, for parity.
-    Extrap,
+diag::choices! {
+    /// Which search chooses the models.
+    #[derive(Default)]
+    pub enum Modeler {
+        /// The `vates` modeler (relative errors, up to two terms, lack-of-fit test).
+        #[default]
+        Vates = "vates": "Relative-error fits of up to two terms, chosen by cross-validation and a lack-of-fit test against the repetitions (the default)",
+        /// Extra-P 4.2.5's default modelers, for parity.
+        Extrap = "extrap": "Extra-P 4.2.5's default modelers, for parity",
+    }
 }
-
-diag::choices!(Modeler {
-    Vates = "vates": "Relative-error fits of up to two terms, chosen by cross-validation and a lack-of-fit test against the repetitions (the default)",
-    Extrap = "extrap": "Extra-P 4.2.5's default modelers, for parity",
-});
 
 /// Options of [`model_experiment`].
 #[derive(Clone, Debug, PartialEq)]

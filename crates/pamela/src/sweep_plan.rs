@@ -10,19 +10,15 @@ use sweep::{OnError, Sample, Space, SpaceError};
 use crate::evaluate::{Engines, PointError, Undefined};
 use crate::report::SweepJson;
 
-/// One engine of a sweep, as a user names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// The symbolic bound T^l (with φ and ω), compiled and evaluated per point.
-    Bound,
-    /// The discrete-event simulator, one run per point.
-    Sim,
+::diag::choices! {
+    /// One engine of a sweep, as a user names it.
+    pub enum Engine {
+        /// The symbolic bound T^l (with φ and ω), compiled and evaluated per point.
+        Bound = "bound": "The symbolic bound T^l (with φ and ω), compiled and evaluated per point",
+        /// The discrete-event simulator, one run per point.
+        Sim = "sim": "The discrete-event simulator, one run per point",
+    }
 }
-
-::diag::choices!(Engine {
-    Bound = "bound": "The symbolic bound T^l (with φ and ω), compiled and evaluated per point",
-    Sim = "sim": "The discrete-event simulator, one run per point",
-});
 
 /// The largest grid with the simulator.
 pub const MAX_POINTS_SIM: u64 = 10_000_000;

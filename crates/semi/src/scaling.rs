@@ -43,34 +43,27 @@ pub enum ScalingError {
     },
 }
 
-/// Where eq. 2.6 takes the ceiling (spec §7.1 item 4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Ceiling {
-    /// The paper's: ⌈𝓕·min(N₀, 𝓕₀) / (𝓕₀·min(N, 𝓕))⌉, an integer multiple of the sample time.
-    #[default]
-    WholeRatio,
-    /// Per-processor iteration counts: ⌈𝓕/min(𝓕, N)⌉ / ⌈𝓕₀/min(𝓕₀, N₀)⌉.
-    PerProcessor,
+diag::choices! {
+    /// Where eq. 2.6 takes the ceiling (spec §7.1 item 4).
+    #[derive(Default, Serialize, Deserialize)]
+    pub enum Ceiling {
+        /// The paper's: ⌈𝓕·min(N₀, 𝓕₀) / (𝓕₀·min(N, 𝓕))⌉, an integer multiple of the sample time.
+        #[default]
+        WholeRatio = "whole": "The paper's: over the whole ratio",
+        /// Per-processor iteration counts: ⌈𝓕/min(𝓕, N)⌉ / ⌈𝓕₀/min(𝓕₀, N₀)⌉.
+        PerProcessor = "per-processor": "Over each point's iterations per processor",
+    }
 }
 
-diag::choices!(Ceiling {
-    WholeRatio = "whole": "The paper's: over the whole ratio",
-    PerProcessor = "per-processor": "Over each point's iterations per processor",
-});
-
-/// The scaling law a user names: [`Law`] without its ceiling ([`Law::named`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LawName {
-    /// Eq. 2.3.
-    Shared,
-    /// Eq. 2.6.
-    DataParallel,
+diag::choices! {
+    /// The scaling law a user names: [`Law`] without its ceiling ([`Law::named`]).
+    pub enum LawName {
+        /// Eq. 2.3.
+        Shared = "shared": "Eq. 2.3: the ratio of iteration counts",
+        /// Eq. 2.6.
+        DataParallel = "data-parallel": "Eq. 2.6: sizes spread over the processors",
+    }
 }
-
-diag::choices!(LawName {
-    Shared = "shared": "Eq. 2.3: the ratio of iteration counts",
-    DataParallel = "data-parallel": "Eq. 2.6: sizes spread over the processors",
-});
 
 impl Law {
     /// The law named `law` with the ceiling `ceiling` (eq. 2.6's; the paper's by default).

@@ -40,16 +40,12 @@ pub mod report;
 pub mod slurm;
 pub mod text_file;
 
-/// Where a campaign's cells run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// [`local::run`].
-    Local,
-    /// [`slurm::run`].
-    Slurm,
+diag::choices! {
+    /// Where a campaign's cells run.
+    pub enum Backend {
+        /// [`local::run`].
+        Local = "local": "Here, one cell after the other",
+        /// [`slurm::run`].
+        Slurm = "slurm": "As Slurm job arrays (sbatch, squeue, sacct, scancel)",
+    }
 }
-
-diag::choices!(Backend {
-    Local = "local": "Here, one cell after the other",
-    Slurm = "slurm": "As Slurm job arrays (sbatch, squeue, sacct, scancel)",
-});

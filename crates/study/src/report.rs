@@ -217,22 +217,17 @@ pub fn comparison_text(c: &Comparison) -> String {
     s
 }
 
-/// How a comparison is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// [`comparison_text`].
-    Text,
-    /// One JSON object (the [`Comparison`] serialised).
-    Json,
-    /// [`comparison_csv`].
-    Csv,
+diag::choices! {
+    /// How a comparison is written.
+    pub enum Format {
+        /// [`comparison_text`].
+        Text = "text": "Aligned text for people",
+        /// One JSON object (the [`Comparison`] serialised).
+        Json = "json": "One JSON object (documented schema)",
+        /// [`comparison_csv`].
+        Csv = "csv": "A row per method and test point",
+    }
 }
-
-diag::choices!(Format {
-    Text = "text": "Aligned text for people",
-    Json = "json": "One JSON object (documented schema)",
-    Csv = "csv": "A row per method and test point",
-});
 
 /// A comparison as CSV: a row per method and test point.
 pub fn comparison_csv(c: &Comparison) -> String {

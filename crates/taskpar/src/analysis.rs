@@ -8,22 +8,17 @@ use crate::dr_stat::StatFile;
 use crate::report::{self, RunInfo};
 use crate::stats::{Stats, StatsOptions};
 
-/// How the statistics of a recording are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatsFormat {
-    /// [`report::text`].
-    Text,
-    /// [`report::json`].
-    Json,
-    /// [`Stats::stat_text`].
-    Stat,
+diag::choices! {
+    /// How the statistics of a recording are written.
+    pub enum StatsFormat {
+        /// [`report::text`].
+        Text = "text": "Aligned text for people",
+        /// [`report::json`].
+        Json = "json": "One JSON object (documented schema)",
+        /// [`Stats::stat_text`].
+        Stat = "stat": "DAG Recorder's stats file, field for field",
+    }
 }
-
-diag::choices!(StatsFormat {
-    Text = "text": "Aligned text for people",
-    Json = "json": "One JSON object (documented schema)",
-    Stat = "stat": "DAG Recorder's stats file, field for field",
-});
 
 /// The points of the parallelism profile when one is drawn.
 pub const PROFILE_POINTS: usize = 2000;

@@ -5,22 +5,17 @@
 /// The three platforms, in the tables' column order.
 pub const PLATFORMS: [&str; 3] = ["SUN 4/50", "DEC 3300L", "SGI Indigo2"];
 
-/// The three platforms by name, in [`PLATFORMS`]' order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Platform {
-    /// SUN 4/50.
-    Sun,
-    /// DEC 3300L.
-    Dec,
-    /// SGI Indigo2.
-    Sgi,
+diag::choices! {
+    /// The three platforms by name, in [`PLATFORMS`]' order.
+    pub enum Platform {
+        /// SUN 4/50.
+        Sun = "sun": "SUN 4/50",
+        /// DEC 3300L.
+        Dec = "dec": "DEC 3300L",
+        /// SGI Indigo2.
+        Sgi = "sgi": "SGI Indigo2",
+    }
 }
-
-diag::choices!(Platform {
-    Sun = "sun": "SUN 4/50",
-    Dec = "dec": "DEC 3300L",
-    Sgi = "sgi": "SGI Indigo2",
-});
 
 impl Platform {
     /// Its name in the tables ([`PLATFORMS`]) and its operation times ([`times`]).

@@ -22,22 +22,17 @@ pub const MAX_BYTES: usize = 256 << 20;
 pub const TOO_LARGE: &str = "; a file of measurements this large is more runs than a model \
      needs: keep a few repetitions per point, or split it by callpath or metric";
 
-/// The formats the readers read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Extra-P's text format.
-    Text,
-    /// Extra-P's JSON Lines.
-    Jsonl,
-    /// CSV with one row per run.
-    Csv,
+diag::choices! {
+    /// The formats the readers read.
+    pub enum Format {
+        /// Extra-P's text format.
+        Text = "text": "Extra-P's text format (PARAMETER / POINTS / REGION / METRIC / DATA)",
+        /// Extra-P's JSON Lines.
+        Jsonl = "jsonl": "Extra-P's JSON Lines (`{\"params\": {...}, \"value\": ...}` per line)",
+        /// CSV with one row per run.
+        Csv = "csv": "CSV with a header, one row per run",
+    }
 }
-
-diag::choices!(Format {
-    Text = "text": "Extra-P's text format (PARAMETER / POINTS / REGION / METRIC / DATA)",
-    Jsonl = "jsonl": "Extra-P's JSON Lines (`{\"params\": {...}, \"value\": ...}` per line)",
-    Csv = "csv": "CSV with a header, one row per run",
-});
 
 impl Format {
     /// The format of a file with this extension and text: `.txt`, `.jsonl`/`.ndjson`,

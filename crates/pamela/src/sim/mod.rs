@@ -104,20 +104,17 @@ pub const MAX_ACTIVE: usize = 10_000_000;
 /// on server lanes.
 pub const MAX_PROCESS_LANES: usize = 10_000;
 
-/// How a released server picks the next waiting request.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Arbitration {
-    /// First come, first served; requests at one instant in the order they were issued.
-    #[default]
-    Fcfs,
-    /// Uniformly at random among the waiters, from the seeded RNG.
-    Random,
+::diag::choices! {
+    /// How a released server picks the next waiting request.
+    #[derive(Default, Hash)]
+    pub enum Arbitration {
+        /// First come, first served; requests at one instant in the order they were issued.
+        #[default]
+        Fcfs = "fcfs": "First come, first served",
+        /// Uniformly at random among the waiters, from the seeded RNG.
+        Random = "random": "A uniformly random waiter (seeded)",
+    }
 }
-
-::diag::choices!(Arbitration {
-    Fcfs = "fcfs": "First come, first served",
-    Random = "random": "A uniformly random waiter (seeded)",
-});
 
 /// Options of [`simulate`].
 #[derive(Clone, Debug, PartialEq, Eq)]

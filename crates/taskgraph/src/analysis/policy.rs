@@ -46,40 +46,29 @@ pub enum PolicyKind {
     },
 }
 
-/// A policy as a user names it; [`PolicyKind::new`] adds whether `queues` steals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PolicyName {
-    /// [`PolicyKind::Fifo`].
-    Fifo,
-    /// [`PolicyKind::Lifo`].
-    Lifo,
-    /// [`PolicyKind::Priority`].
-    Priority,
-    /// [`PolicyKind::Lpt`].
-    Lpt,
-    /// [`PolicyKind::Cp`].
-    Cp,
-    /// [`PolicyKind::Block`].
-    Block,
-    /// [`PolicyKind::Cyclic`].
-    Cyclic,
-    /// [`PolicyKind::Assigned`].
-    Assigned,
-    /// [`PolicyKind::Queues`].
-    Queues,
+diag::choices! {
+    /// A policy as a user names it; [`PolicyKind::new`] adds whether `queues` steals.
+    pub enum PolicyName {
+        /// [`PolicyKind::Fifo`].
+        Fifo = "fifo": "One central queue, first ready first served",
+        /// [`PolicyKind::Lifo`].
+        Lifo = "lifo": "One central stack, last ready first served",
+        /// [`PolicyKind::Priority`].
+        Priority = "priority": "Highest `attrs.priority` first (ties: first ready)",
+        /// [`PolicyKind::Lpt`].
+        Lpt = "lpt": "Longest task time first",
+        /// [`PolicyKind::Cp`].
+        Cp = "cp": "Largest bottom level (longest path to a sink) first",
+        /// [`PolicyKind::Block`].
+        Block = "block": "Static: task k of N goes to process k*P/N",
+        /// [`PolicyKind::Cyclic`].
+        Cyclic = "cyclic": "Static: task k goes to process k mod P",
+        /// [`PolicyKind::Assigned`].
+        Assigned = "assigned": "Static: by `attrs.proc` (modulo P)",
+        /// [`PolicyKind::Queues`].
+        Queues = "queues": "Per-queue lists by `attrs.queue`; process p serves queue p mod Q",
+    }
 }
-
-diag::choices!(PolicyName {
-    Fifo = "fifo": "One central queue, first ready first served",
-    Lifo = "lifo": "One central stack, last ready first served",
-    Priority = "priority": "Highest `attrs.priority` first (ties: first ready)",
-    Lpt = "lpt": "Longest task time first",
-    Cp = "cp": "Largest bottom level (longest path to a sink) first",
-    Block = "block": "Static: task k of N goes to process k*P/N",
-    Cyclic = "cyclic": "Static: task k goes to process k mod P",
-    Assigned = "assigned": "Static: by `attrs.proc` (modulo P)",
-    Queues = "queues": "Per-queue lists by `attrs.queue`; process p serves queue p mod Q",
-});
 
 impl PolicyKind {
     /// The policy `name`; `steal` lets `queues` take from other queues.

@@ -66,22 +66,17 @@ pub enum Runtime {
     },
 }
 
-/// The kind of a [`Runtime`], as a user names it (before its recorder is found).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RuntimeKind {
-    /// [`Runtime::Rayon`].
-    Rayon,
-    /// [`Runtime::OpenMp`].
-    OpenMp,
-    /// [`Runtime::DagRecorder`].
-    DagRecorder,
+diag::choices! {
+    /// The kind of a [`Runtime`], as a user names it (before its recorder is found).
+    pub enum RuntimeKind {
+        /// [`Runtime::Rayon`].
+        Rayon = "rayon": "A Rust program on rayon's global pool, recorded by taskrec",
+        /// [`Runtime::OpenMp`].
+        OpenMp = "openmp": "An OpenMP program (LLVM's libomp), recorded by the OMPT tool",
+        /// [`Runtime::DagRecorder`].
+        DagRecorder = "dag-recorder": "A program built with DAG Recorder (MassiveThreads' profiler)",
+    }
 }
-
-diag::choices!(RuntimeKind {
-    Rayon = "rayon": "A Rust program on rayon's global pool, recorded by taskrec",
-    OpenMp = "openmp": "An OpenMP program (LLVM's libomp), recorded by the OMPT tool",
-    DagRecorder = "dag-recorder": "A program built with DAG Recorder (MassiveThreads' profiler)",
-});
 
 impl RuntimeKind {
     /// Whether an untraced run can be timed beside each traced one: not in a DAG Recorder

@@ -41,26 +41,20 @@ impl TransformRule {
     }
 }
 
-/// The no_work form a caller asks for: one of [`NoWorkForm`], or the one validation
-/// prefers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoWorkRule {
-    /// Chosen by validation (eq. 15 with the paper's settings).
-    Cv,
-    /// [`NoWorkForm::Paper`].
-    Paper,
-    /// [`NoWorkForm::SpanLinear`].
-    SpanLinear,
-    /// [`NoWorkForm::SpanQuadratic`].
-    SpanQuadratic,
+diag::choices! {
+    /// The no_work form a caller asks for: one of [`NoWorkForm`], or the one validation
+    /// prefers.
+    pub enum NoWorkRule {
+        /// Chosen by validation (eq. 15 with the paper's settings).
+        Cv = "cv": "Chosen by cross-validation among the others (the span forms need a `span` column)",
+        /// [`NoWorkForm::Paper`].
+        Paper = "paper": "Eq. 15: (p−1)²·(f1 + f2·n + f3·n·ln n + f4·n²)",
+        /// [`NoWorkForm::SpanLinear`].
+        SpanLinear = "span-linear": "g0·(p−1) + g1·(p−1)·T∞(n) (Graham's bound)",
+        /// [`NoWorkForm::SpanQuadratic`].
+        SpanQuadratic = "span-quadratic": "g1·(p−1)·T∞(n) + g2·(p−1)²·T∞(n)",
+    }
 }
-
-diag::choices!(NoWorkRule {
-    Cv = "cv": "Chosen by cross-validation among the others (the span forms need a `span` column)",
-    Paper = "paper": "Eq. 15: (p−1)²·(f1 + f2·n + f3·n·ln n + f4·n²)",
-    SpanLinear = "span-linear": "g0·(p−1) + g1·(p−1)·T∞(n) (Graham's bound)",
-    SpanQuadratic = "span-quadratic": "g1·(p−1)·T∞(n) + g2·(p−1)²·T∞(n)",
-});
 
 impl NoWorkRule {
     /// The form asked for (`None`: chosen by validation).
@@ -73,11 +67,6 @@ impl NoWorkRule {
         }
     }
 }
-
-diag::choices!(Selection {
-    Forward = "forward": "Each of the larger half of the training sizes predicted from the sizes below it",
-    Shuffled = "shuffled": "Shuffled K-fold cross-validation over the sizes",
-});
 
 /// A transform rule that is not one ([`TransformRule::parse`]).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

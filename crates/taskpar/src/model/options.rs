@@ -68,20 +68,22 @@ pub enum Weighting {
     None,
 }
 
-/// How rival forms of a sub-model (the size models' bases, the power law, the PMNF
-/// search, the no_work forms) are scored against each other.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Selection {
-    /// Forward (rolling-origin) validation: each of the larger half of the training sizes
-    /// predicted from the sizes below it. The forms are then chosen by how they
-    /// extrapolate, which is what a prediction at larger n asks of them.
-    #[default]
-    #[serde(rename = "forward")]
-    Forward,
-    /// Shuffled K-fold cross-validation over the sizes (the paper's choice of α, applied to
-    /// forms): mostly interpolation, so a form that bends at the largest sizes can win.
-    #[serde(rename = "shuffled")]
-    Shuffled,
+diag::choices! {
+    /// How rival forms of a sub-model (the size models' bases, the power law, the PMNF
+    /// search, the no_work forms) are scored against each other.
+    #[derive(Default, Serialize, Deserialize)]
+    pub enum Selection {
+        /// Forward (rolling-origin) validation: each of the larger half of the training sizes
+        /// predicted from the sizes below it. The forms are then chosen by how they
+        /// extrapolate, which is what a prediction at larger n asks of them.
+        #[default]
+        #[serde(rename = "forward")]
+        Forward = "forward": "Each of the larger half of the training sizes predicted from the sizes below it",
+        /// Shuffled K-fold cross-validation over the sizes (the paper's choice of α, applied to
+        /// forms): mostly interpolation, so a form that bends at the largest sizes can win.
+        #[serde(rename = "shuffled")]
+        Shuffled = "shuffled": "Shuffled K-fold cross-validation over the sizes",
+    }
 }
 
 /// How the Lasso's α is chosen from the cross-validation curve.

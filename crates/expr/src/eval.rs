@@ -239,11 +239,28 @@ pub(crate) fn snippet(d: &dyn Display) -> String {
     let s = d.to_string();
     if s.chars().count() <= SNIPPET_CHARS {
         s
+    } else if let Some(short) = long_integer(&s) {
+        short
     } else {
         let mut t: String = s.chars().take(SNIPPET_CHARS).collect();
         t.push('…');
         t
     }
+}
+
+/// An integer too long to quote (a value beyond `f64`'s range, bound exactly), written as
+/// its leading digits and power of ten: `1.000e400` for the 401 digits of 10^400.
+fn long_integer(s: &str) -> Option<String> {
+    let (sign, digits) = match s.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        return None;
+    }
+    let (head, tail) = digits.split_at(1);
+    let tail: String = tail.chars().take(3).collect();
+    Some(format!("{sign}{head}.{tail:0<3}e{}", digits.len() - 1))
 }
 
 /// What went wrong in an `f64` primitive, before the location is known.
@@ -1171,6 +1188,19 @@ impl Float<'_> {
 mod tests {
     use super::*;
     use crate::testing::q;
+
+    /// A value bound beyond `f64`'s range (`-D tau=1e400`) is quoted by its leading digits
+    /// and power of ten, not its 401 digits; other long texts are cut as before.
+    #[test]
+    fn a_long_integer_is_quoted_short() {
+        let big = format!("1{}", "0".repeat(400));
+        assert_eq!(snippet(&big), "1.000e400");
+        assert_eq!(snippet(&format!("-{}7", "12".repeat(150))), "-1.212e300");
+        let long = "x + ".repeat(100);
+        assert!(snippet(&long).ends_with('…') && snippet(&long).chars().count() == 201);
+        let e = Fault::NonFinite.at(&big);
+        assert_eq!(e.to_string(), "non-finite value in `1.000e400`");
+    }
 
     #[test]
     fn exact_basics() {

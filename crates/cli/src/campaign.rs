@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use study::cell::CellError;
-use study::file::{Campaign, ProfileKind};
+use study::file::{Campaign, ProfileKind, RuntimeKind, SlurmOptions};
 use study::folder::{Manifest, Study, StudyError};
 use study::local::Event;
 use study::plan::Task;
@@ -66,9 +66,6 @@ pub struct RecorderArgs {
     clock_hz: Option<f64>,
 }
 
-/// Seconds between two looks at the queue by default.
-const DEFAULT_POLL: f64 = 5.0;
-
 /// The job arrays' options (over the campaign file's `[slurm]`).
 #[derive(clap::Args, Debug)]
 pub struct SlurmArgs {
@@ -89,34 +86,19 @@ pub struct SlurmArgs {
     )]
     sbatch_options: Vec<String>,
     /// With --backend slurm: seconds between two looks at the queue.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_POLL)]
+    #[arg(long, value_name = "SECONDS", default_value_t = study::slurm::DEFAULT_POLL)]
     poll: f64,
 }
 
 impl SlurmArgs {
-    /// The first of these flags given, if any (they mean nothing to a local campaign).
-    pub(super) fn given(&self) -> Option<&'static str> {
-        [
-            (self.partition.is_some(), "--partition"),
-            (self.account.is_some(), "--account"),
-            (self.exclusive, "--exclusive"),
-            (!self.sbatch_options.is_empty(), "--sbatch-option"),
-            (self.poll != DEFAULT_POLL, "--poll"),
-        ]
-        .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag))
-    }
-
-    /// The options of the campaign file `c`'s `[slurm]` with these flags over them.
-    fn options(&self, c: &Campaign) -> Result<study::file::SlurmOptions> {
-        let over = study::file::SlurmOptions {
+    /// The job arrays' options these flags give.
+    fn given(&self) -> SlurmOptions {
+        SlurmOptions {
             partition: self.partition.clone(),
             account: self.account.clone(),
             exclusive: self.exclusive,
             options: self.sbatch_options.clone(),
-        };
-        let checked = c.slurm.checked_over(&over, "--sbatch-option");
-        checked.map_err(|e| CliError::usage(format!("--sbatch-option {e}")))
+        }
     }
 }
 
@@ -179,11 +161,7 @@ fn plan(a: PlanArgs, out: &mut dyn Write) -> Result<()> {
 
 /// `vates campaign run`: every cell here.
 fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
-    if let Some(flag) = a.slurm.given() {
-        return Err(CliError::usage(format!(
-            "{flag} is an option of the Slurm backend: give --backend slurm too"
-        )));
-    }
+    study::slurm::unused_here(&a.slurm.given(), a.slurm.poll)?;
     let (c, text) = read_campaign(&a.file)?;
     let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
     let study = Study::open(&dir, &c, &text).map_err(study_error)?;
@@ -257,14 +235,15 @@ fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
 
 /// The recorder of a task-parallel runtime, found on this machine.
 fn recorder(c: &Campaign, a: &RecorderArgs) -> Result<Option<Runtime>> {
-    let no_clock = "runtime = \"dag-recorder\": this machine's CPU clock is unknown; give \
-                    clock_hz in the campaign file or --clock-hz";
-    let hz = a.clock_hz.or(c.clock_hz);
-    let found = c
-        .runtime
-        .recorder()
-        .map(|k| crate::taskpar::recorder(k, a.ompt_tool.as_deref(), hz, no_clock));
-    found.transpose()
+    let (tool, hz, no_clock) = (
+        a.ompt_tool.as_deref(),
+        a.clock_hz.or(c.clock_hz),
+        RuntimeKind::NO_CLOCK,
+    );
+    let found = c.runtime.recorder();
+    found
+        .map(|k| crate::taskpar::recorder(k, tool, hz, no_clock))
+        .transpose()
 }
 
 /// Measures the machine's probe profile into the study, unless the campaign asks for none
@@ -282,14 +261,7 @@ fn study_error(e: StudyError) -> CliError {
     match e {
         StudyError::Campaign(e) => CliError::Report(miette::Report::new(e)),
         StudyError::Cell(CellError::Rows(e)) => e.into(),
-        StudyError::Changed { .. } => CliError::with_help(
-            e.to_string(),
-            "give another study folder with -o, or remove this one to measure anew",
-        ),
-        e => CliError::Diag(crate::error::Diag {
-            help: e.help(),
-            message: e.to_string(),
-        }),
+        e => CliError::keyed(&e),
     }
 }
 
@@ -298,20 +270,16 @@ fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     let (c, text) = read_campaign(&a.file)?;
     let poll = |e: study::slurm::BadPoll| CliError::usage(format!("--poll {e}"));
     study::slurm::poll(a.slurm.poll).map_err(poll)?;
-    let options = a.slurm.options(&c)?;
+    let options = c.slurm.checked_over(&a.slurm.given(), "--sbatch-option");
+    let options = options.map_err(|e| CliError::usage(format!("--sbatch-option {e}")))?;
     let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
     // The tasks run on other nodes: the study is named by its absolute path.
     std::fs::create_dir_all(&dir).map_err(|e| CliError::write(&dir, &e))?;
     let dir = std::fs::canonicalize(&dir).map_err(|e| CliError::read(&dir, &e))?;
     let study = Study::open(&dir, &c, &text).map_err(study_error)?;
-    let mut cell_args = Vec::new();
-    if let Some(t) = &a.recorder.ompt_tool {
-        let t = std::fs::canonicalize(t).map_err(|e| CliError::read(t, &e))?;
-        cell_args.extend(["--ompt-tool".to_string(), t.display().to_string()]);
-    }
-    if let Some(hz) = a.recorder.clock_hz {
-        cell_args.extend(["--clock-hz".to_string(), hz.to_string()]);
-    }
+    let tool = a.recorder.ompt_tool.as_deref();
+    let tool = tool.map(|t| std::fs::canonicalize(t).map_err(|e| CliError::read(t, &e)));
+    let cell_args = study::slurm::cell_args(tool.transpose()?.as_deref(), a.recorder.clock_hz);
     let vates = std::env::current_exe()
         .map_err(|e| CliError::msg(format!("cannot find this vates binary: {e}")))?;
     let cfg =

@@ -48,6 +48,47 @@ pub struct SlurmConfig {
     pub commands: Commands,
 }
 
+/// Seconds between two looks at the queue by default.
+pub const DEFAULT_POLL: f64 = 5.0;
+
+/// Checks that a campaign that runs here was given no option of the Slurm backend: the
+/// job arrays' options `given` and the seconds `poll_s` between two looks at the queue.
+///
+/// # Errors
+/// A usage error naming the first option given by its key (`{partition}`, `{account}`,
+/// `{exclusive}`, `{sbatch-option}`, `{poll}`).
+pub fn unused_here(given: &SlurmOptions, poll_s: f64) -> Result<(), diag::Keyed> {
+    let first = [
+        (given.partition.is_some(), "partition"),
+        (given.account.is_some(), "account"),
+        (given.exclusive, "exclusive"),
+        (!given.options.is_empty(), "sbatch-option"),
+        (poll_s != DEFAULT_POLL, "poll"),
+    ]
+    .into_iter()
+    .find_map(|(given, key)| given.then_some(key));
+    match first {
+        None => Ok(()),
+        Some(key) => Err(diag::Keyed::usage(format!(
+            "{{{key}}} is an option of the Slurm backend: give {{backend}} slurm too"
+        ))),
+    }
+}
+
+/// The arguments `vates campaign cell` needs besides the study and the index for the
+/// recorder given here: the built OMPT tool `ompt_tool` (a path the nodes see) and DAG
+/// Recorder's clock rate `clock_hz`.
+pub fn cell_args(ompt_tool: Option<&Path>, clock_hz: Option<f64>) -> Vec<String> {
+    let mut args = Vec::new();
+    if let Some(t) = ompt_tool {
+        args.extend(["--ompt-tool".to_string(), t.display().to_string()]);
+    }
+    if let Some(hz) = clock_hz {
+        args.extend(["--clock-hz".to_string(), hz.to_string()]);
+    }
+    args
+}
+
 /// A time between two looks at the queue that is not from 0.05 s to an hour.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error("{0}: give seconds from 0.05 to 3600")]
@@ -155,7 +196,7 @@ impl diag::Advise for SlurmError {
     /// `{sbatch-option}` name the options), about failed cells, or the study's help.
     fn advice(&self) -> Option<diag::Advice> {
         Some(diag::Advice::fix(match self {
-            SlurmError::Study(e) => return e.help().map(diag::Advice::fix),
+            SlurmError::Study(e) => return diag::Advise::advice(e),
             SlurmError::NotInstalled { .. } => {
                 "run on a host with Slurm's commands (Debian: apt install slurm-client), or \
                  give {backend} local"
@@ -651,6 +692,26 @@ impl From<CellError> for SlurmError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slurm_options_are_refused_here() {
+        let none = SlurmOptions::default();
+        assert!(unused_here(&none, DEFAULT_POLL).is_ok());
+        let e = unused_here(&none, 1.0).unwrap_err();
+        assert!(
+            e.message.starts_with("{poll} is an option"),
+            "{}",
+            e.message
+        );
+        let exclusive = SlurmOptions {
+            exclusive: true,
+            ..SlurmOptions::default()
+        };
+        let e = unused_here(&exclusive, 1.0).unwrap_err();
+        assert!(e.message.starts_with("{exclusive} "), "{}", e.message);
+        let args = cell_args(Some(Path::new("/t.so")), Some(2e9));
+        assert_eq!(args, ["--ompt-tool", "/t.so", "--clock-hz", "2000000000"]);
+    }
     use diag::Advise;
 
     #[test]

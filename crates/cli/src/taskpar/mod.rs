@@ -112,49 +112,27 @@ pub fn dag_error(path: &Path, e: DagError) -> CliError {
     })
 }
 
-/// The runtime of `kind` on this machine: for OpenMP the OMPT tool `tool`, else the one
-/// built in the cache with `$CC` (else `clang`), built now if missing (with a note saying
-/// where); for DAG Recorder the clock rate `hz`, else [`dag_clock`]'s, whose lack
-/// `no_clock` says.
+/// The runtime of `kind` on this machine ([`ompt::recorder`]): the OMPT tool `tool`, else
+/// the one built in the cache with `$CC` (with a note saying where); for DAG Recorder the
+/// clock rate `hz`, else [`dag_clock`]'s, whose lack `no_clock` (keyed) says.
 pub fn recorder(
     kind: RuntimeKind,
     tool: Option<&Path>,
     hz: Option<f64>,
     no_clock: &str,
 ) -> Result<Runtime> {
-    Ok(match (kind, tool) {
-        (RuntimeKind::Rayon, _) => Runtime::Rayon,
-        (RuntimeKind::OpenMp, Some(path)) => Runtime::OpenMp {
-            tool: ompt::given_tool(path, &flag_of)?,
-        },
-        (RuntimeKind::OpenMp, None) => {
-            let dir =
-                termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
-            let cc = std::env::var("CC").unwrap_or_default();
-            let (tool, built) = ompt::cached_tool(&cc, &dir, &flag_of)?;
-            if let Some(text) = built {
-                note(&format!("note: {text}"));
-            }
-            Runtime::OpenMp { tool }
-        }
-        (RuntimeKind::DagRecorder, _) => Runtime::DagRecorder {
-            clock_hz: dag_clock(hz).ok_or_else(|| CliError::usage(no_clock))?,
-        },
-    })
+    let setting = || -> Result<_> {
+        let dir = termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
+        Ok((std::env::var("CC").unwrap_or_default(), dir))
+    };
+    let (runtime, built) = ompt::recorder(kind, tool, dag_clock(hz), no_clock, setting)?;
+    if let Some(text) = built {
+        note(&format!("note: {text}"));
+    }
+    Ok(runtime)
 }
 
-impl From<taskpar::Refusal> for CliError {
-    /// A library's refusal, its inputs spelt as flags.
-    fn from(r: taskpar::Refusal) -> Self {
-        match r.usage {
-            true => CliError::usage(r.message),
-            false => CliError::Diag(crate::error::Diag {
-                message: r.message,
-                help: r.help,
-            }),
-        }
-    }
-}
+crate::keyed_from!(diag::Keyed);
 
 /// A document that JSON cannot encode, as every command's.
 pub fn json_error(e: serde_json::Error) -> CliError {
@@ -290,18 +268,12 @@ fn record(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
         tool_given: a.ompt_tool.is_some(),
         clock_given: a.clock_hz.is_some(),
     };
-    let mut job = request.job(&flag_of)?;
+    let mut job = request.job()?;
     // The runtime is found once the job checks (building the OMPT tool can take a second).
-    job.runtime = recorder(
-        a.runtime,
-        a.ompt_tool.as_deref(),
-        a.clock_hz,
-        "--runtime dag-recorder: DAG Recorder's files do not say how fast their clock ran, and \
-         this machine's CPU clock is unknown (/proc/cpuinfo); give --clock-hz, the time-stamp \
-         counter's rate",
-    )?;
-    for text in request.notes(&job.runtime, &flag_of) {
-        note(&format!("note: {text}"));
+    let (tool, no_clock) = (a.ompt_tool.as_deref(), Request::NO_CLOCK);
+    job.runtime = recorder(a.runtime, tool, a.clock_hz, no_clock)?;
+    for text in request.notes(&job.runtime) {
+        note(&format!("note: {}", crate::error::spell(&text)));
     }
     // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
     // scratch files; a second one ends vates at once.
@@ -324,8 +296,8 @@ fn record(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
     });
     bar.finish();
     shown.map_err(CliError::Stdout)?;
-    let s = result.map_err(|e| match request.stopped(e, &flag_of) {
-        Ok(refusal) => refusal.into(),
+    let s = result.map_err(|e| match request.stopped(e) {
+        Ok(keyed) => keyed.into(),
         Err(CampaignError::Start(e)) => CliError::with_help(
             e.to_string(),
             "give the program's path after `--` (e.g. -- ./target/release/bots fib {n})",

@@ -1,7 +1,7 @@
 //! `vates taskpar fit|predict|report`: flags → the model's front door
 //! ([`taskpar::model::fit_app`], [`taskpar::model::predict_grid`],
 //! [`taskpar::model::report_apps`]) → output; its refusals become messages that name the
-//! flags ([`taskpar::model::FrontError::refusal`]).
+//! flags ([`taskpar::model::FrontError::keyed`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use taskpar::model::{
     Selection, TrainingSet,
 };
 
-use crate::error::{flag_of, print, write_file, CliError, Result};
+use crate::error::{print, write_file, CliError, Result};
 use crate::input::Define;
 use crate::Format;
 use termio::files::Keep;
@@ -151,7 +151,7 @@ fn read_set(path: &Path) -> Result<TrainingSet> {
 /// CSV files (or the model file).
 fn front_error(train: &Path, test: &Path, e: FrontError) -> CliError {
     let (train, test) = (train.display().to_string(), test.display().to_string());
-    e.refusal(&train, &test, &flag_of).into()
+    e.keyed(&train, &test).into()
 }
 
 /// Runs `vates taskpar fit`.
@@ -225,11 +225,7 @@ pub fn predict(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::check_output(p)?;
     }
     let bindings: Vec<&str> = a.define.iter().map(|d| d.text.as_str()).collect();
-    let spell = |k: &str| match k {
-        "n" | "p" => Some(format!("-{k}")),
-        k => flag_of(k),
-    };
-    let (ns, ps) = model::grid_values(a.n.as_deref(), a.p.as_deref(), &bindings, &spell)?;
+    let (ns, ps) = model::grid_values(a.n.as_deref(), a.p.as_deref(), &bindings)?;
     let text = crate::input::read_text(&a.model, MAX_MODEL, "a model file (JSON)", "")?;
     let m = model::from_json(&text).map_err(|e| {
         CliError::with_help(

@@ -54,8 +54,6 @@ mod report;
 mod show;
 mod train;
 
-/// [`crate::Refusal`], as the front door's functions return it.
-pub use crate::Refusal;
 pub use data::{read_runs, Column, Need, Run, TrainingSet};
 pub use error::{PredictError, TrainError};
 pub use features::{Feature, Inputs, Transform};

@@ -16,6 +16,7 @@ use taskpar::campaign::{LocalBackend, Runtime};
 
 use crate::error::{print, CliError, Result};
 use crate::Format;
+use termio::progress::Tick;
 
 /// The `vates campaign` subcommands.
 #[derive(Subcommand, Debug)]
@@ -183,18 +184,16 @@ fn follow<E>(
     per_run: bool,
     run: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> std::result::Result<Manifest, E>,
 ) -> std::result::Result<Manifest, E> {
-    let mut bar = termio::progress::Counter::default();
-    let result = run(&mut |e| {
-        if let Event::Planned { runs, .. } = e {
-            bar.start(runs, what);
+    let tick = |e: &Event<'_>| {
+        let (total, done, note) = (e.planned(), e.runs_finished(per_run), e.note());
+        Tick {
+            total,
+            line: None,
+            note,
+            done,
         }
-        if let Some(text) = e.note() {
-            crate::error::note(&format!("note: {text}"));
-        }
-        bar.add(e.runs_finished(per_run));
-    });
-    bar.finish();
-    result
+    };
+    termio::progress::follow(what, &mut std::io::sink(), |on| run(&mut |e| on(tick(&e)))).0
 }
 
 /// Prints what a campaign left in the study `dir`.

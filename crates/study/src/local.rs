@@ -34,6 +34,14 @@ pub enum Event<'a> {
 }
 
 impl Event<'_> {
+    /// The runs to make, if this event is the plan.
+    pub fn planned(&self) -> Option<u64> {
+        match self {
+            Event::Planned { runs, .. } => Some(*runs),
+            _ => None,
+        }
+    }
+
     /// The runs this event finished, for a display that counts runs: one for each
     /// [`Event::Run`]; a cell's runs for [`Event::Cell`] when they are not told one by one
     /// (`per_run` false: a Slurm campaign's cells run elsewhere).

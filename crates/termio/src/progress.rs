@@ -120,6 +120,48 @@ impl Counter {
     }
 }
 
+/// What one event of a long run tells its display ([`follow`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tick {
+    /// The number of items to do, once known (the plan): the bar starts over it.
+    pub total: Option<u64>,
+    /// A line for the output, printed above the bar.
+    pub line: Option<String>,
+    /// A note for standard error (`note: …`).
+    pub note: Option<String>,
+    /// The items this event finished.
+    pub done: u64,
+}
+
+/// Runs `run`, showing each event it reports as its [`Tick`] says: a bar named `what` over
+/// the total ([`Counter`]), lines written to `out` above it, notes on standard error.
+/// Returns `run`'s result and the first error writing to `out` (the run goes on after it).
+pub fn follow<T>(
+    what: &str,
+    out: &mut dyn std::io::Write,
+    run: impl FnOnce(&mut dyn FnMut(Tick)) -> T,
+) -> (T, std::io::Result<()>) {
+    let mut bar = Counter::default();
+    let mut shown = Ok(());
+    let result = run(&mut |tick| {
+        if let Some(total) = tick.total {
+            bar.start(total, what);
+        }
+        if let Some(line) = tick.line {
+            let r = bar.println(out, &line);
+            if shown.is_ok() {
+                shown = r;
+            }
+        }
+        if let Some(text) = tick.note {
+            crate::error::note(&format!("note: {text}"));
+        }
+        bar.add(tick.done);
+    });
+    bar.finish();
+    (result, shown)
+}
+
 /// What a progress display calls a run's phases and what its meter counts.
 #[derive(Clone, Copy, Debug)]
 pub struct Units {

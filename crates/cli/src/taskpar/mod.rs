@@ -14,6 +14,7 @@ use taskpar::stats::BURDEN_CYCLES;
 
 use crate::error::{flag_of, note, print, write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
+use termio::progress::Tick;
 
 mod model;
 
@@ -157,11 +158,8 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(p) = &a.profile {
         crate::error::check_output(p)?;
     }
-    if a.compare.is_some() && a.format == StatsFormat::Stat {
-        return Err(CliError::usage(
-            "--compare prints a comparison (text or JSON): give --format text or json, or \
-             leave out --compare to print the stats file",
-        ));
+    if a.compare.is_some() {
+        a.format.comparable()?;
     }
     // The .stat file first: a file that cannot be read stops before the DAG is read.
     let theirs = match &a.compare {
@@ -185,16 +183,11 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(p) = &a.profile {
         draw(an.profile_plot().render_svg(900, 420), p, "the profile")?;
     }
-    let text = match &theirs {
-        Some((t, name)) => an.compared(
-            t,
-            a.format == StatsFormat::Json,
-            name,
-            &a.dag.display().to_string(),
-        ),
-        None => an.text(a.format),
-    };
-    print(out, &text)
+    let theirs = theirs.as_ref().map(|(t, name)| (t, name.as_str()));
+    print(
+        out,
+        &an.document(a.format, theirs, &a.dag.display().to_string()),
+    )
 }
 
 /// Options of `vates taskpar record`.
@@ -278,23 +271,18 @@ fn record(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
     // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
     // scratch files; a second one ends vates at once.
     let backend = LocalBackend::new(termio::interrupt::flag());
-    let mut bar = termio::progress::Counter::default();
-    let mut shown: std::io::Result<()> = Ok(());
-    let result = campaign::run(&job, &backend, &mut |event| {
-        if let campaign::Event::Planned { todo, .. } = event {
-            bar.start(todo as u64, &format!("recording {}", a.app));
-        }
-        if let Some(line) = event.line(job.untraced) {
-            let r = bar.println(out, &line);
-            if shown.is_ok() {
-                shown = r;
-            }
-        }
-        if let campaign::Event::Row { .. } = event {
-            bar.add(1);
-        }
+    let (what, untraced) = (format!("recording {}", a.app), job.untraced);
+    let (result, shown) = termio::progress::follow(&what, out, |tick| {
+        campaign::run(&job, &backend, &mut |e| {
+            let (total, done, line) = (e.planned(), e.finished(), e.line(untraced));
+            tick(Tick {
+                total,
+                line,
+                done,
+                note: None,
+            })
+        })
     });
-    bar.finish();
     shown.map_err(CliError::Stdout)?;
     let s = result.map_err(|e| match request.stopped(e) {
         Ok(keyed) => keyed.into(),

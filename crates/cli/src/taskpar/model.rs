@@ -156,11 +156,7 @@ fn front_error(train: &Path, test: &Path, e: FrontError) -> CliError {
 
 /// Runs `vates taskpar fit`.
 pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
-    let output = match (&a.output, a.format) {
-        (Some(p), _) => Some(p.clone()),
-        (None, Format::Text) => Some(PathBuf::from("model.json")),
-        (None, Format::Json) => None,
-    };
+    let output = model::model_path(a.output.as_deref(), a.format == Format::Json);
     if let Some(o) = &output {
         check_model_output(o, &a.train)?;
     }
@@ -180,20 +176,10 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
 /// Checks that the model file can go to `path`: not the training CSV `train`, and, if the
 /// file exists, a model file (anything else is kept).
 fn check_model_output(path: &Path, train: &Path) -> Result<()> {
-    match termio::files::replaceable(path, train, MAX_MODEL, model::is_model_file)? {
-        None => Ok(()),
-        Some(Keep::IsInput) => Err(CliError::usage(format!(
-            "-o `{}` is the training CSV; give the model file another path with -o",
-            path.display()
-        ))),
-        Some(Keep::Foreign) => Err(CliError::with_help(
-            format!(
-                "`{}` exists and is not a taskpar model file; it is left as it is",
-                path.display()
-            ),
-            "give the model file another path with -o (or remove that file)",
-        )),
-    }
+    let kept = termio::files::replaceable(path, train, MAX_MODEL, model::is_model_file)?;
+    kept.map_or(Ok(()), |k| {
+        Err(model::kept_file(path, k == Keep::IsInput).into())
+    })
 }
 
 /// Runs `vates taskpar report`.
@@ -227,18 +213,9 @@ pub fn predict(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
     let bindings: Vec<&str> = a.define.iter().map(|d| d.text.as_str()).collect();
     let (ns, ps) = model::grid_values(a.n.as_deref(), a.p.as_deref(), &bindings)?;
     let text = crate::input::read_text(&a.model, MAX_MODEL, "a model file (JSON)", "")?;
-    let m = model::from_json(&text).map_err(|e| {
-        CliError::with_help(
-            format!("`{}`: {e}", a.model.display()),
-            "give a model file written by `vates taskpar fit` of this version (fit it again \
-             from the training CSV)",
-        )
-    })?;
-    if a.plot.is_some() && ns.len() > 1 && ps.len() > 1 {
-        return Err(CliError::usage(
-            "--plot draws over the workers at one size or over the sizes at one worker count: \
-             give one value to -D n or to -D p",
-        ));
+    let m = model::read_model(&a.model.display().to_string(), &text)?;
+    if a.plot.is_some() {
+        model::check_plot(ns.len(), ps.len())?;
     }
     let preds = predict_grid(&m, &ns, &ps).map_err(|e| front_error(&a.model, &a.model, e))?;
     let app = m.app.clone().unwrap_or_else(|| "the application".into());

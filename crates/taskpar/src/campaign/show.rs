@@ -7,6 +7,19 @@ use trace::text::{num, seconds};
 use super::{Event, Summary};
 
 impl Event<'_> {
+    /// The runs to make, if this event is the plan.
+    pub fn planned(&self) -> Option<u64> {
+        match self {
+            Event::Planned { todo, .. } => Some(*todo as u64),
+            Event::Row { .. } => None,
+        }
+    }
+
+    /// The runs this event finished: one for a row.
+    pub fn finished(&self) -> u64 {
+        u64::from(matches!(self, Event::Row { .. }))
+    }
+
     /// The line this event shows in a table of the rows (the header when runs are
     /// planned, a row per run), with the untraced columns if `untraced`; `None` for a plan
     /// with nothing to run.

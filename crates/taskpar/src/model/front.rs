@@ -4,12 +4,14 @@
 //! returns a typed result or a [`FrontError`] that the caller turns into a message.
 
 use super::fitted::Model;
+use super::from_json;
 use super::TrainError;
 use super::{
     predict, report, train, NoWorkForm, PredictError, Prediction, Report, Selection, TrainOptions,
     TrainingSet, Transform, MAX_BOOTSTRAP,
 };
 use diag::{literal, Keyed};
+use std::path::{Path, PathBuf};
 
 /// The most predictions one grid holds.
 pub const MAX_POINTS: usize = 100_000;
@@ -541,6 +543,60 @@ pub fn grid_values(
     Ok((values(n, "n", "size")?, values(p, "p", "worker count")?))
 }
 
+/// Where the model is written: the path `given`, else `model.json`, unless the model goes
+/// to the output as `json` (then nowhere).
+pub fn model_path(given: Option<&Path>, json: bool) -> Option<PathBuf> {
+    match (given, json) {
+        (Some(p), _) => Some(p.to_path_buf()),
+        (None, false) => Some(PathBuf::from("model.json")),
+        (None, true) => None,
+    }
+}
+
+/// Why the model file is not written to `path` (given with `{o}`): it is the training CSV
+/// (`is_training`), or an existing file that is not a model file, which is kept.
+pub fn kept_file(path: &Path, is_training: bool) -> Keyed {
+    let path = literal(&path.display().to_string());
+    match is_training {
+        true => Keyed::usage(format!(
+            "{{o}} `{path}` is the training CSV; give the model file another path with {{o}}"
+        )),
+        false => Keyed::fix(
+            format!("`{path}` exists and is not a taskpar model file; it is left as it is"),
+            "give the model file another path with {o} (or remove that file)",
+        ),
+    }
+}
+
+/// The model in the file named `name` whose text is `text` ([`from_json`]).
+///
+/// # Errors
+/// [`Keyed`]: the file's error, with what to give instead.
+pub fn read_model(name: &str, text: &str) -> Result<Model, Keyed> {
+    from_json(text).map_err(|e| {
+        Keyed::fix(
+            format!("`{}`: {}", literal(name), literal(&e.to_string())),
+            "give a model file written by `vates taskpar fit` of this version (fit it again \
+             from the training CSV)",
+        )
+    })
+}
+
+/// Checks that a grid of `sizes` × `workers` values can be drawn (`{plot}`): over the
+/// workers at one size or over the sizes at one worker count.
+///
+/// # Errors
+/// [`Keyed`], a usage error: several of both.
+pub fn check_plot(sizes: usize, workers: usize) -> Result<(), Keyed> {
+    match sizes > 1 && workers > 1 {
+        false => Ok(()),
+        true => Err(Keyed::usage(
+            "{plot} draws over the workers at one size or over the sizes at one worker count: \
+             give one value to {define} n or to {define} p",
+        )),
+    }
+}
+
 /// The notes of a report over every application: those left out, and why.
 impl AppsReport {
     /// A line per reason some applications were left out.
@@ -593,6 +649,24 @@ mod tests {
         assert_eq!(e, "give the worker count with -D p=VALUE (or -p VALUE)");
         let e = said(grid_values(Some("-5"), Some("1"), &[]).unwrap_err());
         assert!(e.starts_with("-n `-5`: every value"), "{e}");
+    }
+
+    #[test]
+    fn the_model_file_is_named_and_checked() {
+        assert_eq!(model_path(None, false), Some(PathBuf::from("model.json")));
+        assert_eq!(model_path(None, true), None);
+        let said = |e: Keyed| diag::Advise::message(&e, &spell);
+        let e = kept_file(Path::new("t{n}.csv"), true);
+        assert!(e.advice.usage);
+        assert_eq!(
+            said(e),
+            "-o `t{n}.csv` is the training CSV; give the model file another path with -o"
+        );
+        assert!(!kept_file(Path::new("m.json"), false).advice.usage);
+        let e = read_model("m{p}.json", "[").unwrap_err();
+        assert!(said(e).starts_with("`m{p}.json`: the model file is not valid JSON"));
+        assert!(check_plot(1, 3).is_ok() && check_plot(3, 1).is_ok());
+        assert!(said(check_plot(2, 2).unwrap_err()).starts_with("-plot draws"));
     }
 
     #[test]

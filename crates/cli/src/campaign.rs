@@ -16,7 +16,6 @@ use taskpar::campaign::{LocalBackend, Runtime};
 
 use crate::error::{print, CliError, Result};
 use crate::Format;
-use termio::progress::Tick;
 
 /// The `vates campaign` subcommands.
 #[derive(Subcommand, Debug)]
@@ -184,16 +183,8 @@ fn follow<E>(
     per_run: bool,
     run: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> std::result::Result<Manifest, E>,
 ) -> std::result::Result<Manifest, E> {
-    let tick = |e: &Event<'_>| {
-        let (total, done, note) = (e.planned(), e.runs_finished(per_run), e.note());
-        Tick {
-            total,
-            line: None,
-            note,
-            done,
-        }
-    };
-    termio::progress::follow(what, &mut std::io::sink(), |on| run(&mut |e| on(tick(&e)))).0
+    let sink = &mut std::io::sink();
+    termio::progress::follow(what, sink, |on| run(&mut |e| on(e.tick(per_run)))).0
 }
 
 /// Prints what a campaign left in the study `dir`.
@@ -276,9 +267,14 @@ fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     std::fs::create_dir_all(&dir).map_err(|e| CliError::write(&dir, &e))?;
     let dir = std::fs::canonicalize(&dir).map_err(|e| CliError::read(&dir, &e))?;
     let study = Study::open(&dir, &c, &text).map_err(study_error)?;
-    let tool = a.recorder.ompt_tool.as_deref();
-    let tool = tool.map(|t| std::fs::canonicalize(t).map_err(|e| CliError::read(t, &e)));
-    let cell_args = study::slurm::cell_args(tool.transpose()?.as_deref(), a.recorder.clock_hz);
+    let mut cell_args = Vec::new();
+    if let Some(t) = &a.recorder.ompt_tool {
+        let t = std::fs::canonicalize(t).map_err(|e| CliError::read(t, &e))?;
+        cell_args.extend(["--ompt-tool".to_string(), t.display().to_string()]);
+    }
+    if let Some(hz) = a.recorder.clock_hz {
+        cell_args.extend(["--clock-hz".to_string(), hz.to_string()]);
+    }
     let vates = std::env::current_exe()
         .map_err(|e| CliError::msg(format!("cannot find this vates binary: {e}")))?;
     let cfg =

@@ -34,11 +34,17 @@ pub enum Event<'a> {
 }
 
 impl Event<'_> {
-    /// The runs to make, if this event is the plan.
-    pub fn planned(&self) -> Option<u64> {
-        match self {
-            Event::Planned { runs, .. } => Some(*runs),
-            _ => None,
+    /// What this event tells a progress display over the runs: the plan's runs, the runs
+    /// finished ([`Event::runs_finished`] with `per_run`), the note ([`Event::note`]).
+    pub fn tick(&self, per_run: bool) -> sweep::Tick {
+        sweep::Tick {
+            total: match self {
+                Event::Planned { runs, .. } => Some(*runs),
+                _ => None,
+            },
+            line: None,
+            note: self.note(),
+            done: self.runs_finished(per_run),
         }
     }
 

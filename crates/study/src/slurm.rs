@@ -75,20 +75,6 @@ pub fn unused_here(given: &SlurmOptions, poll_s: f64) -> Result<(), diag::Keyed>
     }
 }
 
-/// The arguments `vates campaign cell` needs besides the study and the index for the
-/// recorder given here: the built OMPT tool `ompt_tool` (a path the nodes see) and DAG
-/// Recorder's clock rate `clock_hz`.
-pub fn cell_args(ompt_tool: Option<&Path>, clock_hz: Option<f64>) -> Vec<String> {
-    let mut args = Vec::new();
-    if let Some(t) = ompt_tool {
-        args.extend(["--ompt-tool".to_string(), t.display().to_string()]);
-    }
-    if let Some(hz) = clock_hz {
-        args.extend(["--clock-hz".to_string(), hz.to_string()]);
-    }
-    args
-}
-
 /// A time between two looks at the queue that is not from 0.05 s to an hour.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error("{0}: give seconds from 0.05 to 3600")]
@@ -709,8 +695,6 @@ mod tests {
         };
         let e = unused_here(&exclusive, 1.0).unwrap_err();
         assert!(e.message.starts_with("{exclusive} "), "{}", e.message);
-        let args = cell_args(Some(Path::new("/t.so")), Some(2e9));
-        assert_eq!(args, ["--ompt-tool", "/t.so", "--clock-hz", "2000000000"]);
     }
     use diag::Advise;
 

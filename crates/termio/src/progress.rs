@@ -120,26 +120,13 @@ impl Counter {
     }
 }
 
-/// What one event of a long run tells its display ([`follow`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tick {
-    /// The number of items to do, once known (the plan): the bar starts over it.
-    pub total: Option<u64>,
-    /// A line for the output, printed above the bar.
-    pub line: Option<String>,
-    /// A note for standard error (`note: …`).
-    pub note: Option<String>,
-    /// The items this event finished.
-    pub done: u64,
-}
-
-/// Runs `run`, showing each event it reports as its [`Tick`] says: a bar named `what` over
+/// Runs `run`, showing each event it reports as its [`sweep::Tick`] says: a bar named `what` over
 /// the total ([`Counter`]), lines written to `out` above it, notes on standard error.
 /// Returns `run`'s result and the first error writing to `out` (the run goes on after it).
 pub fn follow<T>(
     what: &str,
     out: &mut dyn std::io::Write,
-    run: impl FnOnce(&mut dyn FnMut(Tick)) -> T,
+    run: impl FnOnce(&mut dyn FnMut(sweep::Tick)) -> T,
 ) -> (T, std::io::Result<()>) {
     let mut bar = Counter::default();
     let mut shown = Ok(());

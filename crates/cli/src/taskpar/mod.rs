@@ -14,7 +14,6 @@ use taskpar::stats::BURDEN_CYCLES;
 
 use crate::error::{flag_of, note, print, write_file, CliError, Result};
 use crate::timeline::{chart, TimelineArgs};
-use termio::progress::Tick;
 
 mod model;
 
@@ -272,16 +271,8 @@ fn record(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
     // scratch files; a second one ends vates at once.
     let backend = LocalBackend::new(termio::interrupt::flag());
     let (what, untraced) = (format!("recording {}", a.app), job.untraced);
-    let (result, shown) = termio::progress::follow(&what, out, |tick| {
-        campaign::run(&job, &backend, &mut |e| {
-            let (total, done, line) = (e.planned(), e.finished(), e.line(untraced));
-            tick(Tick {
-                total,
-                line,
-                done,
-                note: None,
-            })
-        })
+    let (result, shown) = termio::progress::follow(&what, out, |on| {
+        campaign::run(&job, &backend, &mut |e| on(e.tick(untraced)))
     });
     shown.map_err(CliError::Stdout)?;
     let s = result.map_err(|e| match request.stopped(e) {

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use diag::Advise;
 use taskpar::analysis::{Analysis, StatsFormat};
 use taskpar::campaign::ompt;
 use taskpar::campaign::{self, CampaignError, LocalBackend, Request, Runtime, RuntimeKind};
@@ -84,7 +83,7 @@ pub fn load_dag(path: &Path, clock_hz: Option<f64>) -> Result<Recording> {
     let rec =
         dag::load_with(path, &Limits::default(), dag_clock(clock_hz)).map_err(|e| match e {
             LoadError::Io { path, error } => CliError::read(&path, &error),
-            LoadError::Dag { path, error } => dag_error(&path, error),
+            e @ LoadError::Dag { .. } => CliError::keyed(&e),
             e => CliError::Report(e.into()),
         })?;
     note_dag_clock(&rec, clock_hz);
@@ -105,10 +104,10 @@ pub fn note_dag_clock(rec: &Recording, clock_hz: Option<f64>) {
 }
 
 /// The message of a DAG file `path` that cannot be read (the error's own hint).
-pub fn dag_error(path: &Path, e: DagError) -> CliError {
-    CliError::Diag(crate::error::Diag {
-        help: e.advice().map(|a| a.spelt(&flag_of)),
-        message: format!("`{}`: {e}", path.display()),
+pub fn dag_error(path: &Path, error: DagError) -> CliError {
+    CliError::keyed(&LoadError::Dag {
+        path: path.into(),
+        error,
     })
 }
 
@@ -149,9 +148,6 @@ fn draw(
     Ok(write_file(path, svg.as_bytes())?)
 }
 
-/// The largest `.stat` file read: five (P + 1)² matrices at 1024 workers, with room.
-const MAX_STAT: usize = 64 << 20;
-
 fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     a.timeline.check()?;
     if let Some(p) = &a.profile {
@@ -163,8 +159,12 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     // The .stat file first: a file that cannot be read stops before the DAG is read.
     let theirs = match &a.compare {
         Some(path) => {
-            let text =
-                crate::input::read_text(path, MAX_STAT, "a DAG Recorder stats file (`.stat`)", "")?;
+            let text = crate::input::read_text(
+                path,
+                taskpar::dr_stat::MAX_BYTES,
+                "a DAG Recorder stats file (`.stat`)",
+                "",
+            )?;
             let name = path.display().to_string();
             Some((
                 taskpar::dr_stat::parse(&name, &text).map_err(|e| CliError::Report(e.into()))?,

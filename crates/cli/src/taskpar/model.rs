@@ -8,18 +8,13 @@ use std::path::{Path, PathBuf};
 
 use taskpar::model::{
     self, fit_app, predict_grid, read_runs, report_apps, to_json, FrontError, NoWorkRule, Policy,
-    Selection, TrainingSet,
+    Selection, TrainingSet, MAX_CSV, MAX_MODEL,
 };
 
 use crate::error::{print, write_file, CliError, Result};
 use crate::input::Define;
 use crate::Format;
 use termio::files::Keep;
-
-/// The largest training or test CSV read.
-const MAX_CSV: usize = 1 << 28;
-/// The largest model file read (a model with 200 bootstrap replicates is about 300 kB).
-const MAX_MODEL: usize = 1 << 26;
 
 /// How the sub-models are trained (shared by `fit` and `report`).
 #[derive(clap::Args, Debug, Clone)]

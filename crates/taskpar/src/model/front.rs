@@ -15,6 +15,11 @@ use std::path::{Path, PathBuf};
 
 /// The most predictions one grid holds.
 pub const MAX_POINTS: usize = 100_000;
+/// The largest training or test CSV a front end reads.
+pub const MAX_CSV: usize = 1 << 28;
+/// The largest model file a front end reads (a model with 200 bootstrap replicates is
+/// about 300 kB).
+pub const MAX_MODEL: usize = 1 << 26;
 
 /// A transform of the size for every application, or for one.
 #[derive(Clone, Debug, PartialEq)]

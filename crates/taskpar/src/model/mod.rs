@@ -63,7 +63,8 @@ pub use fitted::{
 };
 pub use front::{
     check_plot, fit_app, grid_values, kept_file, model_path, predict_grid, read_model, report_apps,
-    AppsReport, BadTransform, FrontError, NoWorkRule, Policy, TransformRule, MAX_POINTS,
+    AppsReport, BadTransform, FrontError, NoWorkRule, Policy, TransformRule, MAX_CSV, MAX_MODEL,
+    MAX_POINTS,
 };
 pub use options::{AlphaRule, NoWorkForm, Selection, TrainOptions, Weighting, MAX_BOOTSTRAP};
 pub use plot::{measured_plot, prediction_plot};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use study::cell::CellError;
-use study::file::{Campaign, ProfileKind, RuntimeKind, SlurmOptions};
+use study::file::{Campaign, RuntimeKind, SlurmOptions};
 use study::folder::{Manifest, Study, StudyError};
 use study::local::Event;
 use study::plan::Task;
@@ -200,8 +200,7 @@ fn write_manifest(m: &Manifest, dir: &Path, format: Format, out: &mut dyn Write)
 fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
     let (c, study) = Study::load(&a.study).map_err(study_error)?;
     let cells = study::plan::cells(&c);
-    let probe = c.keep.profile != ProfileKind::None;
-    let task = study::plan::task(&cells, probe, a.index);
+    let task = study::plan::task(&cells, c.probes(), a.index);
     let cell = match task.map_err(|e| CliError::usage(format!("INDEX {}: {e}", a.index)))? {
         Task::Cell(cell) => cell,
         // The index after the last cell measures the machine (the Slurm backend's probe).

@@ -259,6 +259,11 @@ pub struct CompareOptions {
 }
 
 impl Campaign {
+    /// Whether the campaign measures the machine's profile into its study.
+    pub fn probes(&self) -> bool {
+        self.keep.profile != ProfileKind::None
+    }
+
     /// How long one run may take.
     pub fn timeout(&self) -> Duration {
         Duration::from_secs_f64(self.timeout_s)

@@ -238,7 +238,7 @@ impl Study {
         step: &mut dyn FnMut(usize, usize, &str),
     ) -> Result<Option<(PathBuf, String)>, StudyError> {
         let path = self.dir.join(MACHINE);
-        if c.keep.profile == file::ProfileKind::None || path.exists() {
+        if !c.probes() || path.exists() {
             return Ok(None);
         }
         let options = probe::Options::new(c.keep.profile == file::ProfileKind::Quick);

@@ -552,9 +552,7 @@ fn follow(
     let followed: Vec<usize> = jobs.iter().flat_map(|(_, i)| i.iter().copied()).collect();
     let probe_at = probe_index(c);
     let machine = study.dir.join(crate::folder::MACHINE);
-    let probe = c.keep.profile != crate::file::ProfileKind::None
-        && !machine.exists()
-        && !followed.contains(&probe_at);
+    let probe = c.probes() && !machine.exists() && !followed.contains(&probe_at);
     let todo: Vec<&Cell> = all
         .iter()
         .filter(|x| !study.done(x) && !followed.contains(&x.index))

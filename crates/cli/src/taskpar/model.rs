@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use taskpar::model::{
-    self, fit_app, predict_grid, read_runs, report_apps, to_json, FrontError, NoWorkRule, Policy,
-    Selection, TrainingSet, MAX_CSV, MAX_MODEL,
+    self, fit_app, predict_grid, read_runs, report_apps, to_json, NoWorkRule, Policy, Selection,
+    TrainingSet, MAX_CSV, MAX_MODEL,
 };
 
 use crate::error::{print, write_file, CliError, Result};
@@ -142,13 +142,6 @@ fn read_set(path: &Path) -> Result<TrainingSet> {
     Ok(read_runs(&path.display().to_string(), &text)?)
 }
 
-/// The front door's refusal as a message naming the flags; `train` and `test` are the
-/// CSV files (or the model file).
-fn front_error(train: &Path, test: &Path, e: FrontError) -> CliError {
-    let (train, test) = (train.display().to_string(), test.display().to_string());
-    e.keyed(&train, &test).into()
-}
-
 /// Runs `vates taskpar fit`.
 pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     let output = model::model_path(a.output.as_deref(), a.format == Format::Json);
@@ -157,7 +150,7 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     }
     let set = read_set(&a.train)?;
     let m = fit_app(&set, a.how.app.as_deref(), &a.how.policy()?)
-        .map_err(|e| front_error(&a.train, &a.train, e))?;
+        .map_err(|e| e.keyed(&a.train, &a.train))?;
     if let Some(o) = &output {
         write_file(o, to_json(&m).as_bytes())?;
     }
@@ -185,7 +178,7 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     let (train_set, test_set) = (read_set(&a.train)?, read_set(&a.test)?);
     let policy = a.how.policy()?;
     let r = report_apps(&train_set, &test_set, a.how.app.as_deref(), &policy)
-        .map_err(|e| front_error(&a.train, &a.test, e))?;
+        .map_err(|e| e.keyed(&a.train, &a.test))?;
     for text in r.notes().iter().filter(|_| a.how.app.is_none()) {
         crate::error::note(&format!("note: {text}"));
     }
@@ -212,7 +205,7 @@ pub fn predict(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
     if a.plot.is_some() {
         model::check_plot(ns.len(), ps.len())?;
     }
-    let preds = predict_grid(&m, &ns, &ps).map_err(|e| front_error(&a.model, &a.model, e))?;
+    let preds = predict_grid(&m, &ns, &ps).map_err(|e| e.keyed(&a.model, &a.model))?;
     let app = m.app.clone().unwrap_or_else(|| "the application".into());
     if let Some(path) = &a.plot {
         let plot = model::prediction_plot(&app, &preds, ps.len() > 1);

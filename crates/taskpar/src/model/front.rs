@@ -409,11 +409,12 @@ fn shortened(names: &[String]) -> String {
 }
 
 impl FrontError {
-    /// The error as a front end shows it for the training set named `train` (and the test
-    /// set named `test`), each input named by its key: `{app}`, `{bootstrap}`,
+    /// The error as a front end shows it for the training set in the file `train` (and the
+    /// test set in `test`), each input named by its key: `{app}`, `{bootstrap}`,
     /// `{transform}`, `{define}` (a point's binding), `{no-work}`, `{sizes}`, `{procs}`.
-    pub fn keyed(&self, train: &str, test: &str) -> Keyed {
-        let (train, test) = (literal(train), literal(test));
+    pub fn keyed(&self, train: &Path, test: &Path) -> Keyed {
+        let name = |p: &Path| literal(&p.display().to_string());
+        let (train, test) = (name(train), name(test));
         let points = "{define} n=... {define} p=...";
         let said = literal(&self.to_string());
         match self {

@@ -224,15 +224,9 @@ fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
 
 /// The recorder of a task-parallel runtime, found on this machine.
 fn recorder(c: &Campaign, a: &RecorderArgs) -> Result<Option<Runtime>> {
-    let (tool, hz, no_clock) = (
-        a.ompt_tool.as_deref(),
-        a.clock_hz.or(c.clock_hz),
-        RuntimeKind::NO_CLOCK,
-    );
-    let found = c.runtime.recorder();
-    found
-        .map(|k| crate::taskpar::recorder(k, tool, hz, no_clock))
-        .transpose()
+    let (tool, hz) = (a.ompt_tool.as_deref(), a.clock_hz.or(c.clock_hz));
+    let found = |k| crate::taskpar::recorder(k, tool, hz, RuntimeKind::NO_CLOCK);
+    c.runtime.recorder().map(found).transpose()
 }
 
 /// Measures the machine's probe profile into the study, unless the campaign asks for none
@@ -257,8 +251,8 @@ fn study_error(e: StudyError) -> CliError {
 /// `vates campaign run --backend slurm`: every unfinished cell as job arrays.
 fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     let (c, text) = read_campaign(&a.file)?;
-    let poll = |e: study::slurm::BadPoll| CliError::usage(format!("--poll {e}"));
-    study::slurm::poll(a.slurm.poll).map_err(poll)?;
+    let poll = study::slurm::poll(a.slurm.poll);
+    let poll = poll.map_err(|e| CliError::usage(format!("--poll {e}")))?;
     let options = c.slurm.checked_over(&a.slurm.given(), "--sbatch-option");
     let options = options.map_err(|e| CliError::usage(format!("--sbatch-option {e}")))?;
     let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
@@ -276,8 +270,7 @@ fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     }
     let vates = std::env::current_exe()
         .map_err(|e| CliError::msg(format!("cannot find this vates binary: {e}")))?;
-    let cfg =
-        study::slurm::SlurmConfig::new(vates, cell_args, options, a.slurm.poll).map_err(poll)?;
+    let cfg = study::slurm::SlurmConfig::new(vates, cell_args, options, poll);
     let cancel = termio::interrupt::flag();
     let what = format!("measuring {} on Slurm", c.name);
     let m = follow(&what, false, |on| {

@@ -93,23 +93,21 @@ pub fn poll(seconds: f64) -> Result<Duration, BadPoll> {
 
 impl SlurmConfig {
     /// The configuration of tasks running `vates` with `cell_args`, submitted with
-    /// `options` through Slurm's usual programs, the queue looked at every `poll_s` seconds.
-    ///
-    /// # Errors
-    /// [`BadPoll`].
+    /// `options` through Slurm's usual programs, the queue looked at every `poll` (as
+    /// [`poll()`] checks it).
     pub fn new(
         vates: PathBuf,
         cell_args: Vec<String>,
         options: SlurmOptions,
-        poll_s: f64,
-    ) -> Result<SlurmConfig, BadPoll> {
-        Ok(SlurmConfig {
+        poll: Duration,
+    ) -> SlurmConfig {
+        SlurmConfig {
             vates,
             cell_args,
             options,
-            poll: poll(poll_s)?,
+            poll,
             commands: Commands::default(),
-        })
+        }
     }
 }
 

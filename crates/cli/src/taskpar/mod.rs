@@ -9,6 +9,7 @@ use taskpar::analysis::{Analysis, StatsFormat};
 use taskpar::campaign::ompt;
 use taskpar::campaign::{self, CampaignError, LocalBackend, Request, Runtime, RuntimeKind};
 use taskpar::dag::{self, DagError, Limits, LoadError, Recording};
+use taskpar::dr_stat;
 use taskpar::stats::BURDEN_CYCLES;
 
 use crate::error::{flag_of, note, print, write_file, CliError, Result};
@@ -159,17 +160,11 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     // The .stat file first: a file that cannot be read stops before the DAG is read.
     let theirs = match &a.compare {
         Some(path) => {
-            let text = crate::input::read_text(
-                path,
-                taskpar::dr_stat::MAX_BYTES,
-                "a DAG Recorder stats file (`.stat`)",
-                "",
-            )?;
+            let what = "a DAG Recorder stats file (`.stat`)";
+            let text = crate::input::read_text(path, dr_stat::MAX_BYTES, what, "")?;
             let name = path.display().to_string();
-            Some((
-                taskpar::dr_stat::parse(&name, &text).map_err(|e| CliError::Report(e.into()))?,
-                name,
-            ))
+            let parsed = dr_stat::parse(&name, &text).map_err(|e| CliError::Report(e.into()))?;
+            Some((parsed, name))
         }
         None => None,
     };

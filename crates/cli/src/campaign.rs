@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use study::cell::CellError;
-use study::file::{Campaign, ProfileKind};
+use study::file::{Campaign, RuntimeKind, SlurmOptions};
 use study::folder::{Manifest, Study, StudyError};
 use study::local::Event;
 use study::plan::Task;
@@ -66,9 +66,6 @@ pub struct RecorderArgs {
     clock_hz: Option<f64>,
 }
 
-/// Seconds between two looks at the queue by default.
-const DEFAULT_POLL: f64 = 5.0;
-
 /// The job arrays' options (over the campaign file's `[slurm]`).
 #[derive(clap::Args, Debug)]
 pub struct SlurmArgs {
@@ -89,34 +86,19 @@ pub struct SlurmArgs {
     )]
     sbatch_options: Vec<String>,
     /// With --backend slurm: seconds between two looks at the queue.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_POLL)]
+    #[arg(long, value_name = "SECONDS", default_value_t = study::slurm::DEFAULT_POLL)]
     poll: f64,
 }
 
 impl SlurmArgs {
-    /// The first of these flags given, if any (they mean nothing to a local campaign).
-    pub(super) fn given(&self) -> Option<&'static str> {
-        [
-            (self.partition.is_some(), "--partition"),
-            (self.account.is_some(), "--account"),
-            (self.exclusive, "--exclusive"),
-            (!self.sbatch_options.is_empty(), "--sbatch-option"),
-            (self.poll != DEFAULT_POLL, "--poll"),
-        ]
-        .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag))
-    }
-
-    /// The options of the campaign file `c`'s `[slurm]` with these flags over them.
-    fn options(&self, c: &Campaign) -> Result<study::file::SlurmOptions> {
-        let over = study::file::SlurmOptions {
+    /// The job arrays' options these flags give.
+    fn given(&self) -> SlurmOptions {
+        SlurmOptions {
             partition: self.partition.clone(),
             account: self.account.clone(),
             exclusive: self.exclusive,
             options: self.sbatch_options.clone(),
-        };
-        let checked = c.slurm.checked_over(&over, "--sbatch-option");
-        checked.map_err(|e| CliError::usage(format!("--sbatch-option {e}")))
+        }
     }
 }
 
@@ -179,11 +161,7 @@ fn plan(a: PlanArgs, out: &mut dyn Write) -> Result<()> {
 
 /// `vates campaign run`: every cell here.
 fn run_local(a: RunArgs, out: &mut dyn Write) -> Result<()> {
-    if let Some(flag) = a.slurm.given() {
-        return Err(CliError::usage(format!(
-            "{flag} is an option of the Slurm backend: give --backend slurm too"
-        )));
-    }
+    study::slurm::unused_here(&a.slurm.given(), a.slurm.poll)?;
     let (c, text) = read_campaign(&a.file)?;
     let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
     let study = Study::open(&dir, &c, &text).map_err(study_error)?;
@@ -205,18 +183,8 @@ fn follow<E>(
     per_run: bool,
     run: impl FnOnce(&mut dyn FnMut(Event<'_>)) -> std::result::Result<Manifest, E>,
 ) -> std::result::Result<Manifest, E> {
-    let mut bar = termio::progress::Counter::default();
-    let result = run(&mut |e| {
-        if let Event::Planned { runs, .. } = e {
-            bar.start(runs, what);
-        }
-        if let Some(text) = e.note() {
-            crate::error::note(&format!("note: {text}"));
-        }
-        bar.add(e.runs_finished(per_run));
-    });
-    bar.finish();
-    result
+    let sink = &mut std::io::sink();
+    termio::progress::follow(what, sink, |on| run(&mut |e| on(e.tick(per_run)))).0
 }
 
 /// Prints what a campaign left in the study `dir`.
@@ -232,8 +200,7 @@ fn write_manifest(m: &Manifest, dir: &Path, format: Format, out: &mut dyn Write)
 fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
     let (c, study) = Study::load(&a.study).map_err(study_error)?;
     let cells = study::plan::cells(&c);
-    let probe = c.keep.profile != ProfileKind::None;
-    let task = study::plan::task(&cells, probe, a.index);
+    let task = study::plan::task(&cells, c.probes(), a.index);
     let cell = match task.map_err(|e| CliError::usage(format!("INDEX {}: {e}", a.index)))? {
         Task::Cell(cell) => cell,
         // The index after the last cell measures the machine (the Slurm backend's probe).
@@ -257,14 +224,9 @@ fn cell(a: CellArgs, out: &mut dyn Write) -> Result<()> {
 
 /// The recorder of a task-parallel runtime, found on this machine.
 fn recorder(c: &Campaign, a: &RecorderArgs) -> Result<Option<Runtime>> {
-    let no_clock = "runtime = \"dag-recorder\": this machine's CPU clock is unknown; give \
-                    clock_hz in the campaign file or --clock-hz";
-    let hz = a.clock_hz.or(c.clock_hz);
-    let found = c
-        .runtime
-        .recorder()
-        .map(|k| crate::taskpar::recorder(k, a.ompt_tool.as_deref(), hz, no_clock));
-    found.transpose()
+    let (tool, hz) = (a.ompt_tool.as_deref(), a.clock_hz.or(c.clock_hz));
+    let found = |k| crate::taskpar::recorder(k, tool, hz, RuntimeKind::NO_CLOCK);
+    c.runtime.recorder().map(found).transpose()
 }
 
 /// Measures the machine's probe profile into the study, unless the campaign asks for none
@@ -282,23 +244,17 @@ fn study_error(e: StudyError) -> CliError {
     match e {
         StudyError::Campaign(e) => CliError::Report(miette::Report::new(e)),
         StudyError::Cell(CellError::Rows(e)) => e.into(),
-        StudyError::Changed { .. } => CliError::with_help(
-            e.to_string(),
-            "give another study folder with -o, or remove this one to measure anew",
-        ),
-        e => CliError::Diag(crate::error::Diag {
-            help: e.help(),
-            message: e.to_string(),
-        }),
+        e => CliError::keyed(&e),
     }
 }
 
 /// `vates campaign run --backend slurm`: every unfinished cell as job arrays.
 fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     let (c, text) = read_campaign(&a.file)?;
-    let poll = |e: study::slurm::BadPoll| CliError::usage(format!("--poll {e}"));
-    study::slurm::poll(a.slurm.poll).map_err(poll)?;
-    let options = a.slurm.options(&c)?;
+    let poll = study::slurm::poll(a.slurm.poll);
+    let poll = poll.map_err(|e| CliError::usage(format!("--poll {e}")))?;
+    let options = c.slurm.checked_over(&a.slurm.given(), "--sbatch-option");
+    let options = options.map_err(|e| CliError::usage(format!("--sbatch-option {e}")))?;
     let dir = a.output.unwrap_or_else(|| study::folder::default_dir(&c));
     // The tasks run on other nodes: the study is named by its absolute path.
     std::fs::create_dir_all(&dir).map_err(|e| CliError::write(&dir, &e))?;
@@ -314,8 +270,7 @@ fn run_slurm(a: RunArgs, out: &mut dyn Write) -> Result<()> {
     }
     let vates = std::env::current_exe()
         .map_err(|e| CliError::msg(format!("cannot find this vates binary: {e}")))?;
-    let cfg =
-        study::slurm::SlurmConfig::new(vates, cell_args, options, a.slurm.poll).map_err(poll)?;
+    let cfg = study::slurm::SlurmConfig::new(vates, cell_args, options, poll);
     let cancel = termio::interrupt::flag();
     let what = format!("measuring {} on Slurm", c.name);
     let m = follow(&what, false, |on| {

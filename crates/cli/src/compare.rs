@@ -42,10 +42,7 @@ pub fn run(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
     let inputs =
         study::compare::open(&a.study, a.bootstrap as usize, a.seed).map_err(|e| match e {
             OpenError::Study(StudyError::Campaign(e)) => CliError::Report(miette::Report::new(e)),
-            e => CliError::Diag(crate::error::Diag {
-                help: e.help(),
-                message: e.to_string(),
-            }),
+            e => CliError::keyed(&e),
         })?;
     let spinner = termio::progress::Progress::new(None, "comparing the methods");
     let result = study::compare::compare(&inputs);

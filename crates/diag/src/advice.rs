@@ -118,6 +118,62 @@ pub fn literal(text: &str) -> String {
     text.replace('{', "{{").replace('}', "}}")
 }
 
+/// An error worded once for every front end: its message and advice name the inputs by key
+/// (`{app}`), the user's own text in them written with [`literal`]; a front end spells the
+/// keys ([`Advise::message`], [`Advice::spelt`]).
+///
+/// ```
+/// use diag::Advise;
+/// let e = diag::Keyed::usage(format!("{{app}} {}: no runs", diag::literal("a{b}")));
+/// assert_eq!(e.message(&|k| Some(format!("--{k}"))), "--app a{b}: no runs");
+/// assert!(e.advice().unwrap().usage);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keyed {
+    /// The message, its inputs named by key.
+    pub message: String,
+    /// What to do (an empty fix: the message says it).
+    pub advice: Advice,
+}
+
+impl Keyed {
+    /// A usage error whose message says it all.
+    pub fn usage(message: impl Into<String>) -> Keyed {
+        Keyed {
+            message: message.into(),
+            advice: Advice::usage(""),
+        }
+    }
+
+    /// An error in the data or the run, with what to do (empty: nothing more to say).
+    pub fn fix(message: impl Into<String>, fix: impl Into<String>) -> Keyed {
+        Keyed {
+            message: message.into(),
+            advice: Advice::fix(fix),
+        }
+    }
+}
+
+impl std::fmt::Display for Keyed {
+    /// The message with its keys bare (`app`), as [`spell_keys`] leaves keys it cannot spell.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&spell_keys(&self.message, &|_| None))
+    }
+}
+
+impl std::error::Error for Keyed {}
+
+impl Advise for Keyed {
+    fn advice(&self) -> Option<Advice> {
+        Some(self.advice.clone())
+    }
+
+    /// The message with its input keys spelt.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        spell_keys(&self.message, spell)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ mod location;
 mod snippet;
 mod suggest;
 
-pub use advice::{give_each, literal, spell_keys, Advice, Advise};
+pub use advice::{give_each, literal, spell_keys, Advice, Advise, Keyed};
 pub use choice::Choice;
 pub use located::{ErrorKind, Located};
 pub use location::{floor_char_boundary, line_col, offset_of};

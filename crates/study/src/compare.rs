@@ -776,18 +776,14 @@ pub enum OpenError {
     Inputs(#[from] InputError),
 }
 
-impl OpenError {
+impl diag::Advise for OpenError {
     /// What to do (none for a campaign file's located error).
-    pub fn help(&self) -> Option<String> {
-        match self {
-            OpenError::Study(crate::folder::StudyError::Campaign(_)) => None,
-            OpenError::Study(_) => {
-                Some("give a study folder: `vates campaign run` makes one".into())
-            }
-            OpenError::Inputs(_) => {
-                Some("check the study's files (docs/cli.md, vates compare)".into())
-            }
-        }
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::fix(match self {
+            OpenError::Study(crate::folder::StudyError::Campaign(_)) => return None,
+            OpenError::Study(_) => "give a study folder: `vates campaign run` makes one",
+            OpenError::Inputs(_) => "check the study's files (docs/cli.md, vates compare)",
+        }))
     }
 }
 

@@ -94,6 +94,10 @@ impl RuntimeKind {
             .map_or("plain", |(n, _)| n)
     }
 
+    /// Why a `dag-recorder` campaign has no recorder here (its inputs by key).
+    pub const NO_CLOCK: &'static str = "runtime = \"dag-recorder\": this machine's CPU clock is \
+                                        unknown; give clock_hz in the campaign file or {clock-hz}";
+
     /// The task-parallel runtime whose runs are recorded as DAGs, if it is one.
     pub fn recorder(self) -> Option<taskpar::campaign::RuntimeKind> {
         use taskpar::campaign::RuntimeKind as K;
@@ -255,6 +259,11 @@ pub struct CompareOptions {
 }
 
 impl Campaign {
+    /// Whether the campaign measures the machine's profile into its study.
+    pub fn probes(&self) -> bool {
+        self.keep.profile != ProfileKind::None
+    }
+
     /// How long one run may take.
     pub fn timeout(&self) -> Duration {
         Duration::from_secs_f64(self.timeout_s)

@@ -114,6 +114,19 @@ impl StudyError {
     }
 }
 
+impl diag::Advise for StudyError {
+    /// [`StudyError::help`] (the user's text in it kept as typed), and for
+    /// [`StudyError::Changed`] another folder given with `{o}`.
+    fn advice(&self) -> Option<diag::Advice> {
+        match self {
+            StudyError::Changed { .. } => Some(diag::Advice::fix(
+                "give another study folder with {o}, or remove this one to measure anew",
+            )),
+            e => e.help().map(|h| diag::Advice::fix(diag::literal(&h))),
+        }
+    }
+}
+
 /// A study folder.
 #[derive(Clone, Debug)]
 pub struct Study {
@@ -225,7 +238,7 @@ impl Study {
         step: &mut dyn FnMut(usize, usize, &str),
     ) -> Result<Option<(PathBuf, String)>, StudyError> {
         let path = self.dir.join(MACHINE);
-        if c.keep.profile == file::ProfileKind::None || path.exists() {
+        if !c.probes() || path.exists() {
             return Ok(None);
         }
         let options = probe::Options::new(c.keep.profile == file::ProfileKind::Quick);
@@ -431,5 +444,15 @@ mod tests {
             .ends_with("the finished cells are in `s` (run again to resume)"));
         let e = StudyError::Cell(CellError::Cancelled);
         assert_eq!(e.help(), None);
+        let e = StudyError::BadCell {
+            path: PathBuf::from("s/{n}/times.csv"),
+            line: 2,
+            text: "x".into(),
+            what: "a row".into(),
+        };
+        let fix = diag::Advise::advice(&e)
+            .unwrap()
+            .spelt(&|_| Some("-n".into()));
+        assert!(fix.contains("`s/{n}`"), "{fix}");
     }
 }

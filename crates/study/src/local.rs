@@ -34,6 +34,20 @@ pub enum Event<'a> {
 }
 
 impl Event<'_> {
+    /// What this event tells a progress display over the runs: the plan's runs, the runs
+    /// finished ([`Event::runs_finished`] with `per_run`), the note ([`Event::note`]).
+    pub fn tick(&self, per_run: bool) -> sweep::Tick {
+        sweep::Tick {
+            total: match self {
+                Event::Planned { runs, .. } => Some(*runs),
+                _ => None,
+            },
+            line: None,
+            note: self.note(),
+            done: self.runs_finished(per_run),
+        }
+    }
+
     /// The runs this event finished, for a display that counts runs: one for each
     /// [`Event::Run`]; a cell's runs for [`Event::Cell`] when they are not told one by one
     /// (`per_run` false: a Slurm campaign's cells run elsewhere).

@@ -48,6 +48,33 @@ pub struct SlurmConfig {
     pub commands: Commands,
 }
 
+/// Seconds between two looks at the queue by default.
+pub const DEFAULT_POLL: f64 = 5.0;
+
+/// Checks that a campaign that runs here was given no option of the Slurm backend: the
+/// job arrays' options `given` and the seconds `poll_s` between two looks at the queue.
+///
+/// # Errors
+/// A usage error naming the first option given by its key (`{partition}`, `{account}`,
+/// `{exclusive}`, `{sbatch-option}`, `{poll}`).
+pub fn unused_here(given: &SlurmOptions, poll_s: f64) -> Result<(), diag::Keyed> {
+    let first = [
+        (given.partition.is_some(), "partition"),
+        (given.account.is_some(), "account"),
+        (given.exclusive, "exclusive"),
+        (!given.options.is_empty(), "sbatch-option"),
+        (poll_s != DEFAULT_POLL, "poll"),
+    ]
+    .into_iter()
+    .find_map(|(given, key)| given.then_some(key));
+    match first {
+        None => Ok(()),
+        Some(key) => Err(diag::Keyed::usage(format!(
+            "{{{key}}} is an option of the Slurm backend: give {{backend}} slurm too"
+        ))),
+    }
+}
+
 /// A time between two looks at the queue that is not from 0.05 s to an hour.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error("{0}: give seconds from 0.05 to 3600")]
@@ -66,23 +93,21 @@ pub fn poll(seconds: f64) -> Result<Duration, BadPoll> {
 
 impl SlurmConfig {
     /// The configuration of tasks running `vates` with `cell_args`, submitted with
-    /// `options` through Slurm's usual programs, the queue looked at every `poll_s` seconds.
-    ///
-    /// # Errors
-    /// [`BadPoll`].
+    /// `options` through Slurm's usual programs, the queue looked at every `poll` (as
+    /// [`poll()`] checks it).
     pub fn new(
         vates: PathBuf,
         cell_args: Vec<String>,
         options: SlurmOptions,
-        poll_s: f64,
-    ) -> Result<SlurmConfig, BadPoll> {
-        Ok(SlurmConfig {
+        poll: Duration,
+    ) -> SlurmConfig {
+        SlurmConfig {
             vates,
             cell_args,
             options,
-            poll: poll(poll_s)?,
+            poll,
             commands: Commands::default(),
-        })
+        }
     }
 }
 
@@ -155,7 +180,7 @@ impl diag::Advise for SlurmError {
     /// `{sbatch-option}` name the options), about failed cells, or the study's help.
     fn advice(&self) -> Option<diag::Advice> {
         Some(diag::Advice::fix(match self {
-            SlurmError::Study(e) => return e.help().map(diag::Advice::fix),
+            SlurmError::Study(e) => return diag::Advise::advice(e),
             SlurmError::NotInstalled { .. } => {
                 "run on a host with Slurm's commands (Debian: apt install slurm-client), or \
                  give {backend} local"
@@ -525,9 +550,7 @@ fn follow(
     let followed: Vec<usize> = jobs.iter().flat_map(|(_, i)| i.iter().copied()).collect();
     let probe_at = probe_index(c);
     let machine = study.dir.join(crate::folder::MACHINE);
-    let probe = c.keep.profile != crate::file::ProfileKind::None
-        && !machine.exists()
-        && !followed.contains(&probe_at);
+    let probe = c.probes() && !machine.exists() && !followed.contains(&probe_at);
     let todo: Vec<&Cell> = all
         .iter()
         .filter(|x| !study.done(x) && !followed.contains(&x.index))
@@ -651,6 +674,24 @@ impl From<CellError> for SlurmError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slurm_options_are_refused_here() {
+        let none = SlurmOptions::default();
+        assert!(unused_here(&none, DEFAULT_POLL).is_ok());
+        let e = unused_here(&none, 1.0).unwrap_err();
+        assert!(
+            e.message.starts_with("{poll} is an option"),
+            "{}",
+            e.message
+        );
+        let exclusive = SlurmOptions {
+            exclusive: true,
+            ..SlurmOptions::default()
+        };
+        let e = unused_here(&exclusive, 1.0).unwrap_err();
+        assert!(e.message.starts_with("{exclusive} "), "{}", e.message);
+    }
     use diag::Advise;
 
     #[test]

@@ -62,3 +62,17 @@ impl Meter {
         self.phase.store(1, Ordering::Relaxed);
     }
 }
+
+/// What one event of a long run made of steps (a campaign's runs) tells a progress display:
+/// the engine names its events' meaning, the display (`termio::progress::follow`) draws it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tick {
+    /// The number of items to do, once known (the plan): a bar starts over it.
+    pub total: Option<u64>,
+    /// A line for the output, printed above the bar.
+    pub line: Option<String>,
+    /// A note for the user beside the output.
+    pub note: Option<String>,
+    /// The items this event finished.
+    pub done: u64,
+}

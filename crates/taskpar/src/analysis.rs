@@ -93,19 +93,39 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// DAG Recorder's stats file `theirs` (named `stat_name`) beside these statistics (of
-    /// the DAG named `dag_name`), as JSON or else as text.
-    pub fn compared(
+    /// The report in `format`, or with `theirs` (DAG Recorder's stats file and its name)
+    /// the file beside these statistics (of the DAG named `dag_name`), as JSON or else as
+    /// text ([`StatsFormat::comparable`]).
+    pub fn document(
         &self,
-        theirs: &StatFile,
-        json: bool,
-        stat_name: &str,
+        format: StatsFormat,
+        theirs: Option<(&StatFile, &str)>,
         dag_name: &str,
     ) -> String {
+        let Some((theirs, stat_name)) = theirs else {
+            return self.text(format);
+        };
         let c = crate::dr_stat::compare(theirs, &self.stats);
-        match json {
-            true => pretty(&report::comparison_json(&c)),
-            false => report::comparison_text(&c, stat_name, dag_name),
+        match format {
+            StatsFormat::Json => pretty(&report::comparison_json(&c)),
+            _ => report::comparison_text(&c, stat_name, dag_name),
+        }
+    }
+}
+
+impl StatsFormat {
+    /// Checks that a report in this format can set DAG Recorder's stats file (`{compare}`)
+    /// beside the statistics: text or JSON, not the stats file itself.
+    ///
+    /// # Errors
+    /// [`diag::Keyed`], a usage error: the stats file format.
+    pub fn comparable(self) -> Result<(), diag::Keyed> {
+        match self {
+            StatsFormat::Stat => Err(diag::Keyed::usage(
+                "{compare} prints a comparison (text or JSON): give {format} text or json, or \
+                 leave out {compare} to print the stats file",
+            )),
+            _ => Ok(()),
         }
     }
 }
@@ -143,5 +163,9 @@ mod tests {
         assert!(a.text(StatsFormat::Text).contains("work"));
         assert_eq!(a.text(StatsFormat::Stat), a.stats.stat_text());
         assert!(!a.stats.profile.is_empty());
+        let text = a.text(StatsFormat::Text);
+        assert_eq!(a.document(StatsFormat::Text, None, "d"), text);
+        assert!(StatsFormat::Stat.comparable().unwrap_err().advice.usage);
+        assert!(StatsFormat::Json.comparable().is_ok());
     }
 }

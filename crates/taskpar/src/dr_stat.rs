@@ -21,6 +21,10 @@ use diag::Location;
 use crate::dag::Limits;
 use crate::stats::Stats;
 
+/// The largest `.stat` file a front end reads: five (P + 1)² matrices at 1024 workers, with
+/// room.
+pub const MAX_BYTES: usize = 64 << 20;
+
 /// How a field's value is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

@@ -8,10 +8,7 @@ pub mod dr_stat;
 pub mod experiment;
 pub mod lists;
 pub mod model;
-pub mod refusal;
 pub mod replay;
 pub mod report;
 pub mod stats;
 pub mod timeline;
-
-pub use refusal::Refusal;

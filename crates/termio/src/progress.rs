@@ -120,6 +120,35 @@ impl Counter {
     }
 }
 
+/// Runs `run`, showing each event it reports as its [`sweep::Tick`] says: a bar named `what` over
+/// the total ([`Counter`]), lines written to `out` above it, notes on standard error.
+/// Returns `run`'s result and the first error writing to `out` (the run goes on after it).
+pub fn follow<T>(
+    what: &str,
+    out: &mut dyn std::io::Write,
+    run: impl FnOnce(&mut dyn FnMut(sweep::Tick)) -> T,
+) -> (T, std::io::Result<()>) {
+    let mut bar = Counter::default();
+    let mut shown = Ok(());
+    let result = run(&mut |tick| {
+        if let Some(total) = tick.total {
+            bar.start(total, what);
+        }
+        if let Some(line) = tick.line {
+            let r = bar.println(out, &line);
+            if shown.is_ok() {
+                shown = r;
+            }
+        }
+        if let Some(text) = tick.note {
+            crate::error::note(&format!("note: {text}"));
+        }
+        bar.add(tick.done);
+    });
+    bar.finish();
+    (result, shown)
+}
+
 /// What a progress display calls a run's phases and what its meter counts.
 #[derive(Clone, Copy, Debug)]
 pub struct Units {

@@ -5,11 +5,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use diag::Advise;
 use taskpar::analysis::{Analysis, StatsFormat};
 use taskpar::campaign::ompt;
 use taskpar::campaign::{self, CampaignError, LocalBackend, Request, Runtime, RuntimeKind};
 use taskpar::dag::{self, DagError, Limits, LoadError, Recording};
+use taskpar::dr_stat;
 use taskpar::stats::BURDEN_CYCLES;
 
 use crate::error::{flag_of, note, print, write_file, CliError, Result};
@@ -84,7 +84,7 @@ pub fn load_dag(path: &Path, clock_hz: Option<f64>) -> Result<Recording> {
     let rec =
         dag::load_with(path, &Limits::default(), dag_clock(clock_hz)).map_err(|e| match e {
             LoadError::Io { path, error } => CliError::read(&path, &error),
-            LoadError::Dag { path, error } => dag_error(&path, error),
+            e @ LoadError::Dag { .. } => CliError::keyed(&e),
             e => CliError::Report(e.into()),
         })?;
     note_dag_clock(&rec, clock_hz);
@@ -105,56 +105,34 @@ pub fn note_dag_clock(rec: &Recording, clock_hz: Option<f64>) {
 }
 
 /// The message of a DAG file `path` that cannot be read (the error's own hint).
-pub fn dag_error(path: &Path, e: DagError) -> CliError {
-    CliError::Diag(crate::error::Diag {
-        help: e.advice().map(|a| a.spelt(&flag_of)),
-        message: format!("`{}`: {e}", path.display()),
+pub fn dag_error(path: &Path, error: DagError) -> CliError {
+    CliError::keyed(&LoadError::Dag {
+        path: path.into(),
+        error,
     })
 }
 
-/// The runtime of `kind` on this machine: for OpenMP the OMPT tool `tool`, else the one
-/// built in the cache with `$CC` (else `clang`), built now if missing (with a note saying
-/// where); for DAG Recorder the clock rate `hz`, else [`dag_clock`]'s, whose lack
-/// `no_clock` says.
+/// The runtime of `kind` on this machine ([`ompt::recorder`]): the OMPT tool `tool`, else
+/// the one built in the cache with `$CC` (with a note saying where); for DAG Recorder the
+/// clock rate `hz`, else [`dag_clock`]'s, whose lack `no_clock` (keyed) says.
 pub fn recorder(
     kind: RuntimeKind,
     tool: Option<&Path>,
     hz: Option<f64>,
     no_clock: &str,
 ) -> Result<Runtime> {
-    Ok(match (kind, tool) {
-        (RuntimeKind::Rayon, _) => Runtime::Rayon,
-        (RuntimeKind::OpenMp, Some(path)) => Runtime::OpenMp {
-            tool: ompt::given_tool(path, &flag_of)?,
-        },
-        (RuntimeKind::OpenMp, None) => {
-            let dir =
-                termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
-            let cc = std::env::var("CC").unwrap_or_default();
-            let (tool, built) = ompt::cached_tool(&cc, &dir, &flag_of)?;
-            if let Some(text) = built {
-                note(&format!("note: {text}"));
-            }
-            Runtime::OpenMp { tool }
-        }
-        (RuntimeKind::DagRecorder, _) => Runtime::DagRecorder {
-            clock_hz: dag_clock(hz).ok_or_else(|| CliError::usage(no_clock))?,
-        },
-    })
+    let setting = || -> Result<_> {
+        let dir = termio::files::cache_dir("set one, or give a built tool with --ompt-tool PATH")?;
+        Ok((std::env::var("CC").unwrap_or_default(), dir))
+    };
+    let (runtime, built) = ompt::recorder(kind, tool, dag_clock(hz), no_clock, setting)?;
+    if let Some(text) = built {
+        note(&format!("note: {text}"));
+    }
+    Ok(runtime)
 }
 
-impl From<taskpar::Refusal> for CliError {
-    /// A library's refusal, its inputs spelt as flags.
-    fn from(r: taskpar::Refusal) -> Self {
-        match r.usage {
-            true => CliError::usage(r.message),
-            false => CliError::Diag(crate::error::Diag {
-                message: r.message,
-                help: r.help,
-            }),
-        }
-    }
-}
+crate::keyed_from!(diag::Keyed);
 
 /// A document that JSON cannot encode, as every command's.
 pub fn json_error(e: serde_json::Error) -> CliError {
@@ -171,30 +149,22 @@ fn draw(
     Ok(write_file(path, svg.as_bytes())?)
 }
 
-/// The largest `.stat` file read: five (P + 1)² matrices at 1024 workers, with room.
-const MAX_STAT: usize = 64 << 20;
-
 fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     a.timeline.check()?;
     if let Some(p) = &a.profile {
         crate::error::check_output(p)?;
     }
-    if a.compare.is_some() && a.format == StatsFormat::Stat {
-        return Err(CliError::usage(
-            "--compare prints a comparison (text or JSON): give --format text or json, or \
-             leave out --compare to print the stats file",
-        ));
+    if a.compare.is_some() {
+        a.format.comparable()?;
     }
     // The .stat file first: a file that cannot be read stops before the DAG is read.
     let theirs = match &a.compare {
         Some(path) => {
-            let text =
-                crate::input::read_text(path, MAX_STAT, "a DAG Recorder stats file (`.stat`)", "")?;
+            let what = "a DAG Recorder stats file (`.stat`)";
+            let text = crate::input::read_text(path, dr_stat::MAX_BYTES, what, "")?;
             let name = path.display().to_string();
-            Some((
-                taskpar::dr_stat::parse(&name, &text).map_err(|e| CliError::Report(e.into()))?,
-                name,
-            ))
+            let parsed = dr_stat::parse(&name, &text).map_err(|e| CliError::Report(e.into()))?;
+            Some((parsed, name))
         }
         None => None,
     };
@@ -207,16 +177,11 @@ fn stats(a: StatsArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(p) = &a.profile {
         draw(an.profile_plot().render_svg(900, 420), p, "the profile")?;
     }
-    let text = match &theirs {
-        Some((t, name)) => an.compared(
-            t,
-            a.format == StatsFormat::Json,
-            name,
-            &a.dag.display().to_string(),
-        ),
-        None => an.text(a.format),
-    };
-    print(out, &text)
+    let theirs = theirs.as_ref().map(|(t, name)| (t, name.as_str()));
+    print(
+        out,
+        &an.document(a.format, theirs, &a.dag.display().to_string()),
+    )
 }
 
 /// Options of `vates taskpar record`.
@@ -290,42 +255,23 @@ fn record(a: RecordArgs, out: &mut dyn Write) -> Result<()> {
         tool_given: a.ompt_tool.is_some(),
         clock_given: a.clock_hz.is_some(),
     };
-    let mut job = request.job(&flag_of)?;
+    let mut job = request.job()?;
     // The runtime is found once the job checks (building the OMPT tool can take a second).
-    job.runtime = recorder(
-        a.runtime,
-        a.ompt_tool.as_deref(),
-        a.clock_hz,
-        "--runtime dag-recorder: DAG Recorder's files do not say how fast their clock ran, and \
-         this machine's CPU clock is unknown (/proc/cpuinfo); give --clock-hz, the time-stamp \
-         counter's rate",
-    )?;
-    for text in request.notes(&job.runtime, &flag_of) {
-        note(&format!("note: {text}"));
+    let (tool, no_clock) = (a.ompt_tool.as_deref(), Request::NO_CLOCK);
+    job.runtime = recorder(a.runtime, tool, a.clock_hz, no_clock)?;
+    for text in request.notes(&job.runtime) {
+        note(&format!("note: {}", crate::error::spell(&text)));
     }
     // Ctrl-C or SIGTERM stops the program running (its whole process group) and removes the
     // scratch files; a second one ends vates at once.
     let backend = LocalBackend::new(termio::interrupt::flag());
-    let mut bar = termio::progress::Counter::default();
-    let mut shown: std::io::Result<()> = Ok(());
-    let result = campaign::run(&job, &backend, &mut |event| {
-        if let campaign::Event::Planned { todo, .. } = event {
-            bar.start(todo as u64, &format!("recording {}", a.app));
-        }
-        if let Some(line) = event.line(job.untraced) {
-            let r = bar.println(out, &line);
-            if shown.is_ok() {
-                shown = r;
-            }
-        }
-        if let campaign::Event::Row { .. } = event {
-            bar.add(1);
-        }
+    let (what, untraced) = (format!("recording {}", a.app), job.untraced);
+    let (result, shown) = termio::progress::follow(&what, out, |on| {
+        campaign::run(&job, &backend, &mut |e| on(e.tick(untraced)))
     });
-    bar.finish();
     shown.map_err(CliError::Stdout)?;
-    let s = result.map_err(|e| match request.stopped(e, &flag_of) {
-        Ok(refusal) => refusal.into(),
+    let s = result.map_err(|e| match request.stopped(e) {
+        Ok(keyed) => keyed.into(),
         Err(CampaignError::Start(e)) => CliError::with_help(
             e.to_string(),
             "give the program's path after `--` (e.g. -- ./target/release/bots fib {n})",

@@ -1,25 +1,20 @@
 //! `vates taskpar fit|predict|report`: flags → the model's front door
 //! ([`taskpar::model::fit_app`], [`taskpar::model::predict_grid`],
 //! [`taskpar::model::report_apps`]) → output; its refusals become messages that name the
-//! flags ([`taskpar::model::FrontError::refusal`]).
+//! flags ([`taskpar::model::FrontError::keyed`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use taskpar::model::{
-    self, fit_app, predict_grid, read_runs, report_apps, to_json, FrontError, NoWorkRule, Policy,
-    Selection, TrainingSet,
+    self, fit_app, predict_grid, read_runs, report_apps, to_json, NoWorkRule, Policy, Selection,
+    TrainingSet, MAX_CSV, MAX_MODEL,
 };
 
-use crate::error::{flag_of, print, write_file, CliError, Result};
+use crate::error::{print, write_file, CliError, Result};
 use crate::input::Define;
 use crate::Format;
 use termio::files::Keep;
-
-/// The largest training or test CSV read.
-const MAX_CSV: usize = 1 << 28;
-/// The largest model file read (a model with 200 bootstrap replicates is about 300 kB).
-const MAX_MODEL: usize = 1 << 26;
 
 /// How the sub-models are trained (shared by `fit` and `report`).
 #[derive(clap::Args, Debug, Clone)]
@@ -147,26 +142,15 @@ fn read_set(path: &Path) -> Result<TrainingSet> {
     Ok(read_runs(&path.display().to_string(), &text)?)
 }
 
-/// The front door's refusal as a message naming the flags; `train` and `test` are the
-/// CSV files (or the model file).
-fn front_error(train: &Path, test: &Path, e: FrontError) -> CliError {
-    let (train, test) = (train.display().to_string(), test.display().to_string());
-    e.refusal(&train, &test, &flag_of).into()
-}
-
 /// Runs `vates taskpar fit`.
 pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
-    let output = match (&a.output, a.format) {
-        (Some(p), _) => Some(p.clone()),
-        (None, Format::Text) => Some(PathBuf::from("model.json")),
-        (None, Format::Json) => None,
-    };
+    let output = model::model_path(a.output.as_deref(), a.format == Format::Json);
     if let Some(o) = &output {
         check_model_output(o, &a.train)?;
     }
     let set = read_set(&a.train)?;
     let m = fit_app(&set, a.how.app.as_deref(), &a.how.policy()?)
-        .map_err(|e| front_error(&a.train, &a.train, e))?;
+        .map_err(|e| e.keyed(&a.train, &a.train))?;
     if let Some(o) = &output {
         write_file(o, to_json(&m).as_bytes())?;
     }
@@ -180,20 +164,10 @@ pub fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
 /// Checks that the model file can go to `path`: not the training CSV `train`, and, if the
 /// file exists, a model file (anything else is kept).
 fn check_model_output(path: &Path, train: &Path) -> Result<()> {
-    match termio::files::replaceable(path, train, MAX_MODEL, model::is_model_file)? {
-        None => Ok(()),
-        Some(Keep::IsInput) => Err(CliError::usage(format!(
-            "-o `{}` is the training CSV; give the model file another path with -o",
-            path.display()
-        ))),
-        Some(Keep::Foreign) => Err(CliError::with_help(
-            format!(
-                "`{}` exists and is not a taskpar model file; it is left as it is",
-                path.display()
-            ),
-            "give the model file another path with -o (or remove that file)",
-        )),
-    }
+    let kept = termio::files::replaceable(path, train, MAX_MODEL, model::is_model_file)?;
+    kept.map_or(Ok(()), |k| {
+        Err(model::kept_file(path, k == Keep::IsInput).into())
+    })
 }
 
 /// Runs `vates taskpar report`.
@@ -204,7 +178,7 @@ pub fn report(a: ReportArgs, out: &mut dyn Write) -> Result<()> {
     let (train_set, test_set) = (read_set(&a.train)?, read_set(&a.test)?);
     let policy = a.how.policy()?;
     let r = report_apps(&train_set, &test_set, a.how.app.as_deref(), &policy)
-        .map_err(|e| front_error(&a.train, &a.test, e))?;
+        .map_err(|e| e.keyed(&a.train, &a.test))?;
     for text in r.notes().iter().filter(|_| a.how.app.is_none()) {
         crate::error::note(&format!("note: {text}"));
     }
@@ -225,26 +199,13 @@ pub fn predict(a: PredictArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::check_output(p)?;
     }
     let bindings: Vec<&str> = a.define.iter().map(|d| d.text.as_str()).collect();
-    let spell = |k: &str| match k {
-        "n" | "p" => Some(format!("-{k}")),
-        k => flag_of(k),
-    };
-    let (ns, ps) = model::grid_values(a.n.as_deref(), a.p.as_deref(), &bindings, &spell)?;
+    let (ns, ps) = model::grid_values(a.n.as_deref(), a.p.as_deref(), &bindings)?;
     let text = crate::input::read_text(&a.model, MAX_MODEL, "a model file (JSON)", "")?;
-    let m = model::from_json(&text).map_err(|e| {
-        CliError::with_help(
-            format!("`{}`: {e}", a.model.display()),
-            "give a model file written by `vates taskpar fit` of this version (fit it again \
-             from the training CSV)",
-        )
-    })?;
-    if a.plot.is_some() && ns.len() > 1 && ps.len() > 1 {
-        return Err(CliError::usage(
-            "--plot draws over the workers at one size or over the sizes at one worker count: \
-             give one value to -D n or to -D p",
-        ));
+    let m = model::read_model(&a.model.display().to_string(), &text)?;
+    if a.plot.is_some() {
+        model::check_plot(ns.len(), ps.len())?;
     }
-    let preds = predict_grid(&m, &ns, &ps).map_err(|e| front_error(&a.model, &a.model, e))?;
+    let preds = predict_grid(&m, &ns, &ps).map_err(|e| e.keyed(&a.model, &a.model))?;
     let app = m.app.clone().unwrap_or_else(|| "the application".into());
     if let Some(path) = &a.plot {
         let plot = model::prediction_plot(&app, &preds, ps.len() > 1);

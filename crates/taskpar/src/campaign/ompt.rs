@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::refusal::{spelt, Spell};
-use crate::Refusal;
+use super::{Runtime, RuntimeKind};
+use diag::{literal, Keyed};
 
 /// The tool's source (`crates/bots/openmp/ompt/vates_ompt.c`), as this build embeds it.
 pub const SOURCE: &str = include_str!("../../../bots/openmp/ompt/vates_ompt.c");
@@ -45,54 +45,45 @@ pub fn compiler(cc: &str) -> (String, Vec<String>) {
 }
 
 /// The built tool at `path` as the runtime is to load it: made absolute (so that the runtime
-/// opens that file); `spell` names the option that gives it (`{ompt-tool}`).
+/// opens that file); `{ompt-tool}` names the option that gives it.
 ///
 /// # Errors
-/// [`Refusal`]: a path that does not exist or is not a file.
-pub fn given_tool(path: &Path, spell: Spell<'_>) -> Result<PathBuf, Refusal> {
-    let option = spelt(spell, "ompt-tool");
+/// [`Keyed`]: a path that does not exist or is not a file.
+pub fn given_tool(path: &Path) -> Result<PathBuf, Keyed> {
+    let shown = literal(&path.display().to_string());
     let lib = std::fs::canonicalize(path).map_err(|e| {
-        Refusal::fix(
-            format!("{option} `{}`: {e}", path.display()),
-            format!(
-                "give the path of the built tool (libvates_ompt.so), or leave {option} out to \
-                 have vates build it"
-            ),
+        Keyed::fix(
+            format!("{{ompt-tool}} `{shown}`: {}", literal(&e.to_string())),
+            "give the path of the built tool (libvates_ompt.so), or leave {ompt-tool} out to \
+             have vates build it",
         )
     })?;
     match lib.is_file() {
         true => Ok(lib),
-        false => Err(Refusal::usage(format!(
-            "{option} `{}` is not a file: give the built tool (libvates_ompt.so)",
-            path.display()
+        false => Err(Keyed::usage(format!(
+            "{{ompt-tool}} `{shown}` is not a file: give the built tool (libvates_ompt.so)"
         ))),
     }
 }
 
 /// The tool built from [`SOURCE`] with the compiler a `CC`-style setting `cc` names
 /// ([`compiler`]) in the cache `dir`, built now if missing, and then a note saying where;
-/// `spell` names the options (`{ompt-tool}`, `{runtime}`).
+/// `{ompt-tool}` and `{runtime}` name the options.
 ///
 /// # Errors
-/// [`Refusal`]: the tool cannot be built, with what to install.
-pub fn cached_tool(
-    cc: &str,
-    dir: &Path,
-    spell: Spell<'_>,
-) -> Result<(PathBuf, Option<String>), Refusal> {
+/// [`Keyed`]: the tool cannot be built, with what to install.
+pub fn cached_tool(cc: &str, dir: &Path) -> Result<(PathBuf, Option<String>), Keyed> {
     let (program, args) = compiler(cc);
     let (lib, built) = build_tool(&program, &args, dir).map_err(|e| {
-        let help = diag::Advise::advice(&e)
-            .map(|a| a.spelt(spell))
-            .unwrap_or_default();
+        let help = diag::Advise::advice(&e).map(|a| a.fix).unwrap_or_default();
         match e {
             ToolError::Build(e @ native::BuildError::Io { .. }) => {
-                Refusal::fix(e.to_string(), help)
+                Keyed::fix(literal(&e.to_string()), help)
             }
-            e => Refusal::fix(
+            e => Keyed::fix(
                 format!(
-                    "cannot build the OMPT tool for {} openmp: {e}",
-                    spelt(spell, "runtime")
+                    "cannot build the OMPT tool for {{runtime}} openmp: {}",
+                    literal(&e.to_string())
                 ),
                 help,
             ),
@@ -105,6 +96,41 @@ pub fn cached_tool(
         )
     });
     Ok((lib, note))
+}
+
+/// The runtime of `kind` on this machine and the note to tell (where the tool was built): for
+/// OpenMP the OMPT tool `tool` ([`given_tool`]), else the one [`cached_tool`] builds with
+/// the compiler and into the cache directory `setting` gives (asked only then); for DAG
+/// Recorder the clock rate `clock_hz` (the one given, else this machine's), whose lack
+/// `no_clock` says (a usage error, its inputs by key).
+///
+/// # Errors
+/// [`Keyed`] from [`given_tool`] and [`cached_tool`], `no_clock`, or `setting`'s own.
+pub fn recorder<E: From<Keyed>>(
+    kind: RuntimeKind,
+    tool: Option<&Path>,
+    clock_hz: Option<f64>,
+    no_clock: &str,
+    setting: impl FnOnce() -> Result<(String, PathBuf), E>,
+) -> Result<(Runtime, Option<String>), E> {
+    Ok(match (kind, tool) {
+        (RuntimeKind::Rayon, _) => (Runtime::Rayon, None),
+        (RuntimeKind::OpenMp, Some(path)) => (
+            Runtime::OpenMp {
+                tool: given_tool(path)?,
+            },
+            None,
+        ),
+        (RuntimeKind::OpenMp, None) => {
+            let (cc, dir) = setting()?;
+            let (tool, built) = cached_tool(&cc, &dir)?;
+            (Runtime::OpenMp { tool }, built)
+        }
+        (RuntimeKind::DagRecorder, _) => match clock_hz {
+            Some(clock_hz) => (Runtime::DagRecorder { clock_hz }, None),
+            None => return Err(Keyed::usage(no_clock).into()),
+        },
+    })
 }
 
 /// The tool built from [`SOURCE`] with `program args…` in `dir` by [`native::build`]: the
@@ -153,6 +179,21 @@ mod tests {
         assert_eq!(
             compiler(" gcc -m64 "),
             ("gcc".to_string(), vec!["-m64".to_string()])
+        );
+    }
+
+    #[test]
+    fn a_recorder_is_found_or_refused() {
+        let unasked = || -> Result<(String, PathBuf), Keyed> { unreachable!() };
+        let found = recorder(RuntimeKind::DagRecorder, None, Some(2e9), "", unasked).unwrap();
+        assert_eq!(found, (Runtime::DagRecorder { clock_hz: 2e9 }, None));
+        let e = recorder(RuntimeKind::DagRecorder, None, None, "{clock-hz}", unasked);
+        assert_eq!(e.unwrap_err(), Keyed::usage("{clock-hz}"));
+        let e = given_tool(Path::new("/nonexistent/{n}.so")).unwrap_err();
+        let said = diag::Advise::message(&e, &|k| Some(format!("--{k}")));
+        assert!(
+            said.starts_with("--ompt-tool `/nonexistent/{n}.so`: "),
+            "{said}"
         );
     }
 

@@ -1,6 +1,6 @@
 //! A recording campaign as a front end asks for it (`vates taskpar record`): the texts of
 //! its lists and the options given, turned into a checked [`Job`] and the notes its runtime
-//! calls for, every input named as the front end spells it.
+//! calls for, every input named by its key (`{procs}`) for the front end to spell.
 
 use std::path::Path;
 use std::time::Duration;
@@ -8,8 +8,7 @@ use std::time::Duration;
 use super::{CampaignError, Job, Runtime, RuntimeKind};
 use crate::experiment::Plan;
 use crate::lists::{self, ValuesError};
-use crate::refusal::{spelt, Spell};
-use crate::Refusal;
+use diag::{literal, Keyed};
 
 /// What a front end asks of a recording campaign, before the runtime's recorder is found.
 #[derive(Clone, Debug)]
@@ -41,26 +40,26 @@ pub struct Request<'a> {
 }
 
 /// A list's error as a usage error naming the input `key`.
-fn list_error(spell: Spell<'_>, key: &str, e: ValuesError) -> Refusal {
+fn list_error(key: &str, e: ValuesError) -> Keyed {
     let sep = if matches!(e, ValuesError::NotWhole(_)) {
         ":"
     } else {
         ""
     };
-    Refusal::usage(format!("{}{sep} {e}", spelt(spell, key)))
+    Keyed::usage(format!("{{{key}}}{sep} {}", literal(&e.to_string())))
 }
 
 impl Request<'_> {
     /// The job asked for, checked, its runtime [`Runtime::Rayon`] until the caller finds
     /// the recorder (`{procs}`, `{sizes}`, `{runtime}`, `{ompt-tool}`, `{clock-hz}` and the
-    /// plan's keys name the inputs through `spell`).
+    /// plan's keys name the inputs).
     ///
     /// # Errors
-    /// [`Refusal`], a usage error: a list that is not one, a plan that cannot run, a
+    /// [`Keyed`], a usage error: a list that is not one, a plan that cannot run, a
     /// recorder's option given for another runtime.
-    pub fn job(&self, spell: Spell<'_>) -> Result<Job, Refusal> {
-        let procs = lists::workers(self.procs).map_err(|e| list_error(spell, "procs", e))?;
-        let sizes = lists::values(self.sizes).map_err(|e| list_error(spell, "sizes", e))?;
+    pub fn job(&self) -> Result<Job, Keyed> {
+        let procs = lists::workers(self.procs).map_err(|e| list_error("procs", e))?;
+        let sizes = lists::values(self.sizes).map_err(|e| list_error("sizes", e))?;
         let plan = Plan {
             sizes,
             procs,
@@ -80,76 +79,70 @@ impl Request<'_> {
         );
         job.keep_dags = self.keep_dags.map(Path::to_path_buf);
         job.check().map_err(|e| {
-            let fix = diag::Advise::advice(&e).map_or(String::new(), |a| a.spelt(spell));
-            Refusal::usage(format!("{e}; {fix}"))
+            let fix = diag::Advise::advice(&e).map_or(String::new(), |a| a.fix);
+            Keyed::usage(format!("{}; {fix}", literal(&e.to_string())))
         })?;
-        let key = |k: &str| spelt(spell, k);
         if self.tool_given && self.runtime != RuntimeKind::OpenMp {
-            return Err(Refusal::usage(format!(
-                "{} is for OpenMP programs: give {} openmp too",
-                key("ompt-tool"),
-                key("runtime")
-            )));
+            return Err(Keyed::usage(
+                "{ompt-tool} is for OpenMP programs: give {runtime} openmp too",
+            ));
         }
         if self.clock_given && self.runtime != RuntimeKind::DagRecorder {
-            return Err(Refusal::usage(format!(
-                "{} is for DAG Recorder programs, whose files do not say how fast their clock \
-                 ran: give {} dag-recorder too",
-                key("clock-hz"),
-                key("runtime")
-            )));
+            return Err(Keyed::usage(
+                "{clock-hz} is for DAG Recorder programs, whose files do not say how fast their \
+                 clock ran: give {runtime} dag-recorder too",
+            ));
         }
         Ok(job)
     }
 
-    /// The campaign's stop `e` as a refusal: the program's advice, else what the inputs can
-    /// change (named through `spell`), a cancellation with where the finished runs are.
+    /// Why the runtime asked for has no recorder here: DAG Recorder's clock rate unknown.
+    pub const NO_CLOCK: &'static str =
+        "{runtime} dag-recorder: DAG Recorder's files do not say how fast their clock ran, and \
+         this machine's CPU clock is unknown (/proc/cpuinfo); give {clock-hz}, the time-stamp \
+         counter's rate";
+
+    /// The campaign's stop `e` as a keyed error: the program's advice, else what the inputs
+    /// can change, a cancellation with where the finished runs are.
     ///
     /// # Errors
     /// `e` itself when the front end must say more than the library can: a training file
     /// that cannot be read ([`CampaignError::Existing`]) and a DAG file that cannot be
     /// ([`CampaignError::Dag`]), both located, and a program that cannot start
     /// ([`CampaignError::Start`], whose fix is where the front end takes the command).
-    pub fn stopped(&self, e: CampaignError, spell: Spell<'_>) -> Result<Refusal, CampaignError> {
-        let message = e.to_string();
+    pub fn stopped(&self, e: CampaignError) -> Result<Keyed, CampaignError> {
+        let message = literal(&e.to_string());
         if let Some(help) = e.program_advice() {
-            return Ok(Refusal::fix(message, help));
+            return Ok(Keyed::fix(message, literal(&help)));
         }
         Ok(match e {
             CampaignError::Existing(_) | CampaignError::Dag(_) | CampaignError::Start(_) => {
                 return Err(e)
             }
-            CampaignError::Cancelled => Refusal {
-                message: format!(
+            CampaignError::Cancelled => Keyed::fix(
+                format!(
                     "{message}; the rows of the runs that finished are in `{}` (run again to \
                      resume)",
-                    self.output.display()
+                    literal(&self.output.display().to_string())
                 ),
-                help: None,
-                usage: false,
-            },
+                "",
+            ),
             e => match diag::Advise::advice(&e) {
-                Some(a) if a.usage => Refusal::usage(format!("{message}; {}", a.spelt(spell))),
-                Some(a) => Refusal::fix(message, a.spelt(spell)),
-                None => Refusal {
-                    message,
-                    help: None,
-                    usage: false,
-                },
+                Some(advice) => Keyed { message, advice },
+                None => Keyed::fix(message, ""),
             },
         })
     }
 
-    /// What the user is told once the recorder is `runtime`: a DAG Recorder's clock read at
-    /// this machine's rate, its runs recorded without untraced ones.
-    pub fn notes(&self, runtime: &Runtime, spell: Spell<'_>) -> Vec<String> {
+    /// What the user is told once the recorder is `runtime`, inputs named by key: a DAG
+    /// Recorder's clock read at this machine's rate, its runs recorded without untraced ones.
+    pub fn notes(&self, runtime: &Runtime) -> Vec<String> {
         let mut notes = Vec::new();
         if let (Runtime::DagRecorder { clock_hz }, false) = (runtime, self.clock_given) {
             notes.push(format!(
-                "DAG Recorder's ticks are read at this machine's {} MHz (give {} to say \
-                 otherwise)",
+                "DAG Recorder's ticks are read at this machine's {} MHz (give {{clock-hz}} to \
+                 say otherwise)",
                 clock_hz / 1e6,
-                spelt(spell, "clock-hz")
             ));
         }
         if self.runtime == RuntimeKind::DagRecorder && !self.no_untraced {
@@ -166,9 +159,14 @@ impl Request<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use diag::Advise;
 
     fn flags(k: &str) -> Option<String> {
         Some(format!("--{k}"))
+    }
+
+    fn said(e: &Keyed) -> String {
+        e.message(&flags)
     }
 
     fn request<'a>(command: &'a [String]) -> Request<'a> {
@@ -191,7 +189,7 @@ mod tests {
     #[test]
     fn a_request_is_a_checked_job() {
         let command = vec!["fib".to_string()];
-        let job = request(&command).job(&flags).unwrap();
+        let job = request(&command).job().unwrap();
         assert_eq!(job.plan.sizes, [20.0, 21.0, 22.0]);
         assert_eq!(job.plan.procs, [1, 2]);
         assert!(job.untraced && job.require_serial);
@@ -203,23 +201,19 @@ mod tests {
         let command = vec!["fib".to_string()];
         let mut r = request(&command);
         r.procs = "1.5";
-        let e = r.job(&flags).unwrap_err();
-        assert_eq!(e.message, "--procs: `1.5` is not a whole worker count");
+        let e = said(&r.job().unwrap_err());
+        assert_eq!(e, "--procs: `1.5` is not a whole worker count");
         r.procs = "2";
-        let e = r.job(&flags).unwrap_err();
-        assert!(
-            e.message.ends_with("; --procs: add 1 (e.g. --procs 1,2)"),
-            "{}",
-            e.message
-        );
+        let e = said(&r.job().unwrap_err());
+        assert!(e.ends_with("; --procs: add 1 (e.g. --procs 1,2)"), "{e}");
+        r.procs = "{n}";
+        let e = said(&r.job().unwrap_err());
+        assert!(e.starts_with("--procs"), "{e}");
+        assert!(e.contains("{n}"), "{e}");
         r.procs = "1";
         r.clock_given = true;
-        let e = r.job(&flags).unwrap_err();
-        assert!(
-            e.message.starts_with("--clock-hz is for DAG Recorder"),
-            "{}",
-            e.message
-        );
+        let e = said(&r.job().unwrap_err());
+        assert!(e.starts_with("--clock-hz is for DAG Recorder"), "{e}");
     }
 
     #[test]
@@ -227,10 +221,10 @@ mod tests {
         let command = vec!["fib".to_string()];
         let mut r = request(&command);
         r.runtime = RuntimeKind::DagRecorder;
-        let notes = r.notes(&Runtime::DagRecorder { clock_hz: 2e9 }, &flags);
+        let notes = r.notes(&Runtime::DagRecorder { clock_hz: 2e9 });
         assert_eq!(notes.len(), 2);
         assert!(
-            notes[0].contains("2000 MHz (give --clock-hz"),
+            notes[0].contains("2000 MHz (give {clock-hz}"),
             "{}",
             notes[0]
         );
@@ -244,19 +238,17 @@ mod tests {
             command: "fib 20".into(),
             timeout: Duration::from_secs(2),
         };
-        let said = r.stopped(e, &flags).unwrap();
+        let stop = r.stopped(e).unwrap();
         assert_eq!(
-            said.help.as_deref(),
-            Some("give smaller --sizes, or a larger --timeout")
+            stop.advice.spelt(&flags),
+            "give smaller --sizes, or a larger --timeout"
         );
-        let said = r.stopped(CampaignError::Cancelled, &flags).unwrap();
-        assert!(said
-            .message
-            .ends_with("are in `train.csv` (run again to resume)"));
+        let stop = r.stopped(CampaignError::Cancelled).unwrap();
+        assert!(said(&stop).ends_with("are in `train.csv` (run again to resume)"));
         let start = super::super::StartError {
             command: "x".into(),
             error: std::io::ErrorKind::NotFound.into(),
         };
-        assert!(r.stopped(CampaignError::Start(start), &flags).is_err());
+        assert!(r.stopped(CampaignError::Start(start)).is_err());
     }
 }

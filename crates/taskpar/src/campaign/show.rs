@@ -7,6 +7,20 @@ use trace::text::{num, seconds};
 use super::{Event, Summary};
 
 impl Event<'_> {
+    /// What this event tells a progress display over the runs: the plan's runs, a row's
+    /// line ([`Event::line`], with the untraced columns if `untraced`) and its run.
+    pub fn tick(&self, untraced: bool) -> sweep::Tick {
+        sweep::Tick {
+            total: match self {
+                Event::Planned { todo, .. } => Some(*todo as u64),
+                Event::Row { .. } => None,
+            },
+            line: self.line(untraced),
+            note: None,
+            done: u64::from(matches!(self, Event::Row { .. })),
+        }
+    }
+
     /// The line this event shows in a table of the rows (the header when runs are
     /// planned, a row per run), with the untraced columns if `untraced`; `None` for a plan
     /// with nothing to run.

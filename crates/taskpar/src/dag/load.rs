@@ -45,6 +45,17 @@ pub enum LoadError {
     },
 }
 
+impl diag::Advise for LoadError {
+    /// A DAG's advice ([`DagError`]'s); the others have none (an unreadable file says it
+    /// all, one too large has its diagnostic's help).
+    fn advice(&self) -> Option<diag::Advice> {
+        match self {
+            LoadError::Dag { error, .. } => diag::Advise::advice(error),
+            _ => None,
+        }
+    }
+}
+
 /// True if `bytes` begin as a recording vates reads does: a vates DAG file or a DAG
 /// Recorder file.
 pub fn is_recording(bytes: &[u8]) -> bool {

@@ -4,15 +4,22 @@
 //! returns a typed result or a [`FrontError`] that the caller turns into a message.
 
 use super::fitted::Model;
+use super::from_json;
 use super::TrainError;
 use super::{
     predict, report, train, NoWorkForm, PredictError, Prediction, Report, Selection, TrainOptions,
     TrainingSet, Transform, MAX_BOOTSTRAP,
 };
-use crate::Refusal;
+use diag::{literal, Keyed};
+use std::path::{Path, PathBuf};
 
 /// The most predictions one grid holds.
 pub const MAX_POINTS: usize = 100_000;
+/// The largest training or test CSV a front end reads.
+pub const MAX_CSV: usize = 1 << 28;
+/// The largest model file a front end reads (a model with 200 bootstrap replicates is
+/// about 300 kB).
+pub const MAX_MODEL: usize = 1 << 26;
 
 /// A transform of the size for every application, or for one.
 #[derive(Clone, Debug, PartialEq)]
@@ -374,88 +381,73 @@ pub fn report_apps(
     Ok(out)
 }
 
-/// Names as messages list them (each at most 40 characters).
+/// `name` quoted for a keyed message (at most 40 characters, [`diag::short`]).
+fn named(name: &str) -> String {
+    literal(&diag::short(name))
+}
+
+/// Names as keyed messages list them (each at most 40 characters).
 fn shortened(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|a| diag::short(a))
-        .collect::<Vec<_>>()
-        .join(", ")
+    literal(
+        &names
+            .iter()
+            .map(|a| diag::short(a))
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
 }
 
 impl FrontError {
-    /// The refusal of a request on the training set named `train` (and the test set named
-    /// `test`), each input named by `spell` of its key: `{app}`, `{bootstrap}`,
+    /// The error as a front end shows it for the training set in the file `train` (and the
+    /// test set in `test`), each input named by its key: `{app}`, `{bootstrap}`,
     /// `{transform}`, `{define}` (a point's binding), `{no-work}`, `{sizes}`, `{procs}`.
-    pub fn refusal(
-        &self,
-        train: &str,
-        test: &str,
-        spell: &dyn Fn(&str) -> Option<String>,
-    ) -> Refusal {
-        let key = |k: &str| spell(k).unwrap_or_else(|| k.to_string());
-        let said = |usage: bool, message: String, help: Option<String>| Refusal {
-            message,
-            help,
-            usage,
-        };
-        let points = format!("{d} n=... {d} p=...", d = key("define"));
+    pub fn keyed(&self, train: &Path, test: &Path) -> Keyed {
+        let name = |p: &Path| literal(&p.display().to_string());
+        let (train, test) = (name(train), name(test));
+        let points = "{define} n=... {define} p=...";
+        let said = literal(&self.to_string());
         match self {
-            FrontError::Bootstrap { asked, limit } => said(
-                true,
-                format!("{} {asked} is over the limit of {limit}", key("bootstrap")),
-                None,
-            ),
-            FrontError::TransformApp { rule, app, apps } => said(
-                true,
-                format!(
-                    "{} `{rule}`: there are no runs of `{}` (applications: {})",
-                    key("transform"),
-                    diag::short(app),
-                    shortened(apps)
-                ),
-                None,
-            ),
+            FrontError::Bootstrap { asked, limit } => Keyed::usage(format!(
+                "{{bootstrap}} {asked} is over the limit of {limit}"
+            )),
+            FrontError::TransformApp { rule, app, apps } => Keyed::usage(format!(
+                "{{transform}} `{}`: there are no runs of `{}` (applications: {})",
+                literal(rule),
+                named(app),
+                shortened(apps)
+            )),
             // Only the application option names an application: a usage error, as every
             // name given by an option that the data does not have.
             FrontError::NoRunsOf { app, apps } => {
                 let hint = diag::did_you_mean(&diag::suggest(app, apps.iter().map(String::as_str)))
-                    .map(|h| format!("{h} "))
+                    .map(|h| format!("{} ", literal(&h)))
                     .unwrap_or_default();
-                let app = diag::short(app);
-                said(
-                    true,
-                    format!(
-                        "{} {app}: `{train}` has no runs of `{app}`; {hint}its applications: {}",
-                        key("app"),
-                        shortened(apps)
-                    ),
-                    None,
-                )
+                let app = named(app);
+                Keyed::usage(format!(
+                    "{{app}} {app}: `{train}` has no runs of `{app}`; {hint}its applications: {}",
+                    shortened(apps)
+                ))
             }
-            FrontError::SeveralApps { apps } => said(
-                false,
+            FrontError::SeveralApps { apps } => Keyed::fix(
                 format!(
                     "`{train}` holds runs of {} applications ({}); a model describes one",
                     apps.len(),
                     shortened(apps)
                 ),
-                Some(format!("choose one with {}", key("app"))),
+                "choose one with {app}",
             ),
             FrontError::Train { app, error } => {
                 let help = match error {
-                    TrainError::SeveralApps { .. } => format!("choose one with {}", key("app")),
-                    TrainError::TooFew { .. } => format!(
-                        "record more sizes or worker counts (`vates taskpar record {} ... {} ...`)",
-                        key("sizes"),
-                        key("procs")
-                    ),
-                    TrainError::NeedsSpan { .. } => format!(
+                    TrainError::SeveralApps { .. } => "choose one with {app}",
+                    TrainError::TooFew { .. } => {
+                        "record more sizes or worker counts (`vates taskpar record {sizes} ... \
+                         {procs} ...`)"
+                    }
+                    TrainError::NeedsSpan { .. } => {
                         "record the runs with `vates taskpar record` (it writes the span), or \
-                         choose {} paper",
-                        key("no-work")
-                    ),
-                    _ => "check the training runs of this application".into(),
+                         choose {no-work} paper"
+                    }
+                    _ => "check the training runs of this application",
                 };
                 let error = match error {
                     TrainError::SeveralApps { apps } => TrainError::SeveralApps {
@@ -464,32 +456,26 @@ impl FrontError {
                     .to_string(),
                     e => e.to_string(),
                 };
-                let app = diag::short(app);
-                said(
-                    false,
-                    format!("training the model of {app}: {error}"),
-                    Some(help),
-                )
+                let (app, error) = (named(app), literal(&error));
+                Keyed::fix(format!("training the model of {app}: {error}"), help)
             }
             // A limit hit (status 1), as every command's.
-            FrontError::TooManyPoints { .. } => said(
-                false,
-                format!("{points}: {self}"),
-                Some("use fewer values or coarser steps".into()),
+            FrontError::TooManyPoints { .. } => Keyed::fix(
+                format!("{points}: {said}"),
+                "use fewer values or coarser steps",
             ),
-            FrontError::NotWhole { .. } => said(true, format!("{points}: {self}"), None),
-            FrontError::Predict(e) => said(
-                false,
-                e.to_string(),
-                Some("give sizes and worker counts the model can take (n > 0, p ≥ 1)".into()),
+            FrontError::NotWhole { .. } => Keyed::usage(format!("{points}: {said}")),
+            FrontError::Predict(e) => Keyed::fix(
+                literal(&e.to_string()),
+                "give sizes and worker counts the model can take (n > 0, p ≥ 1)",
             ),
-            FrontError::Report { app, error } => {
-                said(false, format!("{}: {error}", diag::short(app)), None)
-            }
-            FrontError::NothingInCommon => said(
-                false,
+            FrontError::Report { app, error } => Keyed::fix(
+                format!("{}: {}", named(app), literal(&error.to_string())),
+                "",
+            ),
+            FrontError::NothingInCommon => Keyed::fix(
                 format!("no application has runs in both `{train}` and `{test}`"),
-                Some("the `app` column names the application in both files".into()),
+                "the `app` column names the application in both files",
             ),
         }
     }
@@ -497,22 +483,19 @@ impl FrontError {
 
 /// The sizes (`n`) and worker counts (`p`) of a grid: the lists of the options `n` and
 /// `p`, and bindings `name=values` (each as written) of the same parameters, each parameter
-/// given once; `spell` spells `{define}` (a binding) and the options `{n}` and `{p}`.
+/// given once; `{define}` names a binding, `{n}` and `{p}` the options.
 ///
 /// # Errors
-/// [`Refusal`], a usage error: a parameter other than `n` and `p` (with a suggestion), one
+/// [`Keyed`], a usage error: a parameter other than `n` and `p` (with a suggestion), one
 /// given twice or not at all, a list that is not one of positive numbers.
 pub fn grid_values(
     n: Option<&str>,
     p: Option<&str>,
     bindings: &[&str],
-    spell: &dyn Fn(&str) -> Option<String>,
-) -> Result<(Vec<f64>, Vec<f64>), Refusal> {
-    let key = |k: &str| spell(k).unwrap_or_else(|| k.to_string());
-    let d = key("define");
+) -> Result<(Vec<f64>, Vec<f64>), Keyed> {
     // Each parameter's list and the option that gave it.
-    let mut n = n.map(|v| (v, key("n")));
-    let mut p = p.map(|v| (v, key("p")));
+    let mut n = n.map(|v| (v, "{n}".to_string()));
+    let mut p = p.map(|v| (v, "{p}".to_string()));
     for b in bindings {
         let (name, values) = b.split_once('=').unwrap_or((b, ""));
         let name = name.trim();
@@ -527,29 +510,86 @@ pub fn grid_values(
                 };
                 let hint = diag::did_you_mean(&guess)
                     .unwrap_or_else(|| "the names are `n` (size) and `p` (workers)".into());
-                return Err(Refusal::usage(format!(
-                    "{d} {b}: `vates taskpar predict` has no parameter `{name}`; {hint}"
+                return Err(Keyed::usage(format!(
+                    "{{define}} {}: `vates taskpar predict` has no parameter `{}`; {}",
+                    literal(b),
+                    literal(name),
+                    literal(&hint)
                 )));
             }
         };
         if slot.is_some() {
-            return Err(Refusal::usage(format!(
-                "`{name}` is given more than once ({d} {name}=... and {} are the same)",
-                key(name)
+            return Err(Keyed::usage(format!(
+                "`{name}` is given more than once ({{define}} {name}=... and {{{name}}} are the \
+                 same)"
             )));
         }
-        *slot = Some((values, format!("{d} {name}")));
+        *slot = Some((values, format!("{{define}} {name}")));
     }
     let values = |given: Option<(&str, String)>, name: &str, what: &str| {
         let (text, option) = given.ok_or_else(|| {
-            Refusal::usage(format!(
-                "give the {what} with {d} {name}=VALUE (or {} VALUE)",
-                key(name)
+            Keyed::usage(format!(
+                "give the {what} with {{define}} {name}=VALUE (or {{{name}}} VALUE)"
             ))
         })?;
-        crate::lists::values(text).map_err(|e| Refusal::usage(format!("{option} {e}")))
+        crate::lists::values(text)
+            .map_err(|e| Keyed::usage(format!("{option} {}", literal(&e.to_string()))))
     };
     Ok((values(n, "n", "size")?, values(p, "p", "worker count")?))
+}
+
+/// Where the model is written: the path `given`, else `model.json`, unless the model goes
+/// to the output as `json` (then nowhere).
+pub fn model_path(given: Option<&Path>, json: bool) -> Option<PathBuf> {
+    match (given, json) {
+        (Some(p), _) => Some(p.to_path_buf()),
+        (None, false) => Some(PathBuf::from("model.json")),
+        (None, true) => None,
+    }
+}
+
+/// Why the model file is not written to `path` (given with `{o}`): it is the training CSV
+/// (`is_training`), or an existing file that is not a model file, which is kept.
+pub fn kept_file(path: &Path, is_training: bool) -> Keyed {
+    let path = literal(&path.display().to_string());
+    match is_training {
+        true => Keyed::usage(format!(
+            "{{o}} `{path}` is the training CSV; give the model file another path with {{o}}"
+        )),
+        false => Keyed::fix(
+            format!("`{path}` exists and is not a taskpar model file; it is left as it is"),
+            "give the model file another path with {o} (or remove that file)",
+        ),
+    }
+}
+
+/// The model in the file named `name` whose text is `text` ([`from_json`]).
+///
+/// # Errors
+/// [`Keyed`]: the file's error, with what to give instead.
+pub fn read_model(name: &str, text: &str) -> Result<Model, Keyed> {
+    from_json(text).map_err(|e| {
+        Keyed::fix(
+            format!("`{}`: {}", literal(name), literal(&e.to_string())),
+            "give a model file written by `vates taskpar fit` of this version (fit it again \
+             from the training CSV)",
+        )
+    })
+}
+
+/// Checks that a grid of `sizes` × `workers` values can be drawn (`{plot}`): over the
+/// workers at one size or over the sizes at one worker count.
+///
+/// # Errors
+/// [`Keyed`], a usage error: several of both.
+pub fn check_plot(sizes: usize, workers: usize) -> Result<(), Keyed> {
+    match sizes > 1 && workers > 1 {
+        false => Ok(()),
+        true => Err(Keyed::usage(
+            "{plot} draws over the workers at one size or over the sizes at one worker count: \
+             give one value to {define} n or to {define} p",
+        )),
+    }
 }
 
 /// The notes of a report over every application: those left out, and why.
@@ -580,33 +620,48 @@ mod tests {
 
     #[test]
     fn a_grid_is_every_size_by_every_worker_count() {
-        let (ns, ps) = grid_values(None, Some("1..3"), &["n=10,20"], &spell).unwrap();
+        let (ns, ps) = grid_values(None, Some("1..3"), &["n=10,20"]).unwrap();
         assert_eq!(ns, [10.0, 20.0]);
         assert_eq!(ps, [1.0, 2.0, 3.0]);
     }
 
     #[test]
     fn names_are_checked_with_their_options() {
-        let e = grid_values(None, None, &["workers=2"], &spell).unwrap_err();
-        assert!(e.usage);
-        assert!(e.message.starts_with("-D workers=2: "), "{}", e.message);
-        assert!(e.message.contains("`p`"), "{}", e.message);
-        let e = grid_values(Some("1"), None, &["n=2"], &spell).unwrap_err();
+        let said = |e: Keyed| diag::Advise::message(&e, &spell);
+        let e = grid_values(None, None, &["workers=2"]).unwrap_err();
+        assert!(e.advice.usage);
+        let e = said(e);
+        assert!(e.starts_with("-D workers=2: "), "{e}");
+        assert!(e.contains("`p`"), "{e}");
+        let e = said(grid_values(None, None, &["{p}=2"]).unwrap_err());
+        assert!(e.starts_with("-D {p}=2: "), "{e}");
+        let e = said(grid_values(Some("1"), None, &["n=2"]).unwrap_err());
         assert_eq!(
-            e.message,
+            e,
             "`n` is given more than once (-D n=... and -n are the same)"
         );
-        let e = grid_values(None, None, &["n=1"], &spell).unwrap_err();
+        let e = said(grid_values(None, None, &["n=1"]).unwrap_err());
+        assert_eq!(e, "give the worker count with -D p=VALUE (or -p VALUE)");
+        let e = said(grid_values(Some("-5"), Some("1"), &[]).unwrap_err());
+        assert!(e.starts_with("-n `-5`: every value"), "{e}");
+    }
+
+    #[test]
+    fn the_model_file_is_named_and_checked() {
+        assert_eq!(model_path(None, false), Some(PathBuf::from("model.json")));
+        assert_eq!(model_path(None, true), None);
+        let said = |e: Keyed| diag::Advise::message(&e, &spell);
+        let e = kept_file(Path::new("t{n}.csv"), true);
+        assert!(e.advice.usage);
         assert_eq!(
-            e.message,
-            "give the worker count with -D p=VALUE (or -p VALUE)"
+            said(e),
+            "-o `t{n}.csv` is the training CSV; give the model file another path with -o"
         );
-        let e = grid_values(Some("-5"), Some("1"), &[], &spell).unwrap_err();
-        assert!(
-            e.message.starts_with("-n `-5`: every value"),
-            "{}",
-            e.message
-        );
+        assert!(!kept_file(Path::new("m.json"), false).advice.usage);
+        let e = read_model("m{p}.json", "[").unwrap_err();
+        assert!(said(e).starts_with("`m{p}.json`: the model file is not valid JSON"));
+        assert!(check_plot(1, 3).is_ok() && check_plot(3, 1).is_ok());
+        assert!(said(check_plot(2, 2).unwrap_err()).starts_with("-plot draws"));
     }
 
     #[test]

@@ -54,8 +54,6 @@ mod report;
 mod show;
 mod train;
 
-/// [`crate::Refusal`], as the front door's functions return it.
-pub use crate::Refusal;
 pub use data::{read_runs, Column, Need, Run, TrainingSet};
 pub use error::{PredictError, TrainError};
 pub use features::{Feature, Inputs, Transform};
@@ -64,8 +62,9 @@ pub use fitted::{
     Candidate, Choice, Coefs, Confound, Domain, IntervalMethod, Model, Replicate, SubModel,
 };
 pub use front::{
-    fit_app, grid_values, predict_grid, report_apps, AppsReport, BadTransform, FrontError,
-    NoWorkRule, Policy, TransformRule, MAX_POINTS,
+    check_plot, fit_app, grid_values, kept_file, model_path, predict_grid, read_model, report_apps,
+    AppsReport, BadTransform, FrontError, NoWorkRule, Policy, TransformRule, MAX_CSV, MAX_MODEL,
+    MAX_POINTS,
 };
 pub use options::{AlphaRule, NoWorkForm, Selection, TrainOptions, Weighting, MAX_BOOTSTRAP};
 pub use plot::{measured_plot, prediction_plot};

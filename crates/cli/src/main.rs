@@ -194,13 +194,6 @@ fn main() -> ExitCode {
             std::process::exit(e.exit_code());
         }
     };
-    // The subcommand path (`graph sweep`), for the usage line of a usage error.
-    let mut path = Vec::new();
-    let mut sub = &matches;
-    while let Some((name, next)) = sub.subcommand() {
-        path.push(name.to_string());
-        sub = next;
-    }
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -224,15 +217,14 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(CliError::Usage(msg)) => {
-            // Shown like clap's own errors, with the subcommand's usage line.
-            let mut cmd = Cli::command();
-            cmd.build();
-            let mut sub = cmd;
-            for name in &path {
-                match sub.find_subcommand(name) {
-                    Some(s) => sub = s.clone(),
-                    None => break,
-                }
+            // Shown like clap's own errors, with the usage line of the subcommand run.
+            let (mut sub, mut at) = (Cli::command(), &matches);
+            sub.build();
+            while let Some((name, next)) = at.subcommand() {
+                (sub, at) = (
+                    sub.find_subcommand(name).expect("a parsed name").clone(),
+                    next,
+                );
             }
             let _ = sub
                 .error(clap::error::ErrorKind::ArgumentConflict, msg)

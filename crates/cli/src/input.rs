@@ -45,15 +45,9 @@ pub fn single_values(
     })
 }
 
-/// Parses a count such as `1000000`, `1e9` or `2.5e6` (a whole number >= 1).
-pub fn parse_count(s: &str) -> std::result::Result<u64, String> {
-    expr::number::parse_count(s).map_err(|e| e.to_string())
-}
-
-/// Parses a positive finite time scale.
-pub fn parse_scale(s: &str) -> std::result::Result<f64, String> {
-    expr::number::parse_positive(s).map_err(|e| e.to_string())
-}
+/// The value parsers of counts such as `1000000`, `1e9` or `2.5e6` (a whole number >= 1),
+/// and of positive finite time scales.
+pub use expr::number::{parse_count, parse_positive as parse_scale};
 
 /// The value parser of a flag that takes one of an engine's named values ([`diag::Choice`]):
 /// the names and their descriptions are the flag's possible values.

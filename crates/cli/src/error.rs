@@ -1,10 +1,10 @@
 //! The errors a command can end with, and how they are shown.
 //!
-//! Model errors keep their source spans and are rendered by `miette`'s graphical handler
-//! (file, line, column, caret, help). Everything else — unreadable or unwritable files,
-//! parameter values that do not fit the model, oversized grids — becomes a [`Diag`]: a
-//! message with an optional hint, rendered by the same handler; diagnostics of other readers
-//! (task graphs, ETCCS models) are kept as a [`miette::Report`]. Every one of them ends the
+//! Errors located in a file (a PAMELA model, a task graph, a skeleton) keep their source
+//! spans as a [`miette::Report`], rendered by `miette`'s graphical handler (file, line,
+//! column, caret, help). Everything else — unreadable or unwritable files, parameter values
+//! that do not fit the model, oversized grids — becomes a [`Diag`]: a message with an
+//! optional hint, rendered by the same handler. Every one of them ends the
 //! process with exit status 1, except [`CliError::Usage`]: a usage error found after clap
 //! parsed the arguments, shown like clap's own with the subcommand's usage line, exit 2.
 
@@ -18,15 +18,13 @@ pub use termio::Diag;
 /// Why a command failed.
 #[derive(Debug)]
 pub enum CliError {
-    /// An error in the model or in its use (parse, check, binding, evaluation, limits).
-    Model(Box<ModelError>),
-    /// Any other error with a message and a hint.
+    /// An error with a message and a hint.
     Diag(Diag),
     /// Writing to standard output failed (e.g. a closed pipe).
     Stdout(std::io::Error),
     /// A usage error found after argument parsing; shown like clap's, exit status 2.
     Usage(String),
-    /// A diagnostic with source code (a malformed graph or ETCCS file).
+    /// A diagnostic with source code (a malformed model, graph or ETCCS file).
     Report(miette::Report),
 }
 
@@ -62,7 +60,6 @@ impl CliError {
     /// Renders the error to standard error in `miette`'s format.
     pub fn report(self) {
         let report = match self {
-            CliError::Model(e) => miette::Report::new(*e),
             CliError::Diag(d) => miette::Report::new(d),
             CliError::Stdout(e) => {
                 miette::Report::new(Diag::msg(termio::Error::Stdout(e).to_string()))
@@ -83,24 +80,30 @@ impl From<termio::Error> for CliError {
     }
 }
 
-impl From<fit::read::ReadError> for CliError {
-    fn from(e: fit::read::ReadError) -> Self {
-        CliError::Report(miette::Report::new(e))
-    }
+/// Located errors of the readers (a span in the file they read) are shown with their source.
+macro_rules! located_from {
+    ($($t:ty),+) => {$(
+        impl From<$t> for CliError {
+            fn from(e: $t) -> Self {
+                CliError::Report(miette::Report::new(e))
+            }
+        }
+    )+};
 }
 
-impl From<taskgraph::GraphError> for CliError {
-    fn from(e: taskgraph::GraphError) -> Self {
-        CliError::Report(miette::Report::new(e))
-    }
-}
+located_from!(
+    fit::read::ReadError,
+    taskgraph::GraphError,
+    collectives::skeleton::SkeletonError,
+    collectives::micro::SourceError
+);
 
 impl From<Box<ModelError>> for CliError {
     /// A limit the run reached gets the flag that raises it in its hint, a missing
     /// parameter the `-D` that binds it.
     fn from(mut e: Box<ModelError>) -> Self {
         e.help = diag::Advise::advice(&*e).map(|a| a.spelt(&flag_of));
-        CliError::Model(e)
+        CliError::Report(miette::Report::new(*e))
     }
 }
 
@@ -154,13 +157,17 @@ impl CliError {
     /// `None` when the error has no advice. An empty fix adds no hint.
     pub fn advised(e: &dyn diag::Advise) -> Option<Self> {
         let a = e.advice()?;
-        let (message, fix) = (e.message(&spelt), spell(&a.fix));
-        Some(match (a.usage, fix.is_empty()) {
-            (true, true) => CliError::usage(message),
-            (true, false) => CliError::usage(format!("{message}; {fix}")),
-            (false, true) => CliError::msg(message),
-            (false, false) => CliError::with_help(message, fix),
-        })
+        Some(Self::with_advice(e.message(&spelt), a))
+    }
+
+    /// `message` with the fix of `a`: after `; ` for a usage error, as the hint otherwise.
+    fn with_advice(message: String, a: diag::Advice) -> Self {
+        match (a.usage, spell(&a.fix)) {
+            (true, fix) if fix.is_empty() => CliError::usage(message),
+            (true, fix) => CliError::usage(format!("{message}; {fix}")),
+            (false, fix) if fix.is_empty() => CliError::msg(message),
+            (false, fix) => CliError::with_help(message, fix),
+        }
     }
 
     /// `e` as the command's error: [`CliError::advised`], or its message alone.
@@ -173,13 +180,7 @@ impl CliError {
     /// (a name or value the flag gave).
     pub fn flagged(prefix: &str, e: &dyn diag::Advise) -> Self {
         let message = format!("{prefix}{}", e.message(&spelt));
-        match e.advice() {
-            None => CliError::usage(message),
-            Some(a) if a.usage && a.fix.is_empty() => CliError::usage(message),
-            Some(a) if a.usage => CliError::usage(format!("{message}; {}", spell(&a.fix))),
-            Some(a) if a.fix.is_empty() => CliError::msg(message),
-            Some(a) => CliError::with_help(message, spell(&a.fix)),
-        }
+        Self::with_advice(message, e.advice().unwrap_or(diag::Advice::usage("")))
     }
 
     /// [`CliError::flagged`] after the flag of the error's `input`: its key and what joins

@@ -1,7 +1,7 @@
 //! Reading models and `-D` parameter bindings.
 
-use expr::grid::{parse_binding, Values};
 use expr::{Name, Rational};
+use sweep::NotSingle;
 
 use crate::error::{CliError, Result};
 pub use termio::files::{read_text, read_text_unless, utf8};
@@ -11,24 +11,11 @@ pub const MODEL_TOO_LARGE: &str =
     "; a model this large is better written with repetition (ranges, loops) than unrolled";
 
 /// One `-D NAME=VALUE` (or range, or list) as given on the command line.
-#[derive(Clone, Debug)]
-pub struct Define {
-    /// The parameter name.
-    pub name: Name,
-    /// Its value or values.
-    pub values: Values,
-    /// The text as typed, for messages.
-    pub text: String,
-}
+pub use sweep::Binding as Define;
 
 /// clap value parser for `-D`: checks the syntax with [`expr::grid::parse_binding`].
 pub fn parse_define(s: &str) -> std::result::Result<Define, String> {
-    let (name, values) = parse_binding(s).map_err(|e| e.to_string())?;
-    Ok(Define {
-        name,
-        values,
-        text: s.to_string(),
-    })
+    Define::parse(s).map_err(|e| e.to_string())
 }
 
 /// The defines as single values; a range or list, or a name given twice, is a usage error
@@ -40,55 +27,27 @@ pub fn single_values(
     command: &str,
     sweep: Option<&str>,
 ) -> Result<Vec<(Name, Rational)>> {
-    let mut out: Vec<(Name, Rational)> = Vec::with_capacity(defines.len());
-    for d in defines {
-        let v = match &d.values {
-            Values::Single(v) => v.clone(),
-            Values::List(vs) if vs.len() == 1 => vs[0].clone(),
-            _ => {
-                let hint = match sweep {
-                    Some(s) => format!("; sweep with `vates {s} MODEL -D {}`", d.text),
-                    None => String::new(),
-                };
-                return Err(CliError::usage(format!(
-                    "`-D {}` gives several values, but `vates {command}` takes one value per \
-                     parameter{hint}",
-                    d.text
-                )));
-            }
-        };
-        if out.iter().any(|(n, _)| *n == d.name) {
-            return Err(CliError::usage(format!(
-                "`{}` is bound more than once; give each parameter one -D",
-                d.name
-            )));
+    Define::singles(defines).map_err(|e| match e {
+        NotSingle::Several(d) => {
+            let hint = sweep.map_or(String::new(), |s| {
+                format!("; sweep with `vates {s} MODEL -D {}`", d.text)
+            });
+            CliError::usage(format!(
+                "`-D {}` gives several values, but `vates {command}` takes one value per \
+                 parameter{hint}",
+                d.text
+            ))
         }
-        out.push((d.name.clone(), v));
-    }
-    Ok(out)
+        NotSingle::Twice(d) => CliError::usage(format!(
+            "`{}` is bound more than once; give each parameter one -D",
+            d.name
+        )),
+    })
 }
 
-/// Parses a count such as `1000000`, `1e9` or `2.5e6` (a whole number >= 1).
-pub fn parse_count(s: &str) -> std::result::Result<u64, String> {
-    let r = expr::number::parse_rational(s).map_err(|e| e.to_string())?;
-    let v = expr::number::to_f64(&r);
-    if r.is_integer() && (1.0..=9.0e18).contains(&v) {
-        Ok(v as u64)
-    } else {
-        Err(format!("`{s}` is not a whole number between 1 and 9e18"))
-    }
-}
-
-/// Parses a positive finite time scale.
-pub fn parse_scale(s: &str) -> std::result::Result<f64, String> {
-    let r = expr::number::parse_rational(s).map_err(|e| e.to_string())?;
-    let v = expr::number::to_f64(&r);
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("`{s}` is not a positive number"))
-    }
-}
+/// The value parsers of counts such as `1000000`, `1e9` or `2.5e6` (a whole number >= 1),
+/// and of positive finite time scales.
+pub use expr::number::{parse_count, parse_positive as parse_scale};
 
 /// The value parser of a flag that takes one of an engine's named values ([`diag::Choice`]):
 /// the names and their descriptions are the flag's possible values.

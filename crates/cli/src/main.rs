@@ -182,29 +182,18 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     termio::error::install_report_style();
-    let matches = match negative_values(Cli::command()).try_get_matches() {
-        Ok(m) => m,
-        Err(e) => {
+    let matches = negative_values(Cli::command())
+        .try_get_matches()
+        .unwrap_or_else(|e| {
             let _ = e.print();
             // A negative value for a flag of whole numbers: the parser's reason ("invalid
             // digit found in string") does not say what the flag takes.
             if let Some(tip) = negative_tip(&e) {
                 error::note(&tip);
             }
-            std::process::exit(e.exit_code());
-        }
-    };
-    // The subcommand path (`graph sweep`), for the usage line of a usage error.
-    let mut path = Vec::new();
-    let mut sub = &matches;
-    while let Some((name, next)) = sub.subcommand() {
-        path.push(name.to_string());
-        sub = next;
-    }
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(e) => e.exit(),
-    };
+            std::process::exit(e.exit_code())
+        });
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
         Command::Demo(a) => demo::run(a.out.as_deref(), &mut out),
@@ -224,17 +213,15 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(CliError::Usage(msg)) => {
-            // Shown like clap's own errors, with the subcommand's usage line.
+            // Shown like clap's own errors, with the usage line of the subcommand run.
             let mut cmd = Cli::command();
             cmd.build();
-            let mut sub = cmd;
-            for name in &path {
-                match sub.find_subcommand(name) {
-                    Some(s) => sub = s.clone(),
-                    None => break,
-                }
+            let mut at = &matches;
+            while let Some((name, next)) = at.subcommand() {
+                cmd = cmd.find_subcommand(name).expect("a parsed name").clone();
+                at = next;
             }
-            let _ = sub
+            let _ = cmd
                 .error(clap::error::ErrorKind::ArgumentConflict, msg)
                 .print();
             ExitCode::from(2)

@@ -76,14 +76,11 @@ pub fn run(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
     if a.fortran {
         return fortran(&a, out);
     }
-    // The output must be writable before the probe spends its seconds.
-    let mut output = a.output.as_deref().map(Reserved::open).transpose()?;
+    // The output must be writable before the probe spends its seconds (a file it creates
+    // is removed if the probe stops).
+    let output = a.output.as_deref().map(Reserved::open).transpose()?;
     let options = probe::Options::new(a.quick).capped(a.max_threads, a.max_array_mib);
-    let stop = |e: probe::ProbeError| {
-        let fix = diag::spell_keys(&e.fix(&options), &flag_of);
-        let e = CliError::with_help(format!("the probe stopped: {e}"), fix);
-        stopped(output.take(), e)
-    };
+    let stop = |e: probe::ProbeError| stopped("the probe", &e, &e.fix(&options));
     let profile = with_steps("probing", |step| probe::run(&options, step)).map_err(stop)?;
     let json = profile.to_json();
     let text = match a.format {
@@ -104,17 +101,17 @@ fn place(what: &str, output: &Option<std::path::PathBuf>) -> String {
     }
 }
 
-/// `e`, the output reserved for the run that stopped given up.
-fn stopped(output: Option<Reserved>, e: CliError) -> CliError {
-    if let Some(o) = output {
-        o.abandon();
-    }
-    e
+/// `WHAT stopped: e`, with the library's `fix` (its input keys spelt as flags) as the hint.
+fn stopped(what: &str, e: &dyn std::fmt::Display, fix: &str) -> CliError {
+    CliError::with_help(
+        format!("{what} stopped: {e}"),
+        diag::spell_keys(fix, &flag_of),
+    )
 }
 
 /// `vates probe --mpi`: the collective benchmark run here, its table written and fitted.
 fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
-    let mut output = a.output.as_deref().map(Reserved::open).transpose()?;
+    let output = a.output.as_deref().map(Reserved::open).transpose()?;
     // The plot directory must be usable before the measurement spends its seconds.
     if let Some(dir) = &a.plot {
         crate::collectives::plot_dir(dir)?;
@@ -123,11 +120,7 @@ fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
     let ops = collectives::table::ops_among(&a.ops, &probe::mpi::OPS)
         .map_err(|e| CliError::usage(format!("--op {e}")))?;
     let o = probe::mpi::MpiOptions::new(a.quick, dir).with(&a.np, &a.sizes, ops, a.reps);
-    let stop = |e: probe::mpi::MpiError| {
-        let fix = diag::spell_keys(e.fix(), &flag_of);
-        let e = CliError::with_help(format!("the MPI probe stopped: {e}"), fix);
-        stopped(output.take(), e)
-    };
+    let stop = |e: probe::mpi::MpiError| stopped("the MPI probe", &e, e.fix());
     let run = with_steps("MPI collectives", |step| probe::mpi::run(&o, step)).map_err(stop)?;
     if let Some(n) = run.built(&o) {
         note(&format!("note: {n}"));
@@ -146,12 +139,7 @@ fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
         let h = collectives::table::measured_heading(&run.implementation, run.wtick_s, run.cores);
         print(out, &h)?;
     }
-    // The least disturbed repetition of each point: on a shared host the others carry
-    // the other programs' time slices.
-    let opts = collectives::Options {
-        statistic: collectives::Statistic::Min,
-        ..collectives::Options::default()
-    };
+    let opts = collectives::Options::measured_here();
     let format = match a.format {
         Format::Text => crate::collectives::ReportFormat::Text,
         Format::Json => crate::collectives::ReportFormat::Json,
@@ -163,17 +151,18 @@ fn mpi(a: ProbeArgs, out: &mut dyn Write) -> Result<()> {
     }
 }
 
+crate::keyed_from!(collectives::micro::platform::host::HostError);
+
 /// `vates probe --fortran`: chapter 2's platform characterisation on this host.
 fn fortran(a: &ProbeArgs, out: &mut dyn Write) -> Result<()> {
-    use collectives::micro::platform::host::{HostError, HostProbe};
-    let mut output = a.output.as_deref().map(Reserved::open).transpose()?;
+    use collectives::micro::platform::host::HostProbe;
+    let output = a.output.as_deref().map(Reserved::open).transpose()?;
     let dir =
         termio::files::cache_dir("set HOME or XDG_CACHE_HOME: the fragments are built there")?;
-    let advised = |e: HostError| CliError::keyed(&e);
-    let host = HostProbe::start(&dir, a.quick).map_err(advised)?;
+    let host = HostProbe::start(&dir, a.quick)?;
     // No spinner: a drawing thread would compete with the timings.
     note(&format!("note: {}", host.note()));
-    let done = host.run().map_err(|e| stopped(output.take(), advised(e)))?;
+    let done = host.run()?;
     let json = json_text(&done.study)?;
     if let Some(f) = output {
         f.write(json.as_bytes())?;

@@ -120,12 +120,36 @@ pub enum CostsError {
 }
 
 impl diag::Advise for CostsError {
-    /// Give the costs (usage) when the tables cannot tell them; none for invalid costs.
+    /// Give the costs (usage) when the tables cannot tell them; invalid costs are a usage
+    /// error whose message names the inputs.
     fn advice(&self) -> Option<diag::Advice> {
         match self {
             CostsError::NotMeasured => Some(diag::Advice::usage(
                 "give {message-start} and {message-per-item}",
             )),
+            CostsError::Invalid { .. } => Some(diag::Advice::usage("")),
+        }
+    }
+
+    /// Invalid costs as the inputs that gave them (fitted costs are never invalid).
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        match self {
+            CostsError::NotMeasured => self.to_string(),
+            CostsError::Invalid { .. } => diag::spell_keys(
+                "{message-start} and {message-per-item} are times, finite and not negative",
+                spell,
+            ),
+        }
+    }
+}
+
+impl CostsError {
+    /// The input the message is about, as a key of [`diag::Advice`], and what joins it to
+    /// the message (`etccs`, `": "` for costs the tables do not have); `None` when the
+    /// message names its inputs.
+    pub fn input(&self) -> Option<(&'static str, &'static str)> {
+        match self {
+            CostsError::NotMeasured => Some(("etccs", ": ")),
             CostsError::Invalid { .. } => None,
         }
     }
@@ -460,6 +484,25 @@ fn lower_steps(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invalid_costs_name_the_inputs() {
+        use diag::Advise;
+        let flags = |k: &str| Some(format!("--{k}"));
+        let e = CostsError::Invalid {
+            start: -1.0,
+            per_item: 0.0,
+        };
+        assert_eq!(
+            e.message(&flags),
+            "--message-start and --message-per-item are times, finite and not negative"
+        );
+        assert!(e.advice().is_some_and(|a| a.usage && a.fix.is_empty()));
+        assert_eq!(
+            (e.input(), CostsError::NotMeasured.input()),
+            (None, Some(("etccs", ": ")))
+        );
+    }
 
     #[test]
     fn every_point_is_analysed_on_each_network_in_order() {

@@ -69,6 +69,18 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// The options for a table measured on this host (`vates probe --mpi`): each point's
+    /// least disturbed repetition ([`Statistic::Min`]), since on a shared host the others
+    /// carry the other programs' time slices.
+    pub fn measured_here() -> Self {
+        Options {
+            statistic: Statistic::Min,
+            ..Options::default()
+        }
+    }
+}
+
 /// A form's coefficients over a range of message sizes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Piece {

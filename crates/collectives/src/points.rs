@@ -64,6 +64,31 @@ impl diag::Advise for PointsError {
             _ => None,
         }
     }
+
+    /// A missing name as the binding that gives it (`give the processes, {define}
+    /// p=VALUES`); the others as they are.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        let keyed = match self {
+            PointsError::MissingP => "give the processes, {define} p=VALUES".to_string(),
+            PointsError::MissingD { ops } => format!(
+                "give the message size too, {{define}} d=VALUE: {} carry data",
+                diag::literal(&ops.join(", "))
+            ),
+            e => return e.to_string(),
+        };
+        diag::spell_keys(&keyed, spell)
+    }
+}
+
+impl PointsError {
+    /// What joins the input that gave the points to the message: `": "` before a
+    /// sentence (a missing name, a grid refused), `" "` before the value or name at fault.
+    pub fn join(&self) -> &'static str {
+        match self {
+            PointsError::MissingP | PointsError::MissingD { .. } | PointsError::Grid(_) => ": ",
+            _ => " ",
+        }
+    }
 }
 
 /// A point written `p=P,d=D`, each checked.
@@ -205,6 +230,28 @@ pub fn skeleton_points(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn missing_names_are_told_as_the_binding_that_gives_them() {
+        use diag::Advise;
+        let flags = |k: &str| Some(format!("--{k}"));
+        assert_eq!(
+            PointsError::MissingP.message(&flags),
+            "give the processes, --define p=VALUES"
+        );
+        let d = PointsError::MissingD {
+            ops: vec!["a{b}".into(), "c".into()],
+        };
+        assert_eq!(
+            d.message(&flags),
+            "give the message size too, --define d=VALUE: a{b}, c carry data"
+        );
+        assert_eq!((d.join(), PointsError::BadP(0.0).join()), (": ", " "));
+        assert_eq!(
+            PointsError::BadD(-1.0).message(&flags),
+            PointsError::BadD(-1.0).to_string()
+        );
+    }
 
     #[test]
     fn points_as_text_are_checked() {

@@ -47,6 +47,61 @@ pub enum NumberError {
         /// The offending text.
         input: String,
     },
+    /// A number, but not a whole number from 1 to [`MAX_COUNT`] ([`parse_count`]).
+    #[error("`{input}` is not a whole number between 1 and 9e18")]
+    NotCount {
+        /// The offending text.
+        input: String,
+    },
+    /// A number, but not positive and finite ([`parse_positive`]).
+    #[error("`{input}` is not a positive number")]
+    NotPositive {
+        /// The offending text.
+        input: String,
+    },
+}
+
+/// The largest count [`parse_count`] accepts.
+pub const MAX_COUNT: f64 = 9.0e18;
+
+/// Parses a count such as `1000000`, `1e9` or `2.5e6`: a whole number from 1 to
+/// [`MAX_COUNT`].
+///
+/// ```
+/// assert_eq!(expr::number::parse_count("2.5e6"), Ok(2_500_000));
+/// assert!(expr::number::parse_count("0.5").is_err());
+/// ```
+///
+/// # Errors
+/// [`parse_rational`]'s errors; [`NumberError::NotCount`] for any other number.
+pub fn parse_count(s: &str) -> Result<u64, NumberError> {
+    let r = parse_rational(s)?;
+    let v = to_f64(&r);
+    match r.is_integer() && (1.0..=MAX_COUNT).contains(&v) {
+        true => Ok(v as u64),
+        false => Err(NumberError::NotCount {
+            input: s.to_string(),
+        }),
+    }
+}
+
+/// Parses a positive finite number (a time, a frequency, a scale), as `f64`.
+///
+/// ```
+/// assert_eq!(expr::number::parse_positive("1/4"), Ok(0.25));
+/// assert!(expr::number::parse_positive("0").is_err());
+/// ```
+///
+/// # Errors
+/// [`parse_rational`]'s errors; [`NumberError::NotPositive`] for any other number.
+pub fn parse_positive(s: &str) -> Result<f64, NumberError> {
+    let v = to_f64(&parse_rational(s)?);
+    match v.is_finite() && v > 0.0 {
+        true => Ok(v),
+        false => Err(NumberError::NotPositive {
+            input: s.to_string(),
+        }),
+    }
 }
 
 /// Parses an exact rational number.
@@ -235,6 +290,29 @@ pub fn format_rational(r: &Rational) -> String {
 mod tests {
     use super::*;
     use crate::testing::q;
+
+    #[test]
+    fn counts_and_positive_numbers() {
+        assert_eq!(parse_count("1e9"), Ok(1_000_000_000));
+        assert_eq!(parse_count("9e18"), Ok(9_000_000_000_000_000_000));
+        for bad in ["0", "-1", "1.5", "1e19"] {
+            let e = parse_count(bad).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("`{bad}` is not a whole number between 1 and 9e18")
+            );
+        }
+        assert!(matches!(parse_count("x"), Err(NumberError::Invalid { .. })));
+        assert_eq!(parse_positive("2.5e-3"), Ok(0.0025));
+        for bad in ["0", "-1"] {
+            let e = parse_positive(bad).unwrap_err();
+            assert_eq!(e.to_string(), format!("`{bad}` is not a positive number"));
+        }
+        assert!(matches!(
+            parse_positive("1e2000"),
+            Err(NumberError::ExponentTooLarge { .. })
+        ));
+    }
 
     #[test]
     fn parses_every_notation() {

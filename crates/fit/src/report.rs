@@ -25,6 +25,72 @@ diag::choices! {
     }
 }
 
+/// What a report cannot show as asked: a usage error, its inputs named by the keys of
+/// [`diag::Advice`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unshown {
+    /// Predictions in LaTeX, or beside a ranking in text.
+    #[error("predictions show in the text and JSON reports")]
+    Predictions,
+    /// A regression on basis functions in LaTeX.
+    #[error("a regression prints text or JSON")]
+    RegressionLatex,
+    /// A regression on basis functions of a file that is not CSV.
+    #[error("a regression reads a CSV file")]
+    RegressionNotCsv,
+}
+
+impl diag::Advise for Unshown {
+    /// The format (and ranking) to change.
+    fn advice(&self) -> Option<diag::Advice> {
+        Some(diag::Advice::usage(match self {
+            Unshown::Predictions => "drop {rank} and {format} latex, or use {format} json",
+            Unshown::RegressionLatex => "use {format} text or {format} json",
+            Unshown::RegressionNotCsv => "drop {from} or give {from} csv",
+        }))
+    }
+
+    /// The message with its inputs: `predictions ({define}, {predict}) show …`, `{basis}
+    /// prints …`.
+    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
+        let keyed = match self {
+            Unshown::Predictions => {
+                "predictions ({define}, {predict}) show in the text and JSON reports"
+            }
+            Unshown::RegressionLatex => "{basis} prints text or JSON",
+            Unshown::RegressionNotCsv => "{basis} reads a CSV file",
+        };
+        diag::spell_keys(keyed, spell)
+    }
+}
+
+/// Checks that a report in `format`, ranked or not, shows the predictions asked for
+/// (`predicts`): they show in text and JSON, and beside a ranking only in JSON.
+///
+/// # Errors
+/// [`Unshown::Predictions`].
+pub fn shows(format: Format, rank: bool, predicts: bool) -> Result<(), Unshown> {
+    match predicts && (rank || format == Format::Latex) && format != Format::Json {
+        true => Err(Unshown::Predictions),
+        false => Ok(()),
+    }
+}
+
+/// Checks that a regression on basis functions ([`crate::basis::Regression`]) can be read
+/// from a file in `from` (none: told by the file) and reported in `format`.
+///
+/// # Errors
+/// [`Unshown::RegressionLatex`], then [`Unshown::RegressionNotCsv`].
+pub fn regression_shows(format: Format, from: Option<crate::read::Format>) -> Result<(), Unshown> {
+    if format == Format::Latex {
+        return Err(Unshown::RegressionLatex);
+    }
+    match from.is_some_and(|f| f != crate::read::Format::Csv) {
+        true => Err(Unshown::RegressionNotCsv),
+        false => Ok(()),
+    }
+}
+
 /// `v` as pretty JSON ending with a newline.
 pub(crate) fn json_text(v: &Value) -> String {
     let mut s = serde_json::to_string_pretty(v).expect("a JSON value with string keys encodes");
@@ -737,4 +803,33 @@ struct CollinearJson<'a> {
     /// The factor of each other basis function (or `1`) by its text.
     combination: BTreeMap<&'a str, Option<f64>>,
     term: &'a str,
+}
+
+#[cfg(test)]
+mod refusals {
+    use super::*;
+    use diag::Advise;
+
+    #[test]
+    fn predictions_and_regressions_refused_with_their_inputs() {
+        assert_eq!(shows(Format::Text, false, true), Ok(()));
+        assert_eq!(shows(Format::Json, true, true), Ok(()));
+        assert_eq!(shows(Format::Latex, false, false), Ok(()));
+        let e = shows(Format::Text, true, true).unwrap_err();
+        let flags = |k: &str| Some(format!("--{k}"));
+        assert_eq!(
+            e.message(&flags),
+            "predictions (--define, --predict) show in the text and JSON reports"
+        );
+        assert!(e.advice().is_some_and(|a| a.usage));
+        assert_eq!(
+            regression_shows(Format::Latex, Some(crate::read::Format::Text)),
+            Err(Unshown::RegressionLatex)
+        );
+        assert_eq!(
+            regression_shows(Format::Json, Some(crate::read::Format::Text)),
+            Err(Unshown::RegressionNotCsv)
+        );
+        assert_eq!(regression_shows(Format::Text, None), Ok(()));
+    }
 }

@@ -18,6 +18,7 @@
 #![doc = include_str!("../tests/example.rs")]
 //! ```
 
+mod binding;
 pub mod deep_stack;
 mod limit;
 mod lines;
@@ -26,6 +27,7 @@ mod run;
 mod sinks;
 mod space;
 
+pub use binding::{Binding, NotSingle};
 pub use limit::{Limit, Reached};
 pub use lines::{LineSpec, Lines, LinesConfig};
 pub use meter::{Meter, Phase, Tick, EVERY};

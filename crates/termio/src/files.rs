@@ -261,12 +261,22 @@ pub fn write_or_stdout(path: Option<&Path>, bytes: &[u8], out: &mut dyn Write) -
 
 /// An output file opened for writing before a long run (so an unwritable path fails at
 /// once, not after the run) and written when the run is done; an existing file keeps its
-/// contents until then.
+/// contents until then. Dropped unwritten (the run stopped), a file the run created is
+/// removed again.
 pub struct Reserved {
     path: std::path::PathBuf,
     file: std::fs::File,
-    /// Whether opening created the file (removed again if the probe stops).
+    /// Whether opening created the file and nothing was written to it yet (removed when
+    /// dropped).
     created: bool,
+}
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        if self.created {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 impl Reserved {
@@ -296,6 +306,7 @@ impl Reserved {
     /// # Errors
     /// A failed write (the error names the path).
     pub fn write(mut self, bytes: &[u8]) -> Result<()> {
+        self.created = false;
         let fail = |e: std::io::Error| Error::write(&self.path, &e);
         // A regular file is emptied first; a device or pipe (`-o /dev/stdout`) has no length.
         if self.file.metadata().is_ok_and(|m| m.is_file()) {
@@ -305,13 +316,9 @@ impl Reserved {
         self.file.flush().map_err(fail)
     }
 
-    /// The run stopped: a file this run created is removed, an existing one kept.
-    pub fn abandon(self) {
-        if self.created {
-            drop(self.file);
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
+    /// The run stopped: a file this run created is removed, an existing one kept (as when
+    /// it is dropped).
+    pub fn abandon(self) {}
 }
 
 /// vates' cache directory, where native helpers built at run time are kept:
@@ -402,6 +409,8 @@ mod tests {
         let q = scratch("fresh.json");
         let _ = std::fs::remove_file(&q);
         Reserved::open(&q).unwrap().abandon();
+        assert!(!q.exists());
+        drop(Reserved::open(&q).unwrap());
         assert!(!q.exists());
         Reserved::open(&p).unwrap().abandon();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use collectives::lower::{analyse_points, message_costs_of, CostsError, Networks};
+use collectives::lower::{analyse_points, message_costs_of, Networks};
 use collectives::micro::{self, thesis::Platform};
 use collectives::model::{Criterion, Fitting, Options};
 use collectives::points::{self, PointsError};
@@ -13,7 +13,6 @@ use collectives::{report, skeleton, table, Form, Statistic, Table, TableError};
 use etccs::job::{Job as Etccs, Results};
 
 use crate::error::{note, print, write_file, CliError, Result};
-use crate::fit::bindings;
 use crate::input::{read_text, Define};
 pub use collectives::report::Format as ReportFormat;
 
@@ -170,9 +169,6 @@ fn read_tables(files: &[PathBuf], osu_np: Option<u32>) -> Result<Table> {
         let name = path.display().to_string();
         table.add(&name, &text, osu_np).map_err(|e| match e {
             TableError::Read(e) => e.into(),
-            TableError::OsuNeedsP { .. } => {
-                CliError::usage(format!("{e}: give it with --osu-np P"))
-            }
             e => CliError::flagged("", &e),
         })?;
     }
@@ -197,24 +193,14 @@ fn fit(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     }
     let points = points::parse_points(&a.predict);
     let mut points = points.map_err(|e| points_error("--predict", e))?;
-    let grid = points::table_points(&bindings(&a.define), &table);
+    let grid = points::table_points(&Define::pairs(&a.define), &table);
     points.extend(grid.map_err(|e| points_error("-D", e))?);
     write_report(&table, &opts, &points, a.format, a.plot.as_deref(), out)
 }
 
 /// A points error as a message naming `flag` (`-D` or `--predict`).
 fn points_error(flag: &str, e: PointsError) -> CliError {
-    match e {
-        PointsError::MissingP => {
-            CliError::usage(format!("{flag}: give the processes, -D p=VALUES"))
-        }
-        PointsError::MissingD { ops } => CliError::usage(format!(
-            "{flag}: give the message size too, -D d=VALUE: {} carry data",
-            ops.join(", ")
-        )),
-        PointsError::Grid(_) => CliError::flagged(&format!("{flag}: "), &e),
-        e => CliError::flagged(&format!("{flag} "), &e),
-    }
+    CliError::flagged(&format!("{flag}{}", e.join()), &e)
 }
 
 /// Fits `table` and writes the report in `format` to `out`, and the plots into `plot_dir`.
@@ -253,26 +239,21 @@ fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
     let (limit, advice) = (skeleton::MAX_BYTES, skeleton::TOO_LARGE);
     let text = read_text(&a.skeleton, limit, "a skeleton", advice)?;
     let name = a.skeleton.display().to_string();
-    let located = |e: skeleton::SkeletonError| CliError::Report(miette::Report::new(e));
-    let skel = skeleton::parse(&name, &text).map_err(located)?;
+    let skel = skeleton::parse(&name, &text)?;
     let table = read_tables(&a.tables, a.osu_np)?;
-    skel.check_with((&name, &text), &table).map_err(located)?;
-    let points = skel.points(&bindings(&a.define));
+    skel.check_with((&name, &text), &table)?;
+    let points = skel.points(&Define::pairs(&a.define));
     let points = points.map_err(|e| points_error("-D", e))?;
     let opts = Options {
         statistic: a.statistic,
         fitting: a.fitting,
         ..Options::default()
     };
-    let mut predicted = skeleton::predict(&skel, &table, &opts, &points).map_err(located)?;
+    let mut predicted = skeleton::predict(&skel, &table, &opts, &points)?;
     if let Some(networks) = a.etccs {
         let given = (a.message_start, a.message_per_item);
-        let costs = message_costs_of(&table, opts.statistic, given).map_err(|e| match e {
-            CostsError::Invalid { .. } => CliError::usage(
-                "--message-start and --message-per-item are times, finite and not negative",
-            ),
-            e => CliError::flagged("--etccs: ", &e),
-        })?;
+        let costs = message_costs_of(&table, opts.statistic, given);
+        let costs = costs.map_err(|e| CliError::on_input(e.input(), &e))?;
         note(&format!("note: --etccs: {costs}"));
         analyse_points(&skel, &costs, networks, &mut predicted, &mut |model| {
             let job = Etccs {
@@ -295,8 +276,7 @@ fn skeleton(a: SkeletonArgs, out: &mut dyn Write) -> Result<()> {
 fn count(a: CountArgs, out: &mut dyn Write) -> Result<()> {
     let limit = micro::Limits::default().max_bytes;
     let text = read_text(&a.fragment, limit, "a Fortran fragment", micro::TOO_LARGE)?;
-    let f = micro::analyse_text(&a.fragment.display().to_string(), &text)
-        .map_err(|e| CliError::Report(miette::Report::new(e)))?;
+    let f = micro::analyse_text(&a.fragment.display().to_string(), &text)?;
     let point = crate::input::single_values(&a.define, "collectives count", None)?;
     let platform = a.platform.map(|p| (p, a.optimised));
     let report = micro::report::count_at(&f, &point, platform);

@@ -108,20 +108,12 @@ pub struct FitArgs {
     shuffle: Option<u64>,
 }
 
+crate::keyed_from!(report::Unshown);
+
 /// Runs `vates fit`.
 pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
-    let latex = a.format == report::Format::Latex;
     if let (Some(spec), Some(y)) = (&a.basis, &a.y) {
-        if latex {
-            return Err(CliError::usage(
-                "--basis prints text or JSON; use --format text or --format json",
-            ));
-        }
-        if a.from.is_some_and(|f| f != read::Format::Csv) {
-            return Err(CliError::usage(
-                "--basis reads a CSV file; drop --from or give --from csv",
-            ));
-        }
+        report::regression_shows(a.format, a.from)?;
         let options = BasisOptions {
             method: a.method,
             intercept: !a.no_intercept,
@@ -141,12 +133,7 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         return print(out, &report::regression(&f, a.format, a.method.name()));
     }
     let predicts = !a.predict.is_empty() || !a.define.is_empty();
-    if predicts && (a.rank || latex) && a.format != report::Format::Json {
-        return Err(CliError::usage(
-            "predictions (-D, --predict) show in the text and JSON reports; drop --rank and \
-             --format latex, or use --format json",
-        ));
-    }
+    report::shows(a.format, a.rank, predicts)?;
     if let Some(path) = &a.plot {
         crate::error::check_output(path)?;
     }
@@ -165,7 +152,7 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
     let job = Job {
         callpath: a.callpath.clone(),
         times: a.times.clone(),
-        bindings: bindings(&a.define),
+        bindings: Define::pairs(&a.define),
         points: a.predict.clone(),
         terms: a.term.clone(),
         negative_exponents: a.negative_exponents,
@@ -193,12 +180,4 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
         crate::error::write_file(path, svg.as_bytes())?;
     }
     print(out, &fitted.report(a.format, a.rank))
-}
-
-/// The bindings of `-D`.
-pub(crate) fn bindings(defines: &[Define]) -> Vec<(expr::Name, expr::grid::Values)> {
-    defines
-        .iter()
-        .map(|d| (d.name.clone(), d.values.clone()))
-        .collect()
 }

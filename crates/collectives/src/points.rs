@@ -121,12 +121,15 @@ pub fn table_points(
     bindings: &[(Name, Values)],
     table: &crate::Table,
 ) -> Result<Vec<(f64, f64)>, PointsError> {
-    let sized: Vec<String> = table
+    // Each operation once, though its real and time-shared groups are apart.
+    let mut sized: Vec<String> = table
         .groups()
         .into_iter()
         .filter(|g| g.has_size())
         .map(|g| g.op)
         .collect();
+    sized.sort();
+    sized.dedup();
     model_points(bindings, &sized)
 }
 
@@ -269,6 +272,17 @@ mod tests {
         assert!(matches!(
             table_points(&b(&["p=2"]), &t),
             Err(PointsError::MissingD { .. })
+        ));
+        // An operation measured real (p = 2) and time-shared (p = 4 on 2 CPUs) is named once.
+        let t = crate::read_csv(
+            "t.csv",
+            "op,p,d,time,shared\nbroadcast,2,1,1,0\nbroadcast,4,1,3,1\n",
+        )
+        .unwrap();
+        assert_eq!(t.groups().len(), 2, "a real and a time-shared group");
+        assert!(matches!(
+            table_points(&b(&["p=2"]), &t),
+            Err(PointsError::MissingD { ops }) if ops == ["broadcast"]
         ));
     }
 

@@ -33,8 +33,11 @@ pub fn values(text: &str) -> Result<Vec<f64>, ValuesError> {
         text: text.to_string(),
         why,
     };
-    let (_, v) = expr::grid::parse_binding(&format!("x={text}"))
-        .map_err(|e| bad(e.to_string().replace("`x=", "`").replace("NAME=", "")))?;
+    let (_, v) = expr::grid::parse_binding(&format!("x={text}")).map_err(|e| match e {
+        // The number's own message names it: the binding's text again would say it twice.
+        expr::grid::GridError::BadNumber { source, .. } => bad(source.to_string()),
+        e => bad(e.to_string().replace("`x=", "`").replace("NAME=", "")),
+    })?;
     let count: u64 = v
         .count()
         .try_into()
@@ -81,6 +84,13 @@ mod tests {
             "`0,1`: every value must be a positive number (give a list `1,2,4`, a range \
              `1..8` or a range with a step `10..40:10`)"
         );
+        // A word is named once by the list and once by the number's own message, not
+        // three times.
+        let e = values("abc").unwrap_err().to_string();
+        assert!(e.starts_with("`abc`: `abc` is not a number"), "{e}");
+        assert_eq!(e.matches("abc").count(), 2, "{e}");
+        let e = values("20,x").unwrap_err().to_string();
+        assert!(e.starts_with("`20,x`: `x` is not a number"), "{e}");
         assert!(values("1..1000000")
             .unwrap_err()
             .to_string()

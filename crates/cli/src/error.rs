@@ -107,16 +107,16 @@ impl From<Box<ModelError>> for CliError {
     }
 }
 
-/// The flags of every command of the binary, long (`procs`) and short (`n`), read from its
-/// definition.
+/// The flags of every command of the binary as typed, long (`--procs`, `--y`) and short
+/// (`-n`), read from its definition.
 fn flags() -> &'static std::collections::BTreeSet<String> {
     static FLAGS: std::sync::OnceLock<std::collections::BTreeSet<String>> =
         std::sync::OnceLock::new();
     FLAGS.get_or_init(|| {
         fn walk(c: &clap::Command, out: &mut std::collections::BTreeSet<String>) {
             for a in c.get_arguments() {
-                out.extend(a.get_long().map(str::to_string));
-                out.extend(a.get_short().map(|c| c.to_string()));
+                out.extend(a.get_long().map(|l| format!("--{l}")));
+                out.extend(a.get_short().map(|c| format!("-{c}")));
             }
             c.get_subcommands().for_each(|s| walk(s, out));
         }
@@ -134,9 +134,10 @@ pub fn flag_of(key: &str) -> Option<String> {
         "define" => Some("-D".into()),
         "coeff" => Some("-C".into()),
         "command" => Some("the program after `--`".into()),
-        k if k.len() == 1 && flags().contains(k) => Some(format!("-{k}")),
-        k if flags().contains(k) => Some(format!("--{k}")),
-        _ => None,
+        // A one-letter key is the short flag where there is one (`{n}` is `-n`).
+        k => [format!("-{k}"), format!("--{k}")]
+            .into_iter()
+            .find(|f| flags().contains(f)),
     }
 }
 

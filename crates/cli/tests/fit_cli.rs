@@ -212,8 +212,11 @@ fn basis_regression_mode() {
     assert!(out.contains("cannot tell them apart"), "{out}");
     let err = fails(&["fit", &csv, "--y", "time", "--basis", "n*log2(n"], 2);
     assert!(err.contains("expected `)`") && err.contains('^'), "{err}");
-    let err = fails(&["fit", &csv, "--y", "tme", "--basis", "n"], 1);
-    assert!(err.contains("no column `tme`"), "{err}");
+    let err = fails(&["fit", &csv, "--y", "tme", "--basis", "n"], 2);
+    assert!(
+        err.contains("--y: ") && err.contains("no column `tme`"),
+        "{err}"
+    );
     // Fewer rows than unknowns.
     let d = tempdir("fit-few");
     let few = write(&d, "few.csv", "n,t\n1,2\n2,3\n");
@@ -391,6 +394,18 @@ fn names_the_data_lacks_are_usage_errors() {
     );
     let err = fails(&["fit", &runs, "--callpath", "x"], 2);
     assert!(err.contains("--callpath: no callpath `x`"), "{err}");
+    // Basis mode names its columns by --y and in --basis: the same usage error (it was a
+    // located read error, exit 1).
+    let err = fails(&["fit", &runs, "--basis", "p", "--y", "tim"], 2);
+    assert!(
+        err.contains("--y: ") && err.contains("no column `tim`; did you mean `time`?"),
+        "{err}"
+    );
+    let err = fails(&["fit", &runs, "--basis", "q*n", "--y", "time"], 2);
+    assert!(
+        err.contains("--basis: ") && err.contains("no column `q`"),
+        "{err}"
+    );
 }
 
 /// `-D name=values` names prediction points (a list gives several, several -D every

@@ -137,9 +137,18 @@ pub struct Regression {
 /// Why a regression on a file cannot be made.
 #[derive(Debug, thiserror::Error)]
 pub enum RegressionError {
-    /// The file is malformed or lacks a column.
+    /// The file is malformed.
     #[error(transparent)]
     Read(crate::read::ReadError),
+    /// A column the regression names, as `y` (`key` `y`) or in a basis function (`basis`),
+    /// that the file lacks: the message and its hint, as [`crate::read::LoadError::Column`].
+    #[error("{}{}", .error.message, .error.help.as_deref().map(|h| format!("; {h}")).unwrap_or_default())]
+    Column {
+        /// The input that named it: `y` or `basis`.
+        key: &'static str,
+        /// The reader's error.
+        error: crate::read::ReadError,
+    },
     /// The regression failed on the file `name`'s columns.
     #[error("{name}: {error}")]
     Fit {
@@ -155,7 +164,20 @@ impl diag::Advise for RegressionError {
     fn advice(&self) -> Option<diag::Advice> {
         match self {
             RegressionError::Read(_) => None,
+            // A usage error whose message says what to change.
+            RegressionError::Column { .. } => Some(diag::Advice::usage("")),
             RegressionError::Fit { error, .. } => diag::Advise::advice(error),
+        }
+    }
+}
+
+impl RegressionError {
+    /// The input a missing column's message is about, as a key of [`diag::Advice`], and
+    /// what joins it to the message (`y`, `": "`); `None` otherwise.
+    pub fn input(&self) -> Option<(&'static str, &'static str)> {
+        match self {
+            RegressionError::Column { key, .. } => Some((key, ": ")),
+            _ => None,
         }
     }
 }
@@ -181,7 +203,18 @@ impl Regression {
     pub fn run(&self, name: &str, text: &str) -> Result<BasisFit, RegressionError> {
         let mut names = variables(&self.bases);
         names.push(self.y.clone());
-        let cols = crate::read::csv::columns(name, text, &names).map_err(RegressionError::Read)?;
+        let cols = crate::read::csv::columns(name, text, &names).map_err(|error| {
+            if error.kind != crate::read::ReadErrorKind::UnknownName {
+                return RegressionError::Read(error);
+            }
+            let y = format!("`{}`", crate::read::short(&self.y));
+            let key = if error.message.contains(&y) {
+                "y"
+            } else {
+                "basis"
+            };
+            RegressionError::Column { key, error }
+        })?;
         let (ys, xs) = cols.split_last().expect("the y column");
         let columns: Vec<(&str, &[f64])> = names
             .iter()

@@ -128,7 +128,7 @@ pub fn run(a: FitArgs, out: &mut dyn Write) -> Result<()> {
             .run(&a.file.display().to_string(), &text)
             .map_err(|e| match e {
                 RegressionError::Read(e) => e.into(),
-                e => CliError::flagged("", &e),
+                e => CliError::on_input(e.input(), &e),
             })?;
         return print(out, &report::regression(&f, a.format, a.method.name()));
     }

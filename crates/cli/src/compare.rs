@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use study::compare::OpenError;
+use study::compare::{InputError, OpenError};
 use study::folder::StudyError;
 use study::report::Format;
 
@@ -42,6 +42,7 @@ pub fn run(a: CompareArgs, out: &mut dyn Write) -> Result<()> {
     let inputs =
         study::compare::open(&a.study, a.bootstrap as usize, a.seed).map_err(|e| match e {
             OpenError::Study(StudyError::Campaign(e)) => CliError::Report(miette::Report::new(e)),
+            OpenError::Inputs(InputError::Model(e)) => CliError::Report(miette::Report::new(*e)),
             e => CliError::keyed(&e),
         })?;
     let spinner = termio::progress::Progress::new(None, "comparing the methods");

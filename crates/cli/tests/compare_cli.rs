@@ -5,7 +5,7 @@
 //! pinned.
 
 mod common;
-use common::{example_in, stdout, tempdir};
+use common::{example_in, fails, stdout, tempdir};
 
 /// Per study: the recommended method, its self-assessed and actual median errors, and the
 /// best method on the test points with its error (bench/RESULTS.md, "Comparison of the
@@ -150,4 +150,28 @@ fn the_text_csv_and_plot_of_a_comparison() {
     );
     // Three applied methods × four test points.
     assert_eq!(lines.count(), 3 * 4);
+}
+
+/// A study whose thread graph (`[compare] semi_model`) does not parse is refused with the
+/// error located in the model's text (line, column, caret), as `semi` commands show it.
+#[test]
+fn a_study_s_broken_thread_graph_is_located() {
+    let d = tempdir("compare-bad-tg");
+    let dir = d.join("ge");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in std::fs::read_dir(study("ge")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    let toml = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    let toml = toml.replace("\"../../semi/ge.tg\"", "\"../bad.tg\"");
+    std::fs::write(dir.join("campaign.toml"), toml).unwrap();
+    std::fs::write(
+        d.join("bad.tg"),
+        "param N: int >= 2;\nthread main { compute x = c * ; }\n",
+    )
+    .unwrap();
+    let err = fails(&["compare", dir.to_str().unwrap()], 1);
+    assert!(err.contains("expected an operand"), "{err}");
+    assert!(err.contains("bad.tg:2:31"), "{err}");
 }

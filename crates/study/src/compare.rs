@@ -819,6 +819,10 @@ pub enum InputError {
         /// What is wrong.
         message: String,
     },
+    /// The thread graph `[compare] semi_model` names is not a valid model: located in its
+    /// text.
+    #[error(transparent)]
+    Model(Box<semi::lang::ModelError>),
     /// The study has no times of its test runs.
     #[error("the study `{}` has no test runs (test-times.csv is missing or has no rows): nothing to compare against", dir.display())]
     NoTest {
@@ -1040,10 +1044,7 @@ pub fn from_texts(dir: &Path, c: &Campaign, t: &Texts<'_>) -> Result<Inputs, Inp
     };
     let semi = match (t.semi_model, t.train_samples) {
         (Some((name, text)), Some(samples)) => {
-            let model = semi::lang::parse(name, text).map_err(|e| InputError::Bad {
-                path: PathBuf::from(name),
-                message: e.to_string(),
-            })?;
+            let model = semi::lang::parse(name, text).map_err(InputError::Model)?;
             let samples = semi::samples::read_samples(&model, "train-samples.csv", samples)
                 .map_err(|e| bad("train-samples.csv", e.to_string()))?;
             Some(SemiInputs {

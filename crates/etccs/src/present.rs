@@ -242,6 +242,48 @@ impl JobError {
             JobError::Model { error, .. } | JobError::Analysis(error) => error.keyed()?,
         })
     }
+
+    /// The error as a front end shows it: [`JobError::keyed`], else the model's own
+    /// diagnostic (in a sweep, with the assignment it failed at), else the error's text.
+    ///
+    /// # Errors
+    /// The diagnostic of an error in the model, which points into its text.
+    pub fn shown(self, model: &str, agents: &[String]) -> Result<Keyed, miette::Report> {
+        match (self.keyed(model, agents), self) {
+            (Some(k), _) => Ok(k),
+            (None, JobError::Model { at, error }) if !at.is_empty() => {
+                Err(miette::Report::new(error).wrap_err(format!("`{model}` with {at}")))
+            }
+            (None, JobError::Model { error, .. } | JobError::Analysis(error)) => Err(error.into()),
+            (None, e) => Ok(Keyed::fix(diag::literal(&e.to_string()), "")),
+        }
+    }
+}
+
+/// The values of constants as given (`p=4`, `p=2..8`), parsed
+/// ([`expr::grid::parse_binding`]) for [`Job::bindings`](crate::job::Job::bindings).
+///
+/// # Errors
+/// The first that does not parse, a usage error after its input (`{const} p=: …`).
+pub fn bindings(given: &[String]) -> Result<Vec<(expr::Name, expr::grid::Values)>, Keyed> {
+    let parse = |c: &String| {
+        expr::grid::parse_binding(c).map_err(|e| {
+            let (c, e) = (diag::literal(c), diag::literal(&e.to_string()));
+            Keyed::usage(format!("{{const}} {c}: {e}"))
+        })
+    };
+    given.iter().map(parse).collect()
+}
+
+/// The map's axis ranges as given (`b=0..2`), parsed ([`parse_range`]).
+///
+/// # Errors
+/// The first that does not parse, a usage error after its input (`{map-range} b=2..1: …`).
+pub fn ranges(given: &[String]) -> Result<Vec<AxisRange>, Keyed> {
+    let parse = |r: &String| {
+        parse_range(r).map_err(|e| Keyed::usage(format!("{{map-range}} {}", diag::literal(&e))))
+    };
+    given.iter().map(parse).collect()
 }
 
 /// What a front end asks to see of the results.

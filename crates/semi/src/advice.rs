@@ -130,6 +130,9 @@ impl Advise for JobError {
             }
             JobError::Space(_) => Some(Advice::usage("")),
             JobError::Samples(_) | JobError::Group { .. } => None,
+            JobError::Profile { .. } => Some(Advice::fix(
+                "make a profile of this machine with `vates probe {o} machine.json`",
+            )),
         }
     }
 

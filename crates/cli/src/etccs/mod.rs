@@ -9,8 +9,8 @@ use clap::Subcommand;
 use crate::error::{check_output, flag_of, print, write_file, CliError, Result};
 use crate::timeline::TimelineArgs;
 use etccs::job::{Job, JobError};
-use etccs::present::{parse_range, Format, Outputs};
-use termio::progress::{with_spinner, Ticker, Units};
+use etccs::present::{self, Format, Outputs};
+use termio::progress::{with_spinner, Ticker};
 
 /// The `vates etccs` commands.
 #[derive(Subcommand, Debug)]
@@ -76,13 +76,6 @@ pub struct AnalyseArgs {
     symbolic: Vec<String>,
 }
 
-/// What the progress display calls an ETCCS analysis's phases and count.
-const ETCCS_UNITS: Units = Units {
-    running: "exploring",
-    analysing: "analysing",
-    noun: "states",
-};
-
 /// Runs an `etccs` command.
 pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let EtccsCommand::Analyse(a) = cmd;
@@ -92,13 +85,10 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let (what, too_large) = ("an ETCCS model (`.etccs`)", crate::input::MODEL_TOO_LARGE);
     let text = crate::input::read_text(&a.model, etccs::parse::MAX_INPUT_BYTES, what, too_large)?;
     let name = a.model.display().to_string();
-    let binding = |c: &String| {
-        expr::grid::parse_binding(c).map_err(|e| CliError::usage(format!("--const {c}: {e}")))
-    };
-    let bindings = a.consts.iter().map(binding).collect::<Result<Vec<_>>>()?;
-    let range =
-        |r: &String| parse_range(r).map_err(|e| CliError::usage(format!("--map-range {e}")));
-    let ranges = a.map_range.iter().map(range).collect::<Result<Vec<_>>>()?;
+    let (bindings, ranges) = (
+        present::bindings(&a.consts)?,
+        present::ranges(&a.map_range)?,
+    );
     let outputs = Outputs {
         format: a.format,
         explain: a.explain,
@@ -123,9 +113,12 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
         check_output(path)?;
     }
     // Every assignment's model first: a value the model rejects fails before any analysis.
-    let error = |e: JobError| job_error(e, &name, &a.agent);
+    let error = |e: JobError| match e.shown(&name, &a.agent) {
+        Ok(keyed) => CliError::from(keyed),
+        Err(diagnostic) => CliError::Report(diagnostic),
+    };
     let plan = job.plan().map_err(error)?;
-    let ticker = Ticker::new(plan.analyses(), ETCCS_UNITS);
+    let ticker = Ticker::new(plan.analyses(), etccs::job::METER_UNITS);
     let watch = (|l, m| ticker.begin(l, m), |slot| ticker.end(slot));
     let results = with_spinner(&ticker, || plan.run(&watch)).map_err(error)?;
     let shown = results.show(&outputs, &flag_of)?;
@@ -146,20 +139,4 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
         write_file(path, svg.as_bytes())?;
     }
     shown.failure.map_or(Ok(()), |f| Err(f.into()))
-}
-
-/// A job's error as the command reports it: the library's keyed message with the flags
-/// (`agents` are the names given with `--agent`), or the model's own diagnostic, in a sweep
-/// with the values it failed at.
-fn job_error(e: JobError, name: &str, agents: &[String]) -> CliError {
-    match (e.keyed(name, agents), e) {
-        (Some(k), _) => k.into(),
-        (None, JobError::Model { at, error }) if !at.is_empty() => {
-            CliError::Report(miette::Report::new(error).wrap_err(format!("`{name}` with {at}")))
-        }
-        (None, JobError::Model { error, .. } | JobError::Analysis(error)) => {
-            CliError::Report(error.into())
-        }
-        (None, e) => CliError::msg(e.to_string()),
-    }
 }

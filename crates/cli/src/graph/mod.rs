@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use etccs::present::Keyed;
 use sweep::Sample;
+use taskgraph::analysis::engine::METER_UNITS;
 use taskgraph::analysis::explain::{sweep_lines, Labels};
 use taskgraph::analysis::policy::{PolicyKind, PolicyName};
 use taskgraph::analysis::scaling::{parse_procs, BaselineError, Procs, ScalingError, Sweep};
@@ -223,12 +224,7 @@ fn load(input: &GraphInput) -> Result<(TaskGraph, Setup, Labels)> {
 
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     let (g, setup, labels) = load(&a.input)?;
-    let units = termio::progress::Units {
-        running: "scheduling",
-        analysing: "reporting",
-        noun: "tasks",
-    };
-    let an = termio::progress::with_meter(units, "", |meter| {
+    let an = termio::progress::with_meter(METER_UNITS, "", |meter| {
         setup.explain(&g, a.procs, labels, Some(meter))
     })?;
     if let Some(path) = &a.profile {

@@ -49,19 +49,24 @@ fn show(r: &dyn Shown, format: Format, out: &mut dyn Write) -> Result<()> {
     print(out, &text)
 }
 
-/// The file in `path` (`what` it holds) read by `reader` (its name for messages, its text).
+/// The file in `path` (`what` it holds, at most `max` bytes) read by `reader` (its name for
+/// messages, its text).
 fn load<T, E: Into<JobError>>(
-    path: &Path,
+    (path, max): (&Path, usize),
     what: &str,
     reader: impl FnOnce(&str, &str) -> std::result::Result<T, E>,
 ) -> Result<T> {
-    let text = input::read_text(path, MAX_FILE, what, "")?;
+    let text = input::read_text(path, max, what, "")?;
     reader(&path.display().to_string(), &text).map_err(job_error)
 }
 
 /// A job on the model in `path`.
 fn job(path: &Path, limits: Limits) -> Result<Job> {
-    let m = load(path, "a thread-graph model (`.tg`)", semi::lang::parse)?;
+    let m = load(
+        (path, MAX_FILE),
+        "a thread-graph model (`.tg`)",
+        semi::lang::parse,
+    )?;
     Ok(Job {
         limits,
         ..Job::new(m)
@@ -71,19 +76,13 @@ fn job(path: &Path, limits: Limits) -> Result<Job> {
 /// The sample runs in `path`.
 fn samples(j: &Job, path: &Path) -> Result<Option<semi::samples::SampleSet>> {
     let read = |name: &str, text: &str| semi::samples::read_samples(&j.model, name, text);
-    load(path, "a samples CSV", read).map(Some)
+    load((path, MAX_FILE), "a samples CSV", read).map(Some)
 }
 
 /// The machine profile, if one is given.
 fn profile(path: Option<&Path>) -> Result<Option<probe::Profile>> {
-    let Some(path) = path else { return Ok(None) };
-    let text = input::read_text(path, MAX_PROFILE, "machine profile", "")?;
-    probe::Profile::from_json(&text).map(Some).map_err(|e| {
-        CliError::with_help(
-            format!("{}: {e}", path.display()),
-            "make a profile of this machine with `vates probe -o machine.json`",
-        )
-    })
+    let read = |p| load((p, MAX_PROFILE), "machine profile", semi::job::read_profile);
+    path.map(read).transpose()
 }
 
 /// The -C, --samples, --by and --machine flags of a job.
@@ -145,7 +144,7 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
 pub(super) fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
     let mut j = job(&a.model, a.limits.limits())?;
     let read = |name: &str, text: &str| semi::validate::read_measured(&j.model, name, text);
-    let measured = load(&a.measured, "a measurements CSV", read)?;
+    let measured = load((&a.measured, MAX_FILE), "a measurements CSV", read)?;
     j.samples = samples(&j, &a.samples)?;
     j.by.clone_from(&a.by);
     j.profile = profile(a.machine.as_deref())?;

@@ -190,6 +190,24 @@ impl JobError {
             e => Err(e),
         }
     }
+
+    /// The error as a diagnostic that points into its text ([`JobError::located`]): a model
+    /// error's help is its advice, the inputs spelt by `spell`.
+    ///
+    /// # Errors
+    /// The error itself when it has no location.
+    pub fn diagnostic(
+        self,
+        spell: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<miette::Report, JobError> {
+        Ok(match self.located()? {
+            Located::Model(mut m) => {
+                m.help = m.advice().map(|a| a.spelt(spell)).or(m.help);
+                miette::Report::new(*m)
+            }
+            Located::Read(r) => miette::Report::new(r),
+        })
+    }
 }
 
 impl Advise for RatioError {

@@ -56,6 +56,17 @@ impl<E> Swept<E> {
         write_file(path, svg.as_bytes())
     }
 
+    /// The note for a plot that shows only the first combinations of the other swept
+    /// parameters ([`Lines::dropped_groups`]).
+    pub fn plot_note(&self) -> Option<String> {
+        let lines = self.lines.as_ref().filter(|l| l.dropped_groups())?;
+        Some(format!(
+            "note: the plot shows the first {} combinations of the other swept parameters; the \
+             CSV has every point",
+            lines.max_groups()
+        ))
+    }
+
     /// The JSON elements as one pretty array.
     ///
     /// # Errors

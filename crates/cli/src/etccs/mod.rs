@@ -85,10 +85,8 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let (what, too_large) = ("an ETCCS model (`.etccs`)", crate::input::MODEL_TOO_LARGE);
     let text = crate::input::read_text(&a.model, etccs::parse::MAX_INPUT_BYTES, what, too_large)?;
     let name = a.model.display().to_string();
-    let (bindings, ranges) = (
-        present::bindings(&a.consts)?,
-        present::ranges(&a.map_range)?,
-    );
+    let bindings = present::bindings(&a.consts)?;
+    let ranges = present::ranges(&a.map_range)?;
     let outputs = Outputs {
         format: a.format,
         explain: a.explain,

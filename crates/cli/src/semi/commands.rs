@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use semi::advice::Located;
 use semi::instantiate::Limits;
 use semi::job::{Job, JobError};
 use semi::scaling::{scale_run, Law, RatioRun};
@@ -16,6 +15,7 @@ use super::{
 use crate::error::{flag_of, json_text, note, print, CliError, Result};
 use crate::input;
 use crate::Format;
+use termio::sweep_out::{self, Wiring};
 
 /// The largest model, samples or measurements file read.
 const MAX_FILE: usize = 1 << 26;
@@ -25,16 +25,8 @@ const MAX_PROFILE: usize = 1 << 22;
 /// A semi error as a message naming the flags ([`semi::advice`]): one in a text points
 /// into it, with the advice as its help.
 fn job_error(e: impl Into<JobError>) -> CliError {
-    match e.into().located() {
-        Ok(Located::Model(mut m)) => {
-            m.help = diag::Advise::advice(&*m)
-                .map(|a| a.spelt(&flag_of))
-                .or(m.help);
-            CliError::Report(miette::Report::new(*m))
-        }
-        Ok(Located::Read(r)) => r.into(),
-        Err(e) => CliError::keyed(&e),
-    }
+    let shown = e.into().diagnostic(&flag_of);
+    shown.map_or_else(|e| CliError::keyed(&e), CliError::Report)
 }
 
 /// Prints the answer's remarks to standard error, then the answer in `format`.
@@ -166,25 +158,24 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     for n in notes {
         note(&format!("note: {n}"));
     }
-    let columns: Vec<String> = semi::sweep::COLUMNS.map(String::from).to_vec();
     let outputs = a.output.outputs();
-    let sample = sweep::Sample::new(space.len(), 60);
-    let wiring = termio::sweep_out::Wiring {
+    let (table, lines) = (semi::sweep::table(&space), semi::sweep::lines());
+    let wiring = Wiring {
         json_points: true,
-        ..termio::sweep_out::Wiring::new(&outputs, sample, semi::sweep::lines(), "predicting")
+        ..Wiring::new(&outputs, table, lines, "predicting")
     };
-    let swept = termio::sweep_out::run(&space, &columns, wiring, |_, p, o| sw.point(p, o))?
+    let point = |_: u64, p: &[f64], o: &mut [f64]| sw.point(p, o);
+    let swept = sweep_out::run(&space, &semi::sweep::columns(), wiring, point)?
         .finished(|_, e| CliError::msg(e))?;
     for w in sw.warnings() {
         note(&format!("warning: {w}"));
     }
-    let x = space.axes().first().map_or("", |a| &**a.name());
-    let title = format!("{}: predicted time", a.model.display());
+    let (title, x) = semi::sweep::plot_labels(&a.model.display().to_string(), &space);
     swept.write_plot(&title, x, "seconds")?;
     let text = match a.output.format {
         Format::Text => {
-            let cols = semi::sweep::text_columns(&space);
-            swept.table.table(&cols).render("") + &crate::sample_note(&swept.table, space.len())
+            let rows = &swept.table;
+            semi::sweep::table_text(&space, rows) + &crate::sample_note(rows, space.len())
         }
         Format::Json => swept.json_array()?,
     };

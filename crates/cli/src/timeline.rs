@@ -29,10 +29,7 @@ impl TimelineArgs {
 
     /// Checks that the files asked for can be written, before the work that fills them.
     pub fn check(&self) -> Result<()> {
-        for path in [&self.trace, &self.gantt].into_iter().flatten() {
-            crate::error::check_output(path)?;
-        }
-        Ok(())
+        Ok(termio::files::check_outputs([&self.trace, &self.gantt])?)
     }
 
     /// Writes the files asked for of a timeline in seconds: a microsecond per second in the

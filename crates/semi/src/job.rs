@@ -197,6 +197,15 @@ impl From<PredictError> for JobError {
     }
 }
 
+impl Predicted {
+    /// The predicted schedule as a timeline in seconds, titled with the model's name
+    /// ([`crate::report::schedule_trace`]; empty unless the job asked for the schedule).
+    pub fn timeline(&self) -> trace::Trace {
+        let p = &self.prediction;
+        crate::report::schedule_trace(&self.model, &p.threads, &p.outcome)
+    }
+}
+
 /// The coefficients fitted per group of samples ([`Job::fits`]): each group's label (`P=4`,
 /// or `all samples`) and its fit.
 #[derive(Clone, Debug)]

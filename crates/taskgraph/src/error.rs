@@ -57,6 +57,14 @@ pub struct GraphError {
 
 diag::located_diagnostic!(GraphError);
 
+impl diag::Advise for GraphError {
+    /// An option that makes no sense ([`ErrorKind::BadOption`]) is an error in what was
+    /// asked for, like a malformed one; the others are in the graph and have no advice.
+    fn advice(&self) -> Option<diag::Advice> {
+        (self.kind == ErrorKind::BadOption).then(|| diag::Advice::usage(""))
+    }
+}
+
 impl GraphError {
     /// An error with no location.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {

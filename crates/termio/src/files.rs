@@ -6,7 +6,7 @@
 //! it), a directory, or not UTF-8 (with the line and column of the first bad byte).
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Diag, Error, Result};
 
@@ -172,6 +172,29 @@ fn show_bytes(n: usize) -> String {
         format!("{} KiB", n >> 10)
     } else {
         format!("{n} bytes")
+    }
+}
+
+/// [`check_output`] of each output file asked for.
+///
+/// # Errors
+/// The first that cannot be written.
+pub fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Option<PathBuf>>) -> Result<()> {
+    paths
+        .into_iter()
+        .flatten()
+        .try_for_each(|p| check_output(p))
+}
+
+/// [`write_file`] of `contents` to `path` when both are there: an output file asked for
+/// and the output made.
+///
+/// # Errors
+/// As [`write_file`].
+pub fn write_given(path: Option<&Path>, contents: Option<&str>) -> Result<()> {
+    match (path, contents) {
+        (Some(path), Some(contents)) => write_file(path, contents.as_bytes()),
+        _ => Ok(()),
     }
 }
 

@@ -11,7 +11,7 @@ use sweep::{
 use std::path::PathBuf;
 
 use crate::error::{Diag, Error, Result};
-use crate::files::{check_output, write_file};
+use crate::files::{check_outputs, write_file};
 
 /// The outputs a sweep's command asks for besides its text table.
 #[derive(Clone, Debug, Default)]
@@ -143,9 +143,7 @@ where
     F: Fn(u64, &[f64], &mut [f64]) -> std::result::Result<(), E> + Sync,
 {
     let output = w.output;
-    for path in [&output.csv, &output.plot].into_iter().flatten() {
-        check_output(path)?;
-    }
+    check_outputs([&output.csv, &output.plot])?;
     let mut csv = match &output.csv {
         Some(p) => {
             let f = std::fs::File::create(p).map_err(|e| Error::write(p, &e))?;

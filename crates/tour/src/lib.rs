@@ -138,8 +138,7 @@ fn body_lines(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Runs the tour: the narrative ending with the commands to try next, and the pictures
-/// when `pictures` is set.
+/// Runs the tour: the narrative, and the pictures when `pictures` is set.
 ///
 /// # Errors
 /// Only if an embedded example fails, which the tests rule out.
@@ -169,28 +168,8 @@ pub fn run(pictures: bool) -> Result<Tour> {
     measured::task_parallel(&mut t.text)?;
     collective::collective(&mut t.text)?;
     compare::compare(&mut t.text)?;
-    t.text.push_str(TRY);
     Ok(t)
 }
-
-/// The tour's last part: the commands to try next, on the repository's examples.
-const TRY: &str = "
-Try it yourself:
-  vates pamela bound examples/pamela/mrm.pam -D N=10 -D P=4 -D tau_l=3 -D tau_s=1
-  vates pamela sim   examples/pamela/mrm.pam -D N=10 -D P=4 -D tau_l=3 -D tau_s=1 --gantt mrm.svg --trace mrm.json
-  vates pamela sweep examples/pamela/mrm.pam -D P=1..64 -D N=100 -D tau_l=3 -D tau_s=1 --plot mrm_sweep.svg
-  vates graph analyze examples/graphs/blast-chameleon-small-001.json -D P=8 --gantt blast.svg
-  vates etccs analyse examples/etccs/scatter_gather.etccs --agent ScatterGatherBus -D p=2..4
-  vates etccs analyse examples/etccs/scatter_gather.etccs --agent ScatterGatherBus -D p=3 --explain --gantt sg_run.svg
-  vates etccs analyse examples/etccs/scatter.etccs -D p=2..8 --plot scatter.svg
-  vates etccs analyse examples/etccs/parametric.etccs
-  vates semi predict examples/semi/ge.tg --samples examples/semi/ge_samples.csv --machine examples/semi/machine.json -D N=1600 -D P=2 --gantt ge.svg
-  vates taskpar fit examples/taskpar/train.csv --app sparselu -o sparselu.json && vates taskpar predict sparselu.json -n 160 -p 1..4 --plot sparselu.svg
-  vates collectives fit examples/collectives/here.csv --op broadcast,allreduce --statistic min --plot collectives/
-  vates collectives skeleton examples/collectives/geometric.skel --table examples/collectives/here.csv -D p=2 -D n=64,256,1024
-  vates compare examples/studies/fib --plot fib.svg
-  vates probe --mpi --quick -o mine.csv   (needs openmpi-bin and libopenmpi-dev)
-";
 
 fn section(s: &mut String, n: u32, title: &str) {
     let _ = writeln!(s);

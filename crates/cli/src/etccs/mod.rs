@@ -6,10 +6,11 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use crate::error::{check_output, flag_of, print, write_file, CliError, Result};
+use crate::error::{flag_of, print, CliError, Result};
 use crate::timeline::TimelineArgs;
 use etccs::job::{Job, JobError};
 use etccs::present::{self, Format, Outputs};
+use termio::files::{check_outputs, write_given};
 use termio::progress::{with_spinner, Ticker};
 
 /// The `vates etccs` commands.
@@ -107,9 +108,7 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     };
     // Output paths are checked before the analyses: a typo must not cost a long run.
     a.timeline.check()?;
-    for path in [&a.map, &a.plot, &a.csv].into_iter().flatten() {
-        check_output(path)?;
-    }
+    check_outputs([&a.map, &a.plot, &a.csv])?;
     // Every assignment's model first: a value the model rejects fails before any analysis.
     let error = |e: JobError| match e.shown(&name, &a.agent) {
         Ok(keyed) => CliError::from(keyed),
@@ -122,19 +121,13 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let shown = results.show(&outputs, &flag_of)?;
     // The report first (after the map and timeline of one analysis): a plot that cannot be
     // drawn or written does not cost the results.
-    if let (Some(path), Some(svg)) = (&a.map, &shown.map) {
-        write_file(path, svg.as_bytes())?;
-    }
+    write_given(a.map.as_deref(), shown.map.as_deref())?;
     if let Some(tr) = shown.timeline.transpose()? {
         a.timeline
             .write(&tr, &crate::timeline::chart(&tr.name, "time"))?;
     }
     print(out, &shown.text)?;
-    if let (Some(path), Some(csv)) = (&a.csv, &shown.csv) {
-        write_file(path, csv.as_bytes())?;
-    }
-    if let (Some(path), Some(svg)) = (&a.plot, shown.plot.transpose()?) {
-        write_file(path, svg.as_bytes())?;
-    }
+    write_given(a.csv.as_deref(), shown.csv.as_deref())?;
+    write_given(a.plot.as_deref(), shown.plot.transpose()?.as_deref())?;
     shown.failure.map_or(Ok(()), |f| Err(f.into()))
 }

@@ -125,10 +125,8 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     j.draws = a.draws.unwrap_or(0);
     let done = j.predict().map_err(job_error)?;
     if a.timeline.wanted() {
-        let (title, p) = (&done.model, &done.prediction);
-        let tr = semi::report::schedule_trace(title, &p.threads, &p.outcome);
-        a.timeline
-            .write_seconds(&tr, &crate::timeline::chart(title, "seconds"))?;
+        let chart = crate::timeline::chart(&done.model, "seconds");
+        a.timeline.write_seconds(&done.timeline(), &chart)?;
     }
     show(&done, a.format, out)
 }

@@ -472,4 +472,32 @@ mod tests {
             .message
             .starts_with("2 of 2 analyses"));
     }
+
+    #[test]
+    fn values_given_are_parsed_or_refused_after_their_input() {
+        assert_eq!(bindings(&["p=2..4".into()]).unwrap().len(), 1);
+        let e = bindings(&["p=2".into(), "p={x}".into()]).unwrap_err();
+        assert!(e.message.starts_with("{const} p={{x}}: "), "{}", e.message);
+        assert!(e.advice.usage);
+        let e = ranges(&["b=2..1".into()]).unwrap_err();
+        assert!(
+            e.message.starts_with("{map-range} b=2..1: "),
+            "{}",
+            e.message
+        );
+        let e = Job::new("m.etccs", "agent A = tau@1 . nil;")
+            .run()
+            .unwrap_err();
+        let keyed = e.shown("m.etccs", &[]).expect("no analyse line is keyed");
+        assert!(
+            keyed.message.contains("no `analyse` line"),
+            "{}",
+            keyed.message
+        );
+        let e = Job::new("m.etccs", "agent A = ").run().unwrap_err();
+        assert!(
+            e.shown("m.etccs", &[]).is_err(),
+            "a syntax error keeps its diagnostic"
+        );
+    }
 }

@@ -139,3 +139,18 @@ impl GraphError {
         self
     }
 }
+
+#[cfg(test)]
+mod advice_tests {
+    use super::*;
+    use diag::Advise;
+
+    #[test]
+    fn only_an_option_that_makes_no_sense_is_a_usage_error() {
+        let bad = GraphError::new(ErrorKind::BadOption, "width must be at least 1");
+        assert!(bad.advice().is_some_and(|a| a.usage && a.fix.is_empty()));
+        assert!(GraphError::new(ErrorKind::Cycle, "a cycle")
+            .advice()
+            .is_none());
+    }
+}

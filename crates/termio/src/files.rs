@@ -460,4 +460,16 @@ mod tests {
             Some(Keep::IsInput)
         );
     }
+
+    #[test]
+    fn outputs_asked_for_are_checked_and_written_when_made() {
+        let p = scratch("given.txt");
+        let missing = Some(Path::new("/nonexistent-dir/x.svg").to_path_buf());
+        assert!(check_outputs([&None, &Some(p.clone())]).is_ok());
+        assert!(check_outputs([&Some(p.clone()), &missing]).is_err());
+        write_given(Some(&p), None).unwrap();
+        write_given(None, Some("x")).unwrap();
+        write_given(Some(&p), Some("made")).unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "made");
+    }
 }

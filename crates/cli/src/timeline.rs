@@ -29,10 +29,7 @@ impl TimelineArgs {
 
     /// Checks that the files asked for can be written, before the work that fills them.
     pub fn check(&self) -> Result<()> {
-        for path in [&self.trace, &self.gantt].into_iter().flatten() {
-            crate::error::check_output(path)?;
-        }
-        Ok(())
+        Ok(termio::files::check_outputs([&self.trace, &self.gantt])?)
     }
 
     /// Writes the files asked for of a timeline in seconds: a microsecond per second in the
@@ -58,23 +55,13 @@ impl TimelineArgs {
             write_file(path, &bytes)?;
         }
         if let Some(path) = &self.gantt {
-            write_file(path, gantt_svg(tr, chart)?.as_bytes())?;
+            let svg = trace::gantt::render_svg(tr, chart)
+                .map_err(|e| CliError::msg(format!("cannot draw the Gantt chart: {e}")))?;
+            write_file(path, svg.as_bytes())?;
         }
         Ok(())
     }
 }
 
-/// Gantt chart options with a title and a time-axis label (the legend is the generic one).
-pub fn chart(title: &str, time_label: &str) -> GanttOptions {
-    GanttOptions {
-        title: Some(title.to_string()),
-        time_label: time_label.to_string(),
-        ..Default::default()
-    }
-}
-
-/// The SVG Gantt chart of `tr`.
-pub fn gantt_svg(tr: &trace::Trace, chart: &GanttOptions) -> Result<String> {
-    trace::gantt::render_svg(tr, chart)
-        .map_err(|e| CliError::msg(format!("cannot draw the Gantt chart: {e}")))
-}
+/// Gantt chart options with a title and a time-axis label.
+pub use trace::gantt::titled as chart;

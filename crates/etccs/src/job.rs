@@ -197,6 +197,14 @@ struct Point {
     at: String,
 }
 
+/// What a progress display calls an analysis's phases (the state space explored, then
+/// folded) and what its meter counts.
+pub const METER_UNITS: sweep::Units = sweep::Units {
+    running: "exploring",
+    analysing: "analysing",
+    noun: "states",
+};
+
 /// Sees the analyses start and end (a progress display): `begin` gets the label (the agent,
 /// with the assignment in a sweep) and the meter the analysis updates, and returns a slot
 /// that `end` gets back.

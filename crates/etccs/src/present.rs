@@ -242,6 +242,48 @@ impl JobError {
             JobError::Model { error, .. } | JobError::Analysis(error) => error.keyed()?,
         })
     }
+
+    /// The error as a front end shows it: [`JobError::keyed`], else the model's own
+    /// diagnostic (in a sweep, with the assignment it failed at), else the error's text.
+    ///
+    /// # Errors
+    /// The diagnostic of an error in the model, which points into its text.
+    pub fn shown(self, model: &str, agents: &[String]) -> Result<Keyed, miette::Report> {
+        match (self.keyed(model, agents), self) {
+            (Some(k), _) => Ok(k),
+            (None, JobError::Model { at, error }) if !at.is_empty() => {
+                Err(miette::Report::new(error).wrap_err(format!("`{model}` with {at}")))
+            }
+            (None, JobError::Model { error, .. } | JobError::Analysis(error)) => Err(error.into()),
+            (None, e) => Ok(Keyed::fix(diag::literal(&e.to_string()), "")),
+        }
+    }
+}
+
+/// The values of constants as given (`p=4`, `p=2..8`), parsed
+/// ([`expr::grid::parse_binding`]) for [`Job::bindings`](crate::job::Job::bindings).
+///
+/// # Errors
+/// The first that does not parse, a usage error after its input (`{const} p=: …`).
+pub fn bindings(given: &[String]) -> Result<Vec<(expr::Name, expr::grid::Values)>, Keyed> {
+    let parse = |c: &String| {
+        expr::grid::parse_binding(c).map_err(|e| {
+            let (c, e) = (diag::literal(c), diag::literal(&e.to_string()));
+            Keyed::usage(format!("{{const}} {c}: {e}"))
+        })
+    };
+    given.iter().map(parse).collect()
+}
+
+/// The map's axis ranges as given (`b=0..2`), parsed ([`parse_range`]).
+///
+/// # Errors
+/// The first that does not parse, a usage error after its input (`{map-range} b=2..1: …`).
+pub fn ranges(given: &[String]) -> Result<Vec<AxisRange>, Keyed> {
+    let parse = |r: &String| {
+        parse_range(r).map_err(|e| Keyed::usage(format!("{{map-range}} {}", diag::literal(&e))))
+    };
+    given.iter().map(parse).collect()
 }
 
 /// What a front end asks to see of the results.
@@ -429,5 +471,33 @@ mod tests {
             .unwrap()
             .message
             .starts_with("2 of 2 analyses"));
+    }
+
+    #[test]
+    fn values_given_are_parsed_or_refused_after_their_input() {
+        assert_eq!(bindings(&["p=2..4".into()]).unwrap().len(), 1);
+        let e = bindings(&["p=2".into(), "p={x}".into()]).unwrap_err();
+        assert!(e.message.starts_with("{const} p={{x}}: "), "{}", e.message);
+        assert!(e.advice.usage);
+        let e = ranges(&["b=2..1".into()]).unwrap_err();
+        assert!(
+            e.message.starts_with("{map-range} b=2..1: "),
+            "{}",
+            e.message
+        );
+        let e = Job::new("m.etccs", "agent A = tau@1 . nil;")
+            .run()
+            .unwrap_err();
+        let keyed = e.shown("m.etccs", &[]).expect("no analyse line is keyed");
+        assert!(
+            keyed.message.contains("no `analyse` line"),
+            "{}",
+            keyed.message
+        );
+        let e = Job::new("m.etccs", "agent A = ").run().unwrap_err();
+        assert!(
+            e.shown("m.etccs", &[]).is_err(),
+            "a syntax error keeps its diagnostic"
+        );
     }
 }

@@ -49,7 +49,7 @@ pub mod syntax;
 
 pub use diag::{ErrorKind, ModelError};
 pub use front::parse;
-pub use load::{load, Loaded};
+pub use load::{load, load_checked, LoadError, Loaded};
 pub use model::{
     Binding, Compose, Loop, Model, Param, ProcId, Process, ResId, Resource, SourceFile, Term,
     TermKind,

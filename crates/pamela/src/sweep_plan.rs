@@ -186,6 +186,23 @@ impl SweepPlan {
         })
     }
 
+    /// The text table of the rows kept of the sweep of `loaded`
+    /// ([`crate::report::sweep_text`]).
+    pub fn text(&self, loaded: &crate::Loaded, rows: &Sample) -> String {
+        let (model, root) = (&loaded.model, loaded.root);
+        crate::report::sweep_text(model, root, &self.space, rows, self.engine_set())
+    }
+
+    /// The title of the plot of the sweep of `loaded` drawn as `lines`, and its x axis: the
+    /// swept parameter the lines run over, else the point's index.
+    pub fn plot_labels(&self, loaded: &crate::Loaded, lines: &sweep::Lines) -> (String, &str) {
+        let x = lines
+            .x_axis()
+            .map_or("point", |a| self.space.axes()[a].name());
+        let title = format!("{} ({}): time vs {x}", loaded.label(), loaded.root_name());
+        (title, x)
+    }
+
     /// The engines as the point function takes them.
     pub fn engine_set(&self) -> Engines {
         Engines {

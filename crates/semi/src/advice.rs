@@ -130,6 +130,9 @@ impl Advise for JobError {
             }
             JobError::Space(_) => Some(Advice::usage("")),
             JobError::Samples(_) | JobError::Group { .. } => None,
+            JobError::Profile { .. } => Some(Advice::fix(
+                "make a profile of this machine with `vates probe {o} machine.json`",
+            )),
         }
     }
 
@@ -186,6 +189,24 @@ impl JobError {
             JobError::Predict(PredictError::Read(r)) => Ok(Located::Read(r)),
             e => Err(e),
         }
+    }
+
+    /// The error as a diagnostic that points into its text ([`JobError::located`]): a model
+    /// error's help is its advice, the inputs spelt by `spell`.
+    ///
+    /// # Errors
+    /// The error itself when it has no location.
+    pub fn diagnostic(
+        self,
+        spell: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<miette::Report, JobError> {
+        Ok(match self.located()? {
+            Located::Model(mut m) => {
+                m.help = m.advice().map(|a| a.spelt(spell)).or(m.help);
+                miette::Report::new(*m)
+            }
+            Located::Read(r) => miette::Report::new(r),
+        })
     }
 }
 

@@ -158,6 +158,25 @@ pub enum JobError {
         /// The limits it is over.
         over: Vec<Over>,
     },
+    /// The machine profile is not one `probe` wrote ([`read_profile`]).
+    #[error("{name}: {source}")]
+    Profile {
+        /// The profile's name in messages (its file).
+        name: String,
+        /// Why.
+        source: probe::ProfileError,
+    },
+}
+
+/// The machine profile in `text` (named `name` in messages), for [`Job::profile`].
+///
+/// # Errors
+/// [`JobError::Profile`] when `text` is not a profile `probe` wrote.
+pub fn read_profile(name: &str, text: &str) -> Result<probe::Profile, JobError> {
+    probe::Profile::from_json(text).map_err(|source| JobError::Profile {
+        name: name.to_string(),
+        source,
+    })
 }
 
 impl From<Box<ModelError>> for JobError {
@@ -175,6 +194,15 @@ impl From<SamplesError> for JobError {
 impl From<PredictError> for JobError {
     fn from(e: PredictError) -> Self {
         JobError::Predict(e)
+    }
+}
+
+impl Predicted {
+    /// The predicted schedule as a timeline in seconds, titled with the model's name
+    /// ([`crate::report::schedule_trace`]; empty unless the job asked for the schedule).
+    pub fn timeline(&self) -> trace::Trace {
+        let p = &self.prediction;
+        crate::report::schedule_trace(&self.model, &p.threads, &p.outcome)
     }
 }
 

@@ -215,6 +215,28 @@ impl<C: EventCosts> Sweep<'_, C> {
     }
 }
 
+/// The rows of a sweep's text table: an even sample of at most 60 of its points.
+pub fn table(space: &sweep::Space) -> sweep::Sample {
+    sweep::Sample::new(space.len(), 60)
+}
+
+/// The columns of a point as the sweep runner names them ([`COLUMNS`]).
+pub fn columns() -> Vec<String> {
+    COLUMNS.map(String::from).to_vec()
+}
+
+/// The text table of the rows kept of a sweep over `space` ([`text_columns`]).
+pub fn table_text(space: &sweep::Space, rows: &sweep::Sample) -> String {
+    rows.table(&text_columns(space)).render("")
+}
+
+/// The title of the plot of a sweep of the model `model` over `space`, and its x axis: the
+/// first swept parameter.
+pub fn plot_labels<'a>(model: &str, space: &'a sweep::Space) -> (String, &'a str) {
+    let x = space.axes().first().map_or("", |a| &**a.name());
+    (format!("{model}: predicted time"), x)
+}
+
 /// The text table's columns: the swept parameters, then every column of [`COLUMNS`], each
 /// time in seconds (Θ is a count).
 pub fn text_columns(space: &sweep::Space) -> Vec<sweep::TextColumn<'_>> {

@@ -30,7 +30,7 @@ mod space;
 pub use binding::{Binding, NotSingle};
 pub use limit::{Limit, Reached};
 pub use lines::{LineSpec, Lines, LinesConfig};
-pub use meter::{Meter, Phase, Tick, EVERY};
+pub use meter::{Meter, Phase, Tick, Units, EVERY};
 pub use run::{map, run, Block, Evaluation, Header, OnError, Outcome, RunError, Sink};
 pub use sinks::{push_json_num, CsvSink, JsonLayout, JsonSink, Row, Sample, TextColumn};
 pub use space::{describe_values, Axis, Space, SpaceError};

@@ -13,6 +13,18 @@ pub enum Phase {
     Analysing,
 }
 
+/// What a display calls a [`Meter`]'s phases and what it counts: each engine gives its own
+/// words (`exploring` … `states`, `simulating` … `events`).
+#[derive(Clone, Copy, Debug)]
+pub struct Units {
+    /// The main loop, [`Phase::Running`] (`exploring`, `simulating`).
+    pub running: &'static str,
+    /// The fold after it, [`Phase::Analysing`] (`analysing`).
+    pub analysing: &'static str,
+    /// What the count counts, plural (`states`, `events`).
+    pub noun: &'static str,
+}
+
 /// Progress counters of one run, shared with a reader. Engines update it every [`EVERY`]
 /// units of work or so, so reading it costs the run nothing measurable. One meter can serve
 /// several runs in turn ([`Meter::start`]).

@@ -57,6 +57,14 @@ pub struct GraphError {
 
 diag::located_diagnostic!(GraphError);
 
+impl diag::Advise for GraphError {
+    /// An option that makes no sense ([`ErrorKind::BadOption`]) is an error in what was
+    /// asked for, like a malformed one; the others are in the graph and have no advice.
+    fn advice(&self) -> Option<diag::Advice> {
+        (self.kind == ErrorKind::BadOption).then(|| diag::Advice::usage(""))
+    }
+}
+
 impl GraphError {
     /// An error with no location.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
@@ -129,5 +137,20 @@ impl GraphError {
         }
         self.location = Some(Box::new(location));
         self
+    }
+}
+
+#[cfg(test)]
+mod advice_tests {
+    use super::*;
+    use diag::Advise;
+
+    #[test]
+    fn only_an_option_that_makes_no_sense_is_a_usage_error() {
+        let bad = GraphError::new(ErrorKind::BadOption, "width must be at least 1");
+        assert!(bad.advice().is_some_and(|a| a.usage && a.fix.is_empty()));
+        assert!(GraphError::new(ErrorKind::Cycle, "a cycle")
+            .advice()
+            .is_none());
     }
 }

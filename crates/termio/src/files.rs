@@ -6,7 +6,7 @@
 //! it), a directory, or not UTF-8 (with the line and column of the first bad byte).
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Diag, Error, Result};
 
@@ -172,6 +172,29 @@ fn show_bytes(n: usize) -> String {
         format!("{} KiB", n >> 10)
     } else {
         format!("{n} bytes")
+    }
+}
+
+/// [`check_output`] of each output file asked for.
+///
+/// # Errors
+/// The first that cannot be written.
+pub fn check_outputs<'a>(paths: impl IntoIterator<Item = &'a Option<PathBuf>>) -> Result<()> {
+    paths
+        .into_iter()
+        .flatten()
+        .try_for_each(|p| check_output(p))
+}
+
+/// [`write_file`] of `contents` to `path` when both are there: an output file asked for
+/// and the output made.
+///
+/// # Errors
+/// As [`write_file`].
+pub fn write_given(path: Option<&Path>, contents: Option<&str>) -> Result<()> {
+    match (path, contents) {
+        (Some(path), Some(contents)) => write_file(path, contents.as_bytes()),
+        _ => Ok(()),
     }
 }
 
@@ -436,5 +459,17 @@ mod tests {
             replaceable(&input, &input, 1 << 10, |_| true).unwrap(),
             Some(Keep::IsInput)
         );
+    }
+
+    #[test]
+    fn outputs_asked_for_are_checked_and_written_when_made() {
+        let p = scratch("given.txt");
+        let missing = Some(Path::new("/nonexistent-dir/x.svg").to_path_buf());
+        assert!(check_outputs([&None, &Some(p.clone())]).is_ok());
+        assert!(check_outputs([&Some(p.clone()), &missing]).is_err());
+        write_given(Some(&p), None).unwrap();
+        write_given(None, Some("x")).unwrap();
+        write_given(Some(&p), Some("made")).unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "made");
     }
 }

@@ -149,16 +149,9 @@ pub fn follow<T>(
     (result, shown)
 }
 
-/// What a progress display calls a run's phases and what its meter counts.
-#[derive(Clone, Copy, Debug)]
-pub struct Units {
-    /// The main loop (`exploring`, `simulating`).
-    pub running: &'static str,
-    /// The fold after it (`analysing`).
-    pub analysing: &'static str,
-    /// What the count counts, plural (`states`, `events`).
-    pub noun: &'static str,
-}
+/// What a progress display calls a run's phases and what its meter counts: the engine's
+/// own words ([`sweep::Units`]).
+pub use sweep::Units;
 
 /// What the progress display of a run shows: the runs under way (analyses, simulations),
 /// each with its phase and its count (read from its own [`sweep::Meter`]), and how many are

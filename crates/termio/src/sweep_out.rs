@@ -11,7 +11,7 @@ use sweep::{
 use std::path::PathBuf;
 
 use crate::error::{Diag, Error, Result};
-use crate::files::{check_output, write_file};
+use crate::files::{check_outputs, write_file};
 
 /// The outputs a sweep's command asks for besides its text table.
 #[derive(Clone, Debug, Default)]
@@ -54,6 +54,17 @@ impl<E> Swept<E> {
             .render_svg(title, x, y, (800, 500))
             .map_err(|e| Error::from(Diag::msg(format!("cannot draw the plot: {e}"))))?;
         write_file(path, svg.as_bytes())
+    }
+
+    /// The note for a plot that shows only the first combinations of the other swept
+    /// parameters ([`Lines::dropped_groups`]).
+    pub fn plot_note(&self) -> Option<String> {
+        let lines = self.lines.as_ref().filter(|l| l.dropped_groups())?;
+        Some(format!(
+            "note: the plot shows the first {} combinations of the other swept parameters; the \
+             CSV has every point",
+            lines.max_groups()
+        ))
     }
 
     /// The JSON elements as one pretty array.
@@ -132,9 +143,7 @@ where
     F: Fn(u64, &[f64], &mut [f64]) -> std::result::Result<(), E> + Sync,
 {
     let output = w.output;
-    for path in [&output.csv, &output.plot].into_iter().flatten() {
-        check_output(path)?;
-    }
+    check_outputs([&output.csv, &output.plot])?;
     let mut csv = match &output.csv {
         Some(p) => {
             let f = std::fs::File::create(p).map_err(|e| Error::write(p, &e))?;

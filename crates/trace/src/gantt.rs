@@ -61,6 +61,20 @@ impl Default for GanttOptions {
     }
 }
 
+/// The default options with a title and a time-axis label (the legend is the generic one).
+///
+/// ```
+/// let o = trace::gantt::titled("run", "seconds");
+/// assert_eq!((o.title.as_deref(), &*o.time_label), (Some("run"), "seconds"));
+/// ```
+pub fn titled(title: &str, time_label: &str) -> GanttOptions {
+    GanttOptions {
+        title: Some(title.to_string()),
+        time_label: time_label.to_string(),
+        ..GanttOptions::default()
+    }
+}
+
 /// The part of a label that decides a busy bar's colour: the leading run of letters and
 /// underscores, without trailing underscores (`"fft[3]"` → `"fft"`, `"task 12"` → `"task"`,
 /// `"T7"` → `"T"`), or the whole label if that run is empty (`"42"` → `"42"`).

@@ -6,11 +6,12 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use crate::error::{check_output, flag_of, print, write_file, CliError, Result};
+use crate::error::{flag_of, print, CliError, Result};
 use crate::timeline::TimelineArgs;
 use etccs::job::{Job, JobError};
-use etccs::present::{parse_range, Format, Outputs};
-use termio::progress::{with_spinner, Ticker, Units};
+use etccs::present::{self, Format, Outputs};
+use termio::files::{check_outputs, write_given};
+use termio::progress::{with_spinner, Ticker};
 
 /// The `vates etccs` commands.
 #[derive(Subcommand, Debug)]
@@ -76,13 +77,6 @@ pub struct AnalyseArgs {
     symbolic: Vec<String>,
 }
 
-/// What the progress display calls an ETCCS analysis's phases and count.
-const ETCCS_UNITS: Units = Units {
-    running: "exploring",
-    analysing: "analysing",
-    noun: "states",
-};
-
 /// Runs an `etccs` command.
 pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let EtccsCommand::Analyse(a) = cmd;
@@ -92,13 +86,8 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     let (what, too_large) = ("an ETCCS model (`.etccs`)", crate::input::MODEL_TOO_LARGE);
     let text = crate::input::read_text(&a.model, etccs::parse::MAX_INPUT_BYTES, what, too_large)?;
     let name = a.model.display().to_string();
-    let binding = |c: &String| {
-        expr::grid::parse_binding(c).map_err(|e| CliError::usage(format!("--const {c}: {e}")))
-    };
-    let bindings = a.consts.iter().map(binding).collect::<Result<Vec<_>>>()?;
-    let range =
-        |r: &String| parse_range(r).map_err(|e| CliError::usage(format!("--map-range {e}")));
-    let ranges = a.map_range.iter().map(range).collect::<Result<Vec<_>>>()?;
+    let bindings = present::bindings(&a.consts)?;
+    let ranges = present::ranges(&a.map_range)?;
     let outputs = Outputs {
         format: a.format,
         explain: a.explain,
@@ -119,47 +108,26 @@ pub fn run(cmd: EtccsCommand, out: &mut dyn Write) -> Result<()> {
     };
     // Output paths are checked before the analyses: a typo must not cost a long run.
     a.timeline.check()?;
-    for path in [&a.map, &a.plot, &a.csv].into_iter().flatten() {
-        check_output(path)?;
-    }
+    check_outputs([&a.map, &a.plot, &a.csv])?;
     // Every assignment's model first: a value the model rejects fails before any analysis.
-    let error = |e: JobError| job_error(e, &name, &a.agent);
+    let error = |e: JobError| match e.shown(&name, &a.agent) {
+        Ok(keyed) => CliError::from(keyed),
+        Err(diagnostic) => CliError::Report(diagnostic),
+    };
     let plan = job.plan().map_err(error)?;
-    let ticker = Ticker::new(plan.analyses(), ETCCS_UNITS);
+    let ticker = Ticker::new(plan.analyses(), etccs::job::METER_UNITS);
     let watch = (|l, m| ticker.begin(l, m), |slot| ticker.end(slot));
     let results = with_spinner(&ticker, || plan.run(&watch)).map_err(error)?;
     let shown = results.show(&outputs, &flag_of)?;
     // The report first (after the map and timeline of one analysis): a plot that cannot be
     // drawn or written does not cost the results.
-    if let (Some(path), Some(svg)) = (&a.map, &shown.map) {
-        write_file(path, svg.as_bytes())?;
-    }
+    write_given(a.map.as_deref(), shown.map.as_deref())?;
     if let Some(tr) = shown.timeline.transpose()? {
         a.timeline
             .write(&tr, &crate::timeline::chart(&tr.name, "time"))?;
     }
     print(out, &shown.text)?;
-    if let (Some(path), Some(csv)) = (&a.csv, &shown.csv) {
-        write_file(path, csv.as_bytes())?;
-    }
-    if let (Some(path), Some(svg)) = (&a.plot, shown.plot.transpose()?) {
-        write_file(path, svg.as_bytes())?;
-    }
+    write_given(a.csv.as_deref(), shown.csv.as_deref())?;
+    write_given(a.plot.as_deref(), shown.plot.transpose()?.as_deref())?;
     shown.failure.map_or(Ok(()), |f| Err(f.into()))
-}
-
-/// A job's error as the command reports it: the library's keyed message with the flags
-/// (`agents` are the names given with `--agent`), or the model's own diagnostic, in a sweep
-/// with the values it failed at.
-fn job_error(e: JobError, name: &str, agents: &[String]) -> CliError {
-    match (e.keyed(name, agents), e) {
-        (Some(k), _) => k.into(),
-        (None, JobError::Model { at, error }) if !at.is_empty() => {
-            CliError::Report(miette::Report::new(error).wrap_err(format!("`{name}` with {at}")))
-        }
-        (None, JobError::Model { error, .. } | JobError::Analysis(error)) => {
-            CliError::Report(error.into())
-        }
-        (None, e) => CliError::msg(e.to_string()),
-    }
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use etccs::present::Keyed;
 use sweep::Sample;
+use taskgraph::analysis::engine::METER_UNITS;
 use taskgraph::analysis::explain::{sweep_lines, Labels};
 use taskgraph::analysis::policy::{PolicyKind, PolicyName};
 use taskgraph::analysis::scaling::{parse_procs, BaselineError, Procs, ScalingError, Sweep};
@@ -178,11 +179,8 @@ pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {
         GraphCommand::Gen(a) => {
             let to = GraphFormat::of_output(a.output.as_deref(), a.to)?;
             let opts = GenOptions::new(a.tasks, a.width, a.degree, a.time, a.seed);
-            // A generator option that makes no sense is a usage error, like a malformed one.
-            let g = taskgraph::gen::generate(a.kind, &opts).map_err(|e| match e.kind {
-                taskgraph::ErrorKind::BadOption => CliError::usage(e.message),
-                _ => e.into(),
-            })?;
+            let g = taskgraph::gen::generate(a.kind, &opts)
+                .map_err(|e| CliError::advised(&e).unwrap_or_else(|| e.into()))?;
             let text = taskgraph::format::write(&g, to)?;
             Ok(write_or_stdout(a.output.as_deref(), text.as_bytes(), out)?)
         }
@@ -223,12 +221,7 @@ fn load(input: &GraphInput) -> Result<(TaskGraph, Setup, Labels)> {
 
 fn analyze(a: AnalyzeArgs, out: &mut dyn Write) -> Result<()> {
     let (g, setup, labels) = load(&a.input)?;
-    let units = termio::progress::Units {
-        running: "scheduling",
-        analysing: "reporting",
-        noun: "tasks",
-    };
-    let an = termio::progress::with_meter(units, "", |meter| {
+    let an = termio::progress::with_meter(METER_UNITS, "", |meter| {
         setup.explain(&g, a.procs, labels, Some(meter))
     })?;
     if let Some(path) = &a.profile {
@@ -253,8 +246,7 @@ fn sweep(a: GraphSweepArgs, out: &mut dyn Write) -> Result<()> {
     let point = |_: u64, p: &[f64], out: &mut [f64]| sweep.point(&base, p, out);
     let swept = sweep_out::run(&sweep.space, &sweep.columns(), wiring, point)?
         .finished(|_, e| CliError::from(e))?;
-    let title = format!("{}: speedup vs P, policy {}", labels.graph, labels.policy);
-    swept.write_plot(&title, "P (processes)", "speedup")?;
+    swept.write_plot(&Sweep::plot_title(&labels), "P (processes)", "speedup")?;
     let json = a.output.format == Format::Json;
     print(out, &sweep.report(&labels, &base, &swept.table, json))
 }

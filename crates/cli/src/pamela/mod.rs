@@ -11,7 +11,7 @@ use clap::Subcommand;
 use pamela::report::{analyse_bound, bound_json, bound_latex, bound_text};
 use pamela::sim::Arbitration;
 use pamela::sweep_plan::Engine;
-use pamela::Loaded;
+use pamela::{LoadError, Loaded};
 
 use crate::error::{json_text, print, CliError, Result};
 use crate::input::{self, Define};
@@ -123,29 +123,13 @@ impl ModelArgs {
             "a model file (`.pam`)",
             input::MODEL_TOO_LARGE,
         )?;
-        let root = self.root.as_deref();
-        let loaded = pamela::load(&self.model.display().to_string(), &text, root).map_err(|e| {
-            match (root, e.kind) {
-                // A `--root` the model does not define is a usage error, as every name given
-                // by a flag that the input does not have.
-                (Some(r), pamela::ErrorKind::UnknownRoot) => {
-                    let help = e.help.as_deref().map(|h| format!("; {h}"));
-                    CliError::usage(format!(
-                        "--root {r}: {}{}",
-                        e.message,
-                        help.unwrap_or_default()
-                    ))
-                }
-                _ => CliError::from(e),
-            }
-        })?;
-        for d in &self.define {
-            pamela::bind::check_name(&loaded.model, &d.name).map_err(|e| {
-                let help = e.help.as_deref().unwrap_or_default();
-                CliError::usage(format!("-D {}: {}; {help}", d.text, e.message))
-            })?;
-        }
-        Ok(loaded)
+        let (name, root) = (self.model.display().to_string(), self.root.as_deref());
+        let given = self.define.iter().map(|d| (&*d.name, &*d.text));
+        // A `--root` or `-D` name the model lacks is a usage error, its model's a located one.
+        pamela::load_checked(&name, &text, root, given).map_err(|e| match e {
+            LoadError::Model(m) => CliError::from(m),
+            e => CliError::keyed(&e),
+        })
     }
 }
 

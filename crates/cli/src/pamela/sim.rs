@@ -3,9 +3,9 @@
 use std::io::Write;
 
 use pamela::report::{sim_json, sim_text};
-use pamela::sim::simulate_metered;
+use pamela::sim::{simulate_metered, METER_UNITS};
 use pamela::Loaded;
-use termio::progress::{with_meter, Units};
+use termio::progress::with_meter;
 
 use super::SimArgs;
 use crate::error::{json_text, print, Result};
@@ -16,12 +16,7 @@ pub fn run(loaded: &Loaded, a: &SimArgs, out: &mut dyn Write) -> Result<()> {
     let given = crate::input::single_values(&a.model.define, "pamela sim", Some("pamela sweep"))?;
     let binding = loaded.model.bind(&given)?;
     let opts = a.sim.options(a.timeline.wanted());
-    let units = Units {
-        running: "simulating",
-        analysing: "summarising",
-        noun: "events",
-    };
-    let r = with_meter(units, "", |meter| {
+    let r = with_meter(METER_UNITS, "", |meter| {
         simulate_metered(&loaded.model, loaded.root, &binding, &opts, Some(meter))
     })?;
     if let Some(tr) = &r.trace {
@@ -29,13 +24,8 @@ pub fn run(loaded: &Loaded, a: &SimArgs, out: &mut dyn Write) -> Result<()> {
         a.timeline.write(tr, &gantt)?;
     }
     if let Some(cut) = &r.trace_cut {
-        crate::error::note(&format!(
-            "note: the timeline files stop at time {} of {}: they reached {}; {}",
-            cut.at,
-            r.time,
-            cut.reached,
-            crate::error::raise(&cut.reached)
-        ));
+        let raise = crate::error::raise(&cut.reached);
+        crate::error::note(&format!("{}; {raise}", cut.note(r.time)));
     }
     let text = match a.format {
         Format::Text => sim_text(&loaded.model, loaded.root, &binding, &opts, &r),

@@ -5,7 +5,6 @@
 use std::io::Write;
 
 use pamela::evaluate::SweepPoints;
-use pamela::report::sweep_text;
 use pamela::sweep_plan::{Failure, SweepPlan};
 use pamela::Loaded;
 use termio::sweep_out::{self, Wiring};
@@ -44,35 +43,24 @@ pub fn run(loaded: &Loaded, a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     };
     let point = |k: u64, vals: &[f64], out: &mut [f64]| points.eval(&plan.space, k, vals, out);
     let swept = sweep_out::run(&plan.space, &columns, wiring, point)?;
+    let json_doc = || json_text(&plan.json_doc(&columns, &swept.table));
     if let Some((point, error)) = swept.stopped {
         if json {
-            let _ = print(out, &json_text(&plan.json_doc(&columns, &swept.table))?);
+            let _ = print(out, &json_doc()?);
         }
         return Err(failure(plan.failure(point, error, None)));
     }
-    if let Some(l) = &swept.lines {
-        if l.dropped_groups() {
-            crate::error::note(&format!(
-                "note: the plot shows the first {} combinations of the other swept \
-                 parameters; the CSV has every point",
-                l.max_groups()
-            ));
-        }
-        let x = l.x_axis().map_or("point", |a| plan.space.axes()[a].name());
-        let title = format!("{} ({}): time vs {x}", loaded.label(), loaded.root_name());
+    if let Some(n) = swept.plot_note() {
+        crate::error::note(&n);
+    }
+    if let Some(lines) = &swept.lines {
+        let (title, x) = plan.plot_labels(loaded, lines);
         swept.write_plot(&title, x, "time")?;
     }
     let text = match json {
-        true => json_text(&plan.json_doc(&columns, &swept.table))?,
+        true => json_doc()?,
         false => {
-            let text = sweep_text(
-                &loaded.model,
-                loaded.root,
-                &plan.space,
-                &swept.table,
-                engines,
-            );
-            text + &crate::sample_note(&swept.table, plan.space.len())
+            plan.text(loaded, &swept.table) + &crate::sample_note(&swept.table, plan.space.len())
         }
     };
     print(out, &text)?;

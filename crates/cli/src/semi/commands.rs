@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use semi::advice::Located;
 use semi::instantiate::Limits;
 use semi::job::{Job, JobError};
 use semi::scaling::{scale_run, Law, RatioRun};
@@ -16,6 +15,7 @@ use super::{
 use crate::error::{flag_of, json_text, note, print, CliError, Result};
 use crate::input;
 use crate::Format;
+use termio::sweep_out::{self, Wiring};
 
 /// The largest model, samples or measurements file read.
 const MAX_FILE: usize = 1 << 26;
@@ -25,16 +25,8 @@ const MAX_PROFILE: usize = 1 << 22;
 /// A semi error as a message naming the flags ([`semi::advice`]): one in a text points
 /// into it, with the advice as its help.
 fn job_error(e: impl Into<JobError>) -> CliError {
-    match e.into().located() {
-        Ok(Located::Model(mut m)) => {
-            m.help = diag::Advise::advice(&*m)
-                .map(|a| a.spelt(&flag_of))
-                .or(m.help);
-            CliError::Report(miette::Report::new(*m))
-        }
-        Ok(Located::Read(r)) => r.into(),
-        Err(e) => CliError::keyed(&e),
-    }
+    let shown = e.into().diagnostic(&flag_of);
+    shown.map_or_else(|e| CliError::keyed(&e), CliError::Report)
 }
 
 /// Prints the answer's remarks to standard error, then the answer in `format`.
@@ -49,19 +41,24 @@ fn show(r: &dyn Shown, format: Format, out: &mut dyn Write) -> Result<()> {
     print(out, &text)
 }
 
-/// The file in `path` (`what` it holds) read by `reader` (its name for messages, its text).
+/// The file in `path` (`what` it holds, at most `max` bytes) read by `reader` (its name for
+/// messages, its text).
 fn load<T, E: Into<JobError>>(
-    path: &Path,
+    (path, max): (&Path, usize),
     what: &str,
     reader: impl FnOnce(&str, &str) -> std::result::Result<T, E>,
 ) -> Result<T> {
-    let text = input::read_text(path, MAX_FILE, what, "")?;
+    let text = input::read_text(path, max, what, "")?;
     reader(&path.display().to_string(), &text).map_err(job_error)
 }
 
 /// A job on the model in `path`.
 fn job(path: &Path, limits: Limits) -> Result<Job> {
-    let m = load(path, "a thread-graph model (`.tg`)", semi::lang::parse)?;
+    let m = load(
+        (path, MAX_FILE),
+        "a thread-graph model (`.tg`)",
+        semi::lang::parse,
+    )?;
     Ok(Job {
         limits,
         ..Job::new(m)
@@ -71,19 +68,13 @@ fn job(path: &Path, limits: Limits) -> Result<Job> {
 /// The sample runs in `path`.
 fn samples(j: &Job, path: &Path) -> Result<Option<semi::samples::SampleSet>> {
     let read = |name: &str, text: &str| semi::samples::read_samples(&j.model, name, text);
-    load(path, "a samples CSV", read).map(Some)
+    load((path, MAX_FILE), "a samples CSV", read).map(Some)
 }
 
 /// The machine profile, if one is given.
 fn profile(path: Option<&Path>) -> Result<Option<probe::Profile>> {
-    let Some(path) = path else { return Ok(None) };
-    let text = input::read_text(path, MAX_PROFILE, "machine profile", "")?;
-    probe::Profile::from_json(&text).map(Some).map_err(|e| {
-        CliError::with_help(
-            format!("{}: {e}", path.display()),
-            "make a profile of this machine with `vates probe -o machine.json`",
-        )
-    })
+    let read = |p| load((p, MAX_PROFILE), "machine profile", semi::job::read_profile);
+    path.map(read).transpose()
 }
 
 /// The -C, --samples, --by and --machine flags of a job.
@@ -134,10 +125,8 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
     j.draws = a.draws.unwrap_or(0);
     let done = j.predict().map_err(job_error)?;
     if a.timeline.wanted() {
-        let (title, p) = (&done.model, &done.prediction);
-        let tr = semi::report::schedule_trace(title, &p.threads, &p.outcome);
-        a.timeline
-            .write_seconds(&tr, &crate::timeline::chart(title, "seconds"))?;
+        let chart = crate::timeline::chart(&done.model, "seconds");
+        a.timeline.write_seconds(&done.timeline(), &chart)?;
     }
     show(&done, a.format, out)
 }
@@ -145,7 +134,7 @@ pub(super) fn predict_cmd(a: &PredictArgs, out: &mut dyn Write) -> Result<()> {
 pub(super) fn validate_cmd(a: &ValidateArgs, out: &mut dyn Write) -> Result<()> {
     let mut j = job(&a.model, a.limits.limits())?;
     let read = |name: &str, text: &str| semi::validate::read_measured(&j.model, name, text);
-    let measured = load(&a.measured, "a measurements CSV", read)?;
+    let measured = load((&a.measured, MAX_FILE), "a measurements CSV", read)?;
     j.samples = samples(&j, &a.samples)?;
     j.by.clone_from(&a.by);
     j.profile = profile(a.machine.as_deref())?;
@@ -167,25 +156,24 @@ pub(super) fn sweep_cmd(a: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     for n in notes {
         note(&format!("note: {n}"));
     }
-    let columns: Vec<String> = semi::sweep::COLUMNS.map(String::from).to_vec();
     let outputs = a.output.outputs();
-    let sample = sweep::Sample::new(space.len(), 60);
-    let wiring = termio::sweep_out::Wiring {
+    let (table, lines) = (semi::sweep::table(&space), semi::sweep::lines());
+    let wiring = Wiring {
         json_points: true,
-        ..termio::sweep_out::Wiring::new(&outputs, sample, semi::sweep::lines(), "predicting")
+        ..Wiring::new(&outputs, table, lines, "predicting")
     };
-    let swept = termio::sweep_out::run(&space, &columns, wiring, |_, p, o| sw.point(p, o))?
+    let point = |_: u64, p: &[f64], o: &mut [f64]| sw.point(p, o);
+    let swept = sweep_out::run(&space, &semi::sweep::columns(), wiring, point)?
         .finished(|_, e| CliError::msg(e))?;
     for w in sw.warnings() {
         note(&format!("warning: {w}"));
     }
-    let x = space.axes().first().map_or("", |a| &**a.name());
-    let title = format!("{}: predicted time", a.model.display());
+    let (title, x) = semi::sweep::plot_labels(&a.model.display().to_string(), &space);
     swept.write_plot(&title, x, "seconds")?;
     let text = match a.output.format {
         Format::Text => {
-            let cols = semi::sweep::text_columns(&space);
-            swept.table.table(&cols).render("") + &crate::sample_note(&swept.table, space.len())
+            let rows = &swept.table;
+            semi::sweep::table_text(&space, rows) + &crate::sample_note(rows, space.len())
         }
         Format::Json => swept.json_array()?,
     };

@@ -206,6 +206,15 @@ pub struct TraceCut {
     pub reached: sweep::Reached,
 }
 
+impl TraceCut {
+    /// The note for a user of a run that ended at time `end`: where its timeline stops and
+    /// the limit it reached (the input that raises it is [`sweep::Reached::raise`]).
+    pub fn note(&self, end: f64) -> String {
+        let (at, reached) = (self.at, self.reached);
+        format!("note: the timeline files stop at time {at} of {end}: they reached {reached}")
+    }
+}
+
 /// A simulation's Gantt chart: its title (the model and root), the time axis, and a legend
 /// that says what the colours of the process lanes mean (think, service at the first few
 /// resources, queueing).
@@ -275,6 +284,13 @@ pub fn simulate(
 ) -> Result<SimResult, Box<ModelError>> {
     simulate_metered(model, root, binding, opts, None)
 }
+
+/// What a progress display calls a simulation's phases and what its meter counts.
+pub const METER_UNITS: sweep::Units = sweep::Units {
+    running: "simulating",
+    analysing: "summarising",
+    noun: "events",
+};
 
 /// [`simulate`], recording the number of events in `meter` about every `2^16` events (for a
 /// progress display read by another thread).

@@ -227,6 +227,14 @@ pub fn analyze(
     analyze_metered(g, procs, policy, system, limits, None)
 }
 
+/// What a progress display calls an analysis's phases (scheduling, then the report) and
+/// what its meter counts.
+pub const METER_UNITS: sweep::Units = sweep::Units {
+    running: "scheduling",
+    analysing: "reporting",
+    noun: "tasks",
+};
+
 /// [`analyze`], recording the number of finished tasks in `meter` as it goes (for a
 /// progress display read by another thread).
 pub fn analyze_metered(

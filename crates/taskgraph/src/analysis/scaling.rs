@@ -209,6 +209,11 @@ impl<'a> Sweep<'a> {
             true => super::explain::pretty(&sweep_json(self.g, labels, base, table.rows())),
         }
     }
+
+    /// The title of the sweep's plot (the speedup against P).
+    pub fn plot_title(labels: &Labels) -> String {
+        format!("{}: speedup vs P, policy {}", labels.graph, labels.policy)
+    }
 }
 
 #[cfg(test)]

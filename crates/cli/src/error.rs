@@ -205,6 +205,8 @@ macro_rules! keyed_from {
     )+};
 }
 
+keyed_from!(diag::Keyed);
+
 /// `raise --max-events (now 1000)`: a limit the run reached ([`sweep::Reached::raise`]), its
 /// input spelt as a flag.
 pub fn raise(reached: &sweep::Reached) -> String {

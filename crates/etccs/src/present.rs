@@ -39,48 +39,7 @@ diag::choices! {
 }
 
 /// An error as a front end shows it: the message and the advice, naming inputs by keys.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Keyed {
-    /// The message.
-    pub message: String,
-    /// What to do (empty: the message says it).
-    pub advice: diag::Advice,
-}
-
-impl Keyed {
-    fn usage(message: impl Into<String>) -> Keyed {
-        Keyed {
-            message: message.into(),
-            advice: diag::Advice::usage(""),
-        }
-    }
-
-    fn fix(message: impl Into<String>, fix: impl Into<String>) -> Keyed {
-        Keyed {
-            message: message.into(),
-            advice: diag::Advice::fix(fix),
-        }
-    }
-}
-
-impl std::fmt::Display for Keyed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Keyed {}
-
-impl diag::Advise for Keyed {
-    fn advice(&self) -> Option<diag::Advice> {
-        Some(self.advice.clone())
-    }
-
-    /// The text with its input keys spelt.
-    fn message(&self, spell: &dyn Fn(&str) -> Option<String>) -> String {
-        diag::spell_keys(&self.to_string(), spell)
-    }
-}
+pub use diag::Keyed;
 
 /// What a table row says of an analysis that stopped at a limit, naming the input that
 /// raises it.

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use etccs::present::Keyed;
 use sweep::Sample;
 use taskgraph::analysis::engine::METER_UNITS;
 use taskgraph::analysis::explain::{sweep_lines, Labels};
@@ -163,7 +162,7 @@ fn parse_one_proc(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
-crate::keyed_from! { SetupError, ScalingError, BaselineError, AnalysisError, FormatError, Keyed }
+crate::keyed_from! { SetupError, ScalingError, BaselineError, AnalysisError, FormatError }
 
 /// Runs a `graph` subcommand.
 pub fn run(cmd: GraphCommand, out: &mut dyn Write) -> Result<()> {

@@ -132,8 +132,6 @@ pub fn recorder(
     Ok(runtime)
 }
 
-crate::keyed_from!(diag::Keyed);
-
 /// A document that JSON cannot encode, as every command's.
 pub fn json_error(e: serde_json::Error) -> CliError {
     CliError::msg(format!("cannot encode JSON: {e}"))

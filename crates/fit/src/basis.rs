@@ -478,8 +478,21 @@ mod tests {
         // t = 1 + n + 2n².
         assert!((f.intercept - 1.0).abs() < 1e-9, "{f:?}");
         assert!((f.coefficients[0] - 1.0).abs() < 1e-9 && (f.coefficients[1] - 2.0).abs() < 1e-9);
+        // A column the regression names and the file lacks is told by the input naming it.
+        let e = r.run("t.csv", "n,u\n1,3\n").unwrap_err();
+        assert!(
+            matches!(e, RegressionError::Column { key: "y", .. }),
+            "{e:?}"
+        );
+        assert_eq!(e.input(), Some(("y", ": ")));
+        assert!(e.advice().unwrap().usage);
+        let e = r.run("t.csv", "m,t\n1,3\n").unwrap_err();
+        assert!(
+            matches!(e, RegressionError::Column { key: "basis", .. }),
+            "{e:?}"
+        );
         assert!(matches!(
-            r.run("t.csv", "n,u\n1,3\n"),
+            r.run("t.csv", "n,t\n1,abc\n"),
             Err(RegressionError::Read(_))
         ));
     }

@@ -98,11 +98,14 @@ pub struct Sweep<'a, C: EventCosts> {
 /// What a sweep's points said ([`Sweep::said`]).
 #[derive(Debug, Default)]
 pub struct Said {
-    /// The warnings about the samples (uneven sizes), then the prediction notes (events
-    /// beyond the profile), each once.
+    /// The warnings about the samples (uneven sizes), each once, given before the run.
     pub notes: Vec<String>,
-    /// The points whose working set lies in another memory level than their samples'.
-    pub mismatches: Vec<(String, crate::memory_level::Mismatch)>,
+    /// The points' notes (events beyond the profile), each once, in the order they came
+    /// (points run in parallel: [`Sweep::warnings`] sorts them).
+    pub point_notes: Vec<String>,
+    /// The points whose working set lies in another memory level than their samples': the
+    /// point's values, its text and the mismatch, in the order they came.
+    pub mismatches: Vec<(Vec<f64>, String, crate::memory_level::Mismatch)>,
     /// Whether a point's graph had branches (its time is one random draw).
     pub branches: bool,
 }
@@ -168,13 +171,13 @@ impl<C: EventCosts + Sync> Sweep<'_, C> {
             let mut said = self.said.lock().unwrap_or_else(|e| e.into_inner());
             said.branches |= pred.branches;
             for n in &pred.notes {
-                if !said.notes.contains(n) {
-                    said.notes.push(n.clone());
+                if !said.point_notes.contains(n) {
+                    said.point_notes.push(n.clone());
                 }
             }
             if let Some(m) = mismatch {
-                said.mismatches
-                    .push((crate::point::point_text(&pred.params), m));
+                let text = crate::point::point_text(&pred.params);
+                said.mismatches.push((p.to_vec(), text, m));
             }
         }
         let o = &pred.outcome;
@@ -199,11 +202,27 @@ impl<C: EventCosts> Sweep<'_, C> {
     /// The warnings of the points predicted so far, as `predict` and `validate` give them:
     /// the samples that do not divide over their processors, the events whose costs are
     /// extrapolated beyond the machine profile, each once, then the cache-level
-    /// mismatches, one per cause ([`crate::memory_level::grouped`]).
+    /// mismatches, one per cause ([`crate::memory_level::grouped`]). The same for every run
+    /// of the same sweep: the points' notes sorted, the mismatches in the points' order.
     pub fn warnings(&self) -> Vec<String> {
         let said = self.said.lock().unwrap_or_else(|e| e.into_inner());
         let mut out = said.notes.clone();
-        out.extend(crate::memory_level::grouped(&said.mismatches));
+        let mut notes = said.point_notes.clone();
+        notes.sort();
+        out.extend(notes.into_iter().filter(|n| !said.notes.contains(n)));
+        let mut found: Vec<&(Vec<f64>, String, crate::memory_level::Mismatch)> =
+            said.mismatches.iter().collect();
+        found.sort_by(|a, b| {
+            let mut order = a.0.iter().zip(&b.0).map(|(x, y)| x.total_cmp(y));
+            order
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let found: Vec<(String, crate::memory_level::Mismatch)> = found
+            .into_iter()
+            .map(|(_, t, m)| (t.clone(), m.clone()))
+            .collect();
+        out.extend(crate::memory_level::grouped(&found));
         if said.branches {
             out.push(format!(
                 "the model has branches: each point's time is one random draw of their arms \

@@ -1660,3 +1660,43 @@ fn scale_gives_eq_2_3_and_eq_2_6_from_one_run() {
     );
     assert!(err.contains("--ceiling: eq. 2.3 has no ceiling"), "{err}");
 }
+
+/// Issue 32 item 1: samples of a size fewer than 2x apart get a warning, from `semi fit`
+/// and from every command that fits them (GE's samples N = 240, 320 are 1.33x apart); the
+/// queue's W = 1000, 2000 are 2x apart and get none.
+#[test]
+fn samples_closer_than_twice_apart_are_warned_of() {
+    let close = "warning: the samples' N = 240, 320 lie only 1.33× apart: over less than 2× a \
+                 coefficient's fit cannot show a growth the model lacks, and a prediction far \
+                 beyond them carries their noise; sample N at least 2× apart";
+    let ge = ex("ge.tg");
+    let samples = ex("ge_samples.csv");
+    for args in [
+        vec!["semi", "fit", &ge, "--samples", &samples],
+        vec![
+            "semi",
+            "predict",
+            &ge,
+            "--samples",
+            &samples,
+            "-D",
+            "N=1280",
+            "-D",
+            "P=2",
+        ],
+    ] {
+        let (_, err) = output_with_code(&args, 0);
+        assert_eq!(err.matches(close).count(), 1, "{args:?}: {err}");
+    }
+    let (_, err) = output_with_code(
+        &[
+            "semi",
+            "fit",
+            &ex("queue.tg"),
+            "--samples",
+            &ex("queue_samples.csv"),
+        ],
+        0,
+    );
+    assert!(!err.contains("apart"), "{err}");
+}

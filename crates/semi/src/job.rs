@@ -209,7 +209,12 @@ impl Predicted {
 /// The coefficients fitted per group of samples ([`Job::fits`]): each group's label (`P=4`,
 /// or `all samples`) and its fit.
 #[derive(Clone, Debug)]
-pub struct Fits(pub Vec<(String, Fitted)>);
+pub struct Fits {
+    /// Each group's label (`P=4`, or `all samples`) and its fit.
+    pub groups: Vec<(String, Fitted)>,
+    /// What the user should know about the samples (`warning:`).
+    pub warnings: Vec<String>,
+}
 
 /// A validation ([`Job::validation`]): each measured point predicted, the paper's table, and
 /// the warnings.
@@ -379,7 +384,7 @@ impl Job {
                     .map_err(JobError::Samples)?;
             said.notes.extend(note);
             let (used, _) = set.for_prediction(&self.by, value);
-            said.warnings.extend(used.uneven_warnings(&self.by));
+            said.warnings.extend(used.sample_warnings(&self.by));
             if let Some(profile) = &self.profile {
                 let found =
                     crate::memory_level::mismatch(&self.model, profile, &used, &self.params)
@@ -465,7 +470,14 @@ impl Job {
                 Err(e) => return Err(JobError::Samples(e)),
             }
         }
-        Ok(Fits(fits))
+        let warnings = self
+            .samples
+            .as_ref()
+            .map_or_else(Vec::new, |set| set.sample_warnings(&self.by));
+        Ok(Fits {
+            groups: fits,
+            warnings,
+        })
     }
 
     /// [`Job::validate`] as one value.
@@ -584,7 +596,7 @@ impl Job {
         if let Some(set) = &self.samples {
             for (value, _) in &coeffs {
                 let (used, _) = set.for_prediction(&self.by, *value);
-                for w in used.uneven_warnings(&self.by) {
+                for w in used.sample_warnings(&self.by) {
                     if !said.notes.contains(&w) {
                         said.notes.push(w);
                     }

@@ -46,6 +46,10 @@ pub struct SampleSet {
     pub runs: Vec<(Vec<f64>, f64)>,
 }
 
+/// How far apart a parameter's sample values should lie, the largest over the smallest
+/// ([`SampleSet::spread_warnings`]).
+pub const MIN_SPREAD: f64 = 2.0;
+
 /// Why samples cannot be read or fitted.
 #[derive(Debug, thiserror::Error)]
 pub enum SamplesError {
@@ -659,6 +663,47 @@ impl SampleSet {
                     }
                 }
             }
+        }
+        out
+    }
+
+    /// The warnings about the samples themselves: [`SampleSet::uneven_warnings`], then
+    /// [`SampleSet::spread_warnings`].
+    pub fn sample_warnings(&self, by: &str) -> Vec<String> {
+        let mut out = self.uneven_warnings(by);
+        out.extend(self.spread_warnings(by));
+        out
+    }
+
+    /// A warning for each parameter but `by` whose sample values, all positive, are fewer
+    /// than [`MIN_SPREAD`] times apart (a single value says nothing): over so narrow a range
+    /// leave-one-out cannot show a growth the model lacks, and two coefficients of one
+    /// segment are ill-conditioned beyond it.
+    pub fn spread_warnings(&self, by: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for (k, name) in self.names.iter().enumerate().filter(|(_, n)| *n != by) {
+            let mut values: Vec<f64> = self
+                .samples
+                .iter()
+                .map(|s| s.params[k])
+                .chain(self.runs.iter().map(|r| r.0[k]))
+                .collect();
+            values.sort_by(f64::total_cmp);
+            values.dedup();
+            let (Some(&lo), Some(&hi)) = (values.first(), values.last()) else {
+                continue;
+            };
+            if values.len() < 2 || lo <= 0.0 || hi / lo >= MIN_SPREAD {
+                continue;
+            }
+            let shown: Vec<String> = values.iter().map(|v| trace::text::num(*v)).collect();
+            out.push(format!(
+                "the samples' {name} = {} lie only {:.2}× apart: over less than {MIN_SPREAD}× \
+                 a coefficient's fit cannot show a growth the model lacks, and a prediction \
+                 far beyond them carries their noise; sample {name} at least {MIN_SPREAD}× apart",
+                shown.join(", "),
+                hi / lo
+            ));
         }
         out
     }

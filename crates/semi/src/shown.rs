@@ -65,13 +65,25 @@ impl Shown for Predicted {
 }
 
 impl Shown for Fits {
+    /// The warnings about the samples.
+    fn remarks(&self, _: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+        self.warnings
+            .iter()
+            .map(|w| format!("warning: {w}"))
+            .collect()
+    }
+
     fn text(&self) -> String {
-        self.0.iter().map(|(l, f)| report::fit_text(l, f)).collect()
+        self.groups
+            .iter()
+            .map(|(l, f)| report::fit_text(l, f))
+            .collect()
     }
 
     /// An array: a fit per group.
     fn json(&self) -> Value {
-        Value::Array(self.0.iter().map(|(l, f)| report::fit_json(l, f)).collect())
+        let fits = self.groups.iter().map(|(l, f)| report::fit_json(l, f));
+        Value::Array(fits.collect())
     }
 }
 

@@ -296,7 +296,7 @@ pub fn validate_samples<C: EventCosts>(
         };
         let (used, _) = samples.for_prediction(by, Some(value));
         let used = &used;
-        for w in used.uneven_warnings(by) {
+        for w in used.sample_warnings(by) {
             if !notes.contains(&w) {
                 notes.push(w);
             }

@@ -682,14 +682,7 @@ impl SampleSet {
     pub fn spread_warnings(&self, by: &str) -> Vec<String> {
         let mut out = Vec::new();
         for (k, name) in self.names.iter().enumerate().filter(|(_, n)| *n != by) {
-            let mut values: Vec<f64> = self
-                .samples
-                .iter()
-                .map(|s| s.params[k])
-                .chain(self.runs.iter().map(|r| r.0[k]))
-                .collect();
-            values.sort_by(f64::total_cmp);
-            values.dedup();
+            let values = self.values_of(k);
             let (Some(&lo), Some(&hi)) = (values.first(), values.last()) else {
                 continue;
             };
@@ -748,20 +741,23 @@ impl SampleSet {
         }
     }
 
+    /// The distinct values of the `k`-th parameter over the samples and runs, ascending.
+    fn values_of(&self, k: usize) -> Vec<f64> {
+        let mut vs: Vec<f64> = self
+            .samples
+            .iter()
+            .map(|s| s.params[k])
+            .chain(self.runs.iter().map(|r| r.0[k]))
+            .collect();
+        vs.sort_by(f64::total_cmp);
+        vs.dedup();
+        vs
+    }
+
     /// The distinct values of parameter `by`, ascending (`None` once when it is not one).
     pub fn groups(&self, by: &str) -> Vec<Option<f64>> {
         match self.names.iter().position(|n| n == by) {
-            Some(j) => {
-                let mut vs: Vec<f64> = self
-                    .samples
-                    .iter()
-                    .map(|s| s.params[j])
-                    .chain(self.runs.iter().map(|r| r.0[j]))
-                    .collect();
-                vs.sort_by(f64::total_cmp);
-                vs.dedup();
-                vs.into_iter().map(Some).collect()
-            }
+            Some(j) => self.values_of(j).into_iter().map(Some).collect(),
             None => vec![None],
         }
     }

@@ -64,13 +64,15 @@ impl Shown for Predicted {
     }
 }
 
+/// Warnings as remarks, each `warning: …`.
+fn warned(warnings: &[String]) -> Vec<String> {
+    warnings.iter().map(|w| format!("warning: {w}")).collect()
+}
+
 impl Shown for Fits {
     /// The warnings about the samples.
     fn remarks(&self, _: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
-        self.warnings
-            .iter()
-            .map(|w| format!("warning: {w}"))
-            .collect()
+        warned(&self.warnings)
     }
 
     fn text(&self) -> String {
@@ -89,10 +91,7 @@ impl Shown for Fits {
 
 impl Shown for Validated {
     fn remarks(&self, _: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
-        self.warnings
-            .iter()
-            .map(|w| format!("warning: {w}"))
-            .collect()
+        warned(&self.warnings)
     }
 
     fn text(&self) -> String {
